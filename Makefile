@@ -1,0 +1,40 @@
+# askcli: every target sets up what it needs in .venv first.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+EXAMPLE ?= examples/login.json
+
+.DEFAULT_GOAL := help
+.PHONY: help install run test lint bench clean
+
+help: ## list the targets
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+
+$(VENV)/.test: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $@
+
+$(VENV)/.dev: $(VENV)/.test
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.test ## create .venv and install askcli with its test tools
+
+run: install ## answer the bundled example call at this terminal
+	@$(BIN)/askcli ask $(EXAMPLE); echo "(askcli exited with status $$?)" >&2
+
+test: install ## run the whole test suite
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.dev ## ruff and mypy
+	$(BIN)/ruff check askcli tests bench
+	$(BIN)/ruff format --check askcli tests bench
+	$(BIN)/mypy
+
+bench: install ## print start-up and throughput figures
+	$(BIN)/python bench/bench.py
+
+clean: ## remove .venv and caches
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	find . -name __pycache__ -prune -exec rm -rf {} +

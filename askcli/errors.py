@@ -1,0 +1,38 @@
+"""askcli's exceptions: a small hierarchy the CLI turns into exit statuses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class AskcliError(Exception):
+    """Base of every error askcli raises on purpose."""
+
+
+class UsageError(AskcliError):
+    """The command line or an option is wrong (exit status 2)."""
+
+
+class InvalidCall(AskcliError):
+    """A tool call that fails its schema; ``issues`` are zod-style issue dicts."""
+
+    def __init__(self, tool: str, issues: list[dict[str, Any]]) -> None:
+        self.tool = tool
+        self.issues = issues
+        super().__init__(f"invalid {tool} call")
+
+
+class UnreadableDocument(AskcliError):
+    """Text that is not a JSON object where a call was expected."""
+
+
+class AnswerTimeout(AskcliError):
+    """No answer line arrived within the ``--timeout``."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        super().__init__(f"no reply within {seconds:g} seconds")
+
+
+class Refused(AskcliError):
+    """An answer or action that does not fit the current state; the message says why."""

@@ -1,0 +1,171 @@
+"""Plain-text screens for the person: escaping, display width, wrapping, colour.
+
+Everything a model wrote passes through :func:`visible` before it reaches the terminal:
+control characters, escape sequences, bidi overrides and lone surrogates come out as
+visible ``\\x1b``-style escapes. Colour, when on, is askcli's own and added afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import TextIO
+
+# C0 controls but tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates and
+# marks, line/paragraph separators, and lone surrogates (from JSON "\udXXX" escapes).
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
+    "\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+_UNSAFE_SINGLE_LINE = re.compile(_UNSAFE.pattern[:-1] + "\n]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code == 0x0A:
+        return "\\n"
+    if code == 0x0D:
+        return "\\r"
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def visible(text: str, *, multiline: bool = False) -> str:
+    """``text`` with everything that could act on a terminal shown escaped.
+
+    With ``multiline`` newlines stay line breaks (``\\r\\n`` counts as one) and tabs become
+    spaces; otherwise newlines show as ``\\n`` and tabs as one space.
+    """
+    if multiline:
+        text = text.replace("\r\n", "\n")
+        if "\t" in text:
+            text = "\n".join(line.expandtabs(4) for line in text.split("\n"))
+        return _UNSAFE.sub(_escape, text)
+    return _UNSAFE_SINGLE_LINE.sub(_escape, text.replace("\t", " "))
+
+
+def char_width(ch: str) -> int:
+    """Columns one character takes: 2 for wide East Asian characters, 0 for combining."""
+    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def display_width(text: str) -> int:
+    if text.isascii():
+        return len(text)
+    return sum(char_width(ch) for ch in text)
+
+
+def truncate(text: str, columns: int) -> str:
+    """``text`` cut to ``columns`` display columns, the last one an ellipsis when cut."""
+    if display_width(text) <= columns:
+        return text
+    out, used = [], 0
+    for ch in text:
+        w = char_width(ch)
+        if used + w > columns - 1:
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + "…"
+
+
+def _cut(word: str, columns: int) -> tuple[str, str]:
+    """Split ``word`` after at most ``columns`` display columns (at least one character)."""
+    used = 0
+    for i, ch in enumerate(word):
+        used += char_width(ch)
+        if used > columns:
+            return word[:i], word[i:]
+    return word, ""
+
+
+def wrap(text: str, width: int, *, first: str = "", rest: str | None = None) -> list[str]:
+    """Greedy word wrap by display width; ``first``/``rest`` prefix the first/later lines.
+
+    Newlines in ``text`` start new lines (each keeps the ``rest`` prefix). A word wider
+    than a whole line, or one with wide (CJK) characters, is broken to fill the current
+    line first: CJK text has no spaces and breaks between any two characters.
+    """
+    rest = first if rest is None else rest
+    lines: list[str] = []
+    prefix = first
+    for paragraph in text.split("\n"):
+        line, used = "", 0
+        room = max(width - display_width(prefix), 10)
+        for word in paragraph.split(" "):
+            w = display_width(word)
+            gap = 1 if line else 0
+            wide = w > len(word)  # CJK breaks between characters, so it fills the line
+            if used + gap + w > room and line and not wide and w <= max(width - display_width(rest), 10):
+                lines.append(prefix + line)
+                prefix, line, used, gap = rest, "", 0, 0
+                room = max(width - display_width(prefix), 10)
+            if used + gap + w <= room:
+                line, used = line + " " * gap + word, used + gap + w
+                continue
+            while used + gap + w > room:  # too wide for any line: break it
+                head, word = _cut(word, room - used - gap) if room - used - gap > 0 else ("", word)
+                if not head and not line:  # never loop without progress
+                    head, word = word[:1], word[1:]
+                lines.append(prefix + line + " " * gap * bool(head) + head)
+                prefix, line, used, gap = rest, "", 0, 0
+                room = max(width - display_width(prefix), 10)
+                w = display_width(word)
+            line, used = word, w
+        lines.append((prefix + line).rstrip())
+        prefix = rest
+    return lines
+
+
+def terminal_width(stream: TextIO | None = None) -> int:
+    """``COLUMNS`` if set, else the width of ``stream``'s terminal, else 80."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return max(int(columns), 20)
+    if stream is not None:
+        try:
+            if stream.isatty():
+                return max(os.get_terminal_size(stream.fileno()).columns, 20)
+        except (OSError, ValueError, AttributeError):
+            pass
+    return 80
+
+
+def colour_wanted(stream: TextIO) -> bool:
+    """Colour only on a terminal, with ``NO_COLOR`` unset and ``TERM`` not ``dumb``."""
+    if "NO_COLOR" in os.environ or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+@dataclass(frozen=True)
+class Style:
+    """How screens are drawn: width in columns and whether to colour."""
+
+    width: int = 80
+    colour: bool = False
+
+    @classmethod
+    def for_stream(cls, stream: TextIO) -> Style:
+        return cls(width=terminal_width(stream), colour=colour_wanted(stream))
+
+    def _sgr(self, codes: str, text: str) -> str:
+        return f"\x1b[{codes}m{text}\x1b[0m" if self.colour and text else text
+
+    def chip(self, text: str) -> str:
+        return self._sgr("1;36", text)
+
+    def strong(self, text: str) -> str:
+        return self._sgr("1", text)
+
+    def dim(self, text: str) -> str:
+        return self._sgr("2", text)
+
+    def warn(self, text: str) -> str:
+        return self._sgr("33", text)

@@ -1,0 +1,111 @@
+"""Tool results: the texts Claude Code sends back to the model, and the exit statuses."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .validation import Issue, issues_json
+
+REJECT_MESSAGE = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected "
+    "(eg. if it was a file edit, the new_string was NOT written to the file). "
+    "STOP what you are doing and wait for the user to tell you how to proceed."
+)
+REJECT_WITH_WORDS_PREFIX = (
+    "The user doesn't want to proceed with this tool use. The tool use was rejected "
+    "(eg. if it was a file edit, the new_string was NOT written to the file). "
+    "To tell you how to proceed, the user said:\n"
+)
+CANCEL_MESSAGE = (
+    "The user doesn't want to take this action right now. "
+    "STOP what you are doing and wait for the user to tell you how to proceed."
+)
+
+
+class Status(enum.IntEnum):
+    """Exit statuses (SPEC 6); a run exits with the first status that is not ANSWERED."""
+
+    ANSWERED = 0
+    DECLINED = 1
+    INVALID = 2
+    NO_ANSWER = 3
+    INTERRUPTED = 130
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """One tool call's outcome: the tool_result text and what it means for the exit status.
+
+    ``data`` is the tool's own output on success (for AskUserQuestion: questions, answers
+    and annotations).
+    """
+
+    tool_use_id: str | None
+    content: str
+    status: Status
+    is_error: bool = False
+    data: Mapping[str, Any] | None = field(default=None, compare=False)
+
+    def block(self) -> dict[str, Any]:
+        """The Messages API ``tool_result`` block; ``is_error`` only when true."""
+        out: dict[str, Any] = {
+            "type": "tool_result",
+            "tool_use_id": self.tool_use_id,
+            "content": self.content,
+        }
+        if self.is_error:
+            out["is_error"] = True
+        return out
+
+
+def _pairs(answers: Mapping[str, str]) -> str:
+    return ", ".join(f'"{q}"="{a}"' for q, a in answers.items())
+
+
+def answered_text(answers: Mapping[str, str], annotations: Mapping[str, Mapping[str, str]]) -> str:
+    """The seed's ``mapToolResultToToolResultBlockParam`` text."""
+    parts = []
+    for question, answer in answers.items():
+        note = annotations.get(question, {})
+        piece = [f'"{question}"="{answer}"']
+        if note.get("preview"):
+            piece.append(f"selected preview:\n{note['preview']}")
+        if note.get("notes"):
+            piece.append(f"user notes: {note['notes']}")
+        parts.append(" ".join(piece))
+    return (
+        f"User has answered your questions: {', '.join(parts)}. "
+        "You can now continue with the user's answers in mind."
+    )
+
+
+def clarify_text(words: str, questions: Sequence[str], answers: Mapping[str, str]) -> str:
+    """Decline with "chat about this": the person's words and where each question stood."""
+    lines = ["The user wants to clarify these questions.", words, "", "Questions asked:"]
+    for question in questions:
+        lines.append(f'- "{question}"')
+        answer = answers.get(question)
+        lines.append(f"  Answer: {answer}" if answer else "  (No answer provided)")
+    return REJECT_WITH_WORDS_PREFIX + "\n".join(lines)
+
+
+def no_answer_text(why: str, answers: Mapping[str, str]) -> str:
+    text = f"No answer from the user ({why})."
+    if answers:
+        text += f" Answers given before that: {_pairs(answers)}."
+    return text
+
+
+def validation_error_text(issues: list[Issue]) -> str:
+    return f"<tool_use_error>InputValidationError: {issues_json(issues)}</tool_use_error>"
+
+
+def unreadable_text(reason: str) -> str:
+    return f"<tool_use_error>InputValidationError: {reason}</tool_use_error>"
+
+
+def unknown_tool_text(name: str) -> str:
+    return f"<tool_use_error>Error: No such tool available: {name}</tool_use_error>"

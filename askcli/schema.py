@@ -1,0 +1,114 @@
+"""The AskUserQuestion input schema: pydantic models mirroring the seed's zod schema.
+
+zod's ``z.object`` drops unknown keys and its ``z.strictObject`` refuses them, so the
+top level forbids extra keys and the nested objects ignore them. Types are strict (no
+``"true"`` for ``true``), and an optional field may be absent but not ``null``, as in zod.
+The ``.describe()`` hints (header of 12 characters, a question ending in ``?``) are not
+rules and are not enforced.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic_core import PydanticCustomError
+
+from .validation import validate
+
+TOOL_NAME = "AskUserQuestion"
+UNIQUENESS_MESSAGE = (
+    "Question texts must be unique, option labels must be unique within each question"
+)
+
+
+def _not_null(error_type: str) -> BeforeValidator:
+    """zod's ``.optional()`` admits a missing key, never ``null``."""
+
+    def check(value: Any) -> Any:
+        if value is None:
+            raise PydanticCustomError(error_type, "Input should not be null")
+        return value
+
+    return BeforeValidator(check)
+
+
+OptionalStr = Annotated[str | None, _not_null("string_type")]
+
+
+class _Loose(BaseModel):
+    """A zod ``z.object``: strict types, unknown keys dropped."""
+
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+
+class QuestionOption(_Loose):
+    label: str = Field(description="The display text for this option (1-5 words).")
+    description: str = Field(description="What this option means or what happens if chosen.")
+    preview: OptionalStr = Field(
+        default=None, description="Optional preview content shown when this option is focused."
+    )
+
+
+class Question(_Loose):
+    question: str = Field(description="The complete question, ending with a question mark.")
+    header: str = Field(description="Very short label shown as a chip (max 12 chars).")
+    options: list[QuestionOption] = Field(
+        min_length=2, max_length=4, description="The available choices: 2-4 options."
+    )
+    multiSelect: bool = Field(  # noqa: N815 - the wire name
+        default=False, description="Allow the user to select several options."
+    )
+
+
+class Annotation(_Loose):
+    preview: OptionalStr = None
+    notes: OptionalStr = None
+
+
+class Metadata(_Loose):
+    source: OptionalStr = None
+
+
+class AskUserQuestionInput(BaseModel):
+    """The tool's input; ``z.strictObject`` at the top level."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+    questions: list[Question] = Field(
+        min_length=1, max_length=4, description="Questions to ask the user (1-4 questions)"
+    )
+    answers: Annotated[dict[str, str] | None, _not_null("dict_type")] = Field(
+        default=None, description="User answers collected by the permission component"
+    )
+    annotations: Annotated[dict[str, Annotation] | None, _not_null("dict_type")] = Field(
+        default=None, description="Per-question preview and notes"
+    )
+    metadata: Annotated[Metadata | None, _not_null("model_type")] = None
+
+
+def uniqueness_problem(data: Any) -> str | None:
+    """The seed's UNIQUENESS_REFINE: question texts unique, labels unique per question."""
+    questions = data.get("questions") if isinstance(data, dict) else None
+    if not isinstance(questions, list):
+        return None
+    texts = [q.get("question") for q in questions if isinstance(q, dict)]
+    if len(texts) != len(set(map(repr, texts))):
+        return UNIQUENESS_MESSAGE
+    for q in questions:
+        options = q.get("options") if isinstance(q, dict) else None
+        if isinstance(options, list):
+            labels = [repr(o.get("label")) for o in options if isinstance(o, dict)]
+            if len(labels) != len(set(labels)):
+                return UNIQUENESS_MESSAGE
+    return None
+
+
+def parse_input(data: Any) -> AskUserQuestionInput:
+    """Validate an AskUserQuestion input; raise InvalidCall with zod issues when it fails."""
+    return validate(AskUserQuestionInput, data, tool=TOOL_NAME, refine=uniqueness_problem)
+
+
+def is_recommended(label: str) -> bool:
+    """A label marked as the agent's recommendation, e.g. ``date-fns (Recommended)``."""
+    return label.rstrip().lower().endswith("(recommended)")

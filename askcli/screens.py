@@ -1,0 +1,159 @@
+"""What the person sees of an AskUserQuestion call: question blocks, prompts, review, help.
+
+Every function returns text for stderr. Model text goes through
+:func:`~askcli.rendering.visible` first; colour and layout are added afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .rendering import Style, display_width, truncate, visible, wrap
+from .schema import AskUserQuestionInput, Question
+from .state import Mode, State
+
+HEADER_COLUMNS = 12
+OTHER_LABEL = "Other"
+OTHER_DESCRIPTION = "type your own answer"
+
+
+def chip(header: str) -> str:
+    """The header as a chip: ``[Library]``, cut to 11 columns and ``…`` past 12."""
+    return f"[{truncate(visible(header), HEADER_COLUMNS)}]"
+
+
+def _with_prefix(lines: list[str], plain: str, styled: str) -> list[str]:
+    """Swap the plain ``plain`` prefix of the first line for its coloured form."""
+    if lines and lines[0].startswith(plain) and plain != styled:
+        lines[0] = styled + lines[0][len(plain) :]
+    return lines
+
+
+def context_text(text: str, style: Style) -> str:
+    """An assistant text block, shown before the questions that follow it."""
+    label = "Assistant: "
+    lines = wrap(visible(text.strip(), multiline=True), style.width, first=label, rest="  ")
+    return "\n" + "\n".join(_with_prefix(lines, label, style.strong(label))) + "\n"
+
+
+def question_block(question: Question, index: int, total: int, style: Style) -> str:
+    """The question with its chip and position, then the numbered options and Other."""
+    head = chip(question.header)
+    title = f"{head} {visible(question.question, multiline=True)}"
+    lines = wrap(title, style.width, rest="")
+    position = f"(question {index + 1} of {total})"
+    if display_width(lines[-1]) + 3 + len(position) <= style.width:
+        lines[-1] += "   " + style.dim(position)
+    else:
+        lines.append(style.dim(position))
+    lines = _with_prefix(lines, head, style.chip(head))
+    options = [(o.label, o.description) for o in question.options]
+    options.append((OTHER_LABEL, OTHER_DESCRIPTION))
+    for number, (label, description) in enumerate(options, start=1):
+        prefix = f"  {number}. "
+        text = visible(label)
+        if description.strip():
+            text += " - " + visible(description.strip(), multiline=True)
+        option_lines = wrap(text, style.width, first=prefix, rest=" " * len(prefix))
+        lines += _with_prefix(option_lines, prefix, f"  {style.strong(f'{number}.')} ")
+    previews = [str(n) for n, o in enumerate(question.options, start=1) if o.preview]
+    if previews:
+        lines.append(style.dim(f"  (p N shows a preview: options {', '.join(previews)})"))
+    return "\n" + "\n".join(lines) + "\n"
+
+
+def answer_text(state: State, index: int) -> str:
+    return visible(state.answers.get(state.questions[index].text, ""), multiline=True)
+
+
+def current_answer(state: State, style: Style) -> str:
+    """Shown when the person comes back to a question they answered."""
+    lines = wrap(answer_text(state, state.index), style.width, first="  current answer: ")
+    note = state.notes.get(state.index)
+    if note:
+        lines += wrap(visible(note, multiline=True), style.width, first="  notes: ")
+    return "\n".join(lines) + "\n"
+
+
+def prompt(state: State) -> str:
+    """The prompt for the state's mode; ``[...]`` shows what an empty line takes."""
+    if state.mode is Mode.OTHER_TEXT:
+        return "Other, type your answer: "
+    if state.mode is Mode.CLARIFY_TEXT:
+        return "What would you like to clarify? "
+    if state.mode is Mode.REVIEW:
+        return "Submit? [y]: "
+    question = state.current
+    default = state.default_numbers()
+    bracket = f" [{','.join(map(str, default))}]" if default else ""
+    if question.multi:
+        return f"Choose 1-{question.other}, several allowed (e.g. 1,3){bracket}: "
+    return f"Choose 1-{question.other}{bracket}: "
+
+
+def review_block(data: AskUserQuestionInput, state: State, style: Style) -> str:
+    lines = ["", style.strong("Review your answers:")]
+    for i, question in enumerate(data.questions):
+        head = chip(question.header)
+        prefix = f"  {i + 1}. "
+        title = f"{head} {visible(question.question, multiline=True)}"
+        lines += wrap(title, style.width, first=prefix, rest=" " * len(prefix))
+        answer = answer_text(state, i) or "(no answer yet)"
+        if i in state.given:
+            answer += "   (given in the call)"
+        lines += wrap(answer, style.width, first="       ")
+        note = state.notes.get(i)
+        if note:
+            lines += wrap(visible(note, multiline=True), style.width, first="       notes: ")
+    lines.append(
+        f"Enter or y submits, 1-{len(data.questions)} changes that answer, "
+        "b goes back, q declines, ? for help."
+    )
+    return "\n".join(lines) + "\n"
+
+
+def preview_block(question: Question, number: int, style: Style) -> str:
+    option = question.options[number - 1]
+    title = f"--- preview of {number}. {visible(option.label)} ---"
+    if not option.preview:
+        return f"Option {number} ({visible(option.label)}) has no preview.\n"
+    body = visible(option.preview, multiline=True)
+    return f"{style.dim(title)}\n{body}\n{style.dim('--- end of preview ---')}\n"
+
+
+QUESTION_HELP = """\
+  N        choose option N ({other} is Other: then type your own answer)
+  N,M N-M  choose several options, in the order typed{multi}
+  Enter    take the choice shown in [brackets], if any
+  p N      show option N's preview
+  n TEXT   add notes to this question (n alone clears them)
+  b        back to the previous question
+  s        skip: answer it later, from the review
+  c        chat about this: decline and tell the agent what to clarify
+  q        decline to answer
+  ?        this help
+"""
+
+REVIEW_HELP = """\
+  Enter/y  submit these answers
+  N        change the answer to question N
+  b        back to the last question
+  c        chat about this: decline and tell the agent what to clarify
+  q        decline to answer
+  ?        this help
+"""
+
+
+def help_text(state: State) -> str:
+    if state.mode is Mode.REVIEW:
+        return REVIEW_HELP
+    multi = "" if state.current.multi else " (not for this question)"
+    return QUESTION_HELP.format(other=state.current.other, multi=multi)
+
+
+def refusal(reason: str, style: Style) -> str:
+    return style.warn(f"! {reason}") + "\n"
+
+
+def notes_saved(notes: Mapping[int, str], index: int) -> str:
+    return "Notes saved.\n" if index in notes else "Notes cleared.\n"

@@ -1,0 +1,113 @@
+"""Running a source: documents in, one reply line per document out, an exit status.
+
+:func:`run` is what ``askcli ask`` does; :func:`ask` is the same for one call from Python,
+for harnesses that hand askcli their tool calls without the CLI.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TextIO
+
+from . import results
+from .documents import Document, parse_object, read_documents
+from .envelopes import Context, detect, json_line
+from .errors import UnreadableDocument
+from .lines import LineReader, reader_for
+from .rendering import Style
+from .repl import Conversation
+from .results import Status, ToolResult
+from .screens import context_text
+from .tools import run_call
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What one document got: the reply envelope (None when it held no call), its status
+    and the result of each call."""
+
+    envelope: dict[str, Any] | None
+    status: Status
+    results: list[ToolResult] = field(default_factory=list)
+
+
+def worst(statuses: list[Status]) -> Status:
+    """The run's status: interrupted if it was, else the first that is not ANSWERED."""
+    if Status.INTERRUPTED in statuses:
+        return Status.INTERRUPTED
+    return next((s for s in statuses if s is not Status.ANSWERED), Status.ANSWERED)
+
+
+def answer_document(document: Document, conv: Conversation, seq: int = 1) -> Reply:
+    """Answer every call of one document, in order, and build its reply."""
+    try:
+        if document.value is None:
+            raise UnreadableDocument(document.error or "the input is not a JSON object")
+        envelope = detect(document.value, seq)
+    except UnreadableDocument as exc:
+        conv.error(str(exc))
+        result = ToolResult(None, results.unreadable_text(str(exc)), Status.INVALID, is_error=True)
+        return Reply(result.block(), Status.INVALID, [result])
+    done: list[ToolResult] = []
+    stopped = False
+    for item in envelope.items:
+        if isinstance(item, Context):
+            conv.say(context_text(item.text, conv.style))
+        elif stopped:  # after a refusal Claude Code cancels the other calls of the message
+            done.append(
+                ToolResult(item.id, results.CANCEL_MESSAGE, Status.DECLINED, is_error=True)
+            )
+        else:
+            result = run_call(item, conv)
+            done.append(result)
+            stopped = result.status in (Status.DECLINED, Status.INTERRUPTED)
+    if not done:
+        conv.error("this message holds no tool call; nothing to answer")
+        return Reply(None, Status.ANSWERED)
+    return Reply(envelope.reply(done), worst([r.status for r in done]), done)
+
+
+def run(source: LineReader, conv: Conversation, out: TextIO) -> Status:
+    """Answer every document of ``source``, printing each reply line as soon as it is made."""
+    statuses: list[Status] = []
+    try:
+        for seq, document in enumerate(read_documents(source, conv.error), start=1):
+            reply = answer_document(document, conv, seq)
+            if reply.envelope is not None:
+                out.write(json_line(reply.envelope) + "\n")
+                out.flush()
+            statuses.append(reply.status)
+            if reply.status is Status.INTERRUPTED:
+                conv.error("interrupted")
+                break
+    except KeyboardInterrupt:  # between calls: nothing was asked, nothing to answer
+        conv.say("\n")
+        conv.error("interrupted")
+        statuses.append(Status.INTERRUPTED)
+    return worst(statuses)
+
+
+def ask(
+    call: Mapping[str, Any] | str,
+    *,
+    input: TextIO | LineReader | None = None,
+    output: TextIO | None = None,
+    timeout: float | None = None,
+    style: Style | None = None,
+) -> Reply:
+    """Ask one call (any envelope, as a dict or JSON text) and return its reply.
+
+    Answer lines are read from ``input`` (default stdin) and the screens written to
+    ``output`` (default stderr).
+    """
+    document = parse_object(call) if isinstance(call, str) else Document(dict(call))
+    out = output if output is not None else sys.stderr
+    conv = Conversation(
+        reader=reader_for(input if input is not None else sys.stdin),
+        out=out,
+        style=style if style is not None else Style.for_stream(out),
+        timeout=timeout,
+    )
+    return answer_document(document, conv)

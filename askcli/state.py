@@ -1,0 +1,269 @@
+"""The question state machine: the seed's ``useMultipleChoiceState`` reducer, line by line.
+
+:func:`start` builds the state for a call and :func:`reduce` applies one action to it,
+returning a new state or raising :class:`~askcli.errors.Refused` with the reason an action
+does not fit. No I/O happens here; the REPL reads lines, parses them into actions
+(:mod:`askcli.answers`) and draws whatever state comes back.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from .answers import Back, Clarify, Decline, Default, Notes, Pick, Reopen, Skip, Submit
+from .errors import Refused
+from .schema import AskUserQuestionInput, is_recommended
+
+ANSWER_SEPARATOR = ", "
+
+
+@dataclass(frozen=True)
+class QuestionSpec:
+    """What the state machine needs of one question."""
+
+    text: str
+    labels: tuple[str, ...]
+    previews: tuple[str | None, ...]
+    multi: bool
+
+    @property
+    def other(self) -> int:
+        """Other's 1-based number: the one after the last option."""
+        return len(self.labels) + 1
+
+    @property
+    def recommended(self) -> bool:
+        return is_recommended(self.labels[0])
+
+
+class Mode(enum.Enum):
+    QUESTION = "question"  # waiting for an answer line at questions[index]
+    OTHER_TEXT = "other"  # waiting for Other's free text
+    CLARIFY_TEXT = "clarify"  # waiting for the words of "chat about this"
+    REVIEW = "review"  # the submit screen
+    DONE = "done"
+
+
+class Outcome(enum.Enum):
+    SUBMITTED = "submitted"
+    DECLINED = "declined"
+    CLARIFY = "clarify"
+
+
+@dataclass(frozen=True)
+class Text:
+    """A line of free text (Other's answer, or what the person wants to clarify)."""
+
+    text: str
+
+
+Action = Pick | Default | Notes | Back | Skip | Decline | Clarify | Submit | Reopen | Text
+
+
+@dataclass(frozen=True)
+class State:
+    questions: tuple[QuestionSpec, ...]
+    index: int = 0
+    mode: Mode = Mode.QUESTION
+    # question text -> answer, in the order first given: like the seed's reducer, whose
+    # object spread keeps a key where it was first set, and so the result text's order
+    answers: Mapping[str, str] = field(default_factory=dict)
+    selections: Mapping[int, tuple[int, ...]] = field(default_factory=dict)  # 1-based numbers
+    other_text: Mapping[int, str] = field(default_factory=dict)
+    notes: Mapping[int, str] = field(default_factory=dict)
+    previews: Mapping[int, str] = field(default_factory=dict)  # the chosen option's preview
+    given: frozenset[int] = frozenset()  # answered in the call's input: never asked
+    pending: tuple[int, ...] = ()  # a selection waiting for Other's text
+    reviewing: bool = False  # a question reopened from the review returns there
+    outcome: Outcome | None = None
+    clarification: str = ""
+
+    @property
+    def show_review(self) -> bool:
+        """The seed hides the submit view only for a single single-select question."""
+        return len(self.questions) > 1 or self.questions[0].multi
+
+    @property
+    def current(self) -> QuestionSpec:
+        return self.questions[self.index]
+
+    def asked(self) -> list[int]:
+        """Indices of the questions the person is asked (not answered in the input)."""
+        return [i for i in range(len(self.questions)) if i not in self.given]
+
+    def default_numbers(self) -> tuple[int, ...] | None:
+        """What an empty line takes at the current question, if anything."""
+        chosen = self.selections.get(self.index)
+        if chosen:
+            return chosen
+        return (1,) if self.current.recommended else None
+
+
+def specs(data: AskUserQuestionInput) -> tuple[QuestionSpec, ...]:
+    return tuple(
+        QuestionSpec(
+            text=q.question,
+            labels=tuple(o.label for o in q.options),
+            previews=tuple(o.preview for o in q.options),
+            multi=q.multiSelect,
+        )
+        for q in data.questions
+    )
+
+
+def start(questions: tuple[QuestionSpec, ...], given: Mapping[str, str] | None = None) -> State:
+    """The state before the first line: questions answered in ``given`` are skipped."""
+    given = dict(given or {})
+    answered = frozenset(i for i, q in enumerate(questions) if q.text in given)
+    state = State(questions=questions, answers=given, given=answered)
+    todo = state.asked()
+    if not todo:
+        return replace(state, index=len(questions), mode=Mode.DONE, outcome=Outcome.SUBMITTED)
+    return replace(state, index=todo[0])
+
+
+def reduce(state: State, action: Action) -> State:
+    """Apply one action; raise Refused (state unchanged) when it does not fit."""
+    if state.mode is Mode.DONE:
+        raise Refused("the questions are already answered")
+    if state.mode is Mode.OTHER_TEXT:
+        return _other_text(state, _text(action))
+    if state.mode is Mode.CLARIFY_TEXT:
+        words = _text(action)
+        if not words.strip():
+            raise Refused("type what you would like to clarify")
+        return _finish(state, Outcome.CLARIFY, clarification=words)
+    if isinstance(action, Decline):
+        return _finish(state, Outcome.DECLINED)
+    if isinstance(action, Clarify):
+        if action.text:
+            return _finish(state, Outcome.CLARIFY, clarification=action.text)
+        return replace(state, mode=Mode.CLARIFY_TEXT)
+    if state.mode is Mode.REVIEW:
+        return _review(state, action)
+    return _question(state, action)
+
+
+def _text(action: Action) -> str:
+    if not isinstance(action, Text):
+        raise Refused("a line of text is expected here")
+    if any("\udc80" <= ch <= "\udcff" for ch in action.text):
+        raise Refused("that line is not valid UTF-8; type it again")
+    return action.text
+
+
+def _finish(state: State, outcome: Outcome, *, clarification: str = "") -> State:
+    return replace(
+        state, mode=Mode.DONE, outcome=outcome, clarification=clarification, pending=()
+    )
+
+
+def _question(state: State, action: Action) -> State:
+    if isinstance(action, Default):
+        numbers = state.default_numbers()
+        if numbers is None:
+            raise Refused(
+                f"there is no default here; type an option number from 1-{state.current.other}"
+            )
+        if state.current.other in numbers and state.index in state.other_text:
+            return _choose(state, numbers, state.other_text[state.index])
+        action = Pick(numbers)
+    if isinstance(action, Pick):
+        return _pick(state, action.numbers)
+    if isinstance(action, Notes):
+        notes = dict(state.notes)
+        if action.text.strip():
+            notes[state.index] = action.text.strip()
+        else:
+            notes.pop(state.index, None)
+        return replace(state, notes=notes)
+    if isinstance(action, Skip):
+        if not state.show_review:
+            raise Refused("this is the only question; answer it, or q to decline")
+        return _advance(state)
+    if isinstance(action, Back):
+        earlier = [i for i in state.asked() if i < state.index]
+        if not earlier:
+            raise Refused("this is the first question; there is nothing before it")
+        return replace(state, index=earlier[-1], reviewing=False)
+    raise Refused("that is for the review screen")
+
+
+def _pick(state: State, numbers: tuple[int, ...]) -> State:
+    question = state.current
+    if not numbers or any(not 1 <= n <= question.other for n in numbers):
+        raise Refused(f"choose from 1-{question.other}")
+    if len(numbers) > 1 and not question.multi:
+        raise Refused("this question takes one answer; type a single number")
+    if question.other in numbers:
+        return replace(state, mode=Mode.OTHER_TEXT, pending=numbers)
+    return _choose(state, numbers, None)
+
+
+def _other_text(state: State, text: str) -> State:
+    if not text.strip():
+        raise Refused("the answer may not be empty; type your answer")
+    return _choose(state, state.pending, text)
+
+
+def _choose(state: State, numbers: tuple[int, ...], other: str | None) -> State:
+    """Record the answer for the current question and move on."""
+    question = state.current
+    parts = [
+        (other or "") if n == question.other else question.labels[n - 1] for n in numbers
+    ]
+    answers = {**state.answers, question.text: ANSWER_SEPARATOR.join(parts)}
+    other_text = dict(state.other_text)
+    if other is None:
+        other_text.pop(state.index, None)
+    else:
+        other_text[state.index] = other
+    previews = dict(state.previews)
+    chosen_preview = (
+        question.previews[numbers[0] - 1]
+        if not question.multi and numbers[0] != question.other
+        else None
+    )
+    if chosen_preview is None:
+        previews.pop(state.index, None)
+    else:
+        previews[state.index] = chosen_preview
+    state = replace(
+        state,
+        answers=answers,
+        selections={**state.selections, state.index: numbers},
+        other_text=other_text,
+        previews=previews,
+        pending=(),
+        mode=Mode.QUESTION,
+    )
+    return _advance(state)
+
+
+def _advance(state: State) -> State:
+    later = [i for i in state.asked() if i > state.index]
+    if state.reviewing or not later:
+        if state.show_review:
+            return replace(state, index=len(state.questions), mode=Mode.REVIEW, reviewing=False)
+        return _finish(state, Outcome.SUBMITTED)
+    return replace(state, index=later[0])
+
+
+def _review(state: State, action: Action) -> State:
+    if isinstance(action, Submit):
+        missing = [i + 1 for i, q in enumerate(state.questions) if q.text not in state.answers]
+        if missing:
+            raise Refused(f"question {missing[0]} has no answer yet; type {missing[0]} to answer it")
+        return _finish(state, Outcome.SUBMITTED)
+    if isinstance(action, Reopen):
+        i = action.number - 1
+        if not 0 <= i < len(state.questions):
+            raise Refused(f"there is no question {action.number}")
+        if i in state.given:
+            raise Refused(f"question {action.number} was answered in the call; it is not asked")
+        return replace(state, index=i, mode=Mode.QUESTION, reviewing=True)
+    if isinstance(action, Back):
+        return replace(state, index=state.asked()[-1], mode=Mode.QUESTION, reviewing=False)
+    raise Refused("press Enter or y to submit, a number to change an answer, q to decline")

@@ -1,0 +1,51 @@
+"""Shared builders for the tests."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def option(label: str, description: str = "", **extra: Any) -> dict[str, Any]:
+    return {"label": label, "description": description, **extra}
+
+
+def question(
+    text: str = "Which one?",
+    header: str = "Pick",
+    labels: tuple[str, ...] = ("A", "B"),
+    multi: bool | None = False,
+    **extra: Any,
+) -> dict[str, Any]:
+    q: dict[str, Any] = {
+        "question": text,
+        "header": header,
+        "options": [option(label, f"about {label}") for label in labels],
+        **extra,
+    }
+    if multi is not None:
+        q["multiSelect"] = multi
+    return q
+
+
+def call(*questions: dict[str, Any], id: str = "toolu_test", **extra: Any) -> dict[str, Any]:
+    """A tool_use block for AskUserQuestion."""
+    return {
+        "type": "tool_use",
+        "id": id,
+        "name": "AskUserQuestion",
+        "input": {"questions": list(questions) or [question()], **extra},
+    }
+
+
+def example(name: str) -> dict[str, Any]:
+    return json.loads((EXAMPLES / name).read_text())
+
+
+def deep(value: dict[str, Any]) -> dict[str, Any]:
+    return copy.deepcopy(value)

@@ -1,0 +1,85 @@
+"""Result texts: the seed's format and Claude Code's rejection texts, exactly."""
+
+from __future__ import annotations
+
+from askcli.results import (
+    REJECT_MESSAGE,
+    Status,
+    ToolResult,
+    answered_text,
+    clarify_text,
+    no_answer_text,
+    unknown_tool_text,
+    validation_error_text,
+)
+
+
+def test_answered_text_one_question() -> None:
+    assert answered_text({"Which?": "dayjs"}, {}) == (
+        'User has answered your questions: "Which?"="dayjs". '
+        "You can now continue with the user's answers in mind."
+    )
+
+
+def test_answered_text_with_preview_and_notes() -> None:
+    text = answered_text(
+        {"Q1": "A1", "Q2": "A2"},
+        {"Q1": {"preview": "<preview>", "notes": "<notes>"}, "Q2": {}},
+    )
+    assert text == (
+        'User has answered your questions: "Q1"="A1" selected preview:\n<preview> '
+        'user notes: <notes>, "Q2"="A2". You can now continue with the user\'s answers in mind.'
+    )
+
+
+def test_reject_message_is_claude_codes() -> None:
+    assert REJECT_MESSAGE == (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected "
+        "(eg. if it was a file edit, the new_string was NOT written to the file). STOP what "
+        "you are doing and wait for the user to tell you how to proceed."
+    )
+
+
+def test_clarify_text() -> None:
+    text = clarify_text("What is S2S?", ["Q1?", "Q2?"], {"Q1?": "A"})
+    assert text == (
+        "The user doesn't want to proceed with this tool use. The tool use was rejected "
+        "(eg. if it was a file edit, the new_string was NOT written to the file). "
+        "To tell you how to proceed, the user said:\n"
+        "The user wants to clarify these questions.\n"
+        "What is S2S?\n"
+        "\n"
+        "Questions asked:\n"
+        '- "Q1?"\n'
+        "  Answer: A\n"
+        '- "Q2?"\n'
+        "  (No answer provided)"
+    )
+
+
+def test_no_answer_text() -> None:
+    assert no_answer_text("the input ended", {}) == "No answer from the user (the input ended)."
+    assert no_answer_text("no reply within 5 seconds", {"Q1": "A", "Q2": "B"}) == (
+        'No answer from the user (no reply within 5 seconds). Answers given before that: '
+        '"Q1"="A", "Q2"="B".'
+    )
+
+
+def test_error_texts() -> None:
+    issue = {"code": "custom", "message": "m", "path": []}
+    assert validation_error_text([issue]) == (
+        "<tool_use_error>InputValidationError: [\n  {\n    \"code\": \"custom\",\n"
+        '    "message": "m",\n    "path": []\n  }\n]</tool_use_error>'
+    )
+    assert unknown_tool_text("Bash") == "<tool_use_error>Error: No such tool available: Bash</tool_use_error>"
+
+
+def test_tool_result_block_has_is_error_only_when_true() -> None:
+    ok = ToolResult("toolu_1", "fine", Status.ANSWERED)
+    assert ok.block() == {"type": "tool_result", "tool_use_id": "toolu_1", "content": "fine"}
+    bad = ToolResult("toolu_1", "no", Status.DECLINED, is_error=True)
+    assert bad.block()["is_error"] is True
+
+
+def test_exit_statuses() -> None:
+    assert [int(s) for s in Status] == [0, 1, 2, 3, 130]

@@ -1,0 +1,255 @@
+"""The question state machine, without any I/O."""
+
+from __future__ import annotations
+
+import pytest
+
+from askcli.answers import Back, Clarify, Decline, Default, Notes, Pick, Reopen, Skip, Submit
+from askcli.errors import Refused
+from askcli.state import Mode, Outcome, QuestionSpec, State, Text, reduce, start
+
+
+def spec(
+    text: str = "Q1?",
+    labels: tuple[str, ...] = ("A", "B", "C"),
+    multi: bool = False,
+    previews: tuple[str | None, ...] | None = None,
+) -> QuestionSpec:
+    return QuestionSpec(text, labels, previews or (None,) * len(labels), multi)
+
+
+def apply(state: State, *actions: object) -> State:
+    for action in actions:
+        state = reduce(state, action)  # type: ignore[arg-type]
+    return state
+
+
+ONE = (spec(),)
+TWO = (spec("Q1?"), spec("Q2?", ("X", "Y"), multi=True))
+
+
+def test_single_question_single_select_submits_without_review() -> None:
+    state = apply(start(ONE), Pick((2,)))
+    assert (state.mode, state.outcome) == (Mode.DONE, Outcome.SUBMITTED)
+    assert state.answers == {"Q1?": "B"}
+
+
+def test_single_multiselect_question_goes_to_review() -> None:
+    state = apply(start((spec(multi=True),)), Pick((3, 1)))
+    assert state.mode is Mode.REVIEW
+    assert state.answers == {"Q1?": "C, A"}
+    assert apply(state, Submit()).outcome is Outcome.SUBMITTED
+
+
+def test_questions_in_order_then_review() -> None:
+    state = start(TWO)
+    assert (state.index, state.mode) == (0, Mode.QUESTION)
+    state = apply(state, Pick((1,)))
+    assert (state.index, state.mode) == (1, Mode.QUESTION)
+    state = apply(state, Pick((2, 1)))
+    assert (state.index, state.mode) == (2, Mode.REVIEW)
+    assert state.answers == {"Q1?": "A", "Q2?": "Y, X"}
+
+
+def test_other_asks_for_text_then_uses_it() -> None:
+    state = apply(start(ONE), Pick((4,)))
+    assert state.mode is Mode.OTHER_TEXT
+    state = apply(state, Text("my own"))
+    assert state.answers == {"Q1?": "my own"}
+    assert state.outcome is Outcome.SUBMITTED
+
+
+def test_other_text_is_kept_verbatim() -> None:
+    state = apply(start(ONE), Pick((4,)), Text("  spaced out "))
+    assert state.answers == {"Q1?": "  spaced out "}
+
+
+def test_other_inside_a_multiselect_list_keeps_its_place() -> None:
+    state = apply(start((spec(multi=True),)), Pick((2, 4, 1)), Text("mine"))
+    assert state.answers == {"Q1?": "B, mine, A"}
+
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_other_text_may_not_be_empty(text: str) -> None:
+    state = apply(start(ONE), Pick((4,)))
+    with pytest.raises(Refused, match="may not be empty"):
+        reduce(state, Text(text))
+
+
+def test_other_text_must_be_utf8() -> None:
+    state = apply(start(ONE), Pick((4,)))
+    with pytest.raises(Refused, match="not valid UTF-8"):
+        reduce(state, Text("bad \udcff byte"))
+
+
+def test_default_is_the_recommended_first_option() -> None:
+    questions = (spec(labels=("Fast (Recommended)", "Slow")),)
+    state = start(questions)
+    assert state.default_numbers() == (1,)
+    assert apply(state, Default()).answers == {"Q1?": "Fast (Recommended)"}
+
+
+def test_no_default_without_a_recommendation() -> None:
+    with pytest.raises(Refused, match="there is no default here"):
+        reduce(start(ONE), Default())
+
+
+def test_a_recommendation_that_is_not_first_is_no_default() -> None:
+    state = start((spec(labels=("Slow", "Fast (Recommended)")),))
+    assert state.default_numbers() is None
+
+
+def test_default_on_a_revisited_question_keeps_the_answer() -> None:
+    state = apply(start(TWO), Pick((4,)), Text("own"), Back())
+    assert state.index == 0
+    assert state.default_numbers() == (4,)
+    state = apply(state, Default())
+    assert state.answers["Q1?"] == "own"
+    assert state.index == 1
+
+
+def test_back_goes_to_the_previous_question_and_refuses_on_the_first() -> None:
+    state = start(TWO)
+    with pytest.raises(Refused, match="nothing before it"):
+        reduce(state, Back())
+    state = apply(state, Pick((1,)), Back())
+    assert (state.index, state.mode) == (0, Mode.QUESTION)
+
+
+def test_back_from_review_goes_to_the_last_question() -> None:
+    state = apply(start(TWO), Pick((1,)), Pick((1,)), Back())
+    assert (state.index, state.mode) == (1, Mode.QUESTION)
+
+
+def test_reopen_from_review_returns_to_review() -> None:
+    state = apply(start(TWO), Pick((1,)), Pick((1,)), Reopen(1))
+    assert (state.index, state.mode) == (0, Mode.QUESTION)
+    state = apply(state, Pick((3,)))
+    assert state.mode is Mode.REVIEW
+    assert state.answers == {"Q1?": "C", "Q2?": "X"}
+
+
+def test_reopen_of_a_missing_question_is_refused() -> None:
+    state = apply(start(TWO), Pick((1,)), Pick((1,)))
+    with pytest.raises(Refused):
+        reduce(state, Reopen(3))
+
+
+def test_given_answers_are_not_asked_and_cannot_be_reopened() -> None:
+    state = start(TWO, {"Q1?": "given"})
+    assert state.index == 1
+    with pytest.raises(Refused, match="nothing before it"):
+        reduce(state, Back())
+    state = apply(state, Pick((1,)))
+    assert state.mode is Mode.REVIEW
+    with pytest.raises(Refused, match="answered in the call"):
+        reduce(state, Reopen(1))
+    assert apply(state, Submit()).answers == {"Q1?": "given", "Q2?": "X"}
+
+
+def test_all_answers_given_means_nothing_to_ask() -> None:
+    state = start(TWO, {"Q1?": "a", "Q2?": "b"})
+    assert (state.mode, state.outcome) == (Mode.DONE, Outcome.SUBMITTED)
+
+
+def test_notes_are_set_replaced_and_cleared() -> None:
+    state = apply(start(ONE), Notes("first"))
+    assert state.notes == {0: "first"}
+    state = apply(state, Notes("second"))
+    assert state.notes == {0: "second"}
+    state = apply(state, Notes(""))
+    assert state.notes == {}
+
+
+def test_choosing_an_option_with_a_preview_records_it() -> None:
+    questions = (spec(previews=("code A", None, None)),)
+    assert apply(start(questions), Pick((1,))).previews == {0: "code A"}
+    assert apply(start(questions), Pick((2,))).previews == {}
+
+
+def test_multiselect_records_no_preview() -> None:
+    questions = (spec(multi=True, previews=("code A", None, None)),)
+    assert apply(start(questions), Pick((1,))).previews == {}
+
+
+def test_changing_to_an_option_without_preview_drops_it() -> None:
+    questions = (spec("Q1?", previews=("code", None, None)), spec("Q2?"))
+    state = apply(start(questions), Pick((1,)), Back(), Pick((2,)))
+    assert state.previews == {}
+
+
+def test_decline_from_a_question_and_from_review() -> None:
+    assert apply(start(TWO), Decline()).outcome is Outcome.DECLINED
+    state = apply(start(TWO), Pick((1,)), Pick((1,)), Decline())
+    assert state.outcome is Outcome.DECLINED
+
+
+def test_clarify_reads_words_then_ends() -> None:
+    state = apply(start(TWO), Pick((2,)), Clarify())
+    assert state.mode is Mode.CLARIFY_TEXT
+    with pytest.raises(Refused):
+        reduce(state, Text("  "))
+    state = apply(state, Text("why these two?"))
+    assert (state.outcome, state.clarification) == (Outcome.CLARIFY, "why these two?")
+    assert state.answers == {"Q1?": "B"}
+
+
+def test_clarify_with_words_on_the_same_line() -> None:
+    state = apply(start(ONE), Clarify("no idea"))
+    assert (state.outcome, state.clarification) == (Outcome.CLARIFY, "no idea")
+
+
+def test_a_list_on_a_single_select_question_is_refused_by_the_state_too() -> None:
+    with pytest.raises(Refused, match="one answer"):
+        reduce(start(ONE), Pick((1, 2)))
+    with pytest.raises(Refused):
+        reduce(start(ONE), Pick((9,)))
+
+
+def test_review_actions_are_refused_at_a_question() -> None:
+    with pytest.raises(Refused):
+        reduce(start(ONE), Submit())
+
+
+def test_nothing_happens_after_the_end() -> None:
+    state = apply(start(ONE), Decline())
+    with pytest.raises(Refused):
+        reduce(state, Pick((1,)))
+
+
+def test_the_state_is_not_mutated() -> None:
+    before = start(TWO)
+    after = apply(before, Pick((1,)), Notes("x"))
+    assert before.answers == {} and before.notes == {}
+    assert after is not before
+
+
+def test_skip_leaves_a_question_for_the_review() -> None:
+    state = apply(start(TWO), Skip())
+    assert (state.index, state.answers) == (1, {})
+    state = apply(state, Pick((1,)))
+    assert state.mode is Mode.REVIEW
+    with pytest.raises(Refused, match="question 1 has no answer yet; type 1 to answer it"):
+        reduce(state, Submit())
+    state = apply(state, Reopen(1), Pick((2,)))
+    assert state.mode is Mode.REVIEW
+    assert apply(state, Submit()).outcome is Outcome.SUBMITTED
+
+
+def test_answers_keep_the_order_they_were_first_given_like_the_seed() -> None:
+    state = apply(start(TWO), Skip(), Pick((1,)), Reopen(1), Pick((2,)))
+    assert list(state.answers) == ["Q2?", "Q1?"]
+    state = apply(state, Reopen(2), Pick((2,)))  # changing an answer keeps its place
+    assert list(state.answers) == ["Q2?", "Q1?"]
+    assert state.answers == {"Q2?": "Y", "Q1?": "B"}
+
+
+def test_given_answers_come_first_with_their_own_keys() -> None:
+    state = start(TWO, {"unrelated": "kept", "Q2?": "X"})
+    state = apply(state, Pick((1,)), Submit())
+    assert list(state.answers.items()) == [("unrelated", "kept"), ("Q2?", "X"), ("Q1?", "A")]
+
+
+def test_skip_is_refused_when_there_is_no_review() -> None:
+    with pytest.raises(Refused, match="the only question"):
+        reduce(start(ONE), Skip())
