@@ -10,8 +10,12 @@ EXAMPLE ?= examples/login.json
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
 
-$(VENV)/.test: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
+	  echo "make: '$(PYTHON) -m venv' failed; install Python's venv module (Debian: apt-get install python3-venv)" >&2; \
+	  exit 1; }
+
+$(VENV)/.test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $@
 

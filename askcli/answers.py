@@ -79,7 +79,7 @@ class Reopen:
 QuestionCommand = Pick | Default | Preview | Notes | Back | Skip | Decline | Clarify | Help
 ReviewCommand = Submit | Reopen | Back | Decline | Clarify | Help
 
-_WORDS = {
+_WORDS: dict[str, Back | Skip | Decline | Clarify | Help] = {
     "b": Back(),
     "back": Back(),
     "s": Skip(),
@@ -142,7 +142,7 @@ def parse_numbers(text: str, *, count: int, multi: bool) -> tuple[int, ...]:
             if low > high:
                 raise Refused(f"a range goes from low to high: write {high}-{low}, not {item}")
             # out-of-range ends are refused below without building a huge range
-            picked = list(range(low, high + 1)) if 1 <= low and high <= count else [low, high]
+            picked = list(range(low, high + 1)) if low >= 1 and high <= count else [low, high]
         for n in picked:
             if not 1 <= n <= count:
                 raise Refused(f"there is no option {_shown(n)}; choose from 1-{count}")
@@ -175,7 +175,9 @@ def parse_question_line(line: str, *, count: int, multi: bool) -> QuestionComman
             raise Refused(f"say which option to preview: p N, with N from 1-{count - 1}")
         number = _number(target)
         if not 1 <= number < count:
-            raise Refused(f"there is no option {_shown(number)} to preview; choose from 1-{count - 1}")
+            raise Refused(
+                f"there is no option {_shown(number)} to preview; choose from 1-{count - 1}"
+            )
         return Preview(number)
     if text.startswith("{"):
         raise Refused(f"that looks like JSON, not an answer; type an option number from 1-{count}")
@@ -190,9 +192,8 @@ def parse_review_line(line: str, *, count: int) -> ReviewCommand:
     word = text.lower()
     if word in ("", "y", "yes"):
         return Submit()
-    if word in _WORDS and not isinstance(_WORDS[word], Skip):
-        command = _WORDS[word]
-        assert isinstance(command, Back | Decline | Clarify | Help)
+    command = _WORDS.get(word)
+    if command is not None and not isinstance(command, Skip):
         return command
     if word[0] == "c" and word[1:2].isspace():
         return Clarify(_text_after_command(line) or None)

@@ -81,6 +81,7 @@ def ask(ctx: click.Context, source: str, timeout: float | None) -> None:
     answers = reader if source == "-" else FdLineReader(0)
     if source == "-" and reader.interactive:
         err.write("askcli: paste the call (JSON) and then answer; Ctrl-D ends.\n")
+        err.flush()
     conv = Conversation(
         reader=answers,
         out=err,

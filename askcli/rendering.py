@@ -99,7 +99,12 @@ def wrap(text: str, width: int, *, first: str = "", rest: str | None = None) -> 
             w = display_width(word)
             gap = 1 if line else 0
             wide = w > len(word)  # CJK breaks between characters, so it fills the line
-            if used + gap + w > room and line and not wide and w <= max(width - display_width(rest), 10):
+            if (
+                used + gap + w > room
+                and line
+                and not wide
+                and w <= max(width - display_width(rest), 10)
+            ):
                 lines.append(prefix + line)
                 prefix, line, used, gap = rest, "", 0, 0
                 room = max(width - display_width(prefix), 10)

@@ -56,7 +56,7 @@ class Question(_Loose):
     options: list[QuestionOption] = Field(
         min_length=2, max_length=4, description="The available choices: 2-4 options."
     )
-    multiSelect: bool = Field(  # noqa: N815 - the wire name
+    multiSelect: bool = Field(
         default=False, description="Allow the user to select several options."
     )
 

@@ -105,10 +105,11 @@ def review_block(data: AskUserQuestionInput, state: State, style: Style) -> str:
         note = state.notes.get(i)
         if note:
             lines += wrap(visible(note, multiline=True), style.width, first="       notes: ")
-    lines.append(
-        f"Enter or y submits, 1-{len(data.questions)} changes that answer, "
+    hint = (
+        f"Enter or y submits, 1-{len(data.questions)} changes an answer, "
         "b goes back, q declines, ? for help."
     )
+    lines += wrap(hint, style.width)
     return "\n".join(lines) + "\n"
 
 

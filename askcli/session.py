@@ -56,9 +56,7 @@ def answer_document(document: Document, conv: Conversation, seq: int = 1) -> Rep
         if isinstance(item, Context):
             conv.say(context_text(item.text, conv.style))
         elif stopped:  # after a refusal Claude Code cancels the other calls of the message
-            done.append(
-                ToolResult(item.id, results.CANCEL_MESSAGE, Status.DECLINED, is_error=True)
-            )
+            done.append(ToolResult(item.id, results.CANCEL_MESSAGE, Status.DECLINED, is_error=True))
         else:
             result = run_call(item, conv)
             done.append(result)

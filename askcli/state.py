@@ -155,9 +155,7 @@ def _text(action: Action) -> str:
 
 
 def _finish(state: State, outcome: Outcome, *, clarification: str = "") -> State:
-    return replace(
-        state, mode=Mode.DONE, outcome=outcome, clarification=clarification, pending=()
-    )
+    return replace(state, mode=Mode.DONE, outcome=outcome, clarification=clarification, pending=())
 
 
 def _question(state: State, action: Action) -> State:
@@ -211,9 +209,7 @@ def _other_text(state: State, text: str) -> State:
 def _choose(state: State, numbers: tuple[int, ...], other: str | None) -> State:
     """Record the answer for the current question and move on."""
     question = state.current
-    parts = [
-        (other or "") if n == question.other else question.labels[n - 1] for n in numbers
-    ]
+    parts = [(other or "") if n == question.other else question.labels[n - 1] for n in numbers]
     answers = {**state.answers, question.text: ANSWER_SEPARATOR.join(parts)}
     other_text = dict(state.other_text)
     if other is None:
@@ -255,7 +251,9 @@ def _review(state: State, action: Action) -> State:
     if isinstance(action, Submit):
         missing = [i + 1 for i, q in enumerate(state.questions) if q.text not in state.answers]
         if missing:
-            raise Refused(f"question {missing[0]} has no answer yet; type {missing[0]} to answer it")
+            raise Refused(
+                f"question {missing[0]} has no answer yet; type {missing[0]} to answer it"
+            )
         return _finish(state, Outcome.SUBMITTED)
     if isinstance(action, Reopen):
         i = action.number - 1

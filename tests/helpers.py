@@ -49,3 +49,13 @@ def example(name: str) -> dict[str, Any]:
 
 def deep(value: dict[str, Any]) -> dict[str, Any]:
     return copy.deepcopy(value)
+
+
+def askcli_path() -> Path:
+    """The installed ``askcli`` script next to the running interpreter."""
+    import sys
+
+    path = Path(sys.executable).with_name("askcli")
+    if not path.exists():
+        raise RuntimeError(f"askcli is not installed next to {sys.executable}; run make test")
+    return path

@@ -79,7 +79,11 @@ def test_typing_the_recorded_choices_gives_claude_codes_result(path: Path) -> No
         answers = recorded_answers(questions, recorded["content"])
         by_text = {q["question"]: q for q in questions}
         if list(answers) == [q["question"] for q in questions]:
-            lines = [line for text, answer in answers.items() for line in lines_for(by_text[text], answer)]
+            lines = [
+                line
+                for text, answer in answers.items()
+                for line in lines_for(by_text[text], answer)
+            ]
         else:  # answered out of order: skip them all, then answer each from the review
             lines = ["s"] * len(questions)
             for text, answer in answers.items():

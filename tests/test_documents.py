@@ -32,7 +32,7 @@ def test_concatenated_documents_on_one_line() -> None:
 
 
 def test_text_before_the_first_document_is_an_error() -> None:
-    docs = list(read_documents(reader("hello\n{\"a\": 1}\n")))
+    docs = list(read_documents(reader('hello\n{"a": 1}\n')))
     assert docs[0].value is None and "not a JSON object" in (docs[0].error or "")
     assert docs[1].value == {"a": 1}
 

@@ -60,7 +60,7 @@ def test_clarify_text() -> None:
 def test_no_answer_text() -> None:
     assert no_answer_text("the input ended", {}) == "No answer from the user (the input ended)."
     assert no_answer_text("no reply within 5 seconds", {"Q1": "A", "Q2": "B"}) == (
-        'No answer from the user (no reply within 5 seconds). Answers given before that: '
+        "No answer from the user (no reply within 5 seconds). Answers given before that: "
         '"Q1"="A", "Q2"="B".'
     )
 
@@ -68,10 +68,13 @@ def test_no_answer_text() -> None:
 def test_error_texts() -> None:
     issue = {"code": "custom", "message": "m", "path": []}
     assert validation_error_text([issue]) == (
-        "<tool_use_error>InputValidationError: [\n  {\n    \"code\": \"custom\",\n"
+        '<tool_use_error>InputValidationError: [\n  {\n    "code": "custom",\n'
         '    "message": "m",\n    "path": []\n  }\n]</tool_use_error>'
     )
-    assert unknown_tool_text("Bash") == "<tool_use_error>Error: No such tool available: Bash</tool_use_error>"
+    assert (
+        unknown_tool_text("Bash")
+        == "<tool_use_error>Error: No such tool available: Bash</tool_use_error>"
+    )
 
 
 def test_tool_result_block_has_is_error_only_when_true() -> None:

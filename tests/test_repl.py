@@ -1,0 +1,163 @@
+"""The REPL on in-memory streams: every way a conversation can end, at every prompt."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+import pytest
+
+from askcli.documents import Document
+from askcli.errors import AnswerTimeout
+from askcli.lines import TextLineReader
+from askcli.rendering import Style
+from askcli.repl import Conversation, Ending, ask_questions
+from askcli.results import REJECT_MESSAGE, Status
+from askcli.schema import parse_input
+from askcli.session import answer_document
+
+from .helpers import call, question
+
+TWO = call(
+    question("Q1?", "One", ("A", "B")),
+    question("Q2?", "Two", ("X", "Y"), multi=True),
+)
+PROMPTS = {
+    "question": ([], "Choose 1-3: "),
+    "other-text": (["3"], "Other, type your answer: "),
+    "second-question": (["1"], "Choose 1-3, several allowed (e.g. 1,3): "),
+    "clarify-text": (["1", "c"], "What would you like to clarify? "),
+    "review": (["1", "2"], "Submit? [y]: "),
+}
+ANSWERED_BEFORE = {
+    "question": "",
+    "other-text": "",
+    "second-question": ' Answers given before that: "Q1?"="A".',
+    "clarify-text": ' Answers given before that: "Q1?"="A".',
+    "review": ' Answers given before that: "Q1?"="A", "Q2?"="Y".',
+}
+
+
+class Scripted:
+    """A reader that types ``lines`` and then does ``then``: end, time out or Ctrl-C."""
+
+    interactive = False
+
+    def __init__(self, lines: list[str], then: str) -> None:
+        self.lines: Iterator[str] = iter(lines)
+        self.then = then
+        self.pushed: list[str] = []
+
+    def unread(self, text: str) -> None:
+        self.pushed.append(text)
+
+    def readline(self, timeout: float | None = None) -> str | None:
+        if self.pushed:
+            return self.pushed.pop()
+        line = next(self.lines, None)
+        if line is not None:
+            return line
+        if self.then == "timeout":
+            raise AnswerTimeout(timeout or 1)
+        if self.then == "interrupt":
+            raise KeyboardInterrupt
+        return None
+
+
+def conversation(
+    lines: list[str], then: str, timeout: float | None = None
+) -> tuple[Conversation, io.StringIO]:
+    out = io.StringIO()
+    return Conversation(Scripted(lines, then), out, Style(), timeout=timeout), out
+
+
+@pytest.mark.parametrize("where", PROMPTS)
+def test_end_of_input_at_every_prompt(where: str) -> None:
+    lines, prompt = PROMPTS[where]
+    conv, out = conversation(lines, "end")
+    reply = answer_document(Document(TWO), conv)
+    assert out.getvalue().endswith(prompt + "\naskcli: no answer (the input ended)\n")
+    assert reply.status is Status.NO_ANSWER
+    (result,) = reply.results
+    assert result.is_error
+    assert result.content == "No answer from the user (the input ended)." + ANSWERED_BEFORE[where]
+
+
+@pytest.mark.parametrize("where", PROMPTS)
+def test_timeout_at_every_prompt(where: str) -> None:
+    lines, prompt = PROMPTS[where]
+    conv, out = conversation(lines, "timeout", timeout=2.5)
+    reply = answer_document(Document(TWO), conv)
+    assert reply.status is Status.NO_ANSWER
+    assert reply.results[0].content.startswith(
+        "No answer from the user (no reply within 2.5 seconds)."
+    )
+    assert prompt in out.getvalue()
+
+
+@pytest.mark.parametrize("where", PROMPTS)
+def test_ctrl_c_at_every_prompt(where: str) -> None:
+    lines, prompt = PROMPTS[where]
+    conv, out = conversation(lines, "interrupt")
+    reply = answer_document(Document(TWO), conv)
+    assert reply.status is Status.INTERRUPTED
+    assert reply.results[0].content == REJECT_MESSAGE
+    assert out.getvalue().endswith(prompt + "\n")
+
+
+def test_answers_from_a_text_stream_are_echoed_for_the_transcript() -> None:
+    out = io.StringIO()
+    conv = Conversation(TextLineReader(io.StringIO("2\n")), out, Style())
+    conclusion = ask_questions(parse_input(call()["input"]), conv)
+    assert conclusion.ending is Ending.DONE
+    assert "Choose 1-3: 2\n" in out.getvalue()
+
+
+def test_a_json_line_ends_the_call_only_when_calls_follow_on_the_same_stream() -> None:
+    data = parse_input(call()["input"])
+    shared = Conversation(
+        Scripted(['{"type": "tool_use"}'], "end"), io.StringIO(), calls_follow=True
+    )
+    assert ask_questions(data, shared).ending is Ending.ENDED
+    assert shared.reader.readline() == '{"type": "tool_use"}'  # left for the next call
+    separate = Conversation(Scripted(['{"x": 1}', "1"], "end"), io.StringIO())
+    assert ask_questions(data, separate).ending is Ending.DONE
+
+
+def test_a_json_line_is_text_when_other_asks_for_it() -> None:
+    data = parse_input(call()["input"])
+    conv = Conversation(Scripted(["3", "{not a call}"], "end"), io.StringIO(), calls_follow=True)
+    conclusion = ask_questions(data, conv)
+    assert conclusion.state.answers == {"Which one?": "{not a call}"}
+
+
+def test_questions_answered_in_the_call_are_not_shown() -> None:
+    conv, out = conversation([], "end")
+    reply = answer_document(Document(call(answers={"Which one?": "B"})), conv)
+    assert reply.status is Status.ANSWERED
+    assert out.getvalue() == ""
+    assert reply.results[0].content == (
+        'User has answered your questions: "Which one?"="B". '
+        "You can now continue with the user's answers in mind."
+    )
+
+
+def test_annotations_in_the_call_are_kept_and_merged_with_notes() -> None:
+    doc = call(
+        question("Q1?"),
+        question("Q2?"),
+        answers={"Q1?": "A"},
+        annotations={"Q1?": {"notes": "from the agent"}},
+    )
+    conv, _ = conversation(["n mine", "2", ""], "end")
+    reply = answer_document(Document(doc), conv)
+    (result,) = reply.results
+    assert result.data is not None
+    assert result.data["annotations"] == {
+        "Q1?": {"notes": "from the agent"},
+        "Q2?": {"notes": "mine"},
+    }
+    assert result.content == (
+        'User has answered your questions: "Q1?"="A" user notes: from the agent, '
+        '"Q2?"="B" user notes: mine. You can now continue with the user\'s answers in mind.'
+    )
