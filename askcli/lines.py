@@ -127,10 +127,8 @@ class TextLineReader:
         return line
 
 
-def reader_for(stream: TextIO | LineReader) -> LineReader:
-    """Wrap a text stream in a reader; a reader passes through."""
-    if isinstance(stream, FdLineReader | TextLineReader):
-        return stream
-    if hasattr(stream, "readline") and hasattr(stream, "unread"):
-        return stream  # type: ignore[return-value]
-    return TextLineReader(stream)  # type: ignore[arg-type]
+def reader_for(source: TextIO | LineReader) -> LineReader:
+    """A reader for ``source``: a text stream is wrapped, a reader is used as it is."""
+    if hasattr(source, "unread"):
+        return source  # type: ignore[return-value]
+    return TextLineReader(source)

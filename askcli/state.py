@@ -116,7 +116,8 @@ def specs(data: AskUserQuestionInput) -> tuple[QuestionSpec, ...]:
 def start(questions: tuple[QuestionSpec, ...], given: Mapping[str, str] | None = None) -> State:
     """The state before the first line: questions answered in ``given`` are skipped."""
     given = dict(given or {})
-    answered = frozenset(i for i, q in enumerate(questions) if q.text in given)
+    # an empty given answer does not count, as in Claude Code (``!!answers[q.question]``)
+    answered = frozenset(i for i, q in enumerate(questions) if given.get(q.text))
     state = State(questions=questions, answers=given, given=answered)
     todo = state.asked()
     if not todo:

@@ -253,3 +253,10 @@ def test_given_answers_come_first_with_their_own_keys() -> None:
 def test_skip_is_refused_when_there_is_no_review() -> None:
     with pytest.raises(Refused, match="the only question"):
         reduce(start(ONE), Skip())
+
+
+def test_an_empty_given_answer_is_asked_and_keeps_its_place() -> None:
+    state = start(TWO, {"Q1?": "", "Q2?": "X"})
+    assert (state.index, state.given) == (0, frozenset({1}))
+    state = apply(state, Pick((2,)), Submit())
+    assert list(state.answers.items()) == [("Q1?", "B"), ("Q2?", "X")]
