@@ -6,22 +6,30 @@ This is the only module that imports click.
 from __future__ import annotations
 
 import io
+import json
 import os
 import stat
 import sys
-from typing import BinaryIO, TextIO
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, BinaryIO, TextIO
 
 import click
 
-from . import __version__
+from . import __version__, fixtures
+from .check import check as check_source
+from .definitions import FORMATS, tool_definition
+from .documents import Document
+from .envelopes import Output
 from .errors import UsageError
 from .lines import FdLineReader
-from .rendering import Style
+from .rendering import Style, escape_controls
 from .repl import Conversation
 from .results import Status
 from .session import run
 
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a reader that went away
+EXIT_MISMATCH = 1
 
 
 def _text_stream(binary: BinaryIO, *, errors: str) -> TextIO:
@@ -29,17 +37,83 @@ def _text_stream(binary: BinaryIO, *, errors: str) -> TextIO:
     return io.TextIOWrapper(binary, encoding="utf-8", errors=errors, newline="\n")
 
 
-def _open_source(source: str) -> FdLineReader:
-    if source == "-":
+def _open(path: str, what: str) -> FdLineReader:
+    if path == "-":
         return FdLineReader(0)
     try:
-        fd = os.open(source, os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY)
     except OSError as exc:
-        raise UsageError(f"cannot read {source}: {exc.strerror}") from None
+        raise UsageError(f"cannot read {what} {path}: {exc.strerror}") from None
     if stat.S_ISDIR(os.fstat(fd).st_mode):
         os.close(fd)
-        raise UsageError(f"cannot read {source}: it is a directory")
+        raise UsageError(f"cannot read {what} {path}: it is a directory")
     return FdLineReader(fd)
+
+
+class _Streams:
+    """stdout, stderr and the readers for calls and answers of one command."""
+
+    def __init__(self, source: str, answers: str) -> None:
+        self.err = _text_stream(sys.stderr.buffer, errors="backslashreplace")
+        self.out = _text_stream(sys.stdout.buffer, errors="strict")
+        self.calls = _open(source, "calls from")
+        shared = source == "-" and answers == "-"
+        self.answers = self.calls if shared else _open(answers, "answers from")
+        if shared and self.calls.interactive:
+            self.say("askcli: paste the call (JSON) and then answer; Ctrl-D ends.\n")
+
+    @property
+    def shared(self) -> bool:
+        return self.answers is self.calls
+
+    def say(self, text: str) -> None:
+        self.err.write(text)
+        self.err.flush()
+
+    def conversation(self, timeout: float | None = None) -> Conversation:
+        return Conversation(
+            reader=self.answers,
+            out=self.err,
+            style=Style.for_stream(sys.stderr),
+            timeout=timeout,
+            calls_follow=self.shared,
+        )
+
+
+def _usage_error(ctx: click.Context, exc: UsageError) -> None:
+    click.echo(f"askcli: {exc}", err=True)
+    ctx.exit(int(Status.INVALID))
+
+
+def _guard_pipe(ctx: click.Context, work: Callable[[], int]) -> None:
+    """Run ``work`` and exit with its status; a closed stdout ends quietly."""
+    try:
+        status = work()
+    except BrokenPipeError:
+        # stdout's reader went away: nobody is left to read a result
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        ctx.exit(EXIT_BROKEN_PIPE)
+    ctx.exit(status)
+
+
+source_argument = click.argument("source", default="-", metavar="[SOURCE]")
+answers_option = click.option(
+    "--answers",
+    "answers_path",
+    default="-",
+    metavar="FILE",
+    help="Read the answer lines from FILE (e.g. /dev/tty) instead of stdin.",
+)
+output_option = click.option(
+    "--output",
+    "output",
+    type=click.Choice([o.value for o in Output]),
+    default=Output.RESULT.value,
+    show_default=True,
+    help="What stdout carries: the reply envelope, the answers as data, the Agent SDK "
+    "permission decision, or the result text.",
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -48,12 +122,14 @@ def cli() -> None:
     """The human side of an AI agent's AskUserQuestion tool, in plain lines.
 
     Calls (JSON) come from a file or stdin; menus and prompts go to stderr; answers are
-    lines on stdin; each call's tool_result is one JSON line on stdout.
+    lines on stdin; each call's result is one JSON line on stdout.
     """
 
 
 @cli.command()
-@click.argument("source", default="-", metavar="[SOURCE]")
+@source_argument
+@answers_option
+@output_option
 @click.option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True),
@@ -61,7 +137,9 @@ def cli() -> None:
     help="Give up on a person who types nothing for this long (exit 3).",
 )
 @click.pass_context
-def ask(ctx: click.Context, source: str, timeout: float | None) -> None:
+def ask(
+    ctx: click.Context, source: str, answers_path: str, output: str, timeout: float | None
+) -> None:
     """Ask the person the questions of each call in SOURCE (a file, or - for stdin).
 
     When SOURCE is stdin, each call's answer lines follow it in the same stream.
@@ -70,34 +148,183 @@ def ask(ctx: click.Context, source: str, timeout: float | None) -> None:
     Exit status: 0 answered, 1 declined, 2 invalid call or usage,
     3 no answer (input ended or --timeout), 130 interrupted.
     """
-    err = _text_stream(sys.stderr.buffer, errors="backslashreplace")
-    out = _text_stream(sys.stdout.buffer, errors="strict")
     try:
-        reader = _open_source(source)
+        streams = _Streams(source, answers_path)
     except UsageError as exc:
-        err.write(f"askcli: {exc}\n")
-        err.flush()
-        ctx.exit(int(Status.INVALID))
-    answers = reader if source == "-" else FdLineReader(0)
-    if source == "-" and reader.interactive:
-        err.write("askcli: paste the call (JSON) and then answer; Ctrl-D ends.\n")
-        err.flush()
-    conv = Conversation(
-        reader=answers,
-        out=err,
-        style=Style.for_stream(sys.stderr),
-        timeout=timeout,
-        calls_follow=answers is reader,
-    )
+        _usage_error(ctx, exc)
+        return
+    conv = streams.conversation(timeout)
+    _guard_pipe(ctx, lambda: int(run(streams.calls, conv, streams.out, output=Output(output))))
+
+
+class _Tee(io.StringIO):
+    """Keeps what is written and passes it on to ``stream``."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(text)
+        return super().write(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+@cli.command()
+@source_argument
+@click.option(
+    "-o",
+    "--fixture",
+    "fixture_path",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Where to save the fixture (e.g. fixtures/NAME.json).",
+)
+@answers_option
+@output_option
+@click.option("--description", default="", help="What the session shows.")
+@click.option(
+    "--columns",
+    type=click.IntRange(min=20),
+    default=80,
+    show_default=True,
+    help="Width of the recorded transcript.",
+)
+@click.pass_context
+def record(
+    ctx: click.Context,
+    source: str,
+    fixture_path: Path,
+    answers_path: str,
+    output: str,
+    description: str,
+    columns: int,
+) -> None:
+    """Run a live session on SOURCE and save it as a fixture for `askcli replay`.
+
+    The fixture keeps the calls, the answer lines typed, and what askcli printed; its
+    transcript is written without colour at --columns, with the answers echoed.
+    """
     try:
-        status = run(reader, conv, out)
-    except BrokenPipeError:
-        # stdout's reader went away: nobody is left to read a result
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        ctx.exit(EXIT_BROKEN_PIPE)
-    err.flush()
-    ctx.exit(int(status))
+        streams = _Streams(source, answers_path)
+    except UsageError as exc:
+        _usage_error(ctx, exc)
+        return
+    mode = Output(output)
+    lines: list[str] = []
+    calls: list[Any] = []
+
+    def keep(document: Document) -> None:
+        calls.append(document.value if document.value is not None else document.text)
+
+    if streams.shared:
+        streams.calls.transcript = lines
+    else:
+        streams.answers.transcript = lines
+    out = _Tee(streams.out)
+
+    def work() -> int:
+        status = run(
+            streams.calls,
+            streams.conversation(),
+            out,
+            output=mode,
+            on_document=None if streams.shared else keep,
+        )
+        if status is Status.INTERRUPTED:
+            streams.say("askcli: interrupted; no fixture written\n")
+            return int(status)
+        if streams.shared:
+            fixture = fixtures.make(
+                stdin=lines, description=description, columns=columns, output=mode
+            )
+        else:
+            fixture = fixtures.make(
+                calls=calls, answers=lines, description=description, columns=columns, output=mode
+            )
+        if fixture["stdout"] != out.getvalue().splitlines() or fixture["status"] != status:
+            streams.say("askcli: warning: replaying this session does not give what it printed\n")
+        fixture_path.parent.mkdir(parents=True, exist_ok=True)
+        fixture_path.write_text(fixtures.dumps(fixture), encoding="utf-8")
+        streams.say(f"askcli: recorded {fixture_path}\n")
+        return int(status)
+
+    _guard_pipe(ctx, work)
+
+
+def _fixture_files(paths: tuple[Path, ...]) -> list[Path]:
+    found: list[Path] = []
+    for path in paths:
+        found += sorted(path.rglob("*.json")) if path.is_dir() else [path]
+    return found
+
+
+@cli.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.pass_context
+def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
+    """Re-run recorded fixtures (files, or folders of *.json) without a person.
+
+    Prints `ok` or a unified diff per fixture. Exit status: 0 when all match, 1 when any
+    differs, 2 when a fixture cannot be read.
+    """
+    files = _fixture_files(paths)
+    if not files:
+        click.echo("askcli: no fixtures found", err=True)
+        ctx.exit(int(Status.INVALID))
+    status = 0
+    for path in files:
+        try:
+            expected, actual = fixtures.replay(fixtures.load(path))
+        except ValueError as exc:
+            click.echo(f"error   {escape_controls(str(exc))}")
+            status = int(Status.INVALID)
+            continue
+        if expected == actual:
+            click.echo(f"ok      {path}")
+            continue
+        click.echo(f"differs {path}")
+        for line in fixtures.diff(expected, actual, str(path)):
+            click.echo(escape_controls(line))
+        status = status or EXIT_MISMATCH
+    ctx.exit(status)
+
+
+@cli.command()
+@source_argument
+@click.option("--strict", is_flag=True, help="Also warn about the seed's soft rules.")
+@click.pass_context
+def check(ctx: click.Context, source: str, strict: bool) -> None:
+    """Validate the calls in SOURCE without asking anything.
+
+    Prints ok/invalid (with the reasons) per call; exit status 0 when every call is
+    valid, 2 when any is invalid or there is none. --strict also reports the seed's hints
+    as warnings: header over 12 characters, question without ?, label over 5 words, an
+    Other option, (Recommended) not first, a preview on a multiSelect question.
+    """
+    try:
+        reader = _open(source, "calls from")
+    except UsageError as exc:
+        _usage_error(ctx, exc)
+        return
+    _guard_pipe(ctx, lambda: int(check_source(reader, click.echo, strict=strict)))
+
+
+@cli.command()
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="anthropic",
+    show_default=True,
+    help="anthropic: a Messages API tool; openai: a Chat Completions function tool; "
+    "json-schema: the input schema alone.",
+)
+def schema(fmt: str) -> None:
+    """Print the AskUserQuestion tool definition for an LLM API's `tools` list."""
+    click.echo(json.dumps(tool_definition(fmt), indent=2, ensure_ascii=False))
 
 
 def main() -> None:

@@ -23,10 +23,12 @@ _NOT_UTF8 = re.compile("[\udc80-\udcff]")
 
 @dataclass(frozen=True)
 class Document:
-    """One JSON object from the source, or why the text there is not one."""
+    """One JSON object from the source, or why the text there is not one (``text`` is
+    what was read for it)."""
 
     value: dict[str, Any] | None
     error: str | None = None
+    text: str = ""
 
 
 def _reject_constant(name: str) -> Any:
@@ -36,16 +38,16 @@ def _reject_constant(name: str) -> Any:
 def parse_object(text: str) -> Document:
     """Parse one document's text; JSON that is not an object is an error."""
     if _NOT_UTF8.search(text):
-        return Document(None, "the input is not valid UTF-8")
+        return Document(None, "the input is not valid UTF-8", text)
     try:
         value = json.loads(text, parse_constant=_reject_constant)
     except RecursionError:
-        return Document(None, "the JSON is nested too deeply")
+        return Document(None, "the JSON is nested too deeply", text)
     except ValueError as exc:
-        return Document(None, f"the input is not valid JSON: {exc}")
+        return Document(None, f"the input is not valid JSON: {exc}", text)
     if not isinstance(value, dict):
-        return Document(None, "the input is not a JSON object")
-    return Document(value)
+        return Document(None, "the input is not a JSON object", text)
+    return Document(value, text=text)
 
 
 class _Scanner:
@@ -102,7 +104,7 @@ def read_documents(
             if not started:
                 started = skipping = True
                 shown = stripped if len(stripped) <= 40 else stripped[:40] + "..."
-                yield Document(None, f"the input is not a JSON object: {shown!r}")
+                yield Document(None, f"the input is not a JSON object: {shown!r}", line)
             elif not skipping:
                 skipping = True
                 notice("skipping lines that do not begin a JSON call")
@@ -126,5 +128,5 @@ def _read_one(reader: LineReader, line: str, start: int) -> Document:
         parts.append(line[pos:])
         next_line = reader.readline()
         if next_line is None:
-            return Document(None, "the input ended inside a JSON document")
+            return Document(None, "the input ended inside a JSON document", "\n".join(parts))
         line, pos = next_line, 0

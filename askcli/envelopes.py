@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import UnreadableDocument
+from .rendering import UNSAFE_BEYOND_C0, escape_controls
 from .results import ToolResult
 
 ASK_USER_QUESTION = "AskUserQuestion"
@@ -27,9 +28,16 @@ TODO_WRITE = "TodoWrite"
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 # characters JSON may carry raw but a terminal could act on: escaped in every output line
-_UNSAFE_IN_JSON = re.compile(
-    "[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
-)
+_UNSAFE_IN_JSON = re.compile(f"[{UNSAFE_BEYOND_C0}]")
+
+
+class Output(enum.Enum):
+    """What stdout carries for each document (``--output``)."""
+
+    RESULT = "result"  # the reply envelope, one line per document
+    ANSWERS = "answers"  # each call's data ({"questions", "answers", "annotations"})
+    SDK = "sdk"  # each call's Agent SDK permission decision
+    TEXT = "text"  # each call's result text alone
 
 
 class Kind(enum.Enum):
@@ -135,3 +143,16 @@ def json_line(value: Any) -> str:
     """Compact JSON on one line; characters a terminal could act on are ``\\u`` escaped."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def output_lines(
+    reply: dict[str, Any] | None, results: Sequence[ToolResult], output: Output
+) -> list[str]:
+    """The stdout lines for one document's ``reply`` and ``results``."""
+    if output is Output.RESULT:
+        return [json_line(reply)] if reply is not None else []
+    if output is Output.ANSWERS:
+        return [json_line(r.answers()) for r in results]
+    if output is Output.SDK:
+        return [json_line(r.decision()) for r in results]
+    return [escape_controls(r.content) for r in results]

@@ -6,6 +6,7 @@ Format ``askcli-fixture/1``, one JSON object per file::
       "format": "askcli-fixture/1",
       "description": "what the session shows",
       "columns": 80,
+      "output": "result",
       "calls": [ {...call...} or "raw text", ... ],
       "answers": ["2", "", ...],
       "stdout": ["{...reply line...}", ...],
@@ -13,26 +14,31 @@ Format ``askcli-fixture/1``, one JSON object per file::
       "status": 0
     }
 
-Calls are fed as a source (an object as one JSON line, a string as it is) and the answers
-as a separate stream, with colour off and ``columns`` as the width.
+``calls`` are fed as the source (an object as one JSON line, a string as it is) and
+``answers`` as a separate stream. A session whose calls and answers came in one stream
+(stdin) has ``"stdin": [lines]`` instead of both. ``output`` is the ``--output`` mode
+(default ``result``) and ``columns`` the width (default 80); colour is off.
 """
 
 from __future__ import annotations
 
+import difflib
 import io
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .envelopes import json_line
+from .envelopes import Output, json_line
 from .lines import TextLineReader
 from .rendering import Style
 from .repl import Conversation
 from .session import run
 
 FORMAT = "askcli-fixture/1"
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -41,49 +47,121 @@ class Outcome:
     stderr: str
     status: int
 
+    def render(self) -> list[str]:
+        """The outcome as lines, for a diff."""
+        lines = [f"status: {self.status}", "stdout:"]
+        lines += [f"  {line}" for line in self.stdout]
+        lines.append("stderr:")
+        lines += [f"  {line}" for line in self.stderr.split("\n")]
+        return lines
+
 
 def source_text(calls: Sequence[Any]) -> str:
     return "".join((c if isinstance(c, str) else json_line(c)) + "\n" for c in calls)
 
 
-def play(calls: Sequence[Any], answers: Sequence[str], *, columns: int = 80) -> Outcome:
-    """Run ``calls`` with ``answers`` typed, in process, and collect what was printed."""
+def play(
+    *,
+    calls: Sequence[Any] = (),
+    answers: Sequence[str] = (),
+    stdin: Sequence[str] | None = None,
+    columns: int = 80,
+    output: Output = Output.RESULT,
+) -> Outcome:
+    """Run a session in process, with no person, and collect what was printed.
+
+    With ``stdin`` the calls and their answers come in that one stream; else ``calls``
+    are the source and ``answers`` the lines typed.
+    """
     out, err = io.StringIO(), io.StringIO()
+    if stdin is not None:
+        source = TextLineReader(io.StringIO("".join(line + "\n" for line in stdin)))
+        reader = source
+    else:
+        source = TextLineReader(io.StringIO(source_text(calls)))
+        reader = TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
     conv = Conversation(
-        reader=TextLineReader(io.StringIO("".join(a + "\n" for a in answers))),
+        reader=reader,
         out=err,
         style=Style(width=columns, colour=False),
+        calls_follow=stdin is not None,
     )
-    status = run(TextLineReader(io.StringIO(source_text(calls))), conv, out)
+    status = run(source, conv, out, output=output)
     return Outcome(out.getvalue().splitlines(), err.getvalue(), int(status))
 
 
 def make(
-    calls: Sequence[Any], answers: Sequence[str], *, description: str = "", columns: int = 80
+    *,
+    calls: Sequence[Any] = (),
+    answers: Sequence[str] = (),
+    stdin: Sequence[str] | None = None,
+    description: str = "",
+    columns: int = 80,
+    output: Output = Output.RESULT,
 ) -> dict[str, Any]:
-    """A fixture recording what askcli prints for ``calls`` and ``answers`` now."""
-    outcome = play(calls, answers, columns=columns)
-    return {
-        "format": FORMAT,
-        "description": description,
-        "columns": columns,
-        "calls": list(calls),
-        "answers": list(answers),
-        "stdout": outcome.stdout,
-        "stderr": outcome.stderr,
-        "status": outcome.status,
-    }
+    """A fixture recording what askcli prints for this session now."""
+    outcome = play(calls=calls, answers=answers, stdin=stdin, columns=columns, output=output)
+    fixture: dict[str, Any] = {"format": FORMAT, "description": description, "columns": columns}
+    if output is not Output.RESULT:
+        fixture["output"] = output.value
+    if stdin is not None:
+        fixture["stdin"] = list(stdin)
+    else:
+        fixture["calls"] = list(calls)
+        fixture["answers"] = list(answers)
+    fixture.update(stdout=outcome.stdout, stderr=outcome.stderr, status=outcome.status)
+    return fixture
+
+
+def dumps(fixture: dict[str, Any]) -> str:
+    """The fixture as a file's text: readable JSON, with bytes that were not UTF-8
+    (lone surrogates) kept as ``\\udcXX`` escapes."""
+    text = json.dumps(fixture, indent=2, ensure_ascii=False)
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
 
 
 def load(path: Path) -> dict[str, Any]:
-    fixture = json.loads(path.read_text(encoding="utf-8"))
+    """Read a fixture; ValueError when the file is not one."""
+    try:
+        fixture = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read it: {exc}") from None
     if not isinstance(fixture, dict) or fixture.get("format") != FORMAT:
         raise ValueError(f"{path}: not an {FORMAT} fixture")
+    needed = ["stdout", "stderr", "status"] + (
+        ["stdin"] if "stdin" in fixture else ["calls", "answers"]
+    )
+    missing = [key for key in needed if key not in fixture]
+    if missing:
+        raise ValueError(f"{path}: the fixture has no {', '.join(missing)}")
+    try:
+        Output(fixture.get("output", "result"))
+    except ValueError:
+        raise ValueError(f"{path}: unknown output {fixture.get('output')!r}") from None
     return fixture
 
 
 def replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
     """(expected, actual) for one fixture."""
     expected = Outcome(fixture["stdout"], fixture["stderr"], fixture["status"])
-    actual = play(fixture["calls"], fixture["answers"], columns=fixture.get("columns", 80))
+    actual = play(
+        calls=fixture.get("calls", ()),
+        answers=fixture.get("answers", ()),
+        stdin=fixture.get("stdin"),
+        columns=fixture.get("columns", 80),
+        output=Output(fixture.get("output", "result")),
+    )
     return expected, actual
+
+
+def diff(expected: Outcome, actual: Outcome, name: str) -> list[str]:
+    """A unified diff from the recorded outcome to the one askcli gives now."""
+    return list(
+        difflib.unified_diff(
+            expected.render(),
+            actual.render(),
+            fromfile=f"{name} (recorded)",
+            tofile=f"{name} (now)",
+            lineterm="",
+        )
+    )

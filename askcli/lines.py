@@ -32,10 +32,15 @@ class LineReader(Protocol):
 
 
 class FdLineReader:
-    """Lines from a file descriptor (a file, a pipe, a terminal), with timeouts."""
+    """Lines from a file descriptor (a file, a pipe, a terminal), with timeouts.
+
+    Every line read from the descriptor (not the ones put back) is appended to
+    ``transcript`` when it is a list: that is how ``askcli record`` keeps what was typed.
+    """
 
     def __init__(self, fd: int) -> None:
         self.fd = fd
+        self.transcript: list[str] | None = None
         self._buf = bytearray()
         self._pos = 0
         self._eof = False
@@ -81,7 +86,10 @@ class FdLineReader:
             self._pos = 0
         if raw.endswith(b"\r"):
             raw = raw[:-1]
-        return raw.decode("utf-8", "surrogateescape")
+        line = raw.decode("utf-8", "surrogateescape")
+        if self.transcript is not None:
+            self.transcript.append(line)
+        return line
 
     def _fill(self) -> None:
         try:

@@ -13,13 +13,12 @@ import unicodedata
 from dataclasses import dataclass
 from typing import TextIO
 
-# C0 controls but tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates and
-# marks, line/paragraph separators, and lone surrogates (from JSON "\udXXX" escapes).
-_UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029"
-    "\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
-)
-_UNSAFE_SINGLE_LINE = re.compile(_UNSAFE.pattern[:-1] + "\n]")
+# What a terminal could act on beyond C0: DEL, C1 controls, bidi embeddings/overrides/
+# isolates and marks, line/paragraph separators, lone surrogates (from JSON "\udXXX").
+UNSAFE_BEYOND_C0 = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+# ... and C0 controls but tab and newline
+_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f{UNSAFE_BEYOND_C0}]")
+_UNSAFE_SINGLE_LINE = re.compile(f"[\x00-\x08\x0b-\x1f\n{UNSAFE_BEYOND_C0}]")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -29,6 +28,11 @@ def _escape(match: re.Match[str]) -> str:
     if code == 0x0D:
         return "\\r"
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def escape_controls(text: str) -> str:
+    """``text`` as it is but for what a terminal could act on, shown escaped."""
+    return _UNSAFE.sub(_escape, text)
 
 
 def visible(text: str, *, multiline: bool = False) -> str:

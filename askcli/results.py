@@ -39,8 +39,9 @@ class Status(enum.IntEnum):
 class ToolResult:
     """One tool call's outcome: the tool_result text and what it means for the exit status.
 
-    ``data`` is the tool's own output on success (for AskUserQuestion: questions, answers
-    and annotations).
+    ``data`` is the tool's own data (for AskUserQuestion: questions, answers and
+    annotations, so far when it was not answered); ``updated_input`` the input the tool
+    runs with when the call is allowed (the call's input with the answers added).
     """
 
     tool_use_id: str | None
@@ -48,6 +49,11 @@ class ToolResult:
     status: Status
     is_error: bool = False
     data: Mapping[str, Any] | None = field(default=None, compare=False)
+    updated_input: Mapping[str, Any] | None = field(default=None, compare=False)
+
+    @property
+    def allowed(self) -> bool:
+        return self.status is Status.ANSWERED and not self.is_error
 
     def block(self) -> dict[str, Any]:
         """The Messages API ``tool_result`` block; ``is_error`` only when true."""
@@ -58,6 +64,22 @@ class ToolResult:
         }
         if self.is_error:
             out["is_error"] = True
+        return out
+
+    def decision(self) -> dict[str, Any]:
+        """The Agent SDK permission decision (``canUseTool``'s PermissionResult)."""
+        if self.allowed:
+            return {"behavior": "allow", "updatedInput": dict(self.updated_input or {})}
+        out: dict[str, Any] = {"behavior": "deny", "message": self.content}
+        if self.status is Status.INTERRUPTED:
+            out["interrupt"] = True
+        return out
+
+    def answers(self) -> dict[str, Any]:
+        """The tool's data for scripts; ``error`` holds the result text when not answered."""
+        out = dict(self.data or {})
+        if not self.allowed:
+            out["error"] = self.content
         return out
 
 

@@ -9,6 +9,7 @@ rules and are not enforced.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
@@ -17,6 +18,8 @@ from pydantic_core import PydanticCustomError
 from .validation import validate
 
 TOOL_NAME = "AskUserQuestion"
+HEADER_MAX = 12
+LABEL_MAX_WORDS = 5
 UNIQUENESS_MESSAGE = (
     "Question texts must be unique, option labels must be unique within each question"
 )
@@ -43,21 +46,39 @@ class _Loose(BaseModel):
 
 
 class QuestionOption(_Loose):
-    label: str = Field(description="The display text for this option (1-5 words).")
-    description: str = Field(description="What this option means or what happens if chosen.")
+    label: str = Field(
+        description="The display text for this option that the user will see and select. "
+        "Should be concise (1-5 words) and clearly describe the choice."
+    )
+    description: str = Field(
+        description="Explanation of what this option means or what will happen if chosen. "
+        "Useful for providing context about trade-offs or implications."
+    )
     preview: OptionalStr = Field(
-        default=None, description="Optional preview content shown when this option is focused."
+        default=None,
+        description="Optional preview content rendered when this option is focused. "
+        "Use for mockups, code snippets, or visual comparisons.",
     )
 
 
 class Question(_Loose):
-    question: str = Field(description="The complete question, ending with a question mark.")
-    header: str = Field(description="Very short label shown as a chip (max 12 chars).")
+    question: str = Field(
+        description="The complete question to ask the user. Should be clear, specific, "
+        "and end with a question mark."
+    )
+    header: str = Field(
+        description="Very short label displayed as a chip/tag (max 12 chars). "
+        'Examples: "Auth method", "Library", "Approach".'
+    )
     options: list[QuestionOption] = Field(
-        min_length=2, max_length=4, description="The available choices: 2-4 options."
+        min_length=2,
+        max_length=4,
+        description="The available choices for this question. Must have 2-4 options. "
+        'There should be no "Other" option, that will be provided automatically.',
     )
     multiSelect: bool = Field(
-        default=False, description="Allow the user to select several options."
+        default=False,
+        description="Set to true to allow the user to select multiple options instead of just one.",
     )
 
 
@@ -82,9 +103,15 @@ class AskUserQuestionInput(BaseModel):
         default=None, description="User answers collected by the permission component"
     )
     annotations: Annotated[dict[str, Annotation] | None, _not_null("dict_type")] = Field(
-        default=None, description="Per-question preview and notes"
+        default=None,
+        description="Optional per-question annotations from the user (e.g. notes on "
+        "preview selections), keyed by question text.",
     )
-    metadata: Annotated[Metadata | None, _not_null("model_type")] = None
+    metadata: Annotated[Metadata | None, _not_null("model_type")] = Field(
+        default=None,
+        description="Optional metadata for tracking and analytics purposes. "
+        "Not displayed to the user.",
+    )
 
 
 def uniqueness_problem(data: Any) -> str | None:
@@ -112,3 +139,35 @@ def parse_input(data: Any) -> AskUserQuestionInput:
 def is_recommended(label: str) -> bool:
     """A label marked as the agent's recommendation, e.g. ``date-fns (Recommended)``."""
     return label.rstrip().lower().endswith("(recommended)")
+
+
+_OTHER_LABEL = re.compile(r"other\b\s*(\(.*\)|[:.…-].*)?", re.IGNORECASE)
+
+
+def soft_rule_warnings(data: AskUserQuestionInput) -> list[str]:
+    """The seed's ``.describe()`` hints that this input breaks (``askcli check --strict``)."""
+    found = []
+    for i, q in enumerate(data.questions):
+        where = f"questions[{i}]"
+        if len(q.header) > HEADER_MAX:
+            found.append(f"{where}.header {q.header!r} is longer than {HEADER_MAX} characters")
+        if not q.question.rstrip().endswith(("?", "？")):
+            found.append(f"{where}.question does not end with a question mark")
+        for j, option in enumerate(q.options):
+            label = option.label.strip()
+            if len(label.split()) > LABEL_MAX_WORDS:
+                found.append(
+                    f"{where}.options[{j}].label {label!r} has more than {LABEL_MAX_WORDS} words"
+                )
+            if _OTHER_LABEL.fullmatch(label):
+                found.append(
+                    f"{where}.options[{j}].label {label!r} is an Other option; "
+                    "askcli adds Other itself"
+                )
+            if j > 0 and is_recommended(label):
+                found.append(
+                    f"{where}.options[{j}] is marked (Recommended) but is not the first option"
+                )
+            if q.multiSelect and option.preview is not None:
+                found.append(f"{where}.options[{j}] has a preview on a multiSelect question")
+    return found

@@ -7,13 +7,13 @@ for harnesses that hand askcli their tool calls without the CLI.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from . import results
 from .documents import Document, parse_object, read_documents
-from .envelopes import Context, detect, json_line
+from .envelopes import Context, Output, detect, output_lines
 from .errors import UnreadableDocument
 from .lines import LineReader, reader_for
 from .rendering import Style
@@ -33,11 +33,15 @@ class Reply:
     results: list[ToolResult] = field(default_factory=list)
 
 
-def worst(statuses: list[Status]) -> Status:
+def worst(statuses: Iterable[Status]) -> Status:
     """The run's status: interrupted if it was, else the first that is not ANSWERED."""
-    if Status.INTERRUPTED in statuses:
-        return Status.INTERRUPTED
-    return next((s for s in statuses if s is not Status.ANSWERED), Status.ANSWERED)
+    status = Status.ANSWERED
+    for s in statuses:
+        if s is Status.INTERRUPTED:
+            return s
+        if status is Status.ANSWERED:
+            status = s
+    return status
 
 
 def answer_document(document: Document, conv: Conversation, seq: int = 1) -> Reply:
@@ -67,24 +71,37 @@ def answer_document(document: Document, conv: Conversation, seq: int = 1) -> Rep
     return Reply(envelope.reply(done), worst([r.status for r in done]), done)
 
 
-def run(source: LineReader, conv: Conversation, out: TextIO) -> Status:
-    """Answer every document of ``source``, printing each reply line as soon as it is made."""
-    statuses: list[Status] = []
+def run(
+    source: LineReader,
+    conv: Conversation,
+    out: TextIO,
+    *,
+    output: Output = Output.RESULT,
+    on_document: Callable[[Document], None] | None = None,
+) -> Status:
+    """Answer every document of ``source``, printing its lines as soon as they are made.
+
+    One document is read, answered and printed before the next is read, so a stream of
+    any length runs in constant memory and its results come out as they are made.
+    """
+    status = Status.ANSWERED
     try:
         for seq, document in enumerate(read_documents(source, conv.error), start=1):
+            if on_document is not None:
+                on_document(document)
             reply = answer_document(document, conv, seq)
-            if reply.envelope is not None:
-                out.write(json_line(reply.envelope) + "\n")
-                out.flush()
-            statuses.append(reply.status)
+            for line in output_lines(reply.envelope, reply.results, output):
+                out.write(line + "\n")
+            out.flush()
+            status = worst([status, reply.status])
             if reply.status is Status.INTERRUPTED:
                 conv.error("interrupted")
                 break
     except KeyboardInterrupt:  # between calls: nothing was asked, nothing to answer
         conv.say("\n")
         conv.error("interrupted")
-        statuses.append(Status.INTERRUPTED)
-    return worst(statuses)
+        status = Status.INTERRUPTED
+    return status
 
 
 def ask(

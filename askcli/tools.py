@@ -1,12 +1,13 @@
-"""The tools registry: tool name -> handler (the seed's ``permissionComponentForTool``).
+"""The tools registry: tool name -> tool (the seed's ``permissionComponentForTool``).
 
-A handler takes one :class:`~askcli.envelopes.ToolCall` and the conversation and returns
-its :class:`~askcli.results.ToolResult`. Adding a tool means adding a handler here.
+A :class:`Tool` says how to validate a call's input, which soft rules to report in
+``askcli check --strict``, and how to answer it. Adding a tool means adding one here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from . import results
@@ -14,16 +15,23 @@ from .envelopes import ASK_USER_QUESTION, ToolCall
 from .errors import InvalidCall
 from .repl import Conclusion, Conversation, Ending, ask_questions
 from .results import Status, ToolResult
-from .schema import AskUserQuestionInput, parse_input
+from .schema import AskUserQuestionInput, parse_input, soft_rule_warnings
 from .state import Outcome
 from .validation import describe_issues
 
-Handler = Callable[[ToolCall, Conversation], ToolResult]
 
+@dataclass(frozen=True)
+class Tool:
+    """One tool askcli serves.
 
-def final_answers(conclusion: Conclusion) -> dict[str, str]:
-    """The answers in the order they were first given, the call's own answers first."""
-    return dict(conclusion.state.answers)
+    ``parse`` validates the raw input (raising InvalidCall); ``answer`` runs the parsed
+    call with the person; ``warnings`` lists the soft rules the input breaks.
+    """
+
+    name: str
+    parse: Callable[[Any], Any]
+    answer: Callable[[ToolCall, Any, Conversation], ToolResult]
+    warnings: Callable[[Any], list[str]] = lambda _: []
 
 
 def final_annotations(
@@ -45,64 +53,80 @@ def final_annotations(
     return {key: note for key, note in out.items() if note}
 
 
-def invalid(call: ToolCall, error: InvalidCall, conv: Conversation) -> ToolResult:
-    where = f" {call.id}" if call.id else ""
-    conv.error(f"invalid {error.tool} call{where}: {describe_issues(error.issues)}")
-    return ToolResult(
-        call.id, results.validation_error_text(error.issues), Status.INVALID, is_error=True
-    )
+def ask_user_question(call: ToolCall, data: AskUserQuestionInput, conv: Conversation) -> ToolResult:
+    """Ask the person and turn the conclusion into the tool_result.
 
-
-def ask_user_question(call: ToolCall, conv: Conversation) -> ToolResult:
-    """Validate, ask the person, and turn the conclusion into the tool_result."""
-    try:
-        data = parse_input(call.input)
-    except InvalidCall as error:
-        return invalid(call, error, conv)
+    Answers are listed in the order they were first given, the call's own answers first.
+    """
     conclusion = ask_questions(data, conv)
-    answers = final_answers(conclusion)
     state = conclusion.state
+    answers = dict(state.answers)
+    annotations = final_annotations(data, conclusion)
+    payload = {"questions": call.input["questions"], "answers": answers, "annotations": annotations}
+
+    def failed(text: str, status: Status) -> ToolResult:
+        return ToolResult(call.id, text, status, is_error=True, data=payload)
+
     if conclusion.ending is Ending.DONE and state.outcome is Outcome.SUBMITTED:
-        annotations = final_annotations(data, conclusion)
-        payload: dict[str, Any] = {"questions": call.input["questions"], "answers": answers}
+        updated = {**call.input, "answers": answers}
         if annotations:
-            payload["annotations"] = annotations
+            updated["annotations"] = annotations
         text = results.answered_text(answers, annotations)
-        return ToolResult(call.id, text, Status.ANSWERED, data=payload)
+        return ToolResult(call.id, text, Status.ANSWERED, data=payload, updated_input=updated)
     if conclusion.ending is Ending.DONE and state.outcome is Outcome.CLARIFY:
         questions = [q.question for q in data.questions]
-        text = results.clarify_text(state.clarification, questions, answers)
-        return ToolResult(call.id, text, Status.DECLINED, is_error=True)
+        return failed(
+            results.clarify_text(state.clarification, questions, answers), Status.DECLINED
+        )
     if conclusion.ending is Ending.DONE:
-        return ToolResult(call.id, results.REJECT_MESSAGE, Status.DECLINED, is_error=True)
+        return failed(results.REJECT_MESSAGE, Status.DECLINED)
     if conclusion.ending is Ending.INTERRUPTED:
-        return ToolResult(call.id, results.REJECT_MESSAGE, Status.INTERRUPTED, is_error=True)
+        return failed(results.REJECT_MESSAGE, Status.INTERRUPTED)
     if conclusion.ending is Ending.TIMEOUT:
         why = f"no reply within {conv.timeout:g} seconds" if conv.timeout else "no reply"
     else:
         why = "the input ended"
     conv.error(f"no answer ({why})")
-    return ToolResult(
-        call.id, results.no_answer_text(why, answers), Status.NO_ANSWER, is_error=True
-    )
+    return failed(results.no_answer_text(why, answers), Status.NO_ANSWER)
 
 
-REGISTRY: dict[str, Handler] = {
-    ASK_USER_QUESTION: ask_user_question,
+REGISTRY: dict[str, Tool] = {
+    tool.name: tool
+    for tool in [
+        Tool(ASK_USER_QUESTION, parse_input, ask_user_question, soft_rule_warnings),
+    ]
 }
 
 
-def run_call(call: ToolCall, conv: Conversation) -> ToolResult:
-    """Answer one call with its tool's handler; malformed and unknown calls get errors."""
+def invalid_result(call: ToolCall, error: InvalidCall) -> ToolResult:
+    return ToolResult(
+        call.id, results.validation_error_text(error.issues), Status.INVALID, is_error=True
+    )
+
+
+def check_call(call: ToolCall) -> tuple[Tool, Any]:
+    """The tool and the parsed input of ``call``; raises InvalidCall or LookupError."""
     if call.problem is not None:
-        conv.error(call.problem)
-        return ToolResult(
-            call.id, results.unreadable_text(call.problem), Status.INVALID, is_error=True
-        )
-    handler = REGISTRY.get(call.name)
-    if handler is None:
-        conv.error(f"no such tool: {call.name}")
-        return ToolResult(
-            call.id, results.unknown_tool_text(call.name), Status.INVALID, is_error=True
-        )
-    return handler(call, conv)
+        raise LookupError(call.problem)
+    tool = REGISTRY.get(call.name)
+    if tool is None:
+        raise LookupError(f"no such tool: {call.name}")
+    return tool, tool.parse(call.input)
+
+
+def run_call(call: ToolCall, conv: Conversation) -> ToolResult:
+    """Answer one call with its tool; malformed, unknown and invalid calls get errors."""
+    try:
+        tool, parsed = check_call(call)
+    except InvalidCall as error:
+        where = f" {call.id}" if call.id else ""
+        conv.error(f"invalid {error.tool} call{where}: {describe_issues(error.issues)}")
+        return invalid_result(call, error)
+    except LookupError as error:
+        conv.error(str(error))
+        if call.problem is not None:
+            text = results.unreadable_text(call.problem)
+        else:
+            text = results.unknown_tool_text(call.name)
+        return ToolResult(call.id, text, Status.INVALID, is_error=True)
+    return tool.answer(call, parsed, conv)

@@ -91,7 +91,7 @@ def test_typing_the_recorded_choices_gives_claude_codes_result(path: Path) -> No
                 lines += lines_for(by_text[text], answer)
         if len(questions) > 1 or any(q.get("multiSelect") for q in questions):
             lines.append("")  # submit at the review
-    outcome = play([tool_use], lines)
+    outcome = play(calls=[tool_use], answers=lines)
     (line,) = outcome.stdout
     result = json.loads(line)
     assert result["content"] == recorded["content"]

@@ -86,3 +86,26 @@ def test_tool_result_block_has_is_error_only_when_true() -> None:
 
 def test_exit_statuses() -> None:
     assert [int(s) for s in Status] == [0, 1, 2, 3, 130]
+
+
+def test_decisions_for_the_agent_sdk() -> None:
+    allowed = ToolResult(
+        "t", "fine", Status.ANSWERED, updated_input={"questions": [], "answers": {}}
+    )
+    assert allowed.decision() == {
+        "behavior": "allow",
+        "updatedInput": {"questions": [], "answers": {}},
+    }
+    declined = ToolResult("t", "no", Status.DECLINED, is_error=True)
+    assert declined.decision() == {"behavior": "deny", "message": "no"}
+    interrupted = ToolResult("t", "stop", Status.INTERRUPTED, is_error=True)
+    assert interrupted.decision() == {"behavior": "deny", "message": "stop", "interrupt": True}
+
+
+def test_answers_view_adds_the_error_only_when_not_answered() -> None:
+    data = {"questions": [], "answers": {"Q": "A"}, "annotations": {}}
+    assert ToolResult("t", "ok", Status.ANSWERED, data=data).answers() == data
+    assert ToolResult("t", "no", Status.NO_ANSWER, True, data=data).answers() == {
+        **data,
+        "error": "no",
+    }

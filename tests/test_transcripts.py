@@ -428,7 +428,7 @@ SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]] = {
 @pytest.mark.parametrize("name", SESSIONS)
 def test_golden_transcript(name: str) -> None:
     calls, answers, stderr, stdout, status = SESSIONS[name]
-    outcome = play(calls, answers)
+    outcome = play(calls=calls, answers=answers)
     assert outcome.stderr == "\n".join(stderr)
     assert outcome.stdout == stdout
     assert outcome.status == status

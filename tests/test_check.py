@@ -1,0 +1,138 @@
+"""askcli check: validate without asking; --strict adds the seed's soft rules."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from askcli.check import check
+from askcli.lines import TextLineReader
+from askcli.results import Status
+from askcli.schema import parse_input, soft_rule_warnings
+
+from .helpers import EXAMPLES, askcli_path, call, option, question
+
+
+def run_check(text: str, strict: bool = False) -> tuple[Status, list[str]]:
+    lines: list[str] = []
+    status = check(TextLineReader(io.StringIO(text)), lines.append, strict=strict)
+    return status, lines
+
+
+def test_valid_calls_of_every_envelope() -> None:
+    text = "".join(
+        json.dumps(doc) + "\n"
+        for doc in [
+            call(id="toolu_1"),
+            {"questions": [question()]},
+            json.loads((EXAMPLES / "login.json").read_text()),
+        ]
+    )
+    status, lines = run_check(text)
+    assert status is Status.ANSWERED
+    assert lines[0] == "ok      toolu_1 AskUserQuestion"
+    assert lines[2] == "ok      toolu_01LoginAuth AskUserQuestion"
+    assert lines[-1] == "3 valid, 0 invalid"
+
+
+def test_invalid_calls_and_unreadable_documents_are_reported() -> None:
+    text = (
+        json.dumps(call(question(labels=("A",)), id="toolu_bad"))
+        + "\n{oops}\n"
+        + json.dumps({"type": "tool_use", "id": "toolu_x", "name": "Nope", "input": {}})
+        + "\n"
+        + json.dumps(call(id="toolu_ok"))
+        + "\n"
+    )
+    status, lines = run_check(text)
+    assert status is Status.INVALID
+    assert lines == [
+        "invalid toolu_bad AskUserQuestion: questions[0].options: "
+        "Array must contain at least 2 element(s)",
+        "invalid document 2: the input is not valid JSON: "
+        "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+        "invalid toolu_x Nope: no such tool: Nope",
+        "ok      toolu_ok AskUserQuestion",
+        "1 valid, 3 invalid",
+    ]
+
+
+def test_nothing_to_check_is_an_error() -> None:
+    assert run_check("") == (Status.INVALID, ["no calls found"])
+
+
+def test_strict_reports_each_soft_rule() -> None:
+    bad = {
+        "questions": [
+            {
+                "question": "Pick a database",
+                "header": "A very long header",
+                "options": [
+                    option("one two three four five six"),
+                    option("Other (please specify)"),
+                    option("Fast (Recommended)"),
+                ],
+            },
+            {
+                "question": "Which extras?",
+                "header": "Extras",
+                "multiSelect": True,
+                "options": [option("a", preview="code"), option("b")],
+            },
+        ]
+    }
+    assert soft_rule_warnings(parse_input(bad)) == [
+        "questions[0].header 'A very long header' is longer than 12 characters",
+        "questions[0].question does not end with a question mark",
+        "questions[0].options[0].label 'one two three four five six' has more than 5 words",
+        "questions[0].options[1].label 'Other (please specify)' is an Other option; "
+        "askcli adds Other itself",
+        "questions[0].options[2] is marked (Recommended) but is not the first option",
+        "questions[1].options[0] has a preview on a multiSelect question",
+    ]
+    status, lines = run_check(json.dumps(call(*bad["questions"], id="toolu_s")) + "\n", strict=True)
+    assert status is Status.ANSWERED  # warnings do not make a call invalid
+    assert lines[0] == "ok      toolu_s AskUserQuestion"
+    assert lines[1].startswith("warning toolu_s AskUserQuestion: questions[0].header")
+    assert lines[-1] == "1 valid, 0 invalid, 6 warning(s)"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Which one?", "哪一个？", "Which one? "],
+)
+def test_question_marks_that_count(text: str) -> None:
+    assert soft_rule_warnings(parse_input({"questions": [question(text)]})) == []
+
+
+def test_model_text_in_reports_is_escaped() -> None:
+    doc = {"questions": [question(header="\x1b]52;c;AAAA\x07 long header")]}
+    _, lines = run_check(json.dumps(doc) + "\n", strict=True)
+    assert not any("\x1b" in line for line in lines)
+
+
+def test_check_from_the_cli(tmp_path: Path) -> None:
+    good = subprocess.run(
+        [str(askcli_path()), "check", str(EXAMPLES / "library.json")],
+        capture_output=True,
+        text=True,
+        timeout=10,
+    )
+    assert (good.returncode, good.stdout) == (
+        0,
+        "ok      toolu_01ABC123 AskUserQuestion\n1 valid, 0 invalid\n",
+    )
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"questions": []}')
+    invalid = subprocess.run(
+        [str(askcli_path()), "check", "--strict", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=10,
+    )
+    assert invalid.returncode == 2
+    assert "questions: Array must contain at least 1 element(s)" in invalid.stdout

@@ -1,0 +1,112 @@
+"""askcli schema: the tool definition generated from the pydantic models."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from askcli.definitions import DESCRIPTION, input_schema, tool_definition
+from askcli.errors import InvalidCall
+from askcli.schema import parse_input
+
+from .helpers import EXAMPLES, ROOT, askcli_path, question
+
+CORPUS = sorted((ROOT / "tests" / "corpus").glob("aq-*.json"))
+
+
+def example_inputs() -> list[Any]:
+    inputs = [json.loads(p.read_text())["tool_use"]["input"] for p in CORPUS]
+    for path in EXAMPLES.glob("*.json"):
+        doc = json.loads(path.read_text())
+        if doc.get("type") == "tool_use":
+            inputs.append(doc["input"])
+        elif "content" in doc:
+            inputs += [b["input"] for b in doc["content"] if b.get("type") == "tool_use"]
+        else:
+            inputs.append(doc)
+    return inputs
+
+
+def test_the_schema_is_valid_json_schema() -> None:
+    jsonschema.Draft202012Validator.check_schema(input_schema())
+
+
+@pytest.mark.parametrize("data", example_inputs())
+def test_every_bundled_and_real_call_validates_against_the_schema(data: Any) -> None:
+    jsonschema.validate(data, input_schema(), cls=jsonschema.Draft202012Validator)
+
+
+def _bad_inputs() -> list[Any]:
+    q = question()
+    no_options = {**q, "options": q["options"][:1]}
+    null_preview = {**q, "options": [{**q["options"][0], "preview": None}, q["options"][1]]}
+    return [
+        {},
+        {"questions": []},
+        {"questions": [q] * 5},
+        {"questions": [q], "caller": "x"},
+        {"questions": [no_options]},
+        {"questions": [{**q, "multiSelect": "true"}]},
+        {"questions": [null_preview]},
+        {"questions": [q], "answers": {"Which one?": 1}},
+        {"questions": [q], "metadata": None},
+    ]
+
+
+@pytest.mark.parametrize("data", _bad_inputs())
+def test_the_schema_and_the_models_refuse_the_same_inputs(data: Any) -> None:
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, input_schema(), cls=jsonschema.Draft202012Validator)
+    with pytest.raises(InvalidCall):
+        parse_input(data)
+
+
+def test_the_schema_is_self_contained_and_keeps_the_seeds_descriptions() -> None:
+    text = json.dumps(input_schema())
+    assert "$ref" not in text and '"title"' not in text and '"null"' not in text
+    question_schema = input_schema()["properties"]["questions"]["items"]
+    assert question_schema["properties"]["header"]["description"].startswith(
+        "Very short label displayed as a chip/tag (max 12 chars)."
+    )
+    assert question_schema["required"] == ["question", "header", "options"]
+    assert input_schema()["additionalProperties"] is False
+
+
+def test_formats() -> None:
+    anthropic = tool_definition("anthropic")
+    assert list(anthropic) == ["name", "description", "input_schema"]
+    assert anthropic["name"] == "AskUserQuestion" and anthropic["description"] == DESCRIPTION
+    openai = tool_definition("openai")
+    assert openai["type"] == "function"
+    assert openai["function"]["parameters"] == anthropic["input_schema"]
+    assert tool_definition("json-schema")["$schema"].startswith("https://json-schema.org/")
+    with pytest.raises(ValueError, match="unknown format"):
+        tool_definition("xml")
+
+
+@pytest.mark.parametrize("fmt", ["anthropic", "openai", "json-schema"])
+def test_schema_command(fmt: str) -> None:
+    proc = subprocess.run(
+        [str(askcli_path()), "schema", "--format", fmt], capture_output=True, text=True, timeout=10
+    )
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout) == tool_definition(fmt)
+
+
+def test_schema_command_default_and_bad_format(tmp_path: Path) -> None:
+    default = subprocess.run(
+        [str(askcli_path()), "schema"], capture_output=True, text=True, timeout=10
+    )
+    assert json.loads(default.stdout)["name"] == "AskUserQuestion"
+    bad = subprocess.run(
+        [str(askcli_path()), "schema", "--format", "xml"],
+        capture_output=True,
+        text=True,
+        timeout=10,
+    )
+    assert bad.returncode == 2
