@@ -10,6 +10,7 @@ import json
 import os
 import stat
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
@@ -18,15 +19,17 @@ import click
 
 from . import __version__, fixtures
 from .check import check as check_source
+from .conversation import Conversation
 from .definitions import FORMATS, tool_definition
 from .documents import Document
 from .envelopes import Output
 from .errors import UsageError
 from .lines import FdLineReader
 from .rendering import Style, escape_controls
-from .repl import Conversation
 from .results import Status
 from .session import run
+from .todo_store import TodoStore, default_path
+from .todos import checklist
 
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a reader that went away
 EXIT_MISMATCH = 1
@@ -70,13 +73,21 @@ class _Streams:
         self.err.write(text)
         self.err.flush()
 
-    def conversation(self, timeout: float | None = None) -> Conversation:
+    def conversation(
+        self,
+        timeout: float | None = None,
+        *,
+        state: Path | None = None,
+        session: str | None = None,
+    ) -> Conversation:
         return Conversation(
             reader=self.answers,
             out=self.err,
             style=Style.for_stream(sys.stderr),
             timeout=timeout,
             calls_follow=self.shared,
+            todos=TodoStore(state or default_path()),
+            session=session,
         )
 
 
@@ -105,6 +116,17 @@ answers_option = click.option(
     metavar="FILE",
     help="Read the answer lines from FILE (e.g. /dev/tty) instead of stdin.",
 )
+state_option = click.option(
+    "--state",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="TodoWrite state file [default: $XDG_STATE_HOME/askcli/todos.json].",
+)
+session_option = click.option(
+    "--session",
+    metavar="ID",
+    help="The session whose todo list TodoWrite calls change [default: the call's own, "
+    "else one per state file].",
+)
 output_option = click.option(
     "--output",
     "output",
@@ -130,6 +152,8 @@ def cli() -> None:
 @source_argument
 @answers_option
 @output_option
+@state_option
+@session_option
 @click.option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True),
@@ -138,7 +162,13 @@ def cli() -> None:
 )
 @click.pass_context
 def ask(
-    ctx: click.Context, source: str, answers_path: str, output: str, timeout: float | None
+    ctx: click.Context,
+    source: str,
+    answers_path: str,
+    output: str,
+    state: Path | None,
+    session: str | None,
+    timeout: float | None,
 ) -> None:
     """Ask the person the questions of each call in SOURCE (a file, or - for stdin).
 
@@ -153,7 +183,7 @@ def ask(
     except UsageError as exc:
         _usage_error(ctx, exc)
         return
-    conv = streams.conversation(timeout)
+    conv = streams.conversation(timeout, state=state, session=session)
     _guard_pipe(ctx, lambda: int(run(streams.calls, conv, streams.out, output=Output(output))))
 
 
@@ -184,6 +214,7 @@ class _Tee(io.StringIO):
 )
 @answers_option
 @output_option
+@session_option
 @click.option("--description", default="", help="What the session shows.")
 @click.option(
     "--columns",
@@ -199,13 +230,15 @@ def record(
     fixture_path: Path,
     answers_path: str,
     output: str,
+    session: str | None,
     description: str,
     columns: int,
 ) -> None:
     """Run a live session on SOURCE and save it as a fixture for `askcli replay`.
 
     The fixture keeps the calls, the answer lines typed, and what askcli printed; its
-    transcript is written without colour at --columns, with the answers echoed.
+    transcript is written without colour at --columns, with the answers echoed. TodoWrite
+    calls start from an empty state, as a replay does.
     """
     try:
         streams = _Streams(source, answers_path)
@@ -226,13 +259,14 @@ def record(
     out = _Tee(streams.out)
 
     def work() -> int:
-        status = run(
-            streams.calls,
-            streams.conversation(),
-            out,
-            output=mode,
-            on_document=None if streams.shared else keep,
-        )
+        with tempfile.TemporaryDirectory(prefix="askcli-record-") as scratch:
+            status = run(
+                streams.calls,
+                streams.conversation(state=Path(scratch) / "todos.json", session=session),
+                out,
+                output=mode,
+                on_document=None if streams.shared else keep,
+            )
         if status is Status.INTERRUPTED:
             streams.say("askcli: interrupted; no fixture written\n")
             return int(status)
@@ -325,6 +359,24 @@ def check(ctx: click.Context, source: str, strict: bool) -> None:
 def schema(fmt: str) -> None:
     """Print the AskUserQuestion tool definition for an LLM API's `tools` list."""
     click.echo(json.dumps(tool_definition(fmt), indent=2, ensure_ascii=False))
+
+
+@cli.group()
+def todo() -> None:
+    """The TodoWrite lists askcli keeps."""
+
+
+@todo.command()
+@state_option
+@click.option("--session", metavar="ID", default="default", show_default=True)
+def show(state: Path | None, session: str) -> None:
+    """Print the current todo list of a session as a checklist."""
+    store = TodoStore(state or default_path())
+    items = store.get(session)
+    for note in store.notes:
+        click.echo(f"askcli: {escape_controls(note)}", err=True)
+    style = Style.for_stream(sys.stdout)
+    click.echo(checklist(items, style, title=f"Todo list ({escape_controls(session)})"), nl=False)
 
 
 def main() -> None:

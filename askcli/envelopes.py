@@ -1,12 +1,16 @@
 """Envelopes: the shapes a tool call arrives in, and the shape its reply goes back in.
 
-| envelope                                   | reply                                     |
-|--------------------------------------------|-------------------------------------------|
-| bare input ``{"questions": ...}``          | ``tool_result`` with a generated id       |
-| ``tool_use`` block                         | ``tool_result`` block                     |
-| assistant message / Messages API response  | user message listing the ``tool_result``s |
+- bare input ``{"questions"}`` / ``{"todos"}``: a ``tool_result`` with a generated id
+- a ``tool_use`` block: its ``tool_result`` block
+- an assistant message / Messages API response: a user message listing the tool_results
+- a Claude Code stream-json ``assistant`` line: ``{"type":"user","message":{...}}``
+- a Claude Code ``control_request``: a ``control_response`` with the permission decision
+- an OpenAI chat tool call, or an assistant message with ``tool_calls``: one
+  ``{"role":"tool","tool_call_id","content"}`` per call
+- an OpenAI Responses ``function_call``: its ``function_call_output``
 
-Unknown extra keys (``caller``, ``usage``, ...) are ignored.
+Unknown extra keys (``caller``, ``usage``, ...) are ignored; stream-json lines of other
+types (``system``, ``result``, ``stream_event``, ...) are passed over.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import enum
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,7 +38,7 @@ _UNSAFE_IN_JSON = re.compile(f"[{UNSAFE_BEYOND_C0}]")
 class Output(enum.Enum):
     """What stdout carries for each document (``--output``)."""
 
-    RESULT = "result"  # the reply envelope, one line per document
+    RESULT = "result"  # the reply envelope(s)
     ANSWERS = "answers"  # each call's data ({"questions", "answers", "annotations"})
     SDK = "sdk"  # each call's Agent SDK permission decision
     TEXT = "text"  # each call's result text alone
@@ -44,16 +48,24 @@ class Kind(enum.Enum):
     BARE = "bare"
     TOOL_USE = "tool_use"
     MESSAGE = "message"
+    STREAM_JSON = "stream-json"
+    CONTROL = "control"
+    OPENAI = "openai"
+    RESPONSES = "responses"
+    PASSED_OVER = "passed-over"
 
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One tool call; ``problem`` says why a malformed block cannot be run."""
+    """One tool call; ``problem`` says why a malformed one cannot be run. ``session_id``
+    and ``agent_id`` come from envelopes that carry them (stream-json, control requests)."""
 
     id: str | None
     name: str
     input: Any
     problem: str | None = None
+    session_id: str | None = None
+    agent_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -65,19 +77,66 @@ class Context:
 
 @dataclass(frozen=True)
 class Envelope:
+    """A recognised document: its calls and context text, and how to reply.
+
+    ``request_id`` is a control request's; ``refusal`` is set for a control request askcli
+    does not serve (answered with an error response, nothing asked).
+    """
+
     kind: Kind
-    items: tuple[ToolCall | Context, ...]
+    items: tuple[ToolCall | Context, ...] = ()
+    request_id: Any = None
+    refusal: str | None = None
 
     @property
     def calls(self) -> list[ToolCall]:
         return [item for item in self.items if isinstance(item, ToolCall)]
 
-    def reply(self, results: Sequence[ToolResult]) -> dict[str, Any]:
-        """The reply envelope carrying ``results``, one per call, in order."""
+    def replies(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
+        """The reply objects carrying ``results`` (one per call, in order)."""
+        if self.kind is Kind.CONTROL:
+            if self.refusal is not None:
+                response: dict[str, Any] = {
+                    "subtype": "error",
+                    "request_id": self.request_id,
+                    "error": self.refusal,
+                }
+            else:
+                (result,) = results
+                response = {
+                    "subtype": "success",
+                    "request_id": self.request_id,
+                    "response": result.decision(),
+                }
+            return [{"type": "control_response", "response": response}]
+        if not results:
+            return []
+        if self.kind is Kind.OPENAI:
+            return [_openai(r) for r in results]
+        if self.kind is Kind.RESPONSES:
+            return [_responses(r) for r in results]
+        blocks = [_anthropic(r) for r in results]
         if self.kind is Kind.MESSAGE:
-            return {"role": "user", "content": [r.block() for r in results]}
-        (result,) = results
-        return result.block()
+            return [{"role": "user", "content": blocks}]
+        if self.kind is Kind.STREAM_JSON:
+            return [{"type": "user", "message": {"role": "user", "content": blocks}}]
+        return blocks
+
+
+def _anthropic(result: ToolResult) -> dict[str, Any]:
+    return result.permission("tool_use_id") if result.deferred else result.block()
+
+
+def _openai(result: ToolResult) -> dict[str, Any]:
+    if result.deferred:
+        return result.permission("tool_call_id")
+    return {"role": "tool", "tool_call_id": result.tool_use_id, "content": result.content}
+
+
+def _responses(result: ToolResult) -> dict[str, Any]:
+    if result.deferred:
+        return result.permission("call_id")
+    return {"type": "function_call_output", "call_id": result.tool_use_id, "output": result.content}
 
 
 def generated_id(document: dict[str, Any], seq: int) -> str:
@@ -92,51 +151,182 @@ def generated_id(document: dict[str, Any], seq: int) -> str:
     return "toolu_01" + "".join(chars)
 
 
-def _tool_use(block: dict[str, Any]) -> ToolCall:
-    block_id = block.get("id")
+def _text_id(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _tool_use(block: dict[str, Any], **context: str | None) -> ToolCall:
+    call_id = _text_id(block.get("id"))
     name = block.get("name")
-    call_id = block_id if isinstance(block_id, str) else None
     if call_id is None:
-        return ToolCall(None, str(name), None, 'the tool_use block has no string "id"')
+        return ToolCall(None, str(name), None, 'the tool_use block has no string "id"', **context)
     if not isinstance(name, str):
-        return ToolCall(call_id, "", None, 'the tool_use block has no string "name"')
+        return ToolCall(call_id, "", None, 'the tool_use block has no string "name"', **context)
     if "input" not in block:
-        return ToolCall(call_id, name, None, 'the tool_use block has no "input"')
-    return ToolCall(call_id, name, block["input"])
+        return ToolCall(call_id, name, None, 'the tool_use block has no "input"', **context)
+    return ToolCall(call_id, name, block["input"], **context)
 
 
-def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
-    """Recognise the envelope of one JSON object; UnreadableDocument if it is none."""
-    kind = document.get("type")
-    if kind == "tool_use":
-        return Envelope(Kind.TOOL_USE, (_tool_use(document),))
-    if document.get("role") == "assistant" or kind == "message":
-        return Envelope(Kind.MESSAGE, tuple(_message_items(document)))
-    if kind is not None or "role" in document:
-        what = f'"type": {json.dumps(kind)}' if kind is not None else '"role": ...'
-        raise UnreadableDocument(f"a document with {what} is not a tool call askcli knows")
-    name = TODO_WRITE if "todos" in document and "questions" not in document else ASK_USER_QUESTION
-    return Envelope(Kind.BARE, (ToolCall(generated_id(document, seq), name, document),))
+def _arguments(call_id: str | None, name: Any, arguments: Any, what: str) -> ToolCall:
+    """An OpenAI call: ``arguments`` is a JSON string (a model wrote it; it may be broken)."""
+    if call_id is None:
+        return ToolCall(None, str(name), None, f'the {what} has no string "id"')
+    if not isinstance(name, str):
+        return ToolCall(call_id, "", None, f'the {what} has no string "name"')
+    if isinstance(arguments, dict):
+        return ToolCall(call_id, name, arguments)
+    if not isinstance(arguments, str):
+        return ToolCall(call_id, name, None, f'the {what} has no "arguments" string')
+    try:
+        value = json.loads(arguments) if arguments.strip() else {}
+    except (ValueError, RecursionError) as exc:
+        return ToolCall(call_id, name, None, f"the arguments are not valid JSON: {exc}")
+    return ToolCall(call_id, name, value)
 
 
-def _message_items(message: dict[str, Any]) -> list[ToolCall | Context]:
+def _chat_call(call: dict[str, Any]) -> ToolCall:
+    function = call.get("function") if isinstance(call.get("function"), dict) else {}
+    assert isinstance(function, dict)
+    return _arguments(
+        _text_id(call.get("id")), function.get("name"), function.get("arguments"), "tool call"
+    )
+
+
+def _responses_call(item: dict[str, Any]) -> ToolCall:
+    return _arguments(
+        _text_id(item.get("call_id")), item.get("name"), item.get("arguments"), "function_call"
+    )
+
+
+def _texts(content: Any) -> list[Context]:
+    """Context from a content string or a list of text parts (any API's spelling)."""
+    if isinstance(content, str):
+        return [Context(content)] if content.strip() else []
+    out = []
+    for part in content if isinstance(content, list) else []:
+        if isinstance(part, dict) and part.get("type") in ("text", "output_text"):
+            text = part.get("text")
+            if isinstance(text, str) and text.strip():
+                out.append(Context(text))
+    return out
+
+
+def _message_items(message: dict[str, Any], **context: str | None) -> list[ToolCall | Context]:
     if message.get("role", "assistant") != "assistant":
         raise UnreadableDocument('a message whose "role" is not "assistant" holds no tool call')
     content = message.get("content")
     if isinstance(content, str):
-        return [Context(content)] if content.strip() else []
+        return list(_texts(content))
     if not isinstance(content, list):
         raise UnreadableDocument('the assistant message has no "content" list')
     items: list[ToolCall | Context] = []
     for block in content:
         if not isinstance(block, dict):
             continue
-        if block.get("type") == "text" and isinstance(block.get("text"), str):
-            if block["text"].strip():
-                items.append(Context(block["text"]))
+        if block.get("type") == "text":
+            items += _texts([block])
         elif block.get("type") == "tool_use":
-            items.append(_tool_use(block))
+            items.append(_tool_use(block, **context))
     return items
+
+
+def _stream_json(document: dict[str, Any]) -> Envelope:
+    message = document.get("message")
+    if not isinstance(message, dict):
+        raise UnreadableDocument('the stream-json "assistant" line has no "message" object')
+    agent = document.get("parent_tool_use_id")
+    context = {"session_id": _text_id(document.get("session_id")), "agent_id": _text_id(agent)}
+    return Envelope(Kind.STREAM_JSON, tuple(_message_items(message, **context)))
+
+
+def _control(document: dict[str, Any]) -> Envelope:
+    request_id = document.get("request_id")
+    request = document.get("request")
+    if not isinstance(request, dict):
+        raise UnreadableDocument('the control_request has no "request" object')
+    subtype = request.get("subtype")
+    if subtype != "can_use_tool":
+        refusal = (
+            f"control requests of subtype {json.dumps(subtype)} are not served (only can_use_tool)"
+        )
+        return Envelope(Kind.CONTROL, request_id=request_id, refusal=refusal)
+    name = request.get("tool_name")
+    tool_use_id = _text_id(request.get("tool_use_id"))
+    context = {
+        "session_id": _text_id(document.get("session_id")),
+        "agent_id": _text_id(request.get("agent_id")),
+    }
+    if not isinstance(name, str):
+        call = ToolCall(tool_use_id, "", None, 'the can_use_tool request has no "tool_name"')
+    else:
+        call = ToolCall(tool_use_id, name, request.get("input"), **context)
+    return Envelope(Kind.CONTROL, (call,), request_id=request_id)
+
+
+_PASSED_OVER = frozenset(
+    {
+        "system",
+        "result",
+        "stream_event",
+        "user",
+        "control_response",
+        "control_cancel_request",
+        "keep_alive",
+    }
+)
+
+
+def _by_type(document: dict[str, Any]) -> Envelope | None:
+    kind = document.get("type")
+    handlers: dict[Any, Callable[[], Envelope]] = {
+        "tool_use": lambda: Envelope(Kind.TOOL_USE, (_tool_use(document),)),
+        "message": lambda: Envelope(Kind.MESSAGE, tuple(_message_items(document))),
+        "assistant": lambda: _stream_json(document),
+        "control_request": lambda: _control(document),
+        "function": lambda: Envelope(Kind.OPENAI, (_chat_call(document),)),
+        "function_call": lambda: Envelope(Kind.RESPONSES, (_responses_call(document),)),
+    }
+    if kind in handlers:
+        return handlers[kind]()
+    if kind in _PASSED_OVER:
+        return Envelope(Kind.PASSED_OVER)
+    return None
+
+
+def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
+    """Recognise the envelope of one JSON object; UnreadableDocument if it is none."""
+    found = _by_type(document)
+    if found is not None:
+        return found
+    if document.get("object") == "chat.completion" and isinstance(document.get("choices"), list):
+        first = document["choices"][0] if document["choices"] else None
+        message = first.get("message") if isinstance(first, dict) else None
+        if not isinstance(message, dict):
+            raise UnreadableDocument('the chat completion has no "message" in its first choice')
+        document = message
+    if document.get("role") == "assistant" and "tool_calls" in document:
+        calls = document["tool_calls"]
+        if not isinstance(calls, list):
+            raise UnreadableDocument('the assistant message\'s "tool_calls" is not a list')
+        items: list[ToolCall | Context] = list(_texts(document.get("content")))
+        items += [_chat_call(c) for c in calls if isinstance(c, dict)]
+        return Envelope(Kind.OPENAI, tuple(items))
+    if document.get("object") == "response" and isinstance(document.get("output"), list):
+        items = []
+        for item in document["output"]:
+            if isinstance(item, dict) and item.get("type") == "message":
+                items += _texts(item.get("content"))
+            elif isinstance(item, dict) and item.get("type") == "function_call":
+                items.append(_responses_call(item))
+        return Envelope(Kind.RESPONSES, tuple(items))
+    if document.get("role") == "assistant":
+        return Envelope(Kind.MESSAGE, tuple(_message_items(document)))
+    kind = document.get("type")
+    if kind is not None or "role" in document:
+        what = f'"type": {json.dumps(kind)}' if kind is not None else '"role": ...'
+        raise UnreadableDocument(f"a document with {what} is not a tool call askcli knows")
+    name = TODO_WRITE if "todos" in document and "questions" not in document else ASK_USER_QUESTION
+    return Envelope(Kind.BARE, (ToolCall(generated_id(document, seq), name, document),))
 
 
 def json_line(value: Any) -> str:
@@ -145,12 +335,18 @@ def json_line(value: Any) -> str:
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def json_document(value: Any) -> str:
+    """Indented JSON for files, with the same characters escaped as :func:`json_line`."""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+
+
 def output_lines(
-    reply: dict[str, Any] | None, results: Sequence[ToolResult], output: Output
+    replies: Sequence[dict[str, Any]], results: Sequence[ToolResult], output: Output
 ) -> list[str]:
-    """The stdout lines for one document's ``reply`` and ``results``."""
+    """The stdout lines for one document's ``replies`` and ``results``."""
     if output is Output.RESULT:
-        return [json_line(reply)] if reply is not None else []
+        return [json_line(reply) for reply in replies]
     if output is Output.ANSWERS:
         return [json_line(r.answers()) for r in results]
     if output is Output.SDK:

@@ -17,7 +17,8 @@ Format ``askcli-fixture/1``, one JSON object per file::
 ``calls`` are fed as the source (an object as one JSON line, a string as it is) and
 ``answers`` as a separate stream. A session whose calls and answers came in one stream
 (stdin) has ``"stdin": [lines]`` instead of both. ``output`` is the ``--output`` mode
-(default ``result``) and ``columns`` the width (default 80); colour is off.
+(default ``result``), ``columns`` the width (default 80) and ``session`` the ``--session``
+(optional); colour is off and TodoWrite starts from an empty state.
 """
 
 from __future__ import annotations
@@ -25,20 +26,20 @@ from __future__ import annotations
 import difflib
 import io
 import json
-import re
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .envelopes import Output, json_line
+from .conversation import Conversation
+from .envelopes import Output, json_document, json_line
 from .lines import TextLineReader
 from .rendering import Style
-from .repl import Conversation
 from .session import run
+from .todo_store import TodoStore
 
 FORMAT = "askcli-fixture/1"
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -67,11 +68,12 @@ def play(
     stdin: Sequence[str] | None = None,
     columns: int = 80,
     output: Output = Output.RESULT,
+    session: str | None = None,
 ) -> Outcome:
     """Run a session in process, with no person, and collect what was printed.
 
     With ``stdin`` the calls and their answers come in that one stream; else ``calls``
-    are the source and ``answers`` the lines typed.
+    are the source and ``answers`` the lines typed. TodoWrite starts from an empty state.
     """
     out, err = io.StringIO(), io.StringIO()
     if stdin is not None:
@@ -80,13 +82,16 @@ def play(
     else:
         source = TextLineReader(io.StringIO(source_text(calls)))
         reader = TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
-    conv = Conversation(
-        reader=reader,
-        out=err,
-        style=Style(width=columns, colour=False),
-        calls_follow=stdin is not None,
-    )
-    status = run(source, conv, out, output=output)
+    with tempfile.TemporaryDirectory(prefix="askcli-play-") as scratch:
+        conv = Conversation(
+            reader=reader,
+            out=err,
+            style=Style(width=columns, colour=False),
+            calls_follow=stdin is not None,
+            todos=TodoStore(Path(scratch) / "todos.json"),
+            session=session,
+        )
+        status = run(source, conv, out, output=output)
     return Outcome(out.getvalue().splitlines(), err.getvalue(), int(status))
 
 
@@ -98,12 +103,17 @@ def make(
     description: str = "",
     columns: int = 80,
     output: Output = Output.RESULT,
+    session: str | None = None,
 ) -> dict[str, Any]:
     """A fixture recording what askcli prints for this session now."""
-    outcome = play(calls=calls, answers=answers, stdin=stdin, columns=columns, output=output)
+    outcome = play(
+        calls=calls, answers=answers, stdin=stdin, columns=columns, output=output, session=session
+    )
     fixture: dict[str, Any] = {"format": FORMAT, "description": description, "columns": columns}
     if output is not Output.RESULT:
         fixture["output"] = output.value
+    if session is not None:
+        fixture["session"] = session
     if stdin is not None:
         fixture["stdin"] = list(stdin)
     else:
@@ -115,9 +125,8 @@ def make(
 
 def dumps(fixture: dict[str, Any]) -> str:
     """The fixture as a file's text: readable JSON, with bytes that were not UTF-8
-    (lone surrogates) kept as ``\\udcXX`` escapes."""
-    text = json.dumps(fixture, indent=2, ensure_ascii=False)
-    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+    (lone surrogates) and terminal controls kept as ``\\uXXXX`` escapes."""
+    return json_document(fixture)
 
 
 def load(path: Path) -> dict[str, Any]:
@@ -150,6 +159,7 @@ def replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
         stdin=fixture.get("stdin"),
         columns=fixture.get("columns", 80),
         output=Output(fixture.get("output", "result")),
+        session=fixture.get("session"),
     )
     return expected, actual
 

@@ -89,43 +89,50 @@ def _cut(word: str, columns: int) -> tuple[str, str]:
 def wrap(text: str, width: int, *, first: str = "", rest: str | None = None) -> list[str]:
     """Greedy word wrap by display width; ``first``/``rest`` prefix the first/later lines.
 
-    Newlines in ``text`` start new lines (each keeps the ``rest`` prefix). A word wider
-    than a whole line, or one with wide (CJK) characters, is broken to fill the current
-    line first: CJK text has no spaces and breaks between any two characters.
+    Newlines in ``text`` start new lines (each with the ``rest`` prefix), and a line's
+    leading spaces are kept as its indent, so code keeps its shape. A word wider than a
+    whole line, or one with wide (CJK) characters, is broken to fill the current line
+    first: CJK text has no spaces and breaks between any two characters.
     """
     rest = first if rest is None else rest
     lines: list[str] = []
-    prefix = first
-    for paragraph in text.split("\n"):
-        line, used = "", 0
-        room = max(width - display_width(prefix), 10)
-        for word in paragraph.split(" "):
-            w = display_width(word)
-            gap = 1 if line else 0
-            wide = w > len(word)  # CJK breaks between characters, so it fills the line
-            if (
-                used + gap + w > room
-                and line
-                and not wide
-                and w <= max(width - display_width(rest), 10)
-            ):
-                lines.append(prefix + line)
-                prefix, line, used, gap = rest, "", 0, 0
-                room = max(width - display_width(prefix), 10)
-            if used + gap + w <= room:
-                line, used = line + " " * gap + word, used + gap + w
-                continue
-            while used + gap + w > room:  # too wide for any line: break it
-                head, word = _cut(word, room - used - gap) if room - used - gap > 0 else ("", word)
-                if not head and not line:  # never loop without progress
-                    head, word = word[:1], word[1:]
-                lines.append(prefix + line + " " * gap * bool(head) + head)
-                prefix, line, used, gap = rest, "", 0, 0
-                room = max(width - display_width(prefix), 10)
-                w = display_width(word)
-            line, used = word, w
-        lines.append((prefix + line).rstrip())
-        prefix = rest
+    for n, paragraph in enumerate(text.split("\n")):
+        body = paragraph.lstrip(" ")
+        indent = " " * (len(paragraph) - len(body))
+        lines += _wrap_line(body, width, (first if n == 0 else rest) + indent, rest + indent)
+    return lines
+
+
+def _wrap_line(text: str, width: int, first: str, rest: str) -> list[str]:
+    lines: list[str] = []
+    prefix, line, used = first, "", 0
+
+    def room() -> int:
+        return max(width - display_width(prefix), 10)
+
+    for word in text.split(" "):
+        w = display_width(word)
+        gap = 1 if line else 0
+        if used + gap + w <= room():
+            line, used = line + " " * gap + word, used + gap + w
+            continue
+        plain = w == len(word)  # no wide characters
+        if line and plain and w <= max(width - display_width(rest), 10):
+            lines.append(prefix + line)  # the word moves to the next line whole
+            prefix, line, used = rest, word, w
+            continue
+        while True:  # too wide for any line, or CJK: break it, filling this line first
+            space = room() - used - gap
+            head, word = _cut(word, space) if space > 0 else ("", word)
+            if not head and not line:  # never loop without progress
+                head, word = word[:1], word[1:]
+            if head:
+                line, used = line + " " * gap + head, used + gap + display_width(head)
+            if not word:
+                break
+            lines.append(prefix + line)
+            prefix, line, used, gap = rest, "", 0, 0
+    lines.append((prefix + line).rstrip())
     return lines
 
 

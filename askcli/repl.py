@@ -1,54 +1,21 @@
-"""The AskUserQuestion conversation: screens out, answer lines in, until a decision.
+"""The AskUserQuestion REPL: screens out, answer lines in, until a decision.
 
-:func:`ask_questions` takes its streams in a :class:`Conversation`, so it runs the same
-on a terminal, a pipe or ``io.StringIO``. It never decides results; it returns the final
-state and how the conversation ended.
+:func:`ask_questions` takes its streams in a :class:`~askcli.conversation.Conversation`,
+so it runs the same on a terminal, a pipe or ``io.StringIO``. It never decides results; it
+returns the final state and how the conversation ended.
 """
 
 from __future__ import annotations
 
-import enum
-from dataclasses import dataclass, field
-from typing import TextIO
+from dataclasses import dataclass
 
 from . import screens
 from .answers import Help, Notes, Preview, parse_question_line, parse_review_line
+from .conversation import Conversation, Ending
 from .errors import AnswerTimeout, Refused
-from .lines import LineReader
-from .rendering import Style, visible
+from .rendering import Style
 from .schema import AskUserQuestionInput
 from .state import Action, Mode, State, Text, reduce, specs, start
-
-
-@dataclass
-class Conversation:
-    """Where answer lines come from and where the screens go.
-
-    ``calls_follow`` is set when the answers share a stream with the calls: there a line
-    beginning with ``{`` where an answer is expected means this call's answers ran out and
-    the next call begins.
-    """
-
-    reader: LineReader
-    out: TextIO
-    style: Style = field(default_factory=Style)
-    timeout: float | None = None
-    calls_follow: bool = False
-
-    def say(self, text: str) -> None:
-        self.out.write(text)
-        self.out.flush()
-
-    def error(self, message: str) -> None:
-        """One ``askcli: ...`` line; the message may quote the model, so it is escaped."""
-        self.say(f"askcli: {visible(message)}\n")
-
-
-class Ending(enum.Enum):
-    DONE = "done"  # the state reached a decision: submitted, declined or clarify
-    ENDED = "ended"  # the answer stream ended first
-    TIMEOUT = "timeout"  # no line within the timeout
-    INTERRUPTED = "interrupted"  # Ctrl-C
 
 
 @dataclass(frozen=True)
@@ -67,18 +34,11 @@ def ask_questions(data: AskUserQuestionInput, conv: Conversation) -> Conclusion:
             if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW):
                 conv.say(_screen(data, state, conv.style))
                 shown = view
-            conv.say(screens.prompt(state))
-            line = conv.reader.readline(conv.timeout)
+            line = conv.read_answer(
+                screens.prompt(state), command=state.mode in (Mode.QUESTION, Mode.REVIEW)
+            )
             if line is None:
-                conv.say("\n")
                 return Conclusion(state, Ending.ENDED)
-            awaiting_command = state.mode in (Mode.QUESTION, Mode.REVIEW)
-            if conv.calls_follow and awaiting_command and line.lstrip().startswith("{"):
-                conv.reader.unread(line)
-                conv.say("\n")
-                return Conclusion(state, Ending.ENDED)
-            if not conv.reader.interactive:
-                conv.say(visible(line) + "\n")
             try:
                 state = _step(data, state, line, conv)
             except Refused as refused:

@@ -42,6 +42,8 @@ class ToolResult:
     ``data`` is the tool's own data (for AskUserQuestion: questions, answers and
     annotations, so far when it was not answered); ``updated_input`` the input the tool
     runs with when the call is allowed (the call's input with the answers added).
+    ``deferred`` marks a call the person allowed but askcli does not run (any tool other
+    than its own): there is no tool_result yet, only the permission to run it.
     """
 
     tool_use_id: str | None
@@ -50,6 +52,7 @@ class ToolResult:
     is_error: bool = False
     data: Mapping[str, Any] | None = field(default=None, compare=False)
     updated_input: Mapping[str, Any] | None = field(default=None, compare=False)
+    deferred: bool = False
 
     @property
     def allowed(self) -> bool:
@@ -65,6 +68,10 @@ class ToolResult:
         if self.is_error:
             out["is_error"] = True
         return out
+
+    def permission(self, id_key: str) -> dict[str, Any]:
+        """In place of a tool_result, for a deferred call: run it with ``updatedInput``."""
+        return {"type": "permission", id_key: self.tool_use_id, **self.decision()}
 
     def decision(self) -> dict[str, Any]:
         """The Agent SDK permission decision (``canUseTool``'s PermissionResult)."""
@@ -127,7 +134,3 @@ def validation_error_text(issues: list[Issue]) -> str:
 
 def unreadable_text(reason: str) -> str:
     return f"<tool_use_error>InputValidationError: {reason}</tool_use_error>"
-
-
-def unknown_tool_text(name: str) -> str:
-    return f"<tool_use_error>Error: No such tool available: {name}</tool_use_error>"

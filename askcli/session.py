@@ -9,28 +9,36 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TextIO
 
 from . import results
+from .conversation import Conversation
 from .documents import Document, parse_object, read_documents
-from .envelopes import Context, Output, detect, output_lines
+from .envelopes import Context, Kind, Output, detect, output_lines
 from .errors import UnreadableDocument
 from .lines import LineReader, reader_for
 from .rendering import Style
-from .repl import Conversation
 from .results import Status, ToolResult
 from .screens import context_text
+from .todo_store import TodoStore, default_path
 from .tools import run_call
 
 
 @dataclass(frozen=True)
 class Reply:
-    """What one document got: the reply envelope (None when it held no call), its status
-    and the result of each call."""
+    """What one document got: its reply objects (none for a document without a call),
+    its status and the result of each call."""
 
-    envelope: dict[str, Any] | None
+    replies: list[dict[str, Any]]
     status: Status
     results: list[ToolResult] = field(default_factory=list)
+
+    @property
+    def envelope(self) -> dict[str, Any] | None:
+        """The reply when there is exactly one (every envelope but OpenAI's with several
+        calls), else None."""
+        return self.replies[0] if len(self.replies) == 1 else None
 
 
 def worst(statuses: Iterable[Status]) -> Status:
@@ -53,7 +61,10 @@ def answer_document(document: Document, conv: Conversation, seq: int = 1) -> Rep
     except UnreadableDocument as exc:
         conv.error(str(exc))
         result = ToolResult(None, results.unreadable_text(str(exc)), Status.INVALID, is_error=True)
-        return Reply(result.block(), Status.INVALID, [result])
+        return Reply([result.block()], Status.INVALID, [result])
+    if envelope.refusal is not None:
+        conv.error(envelope.refusal)
+        return Reply(envelope.replies([]), Status.ANSWERED)
     done: list[ToolResult] = []
     stopped = False
     for item in envelope.items:
@@ -65,10 +76,9 @@ def answer_document(document: Document, conv: Conversation, seq: int = 1) -> Rep
             result = run_call(item, conv)
             done.append(result)
             stopped = result.status in (Status.DECLINED, Status.INTERRUPTED)
-    if not done:
+    if not done and envelope.kind in (Kind.MESSAGE, Kind.OPENAI, Kind.RESPONSES):
         conv.error("this message holds no tool call; nothing to answer")
-        return Reply(None, Status.ANSWERED)
-    return Reply(envelope.reply(done), worst([r.status for r in done]), done)
+    return Reply(envelope.replies(done), worst(r.status for r in done), done)
 
 
 def run(
@@ -90,7 +100,7 @@ def run(
             if on_document is not None:
                 on_document(document)
             reply = answer_document(document, conv, seq)
-            for line in output_lines(reply.envelope, reply.results, output):
+            for line in output_lines(reply.replies, reply.results, output):
                 out.write(line + "\n")
             out.flush()
             status = worst([status, reply.status])
@@ -111,11 +121,14 @@ def ask(
     output: TextIO | None = None,
     timeout: float | None = None,
     style: Style | None = None,
+    state: str | Path | None = None,
+    session: str | None = None,
 ) -> Reply:
     """Ask one call (any envelope, as a dict or JSON text) and return its reply.
 
     Answer lines are read from ``input`` (default stdin) and the screens written to
-    ``output`` (default stderr).
+    ``output`` (default stderr). TodoWrite lists are kept in ``state`` (default
+    ``$XDG_STATE_HOME/askcli/todos.json``) under ``session``.
     """
     document = parse_object(call) if isinstance(call, str) else Document(dict(call))
     out = output if output is not None else sys.stderr
@@ -124,5 +137,7 @@ def ask(
         out=out,
         style=style if style is not None else Style.for_stream(out),
         timeout=timeout,
+        todos=TodoStore(Path(state) if state is not None else default_path()),
+        session=session,
     )
     return answer_document(document, conv)

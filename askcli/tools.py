@@ -1,19 +1,22 @@
 """The tools registry: tool name -> tool (the seed's ``permissionComponentForTool``).
 
-A :class:`Tool` says how to validate a call's input, which soft rules to report in
-``askcli check --strict``, and how to answer it. Adding a tool means adding one here.
+A :class:`Tool` says how to validate a call's input, its permission (``ask``: the person
+decides; ``allow``: nobody is asked), which soft rules to report in ``askcli check
+--strict`` and how to answer it. A name not in the registry gets the fallback permission
+prompt. Adding a tool means adding one entry here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from . import results
-from .envelopes import ASK_USER_QUESTION, ToolCall
+from . import permission, results, todos
+from .conversation import Conversation, Ending
+from .envelopes import ASK_USER_QUESTION, TODO_WRITE, ToolCall
 from .errors import InvalidCall
-from .repl import Conclusion, Conversation, Ending, ask_questions
+from .repl import Conclusion, ask_questions
 from .results import Status, ToolResult
 from .schema import AskUserQuestionInput, parse_input, soft_rule_warnings
 from .state import Outcome
@@ -25,10 +28,11 @@ class Tool:
     """One tool askcli serves.
 
     ``parse`` validates the raw input (raising InvalidCall); ``answer`` runs the parsed
-    call with the person; ``warnings`` lists the soft rules the input breaks.
+    call; ``warnings`` lists the soft rules the input breaks.
     """
 
     name: str
+    permission: Literal["ask", "allow"]
     parse: Callable[[Any], Any]
     answer: Callable[[ToolCall, Any, Conversation], ToolResult]
     warnings: Callable[[Any], list[str]] = lambda _: []
@@ -82,20 +86,52 @@ def ask_user_question(call: ToolCall, data: AskUserQuestionInput, conv: Conversa
         return failed(results.REJECT_MESSAGE, Status.DECLINED)
     if conclusion.ending is Ending.INTERRUPTED:
         return failed(results.REJECT_MESSAGE, Status.INTERRUPTED)
-    if conclusion.ending is Ending.TIMEOUT:
-        why = f"no reply within {conv.timeout:g} seconds" if conv.timeout else "no reply"
-    else:
-        why = "the input ended"
+    why = conv.why(conclusion.ending)
     conv.error(f"no answer ({why})")
     return failed(results.no_answer_text(why, answers), Status.NO_ANSWER)
+
+
+def todo_write(call: ToolCall, data: todos.AnyTodoInput, conv: Conversation) -> ToolResult:
+    """Show the list, keep it for the session, and answer at once (permission: allow)."""
+    given = [dict(item) for item in call.input["todos"]]
+    for warning in todos.warnings(data):
+        conv.error(f"warning: {warning}")
+    key = call.agent_id or conv.session or call.session_id or "default"
+    all_done = all(t["status"] == "completed" for t in given)
+    new = [] if all_done else given
+    old: list[dict[str, Any]] = []
+    if conv.todos is not None:
+        old = conv.todos.replace(key, new)
+        for note in conv.todos.notes:
+            conv.error(note)
+        conv.todos.notes.clear()
+    title = f"Todo list ({key})" + (": all done, cleared" if given and all_done else "")
+    conv.say(todos.checklist(given, conv.style, title=title))
+    text = todos.RESULT_TEXT
+    if todos.needs_verification_note(given, subagent=call.agent_id is not None):
+        text += todos.VERIFICATION_NOTE
+    return ToolResult(
+        call.id,
+        text,
+        Status.ANSWERED,
+        data={"oldTodos": old, "newTodos": new},
+        updated_input=call.input,
+    )
 
 
 REGISTRY: dict[str, Tool] = {
     tool.name: tool
     for tool in [
-        Tool(ASK_USER_QUESTION, parse_input, ask_user_question, soft_rule_warnings),
+        Tool(ASK_USER_QUESTION, "ask", parse_input, ask_user_question, soft_rule_warnings),
+        Tool(TODO_WRITE, "allow", todos.parse_todos, todo_write, todos.warnings),
     ]
 }
+FALLBACK = Tool("", "ask", permission.parse_any, permission.fallback)
+
+
+def tool_for(name: str) -> Tool:
+    """The tool serving ``name``: its own, or the fallback permission prompt."""
+    return REGISTRY.get(name, FALLBACK)
 
 
 def invalid_result(call: ToolCall, error: InvalidCall) -> ToolResult:
@@ -105,17 +141,19 @@ def invalid_result(call: ToolCall, error: InvalidCall) -> ToolResult:
 
 
 def check_call(call: ToolCall) -> tuple[Tool, Any]:
-    """The tool and the parsed input of ``call``; raises InvalidCall or LookupError."""
+    """The tool and the parsed input of ``call``; raises InvalidCall, or LookupError for
+    a malformed call."""
     if call.problem is not None:
         raise LookupError(call.problem)
-    tool = REGISTRY.get(call.name)
-    if tool is None:
-        raise LookupError(f"no such tool: {call.name}")
-    return tool, tool.parse(call.input)
+    tool = tool_for(call.name)
+    try:
+        return tool, tool.parse(call.input)
+    except InvalidCall as error:
+        raise InvalidCall(call.name, error.issues) from None
 
 
 def run_call(call: ToolCall, conv: Conversation) -> ToolResult:
-    """Answer one call with its tool; malformed, unknown and invalid calls get errors."""
+    """Answer one call with its tool; malformed and invalid calls get errors."""
     try:
         tool, parsed = check_call(call)
     except InvalidCall as error:
@@ -124,9 +162,6 @@ def run_call(call: ToolCall, conv: Conversation) -> ToolResult:
         return invalid_result(call, error)
     except LookupError as error:
         conv.error(str(error))
-        if call.problem is not None:
-            text = results.unreadable_text(call.problem)
-        else:
-            text = results.unknown_tool_text(call.name)
+        text = results.unreadable_text(str(error))
         return ToolResult(call.id, text, Status.INVALID, is_error=True)
     return tool.answer(call, parsed, conv)

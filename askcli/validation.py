@@ -38,6 +38,12 @@ _EXPECTED = {
     "int_type": "number",
     "float_type": "number",
 }
+
+
+class ZodMessage(str):
+    """``Annotated`` metadata: the custom message a zod check carries (``.min(1, "...")``)."""
+
+
 # issues after which zod still runs an object's refinements (the parse is "dirty", not aborted)
 _DIRTY = {"too_small", "too_big", "unrecognized_keys"}
 
@@ -127,6 +133,22 @@ def _zod_issues(model: type[BaseModel], data: Any, errors: list[ErrorDetails]) -
             extras[parent]["keys"].append(loc[-1])
         elif kind in ("too_short", "too_long"):
             issues.append(_length_issue(kind, err["ctx"], loc))
+        elif kind == "string_too_short":
+            n = err["ctx"]["min_length"]
+            message = (
+                _custom_message(model, loc) or f"String must contain at least {n} character(s)"
+            )
+            issues.append(
+                {
+                    "code": "too_small",
+                    "minimum": n,
+                    "type": "string",
+                    "inclusive": True,
+                    "exact": False,
+                    "message": message,
+                    "path": loc,
+                }
+            )
         elif kind == "literal_error":
             issues.append(_enum_issue(model, err["input"], loc))
         elif kind == "missing":
@@ -300,6 +322,15 @@ def _length_bounds(model: type[BaseModel], path: Path) -> tuple[int | None, int 
         elif isinstance(meta, MaxLen):
             high = meta.max_length
     return None if low is None and high is None else (low, high)
+
+
+def _custom_message(model: type[BaseModel], path: Path) -> str | None:
+    if not path or not isinstance(path[-1], str):
+        return None
+    fields = _fields(_annotation_at(model, path[:-1]))
+    if fields is None or path[-1] not in fields:
+        return None
+    return next((str(m) for m in fields[path[-1]].metadata if isinstance(m, ZodMessage)), None)
 
 
 def _value_at(data: Any, path: Path) -> Any:

@@ -43,7 +43,7 @@ def test_invalid_calls_and_unreadable_documents_are_reported() -> None:
     text = (
         json.dumps(call(question(labels=("A",)), id="toolu_bad"))
         + "\n{oops}\n"
-        + json.dumps({"type": "tool_use", "id": "toolu_x", "name": "Nope", "input": {}})
+        + json.dumps({"type": "tool_use", "id": "toolu_x", "name": "Bash", "input": "ls"})
         + "\n"
         + json.dumps(call(id="toolu_ok"))
         + "\n"
@@ -55,7 +55,7 @@ def test_invalid_calls_and_unreadable_documents_are_reported() -> None:
         "Array must contain at least 2 element(s)",
         "invalid document 2: the input is not valid JSON: "
         "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
-        "invalid toolu_x Nope: no such tool: Nope",
+        "invalid toolu_x Bash: Expected object, received string",
         "ok      toolu_ok AskUserQuestion",
         "1 valid, 3 invalid",
     ]

@@ -60,7 +60,7 @@ def lines_for(question: dict[str, Any], answer: str) -> list[str]:
 
 
 def test_the_corpus_is_here() -> None:
-    assert len(CORPUS) == 43
+    assert len(CORPUS) == 43  # the AskUserQuestion calls
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=[p.stem for p in CORPUS])

@@ -20,16 +20,21 @@ CORPUS = sorted((ROOT / "tests" / "corpus").glob("aq-*.json"))
 
 
 def example_inputs() -> list[Any]:
+    """The AskUserQuestion inputs of the corpus and of the bundled examples."""
     inputs = [json.loads(p.read_text())["tool_use"]["input"] for p in CORPUS]
-    for path in EXAMPLES.glob("*.json"):
+    for path in sorted(EXAMPLES.glob("*.json")):
         doc = json.loads(path.read_text())
-        if doc.get("type") == "tool_use":
-            inputs.append(doc["input"])
-        elif "content" in doc:
-            inputs += [b["input"] for b in doc["content"] if b.get("type") == "tool_use"]
-        else:
-            inputs.append(doc)
+        blocks = doc.get("content") if isinstance(doc.get("content"), list) else [doc]
+        for block in blocks:
+            if block.get("type") == "tool_use" and block.get("name") == "AskUserQuestion":
+                inputs.append(block["input"])
+            elif "questions" in block:
+                inputs.append(block)
     return inputs
+
+
+def test_the_examples_are_found() -> None:
+    assert len(example_inputs()) == len(CORPUS) + 3
 
 
 def test_the_schema_is_valid_json_schema() -> None:

@@ -205,3 +205,59 @@ def test_no_colour_with_no_color_or_a_dumb_terminal(tmp_path: Path, env: dict[st
     status, _ = term.finish()
     assert status == 0
     assert "\x1b" not in term.log.getvalue()
+
+
+BASH_CALL = {
+    "type": "tool_use",
+    "id": "toolu_bash",
+    "name": "Bash",
+    "input": {"command": "make deploy", "description": "Deploy"},
+}
+
+
+@pytest.mark.parametrize(
+    ("typed", "status", "reply"),
+    [
+        ("y", 0, {"type": "permission", "tool_use_id": "toolu_bash", "behavior": "allow"}),
+        ("n", 1, {"type": "tool_result", "content": REJECT_MESSAGE, "is_error": True}),
+        ("deploy to staging first", 1, {"type": "tool_result", "is_error": True}),
+    ],
+)
+def test_the_fallback_prompt_at_a_terminal(
+    tmp_path: Path, typed: str, status: int, reply: dict[str, Any]
+) -> None:
+    path = tmp_path / "bash.json"
+    path.write_text(json.dumps(BASH_CALL))
+    term = Terminal(["ask", str(path)], tmp_path)
+    term.expect("Tool use: Bash")
+    term.expect("  command: make deploy")
+    term.expect("Allow? [y]es / [n]o / or type what to do instead: ")
+    term.type(typed)
+    got_status, got = term.finish()
+    assert got_status == status
+    assert reply.items() <= got.items()
+    if typed.startswith("deploy"):
+        assert got["content"].endswith("the user said:\ndeploy to staging first")
+
+
+def test_ctrl_c_at_the_fallback_prompt(tmp_path: Path) -> None:
+    path = tmp_path / "bash.json"
+    path.write_text(json.dumps(BASH_CALL))
+    term = Terminal(["ask", "--output", "sdk", str(path)], tmp_path)
+    term.expect("Allow? [y]es / [n]o / or type what to do instead: ")
+    term.child.sendintr()
+    status, decision = term.finish()
+    assert status == 130
+    assert decision == {"behavior": "deny", "message": REJECT_MESSAGE, "interrupt": True}
+
+
+def test_todo_write_at_a_terminal_asks_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "todo.json"
+    todos = [{"content": "Ship it", "status": "in_progress", "activeForm": "Shipping it"}]
+    path.write_text(json.dumps({"todos": todos}))
+    term = Terminal(["ask", "--state", str(tmp_path / "s.json"), str(path)], tmp_path)
+    term.expect("  [>] Shipping it")
+    term.expect("  0/1 done")
+    status, reply = term.finish()
+    assert status == 0
+    assert reply["content"].startswith("Todos have been modified successfully.")

@@ -7,11 +7,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from askcli.conversation import Conversation, Ending
 from askcli.documents import Document
 from askcli.errors import AnswerTimeout
 from askcli.lines import TextLineReader
 from askcli.rendering import Style
-from askcli.repl import Conversation, Ending, ask_questions
+from askcli.repl import ask_questions
 from askcli.results import REJECT_MESSAGE, Status
 from askcli.schema import parse_input
 from askcli.session import answer_document

@@ -9,7 +9,6 @@ from askcli.results import (
     answered_text,
     clarify_text,
     no_answer_text,
-    unknown_tool_text,
     validation_error_text,
 )
 
@@ -70,10 +69,6 @@ def test_error_texts() -> None:
     assert validation_error_text([issue]) == (
         '<tool_use_error>InputValidationError: [\n  {\n    "code": "custom",\n'
         '    "message": "m",\n    "path": []\n  }\n]</tool_use_error>'
-    )
-    assert (
-        unknown_tool_text("Bash")
-        == "<tool_use_error>Error: No such tool available: Bash</tool_use_error>"
     )
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from askcli.fixtures import play
 
+from .goldens_tools import TOOL_SESSIONS
 from .helpers import call, example, option, question
 
 LIBRARY = example("library.json")
@@ -425,9 +426,12 @@ SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]] = {
 }
 
 
-@pytest.mark.parametrize("name", SESSIONS)
+ALL_SESSIONS = {**SESSIONS, **TOOL_SESSIONS}
+
+
+@pytest.mark.parametrize("name", ALL_SESSIONS)
 def test_golden_transcript(name: str) -> None:
-    calls, answers, stderr, stdout, status = SESSIONS[name]
+    calls, answers, stderr, stdout, status = ALL_SESSIONS[name]
     outcome = play(calls=calls, answers=answers)
     assert outcome.stderr == "\n".join(stderr)
     assert outcome.stdout == stdout
