@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 EXAMPLE ?= examples/login.json
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test lint bench clean
+.PHONY: help install run test fuzz lint bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -30,6 +30,9 @@ run: install ## answer the bundled example call at this terminal
 
 test: install ## run the whole test suite
 	$(BIN)/python -m pytest
+
+fuzz: install ## the fuzz suites with ten times the cases of make test
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py
 
 lint: $(VENV)/.dev ## ruff and mypy
 	$(BIN)/ruff check askcli tests bench

@@ -17,13 +17,14 @@ from typing import Any, BinaryIO, TextIO
 
 import click
 
-from . import __version__, fixtures
+from . import __version__, fixtures, signals
 from .check import check as check_source
 from .conversation import Conversation
 from .definitions import FORMATS, tool_definition
 from .documents import Document
 from .envelopes import Output
 from .errors import UsageError
+from .journal import default_dir as journal_default_dir
 from .lines import FdLineReader
 from .rendering import Style, escape_controls
 from .results import Status
@@ -79,6 +80,8 @@ class _Streams:
         *,
         state: Path | None = None,
         session: str | None = None,
+        journal: Path | None = None,
+        journal_dir: Path | None = None,
     ) -> Conversation:
         return Conversation(
             reader=self.answers,
@@ -88,6 +91,8 @@ class _Streams:
             calls_follow=self.shared,
             todos=TodoStore(state or default_path()),
             session=session,
+            journal_file=journal,
+            journal_dir=journal_dir,
         )
 
 
@@ -98,6 +103,7 @@ def _usage_error(ctx: click.Context, exc: UsageError) -> None:
 
 def _guard_pipe(ctx: click.Context, work: Callable[[], int]) -> None:
     """Run ``work`` and exit with its status; a closed stdout ends quietly."""
+    signals.install()
     try:
         status = work()
     except BrokenPipeError:
@@ -105,6 +111,8 @@ def _guard_pipe(ctx: click.Context, work: Callable[[], int]) -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         ctx.exit(EXIT_BROKEN_PIPE)
+    if status == Status.INTERRUPTED:
+        status = signals.exit_status(Status.INTERRUPTED)
     ctx.exit(status)
 
 
@@ -155,6 +163,13 @@ def cli() -> None:
 @state_option
 @session_option
 @click.option(
+    "--journal",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Keep every answer in FILE as it is given, to resume after an interruption "
+    "[default: a file per call under $XDG_STATE_HOME/askcli/journal/ when a person answers "
+    "at a terminal].",
+)
+@click.option(
     "--timeout",
     type=click.FloatRange(min=0, min_open=True),
     metavar="SECONDS",
@@ -168,6 +183,7 @@ def ask(
     output: str,
     state: Path | None,
     session: str | None,
+    journal: Path | None,
     timeout: float | None,
 ) -> None:
     """Ask the person the questions of each call in SOURCE (a file, or - for stdin).
@@ -183,7 +199,9 @@ def ask(
     except UsageError as exc:
         _usage_error(ctx, exc)
         return
-    conv = streams.conversation(timeout, state=state, session=session)
+    conv = streams.conversation(
+        timeout, state=state, session=session, journal=journal, journal_dir=journal_default_dir()
+    )
     _guard_pipe(ctx, lambda: int(run(streams.calls, conv, streams.out, output=Output(output))))
 
 
@@ -246,16 +264,16 @@ def record(
         _usage_error(ctx, exc)
         return
     mode = Output(output)
-    lines: list[str] = []
+    typed = bytearray()
     calls: list[Any] = []
 
     def keep(document: Document) -> None:
         calls.append(document.value if document.value is not None else document.text)
 
     if streams.shared:
-        streams.calls.transcript = lines
+        streams.calls.transcript = typed
     else:
-        streams.answers.transcript = lines
+        streams.answers.transcript = typed
     out = _Tee(streams.out)
 
     def work() -> int:
@@ -270,14 +288,15 @@ def record(
         if status is Status.INTERRUPTED:
             streams.say("askcli: interrupted; no fixture written\n")
             return int(status)
-        if streams.shared:
-            fixture = fixtures.make(
-                stdin=lines, description=description, columns=columns, output=mode
-            )
-        else:
-            fixture = fixtures.make(
-                calls=calls, answers=lines, description=description, columns=columns, output=mode
-            )
+        lines = typed.decode("utf-8", "surrogateescape").split("\n")
+        if lines and not lines[-1]:
+            lines.pop()
+        shape: dict[str, Any] = (
+            {"stdin": lines} if streams.shared else {"calls": calls, "answers": lines}
+        )
+        fixture = fixtures.make(
+            **shape, description=description, columns=columns, output=mode, session=session
+        )
         if fixture["stdout"] != out.getvalue().splitlines() or fixture["status"] != status:
             streams.say("askcli: warning: replaying this session does not give what it printed\n")
         fixture_path.parent.mkdir(parents=True, exist_ok=True)

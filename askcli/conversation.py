@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TextIO
 
+from .errors import AnswerTimeout, LineTooLong
+from .journal import Journal, journal_name
 from .lines import LineReader
 from .rendering import Style, visible
 from .todo_store import TodoStore
+
+MORE = "--more-- (Enter for more, q to stop) "
 
 
 class Ending(enum.Enum):
@@ -32,7 +37,8 @@ class Conversation:
     ``calls_follow`` is set when the answers share a stream with the calls: there a line
     beginning with ``{`` where a command is expected means this call's answers ran out and
     the next call begins. ``todos`` is the TodoWrite state (None: not kept) and ``session``
-    the ``--session`` id.
+    the ``--session`` id. ``journal_file`` (``--journal``) keeps every answer as it is
+    given; without it, ``journal_dir`` does for a person at a terminal.
     """
 
     reader: LineReader
@@ -42,10 +48,19 @@ class Conversation:
     calls_follow: bool = False
     todos: TodoStore | None = None
     session: str | None = None
+    journal_file: Path | None = None
+    journal_dir: Path | None = None
+    _gone: bool = field(default=False, repr=False)
 
     def say(self, text: str) -> None:
-        self.out.write(text)
-        self.out.flush()
+        """Write to the person; a terminal that went away (SIGHUP) is not an error."""
+        if self._gone:
+            return
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except (OSError, ValueError):
+            self._gone = True
 
     def error(self, message: str) -> None:
         """One ``askcli: ...`` line; the message may quote the model, so it is escaped."""
@@ -57,8 +72,15 @@ class Conversation:
         Raises AnswerTimeout and lets KeyboardInterrupt through. A line from a pipe or file
         is echoed after the prompt so that the transcript reads like the session.
         """
-        self.say(prompt)
-        line = self.reader.readline(self.timeout)
+        while True:
+            self.say(prompt)
+            try:
+                line = self.reader.readline(self.timeout)
+                break
+            except LineTooLong as exc:
+                if not self.reader.interactive:
+                    self.say(f"(a line of {exc.size} characters)\n")
+                self.say(self.style.warn(f"! {exc}") + "\n")
         if line is None:
             self.say("\n")
             return None
@@ -69,6 +91,43 @@ class Conversation:
         if not self.reader.interactive:
             self.say(visible(line) + "\n")
         return line
+
+    def show(self, text: str) -> None:
+        """Write ``text``, paged when a person reads it at a terminal and it is taller than
+        the screen: a ``--more--`` line, Enter for more, ``q`` to stop. Nothing is cut
+        silently: stopping says how many lines were left."""
+        body = text[:-1] if text.endswith("\n") else text
+        lines = body.split("\n")
+        page = self.style.height - 2
+        if not self.reader.interactive or len(lines) <= page + 1:
+            self.say(text)
+            return
+        start = 0
+        while start < len(lines):
+            chunk = lines[start : start + page]
+            start += len(chunk)
+            self.say("\n".join(chunk) + "\n")
+            if start >= len(lines):
+                return
+            left = len(lines) - start
+            try:
+                answer = self.read_answer(MORE, command=False)
+            except AnswerTimeout:  # the prompt that follows times out in its turn
+                answer = None
+            if answer is None or answer.strip().lower() == "q":
+                self.say(f"(… {left} more lines not shown)\n")
+                return
+
+    def journal_for(self, call_id: str | None) -> Journal | None:
+        """Where a call's answers are kept as they are given, if anywhere: ``--journal``,
+        else a file per call when a person answers at a terminal."""
+        if call_id is None:
+            return None
+        if self.journal_file is not None:
+            return Journal(self.journal_file)
+        if self.journal_dir is not None and self.reader.interactive:
+            return Journal(self.journal_dir / f"{journal_name(call_id)}.jsonl")
+        return None
 
     def why(self, ending: Ending) -> str:
         """The reason in ``No answer from the user (...)``."""

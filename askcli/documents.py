@@ -16,15 +16,18 @@ from typing import Any
 
 from .lines import LineReader
 
-_TOKEN = re.compile(r'[{}"]')
-_STRING_REST = re.compile(r'(?:[^"\\]|\\.)*(")?')
+MAX_DOCUMENT_BYTES = 1024 * 1024  # a call (one JSON document) may not be larger
+MAX_DEPTH = 64  # nor nest objects and arrays deeper
+
+_TOKEN = re.compile(r'[{}\[\]"]')
+_STRING_REST = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*(")?')  # the rest of a string
 _NOT_UTF8 = re.compile("[\udc80-\udcff]")
 
 
 @dataclass(frozen=True)
 class Document:
     """One JSON object from the source, or why the text there is not one (``text`` is
-    what was read for it)."""
+    what was read for it, cut to a bounded size)."""
 
     value: dict[str, Any] | None
     error: str | None = None
@@ -35,52 +38,94 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+TOO_BIG = f"is larger than {MAX_DOCUMENT_BYTES} bytes, the limit"
+TOO_DEEP = f"nests deeper than {MAX_DEPTH} levels, the limit"
+
+
+def loads_limited(text: str) -> Any:
+    """``json.loads`` within the limits: ValueError for text too large, too deep, not UTF-8
+    or not JSON (``NaN`` and ``Infinity`` included), its message a predicate such as
+    ``is not valid JSON: ...`` for the caller to give a subject."""
+    if len(text) > MAX_DOCUMENT_BYTES:
+        raise ValueError(TOO_BIG)
+    if _NOT_UTF8.search(text):
+        raise ValueError("is not valid UTF-8")
+    scanner = _Scanner()
+    scanner.feed(text)
+    if scanner.deepest > MAX_DEPTH:
+        raise ValueError(TOO_DEEP)
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ValueError(TOO_DEEP) from None
+    except ValueError as exc:
+        raise ValueError(f"is not valid JSON: {exc}") from None
+
+
 def parse_object(text: str) -> Document:
     """Parse one document's text; JSON that is not an object is an error."""
-    if _NOT_UTF8.search(text):
-        return Document(None, "the input is not valid UTF-8", text)
+    shown = text[:200]
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
-    except RecursionError:
-        return Document(None, "the JSON is nested too deeply", text)
+        value = loads_limited(text)
     except ValueError as exc:
-        return Document(None, f"the input is not valid JSON: {exc}", text)
+        return Document(None, f"the input {exc}", shown)
     if not isinstance(value, dict):
-        return Document(None, "the input is not a JSON object", text)
-    return Document(value, text=text)
+        return Document(None, "the input is not a JSON object", shown)
+    return Document(value, text=shown)
 
 
 class _Scanner:
-    """Tracks brace depth across lines, outside JSON strings."""
+    """Tracks, outside JSON strings, the brace depth (where a document ends) and the
+    deepest nesting of objects and arrays."""
 
     def __init__(self) -> None:
+        self.braces = 0
         self.depth = 0
+        self.deepest = 0
         self.in_string = False
+        self.escaped = False  # a piece ended on a backslash inside a string
 
-    def feed(self, line: str, pos: int = 0) -> int | None:
-        """Scan ``line`` from ``pos``; the index just past the closing brace, if reached."""
+    def feed(self, text: str, pos: int = 0) -> int | None:
+        """Scan ``text`` from ``pos``; the index just past the closing brace, if reached."""
+        if self.escaped and pos < len(text):
+            pos += 1  # the character the backslash at the end of the last piece escapes
+            self.escaped = False
         while True:
             if self.in_string:
-                match = _STRING_REST.match(line, pos)
+                match = _STRING_REST.match(text, pos)
                 assert match is not None
                 if match.group(1) is None:
+                    self.escaped = match.end() < len(text)  # only a lone backslash is left
                     return None
                 pos = match.end()
                 self.in_string = False
                 continue
-            token = _TOKEN.search(line, pos)
+            token = _TOKEN.search(text, pos)
             if token is None:
                 return None
             pos = token.end()
             char = token.group()
             if char == '"':
                 self.in_string = True
-            elif char == "{":
+            elif char in "{[":
                 self.depth += 1
+                self.deepest = max(self.deepest, self.depth)
+                if char == "{":
+                    self.braces += 1
             else:
                 self.depth -= 1
-                if self.depth == 0:
-                    return pos
+                if char == "}":
+                    self.braces -= 1
+                    if self.braces == 0:
+                        return pos
+
+
+def _skip_line(reader: LineReader) -> None:
+    """Read the rest of a line that is not wanted, in bounded pieces."""
+    while True:
+        piece = reader.read_piece()
+        if piece is None or piece[1]:
+            return
 
 
 def read_documents(
@@ -94,39 +139,52 @@ def read_documents(
     started = False
     skipping = False
     while True:
-        line = reader.readline()
-        if line is None:
+        piece = reader.read_piece()
+        if piece is None:
             return
-        stripped = line.lstrip()
+        text, ended = piece
+        stripped = text.lstrip()
         if not stripped:
             continue
         if not stripped.startswith("{"):
+            if not ended:
+                _skip_line(reader)
             if not started:
                 started = skipping = True
                 shown = stripped if len(stripped) <= 40 else stripped[:40] + "..."
-                yield Document(None, f"the input is not a JSON object: {shown!r}", line)
+                yield Document(None, f"the input is not a JSON object: {shown!r}", text[:200])
             elif not skipping:
                 skipping = True
                 notice("skipping lines that do not begin a JSON call")
             continue
         started, skipping = True, False
-        yield _read_one(reader, line, len(line) - len(stripped))
+        yield _read_one(reader, text, len(text) - len(stripped), ended)
 
 
-def _read_one(reader: LineReader, line: str, start: int) -> Document:
+def _read_one(reader: LineReader, text: str, pos: int, ended: bool) -> Document:
+    """The document starting at ``text[pos]``, read in pieces; past the size limit the
+    rest is still scanned, to find where it ends, but not kept."""
     scanner = _Scanner()
     parts: list[str] = []
-    pos = start
+    size = 0
     while True:
-        end = scanner.feed(line, pos)
+        end = scanner.feed(text, pos)
+        chunk = text[pos:end]
+        size += len(chunk.encode("utf-8", "surrogatepass"))
+        if size <= MAX_DOCUMENT_BYTES:
+            parts.append(chunk)
         if end is not None:
-            parts.append(line[pos:end])
-            rest = line[end:]
-            if rest.strip():
-                reader.unread(rest)
-            return parse_object("\n".join(parts))
-        parts.append(line[pos:])
-        next_line = reader.readline()
-        if next_line is None:
-            return Document(None, "the input ended inside a JSON document", "\n".join(parts))
-        line, pos = next_line, 0
+            rest = text[end:]
+            if rest.strip() or not ended:
+                reader.unread(rest, line_end=ended)
+            if size > MAX_DOCUMENT_BYTES:
+                return Document(None, f"the call {TOO_BIG}", "".join(parts)[:200])
+            if scanner.deepest > MAX_DEPTH:
+                return Document(None, f"the call {TOO_DEEP}", "".join(parts)[:200])
+            return parse_object("".join(parts))
+        if ended and size <= MAX_DOCUMENT_BYTES:
+            parts.append("\n")
+        piece = reader.read_piece()
+        if piece is None:
+            return Document(None, "the input ended inside a JSON document", "".join(parts)[:200])
+        (text, ended), pos = piece, 0

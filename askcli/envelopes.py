@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .documents import loads_limited
 from .errors import UnreadableDocument
 from .rendering import UNSAFE_BEYOND_C0, escape_controls
 from .results import ToolResult
@@ -178,9 +179,9 @@ def _arguments(call_id: str | None, name: Any, arguments: Any, what: str) -> Too
     if not isinstance(arguments, str):
         return ToolCall(call_id, name, None, f'the {what} has no "arguments" string')
     try:
-        value = json.loads(arguments) if arguments.strip() else {}
-    except (ValueError, RecursionError) as exc:
-        return ToolCall(call_id, name, None, f"the arguments are not valid JSON: {exc}")
+        value = loads_limited(arguments) if arguments.strip() else {}
+    except ValueError as exc:
+        return ToolCall(call_id, name, None, f"the arguments string {exc}")
     return ToolCall(call_id, name, value)
 
 
@@ -278,6 +279,8 @@ _PASSED_OVER = frozenset(
 
 def _by_type(document: dict[str, Any]) -> Envelope | None:
     kind = document.get("type")
+    if not isinstance(kind, str):
+        return None
     handlers: dict[Any, Callable[[], Envelope]] = {
         "tool_use": lambda: Envelope(Kind.TOOL_USE, (_tool_use(document),)),
         "message": lambda: Envelope(Kind.MESSAGE, tuple(_message_items(document))),

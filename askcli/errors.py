@@ -34,5 +34,14 @@ class AnswerTimeout(AskcliError):
         super().__init__(f"no reply within {seconds:g} seconds")
 
 
+class LineTooLong(AskcliError):
+    """An answer line longer than the limit; it was read to its end and dropped."""
+
+    def __init__(self, size: int, limit: int) -> None:
+        self.size = size
+        self.limit = limit
+        super().__init__(f"that line is too long ({size} characters; the limit is {limit})")
+
+
 class Refused(AskcliError):
     """An answer or action that does not fit the current state; the message says why."""

@@ -3,8 +3,10 @@
 A reader hands out lines without their line ending and ``None`` at the end of input.
 When the calls come from stdin the same reader serves both the JSON documents and the
 answer lines that follow each one, so nothing is read ahead into a buffer the other side
-cannot see. Bytes that are not UTF-8 come through as lone surrogates (``surrogateescape``)
-for the consumer to refuse.
+cannot see. Memory stays bounded whatever arrives: documents are read in pieces
+(:meth:`BufferedLineReader.read_piece`), and an answer line over the limit is consumed and
+refused (:class:`~askcli.errors.LineTooLong`) rather than kept. Bytes that are not UTF-8
+come through as lone surrogates (``surrogateescape``) for the consumer to refuse.
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from __future__ import annotations
 import os
 import select
 import time
-from typing import Protocol, TextIO
+from typing import BinaryIO, Protocol, TextIO
 
-from .errors import AnswerTimeout
+from .errors import AnswerTimeout, LineTooLong
 
-_CHUNK = 65536
+CHUNK = 65536
+MAX_ANSWER_BYTES = 65536  # an answer line longer than this is refused
 
 
 class LineReader(Protocol):
@@ -25,114 +28,167 @@ class LineReader(Protocol):
         """True when a person types the lines at a terminal."""
 
     def readline(self, timeout: float | None = None) -> str | None:
-        """The next line without its ending, or None at the end; AnswerTimeout if none came."""
+        """The next line without its ending, or None at the end; AnswerTimeout if none came,
+        LineTooLong (the line consumed) when it is over the answer limit."""
 
-    def unread(self, text: str) -> None:
-        """Put ``text`` back as the next line."""
+    def read_piece(self, limit: int = CHUNK) -> tuple[str, bool] | None:
+        """Up to ``limit`` bytes of the current line, and whether that ended the line."""
+
+    def unread(self, text: str, *, line_end: bool = True) -> None:
+        """Put ``text`` back in front of what is still to be read."""
 
 
-class FdLineReader:
-    """Lines from a file descriptor (a file, a pipe, a terminal), with timeouts.
+def encode(text: str) -> bytes:
+    """UTF-8 bytes of ``text``; undecodable bytes (surrogateescape) go back as they came."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a lone surrogate that did not come from a byte
+        return text.encode("utf-8", "surrogatepass")
 
-    Every line read from the descriptor (not the ones put back) is appended to
-    ``transcript`` when it is a list: that is how ``askcli record`` keeps what was typed.
+
+def _utf8_cut(data: bytes | bytearray, end: int) -> int:
+    """``end`` moved back so that it does not split a UTF-8 sequence."""
+    back = end
+    while back > 0 and end - back < 4 and (data[back] & 0xC0) == 0x80:
+        back -= 1
+    return back if back > 0 else end
+
+
+class BufferedLineReader:
+    """The line logic over a byte buffer; subclasses say how to get more bytes.
+
+    ``transcript``, when a bytearray, receives every byte taken from the source (not the
+    ones put back): that is how ``askcli record`` keeps what was typed.
     """
 
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.transcript: list[str] | None = None
+    def __init__(self, *, interactive: bool = False) -> None:
         self._buf = bytearray()
         self._pos = 0
         self._eof = False
-        self._pushed: list[str] = []
-        try:
-            self._tty = os.isatty(fd)
-        except OSError:
-            self._tty = False
-
-    @property
-    def interactive(self) -> bool:
-        return self._tty
-
-    def unread(self, text: str) -> None:
-        self._pushed.append(text)
-
-    def readline(self, timeout: float | None = None) -> str | None:
-        if self._pushed:
-            return self._pushed.pop()
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            end = self._buf.find(b"\n", self._pos)
-            if end >= 0:
-                return self._take(end, end + 1)
-            if self._eof:
-                return self._take(len(self._buf), len(self._buf)) if self._rest() else None
-            if deadline is not None:
-                left = deadline - time.monotonic()
-                ready, _, _ = select.select([self.fd], [], [], max(left, 0))
-                if not ready:
-                    assert timeout is not None
-                    raise AnswerTimeout(timeout)
-            self._fill()
-
-    def _rest(self) -> int:
-        return len(self._buf) - self._pos
-
-    def _take(self, end: int, after: int) -> str:
-        raw = bytes(self._buf[self._pos : end])
-        self._pos = after
-        if self._pos > _CHUNK and self._pos * 2 > len(self._buf):
-            del self._buf[: self._pos]
-            self._pos = 0
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-        line = raw.decode("utf-8", "surrogateescape")
-        if self.transcript is not None:
-            self.transcript.append(line)
-        return line
-
-    def _fill(self) -> None:
-        try:
-            data = os.read(self.fd, _CHUNK)
-        except OSError:  # e.g. EIO from a terminal that went away
-            data = b""
-        if data:
-            self._buf += data
-        else:
-            self._eof = True
-
-
-class TextLineReader:
-    """Lines from a text stream such as ``io.StringIO`` (no timeouts)."""
-
-    def __init__(self, stream: TextIO, *, interactive: bool | None = None) -> None:
-        self.stream = stream
-        self._pushed: list[str] = []
-        if interactive is None:
-            try:
-                interactive = stream.isatty()
-            except (AttributeError, ValueError):
-                interactive = False
         self._interactive = interactive
+        self.transcript: bytearray | None = None
 
     @property
     def interactive(self) -> bool:
         return self._interactive
 
-    def unread(self, text: str) -> None:
-        self._pushed.append(text)
+    def _more(self, timeout: float | None) -> bytes:
+        """The next bytes from the source (b"" at its end); AnswerTimeout after ``timeout``."""
+        raise NotImplementedError
+
+    def _fill(self, timeout: float | None = None) -> None:
+        if self._pos > CHUNK and self._pos * 2 > len(self._buf):
+            del self._buf[: self._pos]
+            self._pos = 0
+        data = self._more(timeout)
+        if not data:
+            self._eof = True
+            return
+        if self.transcript is not None:
+            self.transcript += data
+        self._buf += data
+
+    def unread(self, text: str, *, line_end: bool = True) -> None:
+        data = encode(text) + (b"\n" if line_end else b"")
+        self._buf[self._pos : self._pos] = data
+
+    def _take(self, end: int, after: int) -> str:
+        raw = bytes(self._buf[self._pos : end])
+        self._pos = after
+        if raw.endswith(b"\r") and after > end:
+            raw = raw[:-1]
+        return raw.decode("utf-8", "surrogateescape")
+
+    def read_piece(self, limit: int = CHUNK) -> tuple[str, bool] | None:
+        while True:
+            newline = self._buf.find(b"\n", self._pos, self._pos + limit + 1)
+            if newline >= 0:
+                return self._take(newline, newline + 1), True
+            if len(self._buf) - self._pos > limit:
+                end = _utf8_cut(self._buf, self._pos + limit)
+                return self._take(end, end), False
+            if self._eof:
+                if self._pos < len(self._buf):
+                    return self._take(len(self._buf), len(self._buf)), True
+                return None
+            self._fill()
 
     def readline(self, timeout: float | None = None) -> str | None:
-        if self._pushed:
-            return self._pushed.pop()
-        line = self.stream.readline()
-        if not line:
-            return None
-        if line.endswith("\n"):
-            line = line[:-1]
-        if line.endswith("\r"):
-            line = line[:-1]
-        return line
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while (
+            self._buf.find(b"\n", self._pos) < 0
+            and not self._eof
+            and len(self._buf) - self._pos <= MAX_ANSWER_BYTES
+        ):
+            left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+            try:
+                self._fill(left)
+            except AnswerTimeout:
+                assert timeout is not None
+                raise AnswerTimeout(timeout) from None
+        parts: list[str] = []
+        size = 0
+        while True:  # the line, in pieces; past the limit it is read to its end and dropped
+            piece = self.read_piece(MAX_ANSWER_BYTES)
+            if piece is None:
+                return "".join(parts) if parts else None
+            text, ended = piece
+            size += len(text)
+            if size <= MAX_ANSWER_BYTES:
+                parts.append(text)
+            if ended:
+                if size > MAX_ANSWER_BYTES:
+                    raise LineTooLong(size, MAX_ANSWER_BYTES)
+                return "".join(parts)
+
+
+class FdLineReader(BufferedLineReader):
+    """Lines from a file descriptor (a file, a pipe, a terminal), with timeouts."""
+
+    def __init__(self, fd: int) -> None:
+        try:
+            tty = os.isatty(fd)
+        except OSError:
+            tty = False
+        super().__init__(interactive=tty)
+        self.fd = fd
+
+    def _more(self, timeout: float | None) -> bytes:
+        if timeout is not None:
+            ready, _, _ = select.select([self.fd], [], [], timeout)
+            if not ready:
+                raise AnswerTimeout(timeout)
+        try:
+            return os.read(self.fd, CHUNK)
+        except OSError:  # e.g. EIO from a terminal that went away
+            return b""
+
+
+class TextLineReader(BufferedLineReader):
+    """Lines from a text stream such as ``io.StringIO`` or ``sys.stdin`` (no timeouts)."""
+
+    def __init__(self, stream: TextIO, *, interactive: bool | None = None) -> None:
+        if interactive is None:
+            try:
+                interactive = stream.isatty()
+            except (AttributeError, ValueError):
+                interactive = False
+        super().__init__(interactive=interactive)
+        self.stream = stream
+
+    def _more(self, timeout: float | None) -> bytes:
+        return encode(self.stream.readline(CHUNK))
+
+
+class BytesLineReader(BufferedLineReader):
+    """Lines from a binary stream such as ``io.BytesIO`` (no timeouts)."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        super().__init__()
+        self.stream = stream
+
+    def _more(self, timeout: float | None) -> bytes:
+        return self.stream.read(CHUNK)
 
 
 def reader_for(source: TextIO | LineReader) -> LineReader:

@@ -82,13 +82,13 @@ def request_block(call: ToolCall, style: Style) -> str:
 
 def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolResult:
     """Ask whether the host may run ``call``; the answer is a permission decision."""
-    conv.say(request_block(call, conv.style))
     facts: dict[str, Any] = {"tool_name": call.name, "input": data, "allowed": False}
 
     def denied(text: str, status: Status = Status.DECLINED, **more: Any) -> ToolResult:
         return ToolResult(call.id, text, status, is_error=True, data={**facts, **more})
 
     try:
+        conv.show(request_block(call, conv.style))
         while True:
             line = conv.read_answer(PROMPT)
             if line is None:

@@ -136,18 +136,28 @@ def _wrap_line(text: str, width: int, first: str, rest: str) -> list[str]:
     return lines
 
 
-def terminal_width(stream: TextIO | None = None) -> int:
-    """``COLUMNS`` if set, else the width of ``stream``'s terminal, else 80."""
-    columns = os.environ.get("COLUMNS", "")
-    if columns.isdigit() and int(columns) > 0:
-        return max(int(columns), 20)
+def _terminal_size(stream: TextIO | None, variable: str, index: int, least: int, usual: int) -> int:
+    """The environment's ``variable`` if set, else ``stream``'s terminal size, else ``usual``."""
+    value = os.environ.get(variable, "")
+    if value.isdigit() and int(value) > 0:
+        return max(int(value), least)
     if stream is not None:
         try:
             if stream.isatty():
-                return max(os.get_terminal_size(stream.fileno()).columns, 20)
+                return max(os.get_terminal_size(stream.fileno())[index], least)
         except (OSError, ValueError, AttributeError):
             pass
-    return 80
+    return usual
+
+
+def terminal_width(stream: TextIO | None = None) -> int:
+    """``COLUMNS`` if set, else the width of ``stream``'s terminal, else 80."""
+    return _terminal_size(stream, "COLUMNS", 0, 20, 80)
+
+
+def terminal_height(stream: TextIO | None = None) -> int:
+    """``LINES`` if set, else the height of ``stream``'s terminal, else 24."""
+    return _terminal_size(stream, "LINES", 1, 5, 24)
 
 
 def colour_wanted(stream: TextIO) -> bool:
@@ -162,14 +172,19 @@ def colour_wanted(stream: TextIO) -> bool:
 
 @dataclass(frozen=True)
 class Style:
-    """How screens are drawn: width in columns and whether to colour."""
+    """How screens are drawn: width and height in character cells, and whether to colour."""
 
     width: int = 80
     colour: bool = False
+    height: int = 24
 
     @classmethod
     def for_stream(cls, stream: TextIO) -> Style:
-        return cls(width=terminal_width(stream), colour=colour_wanted(stream))
+        return cls(
+            width=terminal_width(stream),
+            colour=colour_wanted(stream),
+            height=terminal_height(stream),
+        )
 
     def _sgr(self, codes: str, text: str) -> str:
         return f"\x1b[{codes}m{text}\x1b[0m" if self.colour and text else text

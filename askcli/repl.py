@@ -7,6 +7,7 @@ returns the final state and how the conversation ended.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from . import screens
@@ -24,15 +25,27 @@ class Conclusion:
     ending: Ending
 
 
-def ask_questions(data: AskUserQuestionInput, conv: Conversation) -> Conclusion:
-    """Ask the questions of ``data`` not answered in it; return where things stood."""
-    state = start(specs(data), data.answers)
+def ask_questions(
+    data: AskUserQuestionInput,
+    conv: Conversation,
+    *,
+    resume: Sequence[str] = (),
+    keep: Callable[[str], None] = lambda _: None,
+) -> Conclusion:
+    """Ask the questions of ``data`` not answered in it; return where things stood.
+
+    ``resume`` are answer lines kept from an interrupted conversation about the same call:
+    they are applied first, silently. ``keep`` gets every line that moved the state on.
+    """
+    state = replay(data, start(specs(data), data.answers), resume)
+    if resume and state.mode is not Mode.DONE:
+        conv.say(screens.resumed(data, state, conv.style))
     shown: tuple[Mode, int] | None = None
     try:
         while state.mode is not Mode.DONE:
             view = (Mode.REVIEW if state.mode is Mode.REVIEW else Mode.QUESTION, state.index)
             if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW):
-                conv.say(_screen(data, state, conv.style))
+                conv.show(_screen(data, state, conv.style))
                 shown = view
             line = conv.read_answer(
                 screens.prompt(state), command=state.mode in (Mode.QUESTION, Mode.REVIEW)
@@ -40,9 +53,24 @@ def ask_questions(data: AskUserQuestionInput, conv: Conversation) -> Conclusion:
             if line is None:
                 return Conclusion(state, Ending.ENDED)
             try:
-                state = _step(data, state, line, conv)
+                meaning = interpret(data, state, line)
             except Refused as refused:
                 conv.say(screens.refusal(str(refused), conv.style))
+                continue
+            if isinstance(meaning, Help):
+                conv.say(screens.help_text(state))
+            elif isinstance(meaning, Preview):
+                question = data.questions[state.index]
+                conv.show(screens.preview_block(question, meaning.number, conv.style))
+            else:
+                try:
+                    state = reduce(state, meaning)
+                except Refused as refused:
+                    conv.say(screens.refusal(str(refused), conv.style))
+                    continue
+                keep(line)
+                if isinstance(meaning, Notes):
+                    conv.say(screens.notes_saved(state.notes, state.index))
     except AnswerTimeout:
         conv.say("\n")
         return Conclusion(state, Ending.TIMEOUT)
@@ -50,6 +78,30 @@ def ask_questions(data: AskUserQuestionInput, conv: Conversation) -> Conclusion:
         conv.say("\n")
         return Conclusion(state, Ending.INTERRUPTED)
     return Conclusion(state, Ending.DONE)
+
+
+def interpret(data: AskUserQuestionInput, state: State, line: str) -> Action | Help | Preview:
+    """What one line means in ``state``: an action for the state machine, or something to
+    show (help, a preview). Refused when it means nothing usable."""
+    if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT):
+        return Text(line)
+    if state.mode is Mode.REVIEW:
+        return parse_review_line(line, count=len(data.questions))
+    return parse_question_line(line, count=state.current.other, multi=state.current.multi)
+
+
+def replay(data: AskUserQuestionInput, state: State, lines: Sequence[str]) -> State:
+    """``state`` after ``lines``, shown nothing; a line that no longer fits is skipped."""
+    for line in lines:
+        if state.mode is Mode.DONE:
+            break
+        try:
+            meaning = interpret(data, state, line)
+            if not isinstance(meaning, Help | Preview):
+                state = reduce(state, meaning)
+        except Refused:
+            continue
+    return state
 
 
 def _screen(data: AskUserQuestionInput, state: State, style: Style) -> str:
@@ -61,28 +113,3 @@ def _screen(data: AskUserQuestionInput, state: State, style: Style) -> str:
     if state.index in state.selections:
         text += screens.current_answer(state, style)
     return text
-
-
-def _step(data: AskUserQuestionInput, state: State, line: str, conv: Conversation) -> State:
-    """One line in: show something, or move the state on."""
-    action: Action
-    if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT):
-        return reduce(state, Text(line))
-    if state.mode is Mode.REVIEW:
-        review = parse_review_line(line, count=len(data.questions))
-        if isinstance(review, Help):
-            conv.say(screens.help_text(state))
-            return state
-        return reduce(state, review)
-    command = parse_question_line(line, count=state.current.other, multi=state.current.multi)
-    if isinstance(command, Help):
-        conv.say(screens.help_text(state))
-        return state
-    if isinstance(command, Preview):
-        conv.say(screens.preview_block(data.questions[state.index], command.number, conv.style))
-        return state
-    action = command
-    state = reduce(state, action)
-    if isinstance(command, Notes):
-        conv.say(screens.notes_saved(state.notes, state.index))
-    return state

@@ -121,11 +121,17 @@ def clarify_text(words: str, questions: Sequence[str], answers: Mapping[str, str
     return REJECT_WITH_WORDS_PREFIX + "\n".join(lines)
 
 
+def _before(answers: Mapping[str, str]) -> str:
+    return f" Answers given before that: {_pairs(answers)}." if answers else ""
+
+
 def no_answer_text(why: str, answers: Mapping[str, str]) -> str:
-    text = f"No answer from the user ({why})."
-    if answers:
-        text += f" Answers given before that: {_pairs(answers)}."
-    return text
+    return f"No answer from the user ({why})." + _before(answers)
+
+
+def interrupted_text(answers: Mapping[str, str]) -> str:
+    """The rejection after Ctrl-C or a signal, keeping the answers typed so far."""
+    return REJECT_MESSAGE + _before(answers)
 
 
 def validation_error_text(issues: list[Issue]) -> str:

@@ -113,6 +113,17 @@ def review_block(data: AskUserQuestionInput, state: State, style: Style) -> str:
     return "\n".join(lines) + "\n"
 
 
+def resumed(data: AskUserQuestionInput, state: State, style: Style) -> str:
+    """Shown when a journal resumes an interrupted conversation about this call."""
+    lines = ["", style.strong("Resuming where you stopped; the answers given then are kept:")]
+    for i, question in enumerate(data.questions):
+        if i in state.given or question.question not in state.answers:
+            continue
+        text = f"{chip(question.header)} {visible(question.question)} -> {answer_text(state, i)}"
+        lines += wrap(text, style.width, first="  ", rest="    ")
+    return "\n".join(lines) + "\n"
+
+
 def preview_block(question: Question, number: int, style: Style) -> str:
     option = question.options[number - 1]
     title = f"--- preview of {number}. {visible(option.label)} ---"

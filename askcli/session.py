@@ -66,19 +66,31 @@ def answer_document(document: Document, conv: Conversation, seq: int = 1) -> Rep
         conv.error(envelope.refusal)
         return Reply(envelope.replies([]), Status.ANSWERED)
     done: list[ToolResult] = []
-    stopped = False
+    stopped: Status | None = None  # after a refusal or Ctrl-C the other calls are not asked
     for item in envelope.items:
         if isinstance(item, Context):
-            conv.say(context_text(item.text, conv.style))
-        elif stopped:  # after a refusal Claude Code cancels the other calls of the message
+            if stopped is None:
+                try:
+                    conv.show(context_text(item.text, conv.style))
+                except KeyboardInterrupt:
+                    conv.say("\n")
+                    stopped = Status.INTERRUPTED
+        elif stopped is Status.INTERRUPTED:
+            text = results.interrupted_text({})
+            done.append(ToolResult(item.id, text, Status.INTERRUPTED, is_error=True))
+        elif stopped is not None:  # Claude Code cancels the other calls of the message
             done.append(ToolResult(item.id, results.CANCEL_MESSAGE, Status.DECLINED, is_error=True))
         else:
             result = run_call(item, conv)
             done.append(result)
-            stopped = result.status in (Status.DECLINED, Status.INTERRUPTED)
+            if result.status in (Status.DECLINED, Status.INTERRUPTED):
+                stopped = result.status
     if not done and envelope.kind in (Kind.MESSAGE, Kind.OPENAI, Kind.RESPONSES):
         conv.error("this message holds no tool call; nothing to answer")
-    return Reply(envelope.replies(done), worst(r.status for r in done), done)
+    statuses = [r.status for r in done]
+    if stopped is Status.INTERRUPTED:
+        statuses.append(stopped)
+    return Reply(envelope.replies(done), worst(statuses), done)
 
 
 def run(

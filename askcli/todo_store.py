@@ -24,12 +24,15 @@ FORMAT = "askcli-todos/1"
 Todos = list[dict[str, Any]]
 
 
+def state_dir() -> Path:
+    """``$XDG_STATE_HOME/askcli`` (``~/.local/state/askcli`` when unset)."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "askcli"
+
+
 def default_path() -> Path:
-    """``$XDG_STATE_HOME/askcli/todos.json`` (``~/.local/state`` when unset)."""
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(
-        os.path.expanduser("~"), ".local", "state"
-    )
-    return Path(base) / "askcli" / "todos.json"
+    """``$XDG_STATE_HOME/askcli/todos.json``."""
+    return state_dir() / "todos.json"
 
 
 class TodoStore:

@@ -16,11 +16,12 @@ from . import permission, results, todos
 from .conversation import Conversation, Ending
 from .envelopes import ASK_USER_QUESTION, TODO_WRITE, ToolCall
 from .errors import InvalidCall
+from .journal import input_digest
 from .repl import Conclusion, ask_questions
 from .results import Status, ToolResult
 from .schema import AskUserQuestionInput, parse_input, soft_rule_warnings
 from .state import Outcome
-from .validation import describe_issues
+from .validation import describe_issues, long_text
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,24 @@ def ask_user_question(call: ToolCall, data: AskUserQuestionInput, conv: Conversa
     """Ask the person and turn the conclusion into the tool_result.
 
     Answers are listed in the order they were first given, the call's own answers first.
+    With a journal, each answer line is kept as it is given, and a call interrupted before
+    resumes where it stopped; a finished call's journal entries are dropped.
     """
-    conclusion = ask_questions(data, conv)
+    journal = conv.journal_for(call.id)
+    digest = input_digest(call.input)
+    kept: list[str] = []
+    if journal is not None and call.id is not None:
+        kept = journal.lines(call.id, digest)
+        key = call.id
+        conclusion = ask_questions(
+            data, conv, resume=kept, keep=lambda line: journal.record(key, digest, line)
+        )
+        if conclusion.ending is Ending.DONE:
+            journal.finish(key)
+        for note in journal.notes:
+            conv.error(note)
+    else:
+        conclusion = ask_questions(data, conv)
     state = conclusion.state
     answers = dict(state.answers)
     annotations = final_annotations(data, conclusion)
@@ -85,7 +102,7 @@ def ask_user_question(call: ToolCall, data: AskUserQuestionInput, conv: Conversa
     if conclusion.ending is Ending.DONE:
         return failed(results.REJECT_MESSAGE, Status.DECLINED)
     if conclusion.ending is Ending.INTERRUPTED:
-        return failed(results.REJECT_MESSAGE, Status.INTERRUPTED)
+        return failed(results.interrupted_text(answers), Status.INTERRUPTED)
     why = conv.why(conclusion.ending)
     conv.error(f"no answer ({why})")
     return failed(results.no_answer_text(why, answers), Status.NO_ANSWER)
@@ -146,6 +163,9 @@ def check_call(call: ToolCall) -> tuple[Tool, Any]:
     if call.problem is not None:
         raise LookupError(call.problem)
     tool = tool_for(call.name)
+    too_long = long_text(call.input)
+    if too_long is not None:
+        raise InvalidCall(call.name, [too_long])
     try:
         return tool, tool.parse(call.input)
     except InvalidCall as error:

@@ -92,6 +92,40 @@ def validate(
     return parsed
 
 
+MAX_TEXT = 100_000  # characters in any one string of a call's input
+
+
+def long_text(value: Any, path: Path | None = None) -> Issue | None:
+    """A zod-style issue for the first string (or key) in ``value`` longer than
+    :data:`MAX_TEXT`, checked before a call is validated or shown; else None."""
+    path = path or []
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            return {
+                "code": "too_big",
+                "maximum": MAX_TEXT,
+                "type": "string",
+                "inclusive": True,
+                "exact": False,
+                "message": f"String must contain at most {MAX_TEXT} character(s)",
+                "path": path,
+            }
+        return None
+    items: list[tuple[str | int, Any]] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if len(key) > MAX_TEXT:
+                return {**(long_text(key, path) or {}), "message": "An object key is too long"}
+            items.append((key, item))
+    elif isinstance(value, list):
+        items = list(enumerate(value))
+    for key, item in items:
+        found = long_text(item, [*path, key])
+        if found is not None:
+            return found
+    return None
+
+
 def issues_json(issues: list[Issue]) -> str:
     """The issues as ``JSON.stringify(issues, null, 2)`` prints them."""
     return json.dumps(issues, indent=2, ensure_ascii=False)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +51,23 @@ def example(name: str) -> dict[str, Any]:
 
 def deep(value: dict[str, Any]) -> dict[str, Any]:
     return copy.deepcopy(value)
+
+
+def run_askcli(
+    *args: str, input: str = "", env: dict[str, str] | None = None, timeout: float = 20
+) -> subprocess.CompletedProcess[str]:
+    """The installed askcli with text pipes, colour off; it must never print a traceback."""
+    proc = subprocess.run(
+        [str(askcli_path()), *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=timeout,
+        env={**os.environ, "NO_COLOR": "1", "COLUMNS": "80", **(env or {})},
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc
 
 
 def askcli_path() -> Path:

@@ -14,7 +14,7 @@ import pytest
 
 from askcli.results import REJECT_MESSAGE
 
-from .helpers import EXAMPLES, askcli_path, call, question
+from .helpers import EXAMPLES, askcli_path, call, question, run_askcli
 
 LIBRARY = EXAMPLES / "library.json"
 
@@ -22,18 +22,7 @@ LIBRARY = EXAMPLES / "library.json"
 def askcli(
     *args: str, input: str = "", env: dict[str, str] | None = None, timeout: float = 10
 ) -> subprocess.CompletedProcess[str]:
-    full_env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", **(env or {})}
-    proc = subprocess.run(
-        [str(askcli_path()), *args],
-        input=input,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=full_env,
-        timeout=timeout,
-    )
-    assert "Traceback" not in proc.stderr, proc.stderr
-    return proc
+    return run_askcli(*args, input=input, env=env, timeout=timeout)
 
 
 def result(proc: subprocess.CompletedProcess[str]) -> Any:

@@ -60,10 +60,16 @@ def test_non_objects_nan_bad_utf8_and_deep_nesting_are_errors() -> None:
     assert "not valid JSON" in (parse_object('{"a": NaN}').error or "")
     assert parse_object('{"a": "\udcff"}').error == "the input is not valid UTF-8"
     deep = '{"a": ' + "[" * 100_000 + "]" * 100_000 + "}"
-    assert parse_object(deep).error == "the JSON is nested too deeply"
+    assert parse_object(deep).error == "the input nests deeper than 64 levels, the limit"
 
 
 def test_crlf_line_endings() -> None:
     r = reader('{"a": 1}\r\n2\r\n')
     assert next(read_documents(r)).value == {"a": 1}
     assert r.readline() == "2"
+
+
+def test_a_piece_cut_after_a_backslash_inside_a_string() -> None:
+    text = '{"a": "' + "x" * 65528 + '\\"still inside", "b": 1}\n{"c": 2}\n'
+    docs = list(read_documents(reader(text)))
+    assert [d.value for d in docs] == [{"a": "x" * 65528 + '"still inside', "b": 1}, {"c": 2}]

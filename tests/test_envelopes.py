@@ -173,7 +173,9 @@ def test_openai_chat_call_with_json_string_arguments() -> None:
 @pytest.mark.parametrize("arguments", ["{not json", "[1", '{"a": NaN'])
 def test_openai_arguments_that_are_not_json_are_a_problem(arguments: str) -> None:
     (item,) = detect(openai_call("call_1", "AskUserQuestion", arguments)).calls
-    assert item.problem is not None and item.problem.startswith("the arguments are not valid JSON")
+    assert item.problem is not None and item.problem.startswith(
+        "the arguments string is not valid JSON"
+    )
 
 
 def test_openai_assistant_message_and_chat_completion() -> None:

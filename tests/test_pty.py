@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shlex
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,13 @@ class Terminal:
     def __init__(self, args: list[str], tmp_path: Path, **env: str) -> None:
         self.out = tmp_path / "stdout.json"
         command = " ".join(shlex.quote(a) for a in [str(askcli_path()), *args])
-        full_env = {**os.environ, "TERM": "dumb", "COLUMNS": "80", **env}
+        full_env = {
+            **os.environ,
+            "TERM": "dumb",
+            "COLUMNS": "80",
+            "XDG_STATE_HOME": str(tmp_path / "state"),
+            **env,
+        }
         for key in [k for k, v in env.items() if v == ""]:
             full_env.pop(key)
         self.log = io.StringIO()
@@ -134,10 +141,15 @@ def test_ctrl_c_at_every_prompt_declines_and_exits_130(
     status, reply = term.finish()
     assert status == 130
     (block,) = reply["content"]
+    pairs = ['"Which authentication method should the login use?"="Session cookie"']
+    if prompt.startswith("Submit"):
+        pairs.append('"Which extras should come with it?"="Rate limiting"')
+    before = f" Answers given before that: {', '.join(pairs)}." if answers else ""
+    expected = REJECT_MESSAGE + before
     assert block == {
         "type": "tool_result",
         "tool_use_id": "toolu_01LoginAuth",
-        "content": REJECT_MESSAGE,
+        "content": expected,
         "is_error": True,
     }
     assert "Traceback" not in term.log.getvalue()
@@ -261,3 +273,72 @@ def test_todo_write_at_a_terminal_asks_nothing(tmp_path: Path) -> None:
     status, reply = term.finish()
     assert status == 0
     assert reply["content"].startswith("Todos have been modified successfully.")
+
+
+def test_a_dropped_ssh_connection_declines_and_exits_129(tmp_path: Path) -> None:
+    term = Terminal(["ask", str(LOGIN)], tmp_path)
+    term.expect("Choose 1-4 [1]: ")
+    term.type("2")
+    term.expect("several allowed (e.g. 1,3): ")
+    term.child.close(force=False)  # the terminal goes away: SIGHUP, and reads fail
+    assert term.child.exitstatus == 129
+    reply = json.loads(term.out.read_text())
+    (block,) = reply["content"]
+    assert block["content"].startswith(REJECT_MESSAGE)
+    assert (
+        '"Which authentication method should the login use?"="Session cookie"' in block["content"]
+    )
+
+
+def test_sigkill_between_two_answers_then_resume(tmp_path: Path) -> None:
+    first = Terminal(["ask", str(LOGIN)], tmp_path)
+    first.expect("Choose 1-4 [1]: ")
+    first.type("2")
+    first.expect("several allowed (e.g. 1,3): ")
+    first.child.kill(signal.SIGKILL)  # no chance to clean up or to answer anything
+    first.expect_end()
+    journals = list((tmp_path / "state" / "askcli" / "journal").glob("*.jsonl"))
+    assert len(journals) == 1
+    second = Terminal(["ask", str(LOGIN)], tmp_path)
+    second.expect("Resuming where you stopped; the answers given then are kept:")
+    second.expect("-> Session")
+    second.expect("Choose 1-4, several allowed (e.g. 1,3): ")  # straight to question 2
+    second.type("1,3")
+    second.expect("Submit? [y]: ")
+    second.type("y")
+    status, reply = second.finish()
+    assert status == 0
+    (block,) = reply["content"]
+    assert (
+        '"Which authentication method should the login use?"="Session cookie"' in block["content"]
+    )
+    assert '"Which extras should come with it?"="Rate limiting, Audit log"' in block["content"]
+    assert not journals[0].exists()  # a finished call's journal is removed
+
+
+def test_long_previews_are_paged_at_a_terminal(tmp_path: Path) -> None:
+    preview = "\n".join(f"line {n}" for n in range(1, 31))
+    doc = call(
+        {
+            "question": "Which layout?",
+            "header": "Layout",
+            "options": [option("Long", "see the preview", preview=preview), option("Short", "")],
+        }
+    )
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(doc))
+    term = Terminal(["ask", str(path)], tmp_path, LINES="10")
+    term.expect("Choose 1-3: ")
+    term.type("p 1")
+    term.expect("line 7")
+    term.expect("--more-- (Enter for more, q to stop) ")
+    term.type("")
+    term.expect("line 15")
+    term.expect("--more-- (Enter for more, q to stop) ")
+    term.type("q")
+    term.expect("(… 16 more lines not shown)")
+    term.expect("Choose 1-3: ")
+    term.type("1")
+    status, reply = term.finish()
+    assert status == 0
+    assert "line 30" in reply["content"]  # the result carries the whole preview

@@ -3,26 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
 from askcli import fixtures
 
-from .helpers import EXAMPLES, askcli_path, call
+from .helpers import EXAMPLES, askcli_path, call, run_askcli
 
 
 def askcli(*args: str, input: str = "") -> subprocess.CompletedProcess[str]:
-    proc = subprocess.run(
-        [str(askcli_path()), *args],
-        input=input,
-        capture_output=True,
-        text=True,
-        timeout=20,
-        env={**os.environ, "NO_COLOR": "1"},
-    )
-    assert "Traceback" not in proc.stderr, proc.stderr
-    return proc
+    return run_askcli(*args, input=input)
 
 
 def test_record_then_replay_is_ok(tmp_path: Path) -> None:

@@ -102,7 +102,7 @@ def test_ctrl_c_at_every_prompt(where: str) -> None:
     conv, out = conversation(lines, "interrupt")
     reply = answer_document(Document(TWO), conv)
     assert reply.status is Status.INTERRUPTED
-    assert reply.results[0].content == REJECT_MESSAGE
+    assert reply.results[0].content == REJECT_MESSAGE + ANSWERED_BEFORE[where]
     assert out.getvalue().endswith(prompt + "\n")
 
 

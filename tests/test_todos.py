@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -24,7 +23,7 @@ from askcli.todos import (
     warnings,
 )
 
-from .helpers import ROOT, askcli_path
+from .helpers import ROOT, askcli_path, run_askcli
 
 CORPUS = sorted((ROOT / "tests" / "corpus").glob("tw-*.json"))
 
@@ -202,14 +201,7 @@ def test_default_path_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
 
 
 def askcli(*args: str, input: str = "", env: dict[str, str] | None = None) -> Any:
-    return subprocess.run(
-        [str(askcli_path()), *args],
-        input=input,
-        capture_output=True,
-        text=True,
-        timeout=20,
-        env={**os.environ, "NO_COLOR": "1", **(env or {})},
-    )
+    return run_askcli(*args, input=input, env=env)
 
 
 def test_state_across_two_processes_and_todo_show(tmp_path: Path) -> None:

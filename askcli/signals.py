@@ -1,0 +1,35 @@
+"""Signals for the command line: Ctrl-C, a terminated process, a dropped SSH connection.
+
+SIGINT, SIGTERM and SIGHUP all interrupt the current prompt (as KeyboardInterrupt does),
+so that the call gets the decline result on stdout before askcli exits; the exit status
+then says which signal it was. Later signals are ignored while the results are written.
+"""
+
+from __future__ import annotations
+
+import signal
+from types import FrameType
+
+from .results import Status
+
+EXIT_STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
+_received: list[int] = []
+
+
+def _handler(signum: int, frame: FrameType | None) -> None:
+    if _received:
+        return  # the first one is being handled: let the results be written
+    _received.append(signum)
+    raise KeyboardInterrupt
+
+
+def install() -> None:
+    for sig in EXIT_STATUS:
+        signal.signal(sig, _handler)
+
+
+def exit_status(status: Status) -> int:
+    """The process exit status for a run that ended with ``status``."""
+    if status is Status.INTERRUPTED and _received:
+        return EXIT_STATUS.get(signal.Signals(_received[0]), int(status))
+    return int(status)

@@ -1,0 +1,197 @@
+"""Terminal safety: attack strings in every field a model controls never reach the terminal raw.
+
+Each of the attack strings is put in each field, the session is run, and the bytes written to
+stderr (and stdout) are checked: no ESC, no C0 control but newline, no DEL, no C1 control, no
+bidi override, isolate or mark, no line/paragraph separator, no lone surrogate.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import askcli
+from askcli.fixtures import play
+from askcli.rendering import Style
+
+from .helpers import askcli_path, call, option, question
+
+ATTACKS = [
+    "\x1b[2J",  # clear the screen
+    "\x1b[31mred\x1b[0m",
+    "\x1b]0;window title\x07",  # OSC: set the title
+    "\x1b]52;c;ZWNobyBwd25lZA==\x07",  # OSC 52: write the clipboard
+    "\x1b]52;c;AAAA\x1b\\",
+    "\x1b]8;;http://evil.example/\x1b\\click me\x1b]8;;\x1b\\",  # OSC 8 hyperlink
+    "\x1b]1337;File=inline=1:AAAA\x07",
+    "\x1b]4;1;rgb:ff/00/00\x07",  # palette
+    "\x1bP+q544e\x1b\\",  # DCS
+    "\x1bP$qm\x1b\\",  # DECRQSS
+    "\x1b_Gf=100;AAAA\x1b\\",  # APC (graphics)
+    "\x1b^privacy message\x1b\\",  # PM
+    "\x9b2J",  # C1 CSI
+    "\x9d0;title\x9c",  # C1 OSC ... ST
+    "\x90+q\x9c",  # C1 DCS
+    "\x9fapc\x9c",  # C1 APC
+    "\x85next line",  # C1 NEL
+    "\x1bc",  # full reset
+    "\x1b[6n",  # ask the terminal to type its cursor position
+    "\x1b[21t",  # ask the terminal to type its title
+    "\x1b[?1049h\x1b[?25l",  # alternate screen, hidden cursor
+    "\x1b[1;1H\x1b[2K",
+    "\x1b7saved\x1b8",
+    "\x1b[200~pasted\x1b[201~",
+    "\x1b[38;2;255;0;0mtruecolor",
+    "\x1b\x1b[",
+    "\x07\x07bell",
+    "\x08\x08\x08overwrite",
+    "line\rOVERWRITE",
+    "\x00nul",
+    "\x7fdel",
+    "\x0b\x0cform",
+    "\u202eevil.exe\u202c",  # right-to-left override
+    "\u202aLRE\u202b RLE\u202d LRO",
+    "\u2066isolate\u2069 \u2067RLI\u2068FSI\u2069",
+    "\u200fRLM \u200eLRM \u061cALM",
+    "\u2028line separator\u2029paragraph",
+    "\ud800 lone surrogate \udfff",
+]
+
+RAW = re.compile(
+    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+SGR = re.compile(r"\x1b\[(?:0|1|2|33|1;36)m")
+
+
+def check_bytes(data: bytes, where: str) -> None:
+    text = data.decode("utf-8")  # strict: a lone surrogate would not have encoded
+    found = RAW.search(text.replace("\t", " "))
+    assert found is None, f"{where}: raw {found.group()!r} at {found.start()}"
+
+
+def ask_call(field: Callable[[str], dict[str, Any]]) -> Callable[[str], dict[str, Any]]:
+    return field
+
+
+def in_question(text: str) -> dict[str, Any]:
+    return call(question(text=text))
+
+
+def in_header(text: str) -> dict[str, Any]:
+    return call(question(header=text))
+
+
+def in_label(text: str) -> dict[str, Any]:
+    return call(question(labels=(text, "B")))
+
+
+def in_description(text: str) -> dict[str, Any]:
+    q = question()
+    q["options"][0]["description"] = text
+    return call(q)
+
+
+def in_preview(text: str) -> dict[str, Any]:
+    q = {"question": "Q?", "header": "h", "options": [option("a", "", preview=text), option("b")]}
+    return call(q)
+
+
+def in_assistant_text(text: str) -> dict[str, Any]:
+    return {"role": "assistant", "content": [{"type": "text", "text": text}, call()]}
+
+
+def in_todo(text: str) -> dict[str, Any]:
+    return {"todos": [{"content": text, "status": "in_progress", "activeForm": text}]}
+
+
+def in_tool_input(text: str) -> dict[str, Any]:
+    return {"type": "tool_use", "id": "t", "name": "Bash", "input": {text: text, "cmd": text}}
+
+
+def in_tool_name(text: str) -> dict[str, Any]:
+    return {"type": "tool_use", "id": "t", "name": text, "input": {"a": 1}}
+
+
+def in_invalid_call(text: str) -> dict[str, Any]:
+    return {"type": "tool_use", "id": text, "name": "AskUserQuestion", "input": {text: 1}}
+
+
+def in_multiselect_review(text: str) -> dict[str, Any]:
+    return call(question(text=text, labels=(text, "B"), multi=True))
+
+
+FIELDS: dict[str, tuple[Callable[[str], dict[str, Any]], list[str]]] = {
+    "question": (in_question, ["?", "1"]),
+    "header": (in_header, ["1"]),
+    "label": (in_label, ["1"]),
+    "description": (in_description, ["1"]),
+    "preview": (in_preview, ["p 1", "1"]),
+    "assistant-text": (in_assistant_text, ["1"]),
+    "todo": (in_todo, []),
+    "tool-input": (in_tool_input, ["y"]),
+    "tool-name": (in_tool_name, ["n"]),
+    "invalid-call": (in_invalid_call, []),
+    "review": (in_multiselect_review, ["1,2", ""]),
+}
+
+
+def test_there_are_enough_attacks() -> None:
+    assert len(ATTACKS) >= 30
+
+
+@pytest.mark.parametrize("field", FIELDS)
+@pytest.mark.parametrize("attack", ATTACKS, ids=[f"a{n}" for n in range(len(ATTACKS))])
+def test_no_raw_control_reaches_the_terminal(field: str, attack: str) -> None:
+    build, answers = FIELDS[field]
+    outcome = play(calls=[build(attack)], answers=answers)
+    check_bytes(outcome.stderr.encode("utf-8", "surrogatepass"), "stderr")
+    for line in outcome.stdout:
+        check_bytes(line.encode("utf-8", "surrogatepass"), "stdout")
+    assert "Traceback" not in outcome.stderr
+
+
+@pytest.mark.parametrize("attack", ATTACKS, ids=[f"a{n}" for n in range(len(ATTACKS))])
+def test_what_the_person_types_is_echoed_escaped(attack: str) -> None:
+    doc = call(question(multi=True))
+    outcome = play(calls=[doc], answers=["3", attack if attack.strip() else "x", f"n {attack}", ""])
+    check_bytes(outcome.stderr.encode("utf-8", "surrogatepass"), "stderr")
+
+
+@pytest.mark.parametrize("attack", ATTACKS[:12], ids=[f"a{n}" for n in range(12)])
+def test_with_colour_on_every_escape_is_askclis_own(attack: str) -> None:
+    out = io.StringIO()
+    askcli.ask(
+        call(question(text=attack, header=attack, labels=(attack, "b"))),
+        input=io.StringIO("p 1\n1\n"),
+        output=out,
+        style=Style(colour=True),
+    )
+    shown = out.getvalue()
+    assert "\x1b[1;36m" in shown  # colour is on
+    check_bytes(SGR.sub("", shown).encode("utf-8", "surrogatepass"), "stderr")
+
+
+def test_the_installed_binary_writes_no_raw_control_bytes() -> None:
+    stream = []
+    for build, answers in FIELDS.values():
+        for attack in ATTACKS:
+            stream.append(json.dumps(build(attack)))
+            stream += answers
+    proc = subprocess.run(
+        [str(askcli_path()), "ask"],
+        input="\n".join(stream).encode() + b"\n",
+        capture_output=True,
+        timeout=120,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert len(proc.stdout.splitlines()) >= len(ATTACKS) * (len(FIELDS) - 1)
+    check_bytes(proc.stderr, "stderr")
+    check_bytes(proc.stdout, "stdout")
+    assert b"Traceback" not in proc.stderr
