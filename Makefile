@@ -17,6 +17,7 @@ $(BIN)/python:
 
 $(VENV)/.test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -m compileall -q askcli  # as pip does for an installed package
 	touch $@
 
 $(VENV)/.dev: $(VENV)/.test
@@ -39,7 +40,8 @@ lint: $(VENV)/.dev ## ruff and mypy
 	$(BIN)/ruff format --check askcli tests bench
 	$(BIN)/mypy
 
-bench: install ## print start-up and throughput figures
+bench: install ## print start-up, throughput, memory and replay figures against their targets
+	$(BIN)/python -m compileall -q askcli
 	$(BIN)/python bench/bench.py
 
 clean: ## remove .venv and caches

@@ -10,67 +10,68 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import Refused
+from .records import same_kind
 
 
-@dataclass(frozen=True)
-class Pick:
+@same_kind
+class Pick(NamedTuple):
     """Option numbers, 1-based, in the order typed; ``len(options) + 1`` is Other."""
 
     numbers: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Default:
+@same_kind
+class Default(NamedTuple):
     """An empty line: take what the prompt shows in brackets."""
 
 
-@dataclass(frozen=True)
-class Preview:
+@same_kind
+class Preview(NamedTuple):
     number: int
 
 
-@dataclass(frozen=True)
-class Notes:
+@same_kind
+class Notes(NamedTuple):
     text: str
 
 
-@dataclass(frozen=True)
-class Back:
-    pass
+@same_kind
+class Back(NamedTuple):
+    """Back to the previous question."""
 
 
-@dataclass(frozen=True)
-class Skip:
+@same_kind
+class Skip(NamedTuple):
     """Leave this question for later; the review screen shows it unanswered."""
 
 
-@dataclass(frozen=True)
-class Decline:
-    pass
+@same_kind
+class Decline(NamedTuple):
+    """Decline the call."""
 
 
-@dataclass(frozen=True)
-class Clarify:
+@same_kind
+class Clarify(NamedTuple):
     """Chat about this; ``text`` when typed on the same line (``c TEXT``)."""
 
     text: str | None = None
 
 
-@dataclass(frozen=True)
-class Help:
-    pass
+@same_kind
+class Help(NamedTuple):
+    """Show the help."""
 
 
-@dataclass(frozen=True)
-class Submit:
-    pass
+@same_kind
+class Submit(NamedTuple):
+    """Submit the answers (the review screen)."""
 
 
-@dataclass(frozen=True)
-class Reopen:
+@same_kind
+class Reopen(NamedTuple):
     """Reopen question ``number`` (1-based) from the review screen."""
 
     number: int
@@ -122,6 +123,10 @@ def _text_after_command(line: str) -> str | None:
 
 def parse_numbers(text: str, *, count: int, multi: bool) -> tuple[int, ...]:
     """Parse ``N``, ``N,M``, ``N M`` or ``N-M`` (already normalized) for ``count`` choices."""
+    if text.isascii() and text.isdigit() and len(text) <= _MAX_DIGITS:  # the usual answer
+        number = int(text)
+        if 1 <= number <= count:
+            return (number,)
     spaced = re.sub(r"\s*-\s*", "-", text)
     chunks = [c.strip() for c in spaced.split(",")]
     if any(not c for c in chunks):

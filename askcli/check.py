@@ -7,11 +7,11 @@ from collections.abc import Callable
 from .documents import read_documents
 from .envelopes import detect
 from .errors import InvalidCall, UnreadableDocument
+from .issues import describe_issues
 from .lines import LineReader
 from .rendering import escape_controls
 from .results import Status
 from .tools import check_call
-from .validation import describe_issues
 
 
 def check(source: LineReader, report: Callable[[str], None], *, strict: bool = False) -> Status:

@@ -6,22 +6,17 @@ This is the only module that imports click.
 from __future__ import annotations
 
 import io
-import json
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import Any, TextIO
 
 import click
 
-from . import __version__, fixtures, signals
-from .check import check as check_source
+from . import __version__, signals
 from .conversation import Conversation
-from .definitions import FORMATS, tool_definition
-from .documents import Document
 from .envelopes import Output
 from .errors import UsageError
 from .journal import default_dir as journal_default_dir
@@ -30,15 +25,19 @@ from .rendering import Style, escape_controls
 from .results import Status
 from .session import run
 from .todo_store import TodoStore, default_path
-from .todos import checklist
 
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a reader that went away
 EXIT_MISMATCH = 1
 
 
-def _text_stream(binary: BinaryIO, *, errors: str) -> TextIO:
-    """UTF-8 whatever the locale says: model text and answers are Unicode."""
-    return io.TextIOWrapper(binary, encoding="utf-8", errors=errors, newline="\n")
+def _text_stream(stream: TextIO, *, errors: str) -> TextIO:
+    """``stream`` writing UTF-8 whatever the locale says: model text and answers are
+    Unicode. The stream itself is set up, not wrapped, so that nothing closes it twice."""
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(encoding="utf-8", errors=errors)
+        return stream
+    return io.TextIOWrapper(stream.buffer, encoding="utf-8", errors=errors, newline="\n")
 
 
 def _open(path: str, what: str) -> FdLineReader:
@@ -58,8 +57,8 @@ class _Streams:
     """stdout, stderr and the readers for calls and answers of one command."""
 
     def __init__(self, source: str, answers: str) -> None:
-        self.err = _text_stream(sys.stderr.buffer, errors="backslashreplace")
-        self.out = _text_stream(sys.stdout.buffer, errors="strict")
+        self.err = _text_stream(sys.stderr, errors="backslashreplace")
+        self.out = _text_stream(sys.stdout, errors="strict")
         self.calls = _open(source, "calls from")
         shared = source == "-" and answers == "-"
         self.answers = self.calls if shared else _open(answers, "answers from")
@@ -93,7 +92,17 @@ class _Streams:
             session=session,
             journal_file=journal,
             journal_dir=journal_dir,
+            quiet=_discarded(sys.stderr),
         )
+
+
+def _discarded(stream: TextIO) -> bool:
+    """The stream is ``/dev/null``: what is written there is never seen."""
+    try:
+        written, null = os.fstat(stream.fileno()), os.stat(os.devnull)
+    except (OSError, ValueError, AttributeError):
+        return False
+    return (written.st_dev, written.st_ino) == (null.st_dev, null.st_ino)
 
 
 def _usage_error(ctx: click.Context, exc: UsageError) -> None:
@@ -258,6 +267,11 @@ def record(
     transcript is written without colour at --columns, with the answers echoed. TodoWrite
     calls start from an empty state, as a replay does.
     """
+    import tempfile
+
+    from . import fixtures
+    from .documents import Document
+
     try:
         streams = _Streams(source, answers_path)
     except UsageError as exc:
@@ -323,6 +337,8 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
     Prints `ok` or a unified diff per fixture. Exit status: 0 when all match, 1 when any
     differs, 2 when a fixture cannot be read.
     """
+    from . import fixtures
+
     files = _fixture_files(paths)
     if not files:
         click.echo("askcli: no fixtures found", err=True)
@@ -357,6 +373,8 @@ def check(ctx: click.Context, source: str, strict: bool) -> None:
     as warnings: header over 12 characters, question without ?, label over 5 words, an
     Other option, (Recommended) not first, a preview on a multiSelect question.
     """
+    from .check import check as check_source
+
     try:
         reader = _open(source, "calls from")
     except UsageError as exc:
@@ -369,7 +387,7 @@ def check(ctx: click.Context, source: str, strict: bool) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(FORMATS),
+    type=click.Choice(["anthropic", "openai", "json-schema"]),
     default="anthropic",
     show_default=True,
     help="anthropic: a Messages API tool; openai: a Chat Completions function tool; "
@@ -377,6 +395,10 @@ def check(ctx: click.Context, source: str, strict: bool) -> None:
 )
 def schema(fmt: str) -> None:
     """Print the AskUserQuestion tool definition for an LLM API's `tools` list."""
+    import json
+
+    from .definitions import tool_definition
+
     click.echo(json.dumps(tool_definition(fmt), indent=2, ensure_ascii=False))
 
 
@@ -390,6 +412,8 @@ def todo() -> None:
 @click.option("--session", metavar="ID", default="default", show_default=True)
 def show(state: Path | None, session: str) -> None:
     """Print the current todo list of a session as a checklist."""
+    from .todos import checklist
+
     store = TodoStore(state or default_path())
     items = store.get(session)
     for note in store.notes:

@@ -8,15 +8,16 @@ the width and colour, the ``--timeout``, the todo state and session.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .errors import AnswerTimeout, LineTooLong
-from .journal import Journal, journal_name
 from .lines import LineReader
 from .rendering import Style, visible
 from .todo_store import TodoStore
+
+if TYPE_CHECKING:
+    from .journal import Journal
 
 MORE = "--more-- (Enter for more, q to stop) "
 
@@ -30,7 +31,6 @@ class Ending(enum.Enum):
     INTERRUPTED = "interrupted"  # Ctrl-C
 
 
-@dataclass
 class Conversation:
     """Where answer lines come from and where the screens go.
 
@@ -38,19 +38,35 @@ class Conversation:
     beginning with ``{`` where a command is expected means this call's answers ran out and
     the next call begins. ``todos`` is the TodoWrite state (None: not kept) and ``session``
     the ``--session`` id. ``journal_file`` (``--journal``) keeps every answer as it is
-    given; without it, ``journal_dir`` does for a person at a terminal.
+    given; without it, ``journal_dir`` does for a person at a terminal. ``quiet`` says
+    that nobody can see the screens (stderr is ``/dev/null``), so they need not be drawn.
     """
 
-    reader: LineReader
-    out: TextIO
-    style: Style = field(default_factory=Style)
-    timeout: float | None = None
-    calls_follow: bool = False
-    todos: TodoStore | None = None
-    session: str | None = None
-    journal_file: Path | None = None
-    journal_dir: Path | None = None
-    _gone: bool = field(default=False, repr=False)
+    def __init__(
+        self,
+        reader: LineReader,
+        out: TextIO,
+        style: Style | None = None,
+        *,
+        timeout: float | None = None,
+        calls_follow: bool = False,
+        todos: TodoStore | None = None,
+        session: str | None = None,
+        journal_file: Path | None = None,
+        journal_dir: Path | None = None,
+        quiet: bool = False,
+    ) -> None:
+        self.reader = reader
+        self.out = out
+        self.style = style if style is not None else Style()
+        self.timeout = timeout
+        self.calls_follow = calls_follow
+        self.todos = todos
+        self.session = session
+        self.journal_file = journal_file
+        self.journal_dir = journal_dir
+        self.quiet = quiet  # the screens go nowhere (stderr is /dev/null): skip drawing them
+        self._gone = quiet
 
     def say(self, text: str) -> None:
         """Write to the person; a terminal that went away (SIGHUP) is not an error."""
@@ -88,7 +104,7 @@ class Conversation:
             self.reader.unread(line)
             self.say("\n")
             return None
-        if not self.reader.interactive:
+        if not self.reader.interactive and not self._gone:
             self.say(visible(line) + "\n")
         return line
 
@@ -96,6 +112,8 @@ class Conversation:
         """Write ``text``, paged when a person reads it at a terminal and it is taller than
         the screen: a ``--more--`` line, Enter for more, ``q`` to stop. Nothing is cut
         silently: stopping says how many lines were left."""
+        if self._gone:
+            return
         body = text[:-1] if text.endswith("\n") else text
         lines = body.split("\n")
         page = self.style.height - 2
@@ -123,6 +141,8 @@ class Conversation:
         else a file per call when a person answers at a terminal."""
         if call_id is None:
             return None
+        from .journal import Journal, journal_name  # hashlib: only when journaling
+
         if self.journal_file is not None:
             return Journal(self.journal_file)
         if self.journal_dir is not None and self.reader.interactive:

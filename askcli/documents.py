@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .lines import LineReader
 
@@ -24,14 +23,14 @@ _STRING_REST = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*(")?')  # the rest of a string
 _NOT_UTF8 = re.compile("[\udc80-\udcff]")
 
 
-@dataclass(frozen=True)
-class Document:
+class Document(NamedTuple):
     """One JSON object from the source, or why the text there is not one (``text`` is
     what was read for it, cut to a bounded size)."""
 
     value: dict[str, Any] | None
     error: str | None = None
     text: str = ""
+    size: int = -1  # characters of JSON read for it; -1 when unknown
 
 
 def _reject_constant(name: str) -> Any:
@@ -71,7 +70,7 @@ def parse_object(text: str) -> Document:
         return Document(None, f"the input {exc}", shown)
     if not isinstance(value, dict):
         return Document(None, "the input is not a JSON object", shown)
-    return Document(value, text=shown)
+    return Document(value, text=shown, size=len(text))
 
 
 class _Scanner:
@@ -161,9 +160,47 @@ def read_documents(
         yield _read_one(reader, text, len(text) - len(stripped), ended)
 
 
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def _too_deep(value: Any) -> bool:
+    """Objects and arrays nested deeper than :data:`MAX_DEPTH`."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return True
+        items = node.values() if isinstance(node, dict) else node
+        stack.extend((item, depth + 1) for item in items if isinstance(item, dict | list))
+    return False
+
+
+def _one_line(reader: LineReader, text: str, pos: int) -> Document | None:
+    """The common case, a whole document on one line, parsed at C speed; None when the
+    line does not hold one (it spans lines, or is broken: the scanner will say)."""
+    try:
+        value, end = _DECODER.raw_decode(text, pos)
+    except (ValueError, RecursionError):
+        return None
+    if _NOT_UTF8.search(text, pos, end):
+        return None
+    rest = text[end:]
+    if rest.strip():
+        reader.unread(rest)
+    shown = text[pos : min(end, pos + 200)]
+    # nesting needs an opening bracket per level: few brackets, no need to look deeper
+    if text.count("{", pos, end) + text.count("[", pos, end) > MAX_DEPTH and _too_deep(value):
+        return Document(None, f"the call {TOO_DEEP}", shown)
+    return Document(value, text=shown, size=end - pos)
+
+
 def _read_one(reader: LineReader, text: str, pos: int, ended: bool) -> Document:
     """The document starting at ``text[pos]``, read in pieces; past the size limit the
     rest is still scanned, to find where it ends, but not kept."""
+    if ended:
+        found = _one_line(reader, text, pos)
+        if found is not None:
+            return found
     scanner = _Scanner()
     parts: list[str] = []
     size = 0

@@ -16,12 +16,10 @@ types (``system``, ``result``, ``stream_event``, ...) are passed over.
 from __future__ import annotations
 
 import enum
-import hashlib
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .documents import loads_limited
 from .errors import UnreadableDocument
@@ -56,8 +54,7 @@ class Kind(enum.Enum):
     PASSED_OVER = "passed-over"
 
 
-@dataclass(frozen=True)
-class ToolCall:
+class ToolCall(NamedTuple):
     """One tool call; ``problem`` says why a malformed one cannot be run. ``session_id``
     and ``agent_id`` come from envelopes that carry them (stream-json, control requests)."""
 
@@ -69,15 +66,13 @@ class ToolCall:
     agent_id: str | None = None
 
 
-@dataclass(frozen=True)
-class Context:
+class Context(NamedTuple):
     """Text the assistant wrote next to its tool calls, shown to the person."""
 
     text: str
 
 
-@dataclass(frozen=True)
-class Envelope:
+class Envelope(NamedTuple):
     """A recognised document: its calls and context text, and how to reply.
 
     ``request_id`` is a control request's; ``refusal`` is set for a control request askcli
@@ -143,6 +138,8 @@ def _responses(result: ToolResult) -> dict[str, Any]:
 def generated_id(document: dict[str, Any], seq: int) -> str:
     """A ``toolu_`` id for bare input, derived from the call and its place in the source,
     so that replaying the same session gives the same id."""
+    import hashlib  # only bare input needs it: not at start-up
+
     canonical = json.dumps(document, sort_keys=True, ensure_ascii=True)
     digest = int.from_bytes(hashlib.sha256(f"{seq}:{canonical}".encode()).digest()[:18], "big")
     chars = []
@@ -335,6 +332,8 @@ def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
 def json_line(value: Any) -> str:
     """Compact JSON on one line; characters a terminal could act on are ``\\u`` escaped."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if text.isascii() and "\x7f" not in text:  # json.dumps escaped every other control
+        return text
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 

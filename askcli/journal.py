@@ -9,7 +9,6 @@ the person continues where they stopped. A journal whose calls are all finished 
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -27,11 +26,15 @@ def default_dir() -> Path:
 
 def journal_name(call_id: str) -> str:
     """A file name for a call id (ids come from the model: never used as a path)."""
+    import hashlib  # only when journaling: not at start-up
+
     return hashlib.sha256(call_id.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def input_digest(value: Any) -> str:
     """A digest of a call's input, so that a journal never resumes a different call."""
+    import hashlib
+
     canonical = json.dumps(value, sort_keys=True, ensure_ascii=True)
     return hashlib.sha256(canonical.encode()).hexdigest()
 

@@ -114,6 +114,9 @@ class BufferedLineReader:
             self._fill()
 
     def readline(self, timeout: float | None = None) -> str | None:
+        newline = self._buf.find(b"\n", self._pos, self._pos + MAX_ANSWER_BYTES + 1)
+        if newline >= 0:  # the usual case: the whole line is here already
+            return self._take(newline, newline + 1)
         deadline = None if timeout is None else time.monotonic() + timeout
         while (
             self._buf.find(b"\n", self._pos) < 0

@@ -15,9 +15,9 @@ from . import results
 from .conversation import Conversation, Ending
 from .envelopes import ToolCall
 from .errors import AnswerTimeout, InvalidCall
+from .issues import zod_type
 from .rendering import Style, visible, wrap
 from .results import Status, ToolResult
-from .validation import zod_type
 
 PROMPT = "Allow? [y]es / [n]o / or type what to do instead: "
 ALLOWED_TEXT = "The user allowed this tool use."

@@ -10,8 +10,7 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from dataclasses import dataclass
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 # What a terminal could act on beyond C0: DEL, C1 controls, bidi embeddings/overrides/
 # isolates and marks, line/paragraph separators, lone surrogates (from JSON "\udXXX").
@@ -41,6 +40,8 @@ def visible(text: str, *, multiline: bool = False) -> str:
     With ``multiline`` newlines stay line breaks (``\\r\\n`` counts as one) and tabs become
     spaces; otherwise newlines show as ``\\n`` and tabs as one space.
     """
+    if text.isprintable():  # no control, format or separator character: nothing to do
+        return text
     if multiline:
         text = text.replace("\r\n", "\n")
         if "\t" in text:
@@ -95,6 +96,8 @@ def wrap(text: str, width: int, *, first: str = "", rest: str | None = None) -> 
     first: CJK text has no spaces and breaks between any two characters.
     """
     rest = first if rest is None else rest
+    if "\n" not in text and display_width(first) + display_width(text) <= width:
+        return [(first + text).rstrip()]  # the common case: it fits
     lines: list[str] = []
     for n, paragraph in enumerate(text.split("\n")):
         body = paragraph.lstrip(" ")
@@ -170,8 +173,7 @@ def colour_wanted(stream: TextIO) -> bool:
         return False
 
 
-@dataclass(frozen=True)
-class Style:
+class Style(NamedTuple):
     """How screens are drawn: width and height in character cells, and whether to colour."""
 
     width: int = 80

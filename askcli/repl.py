@@ -8,25 +8,24 @@ returns the final state and how the conversation ended.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import screens
 from .answers import Help, Notes, Preview, parse_question_line, parse_review_line
 from .conversation import Conversation, Ending
 from .errors import AnswerTimeout, Refused
+from .inputs import AskInput
 from .rendering import Style
-from .schema import AskUserQuestionInput
 from .state import Action, Mode, State, Text, reduce, specs, start
 
 
-@dataclass(frozen=True)
-class Conclusion:
+class Conclusion(NamedTuple):
     state: State
     ending: Ending
 
 
 def ask_questions(
-    data: AskUserQuestionInput,
+    data: AskInput,
     conv: Conversation,
     *,
     resume: Sequence[str] = (),
@@ -43,12 +42,13 @@ def ask_questions(
     shown: tuple[Mode, int] | None = None
     try:
         while state.mode is not Mode.DONE:
-            view = (Mode.REVIEW if state.mode is Mode.REVIEW else Mode.QUESTION, state.index)
-            if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW):
+            view = (Mode.REVIEW if state.mode is Mode.REVIEW else Mode.QUESTION, state.at)
+            if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW) and not conv.quiet:
                 conv.show(_screen(data, state, conv.style))
                 shown = view
             line = conv.read_answer(
-                screens.prompt(state), command=state.mode in (Mode.QUESTION, Mode.REVIEW)
+                "" if conv.quiet else screens.prompt(state),
+                command=state.mode in (Mode.QUESTION, Mode.REVIEW),
             )
             if line is None:
                 return Conclusion(state, Ending.ENDED)
@@ -60,7 +60,7 @@ def ask_questions(
             if isinstance(meaning, Help):
                 conv.say(screens.help_text(state))
             elif isinstance(meaning, Preview):
-                question = data.questions[state.index]
+                question = data.questions[state.at]
                 conv.show(screens.preview_block(question, meaning.number, conv.style))
             else:
                 try:
@@ -70,7 +70,7 @@ def ask_questions(
                     continue
                 keep(line)
                 if isinstance(meaning, Notes):
-                    conv.say(screens.notes_saved(state.notes, state.index))
+                    conv.say(screens.notes_saved(state.notes, state.at))
     except AnswerTimeout:
         conv.say("\n")
         return Conclusion(state, Ending.TIMEOUT)
@@ -80,7 +80,7 @@ def ask_questions(
     return Conclusion(state, Ending.DONE)
 
 
-def interpret(data: AskUserQuestionInput, state: State, line: str) -> Action | Help | Preview:
+def interpret(data: AskInput, state: State, line: str) -> Action | Help | Preview:
     """What one line means in ``state``: an action for the state machine, or something to
     show (help, a preview). Refused when it means nothing usable."""
     if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT):
@@ -90,7 +90,7 @@ def interpret(data: AskUserQuestionInput, state: State, line: str) -> Action | H
     return parse_question_line(line, count=state.current.other, multi=state.current.multi)
 
 
-def replay(data: AskUserQuestionInput, state: State, lines: Sequence[str]) -> State:
+def replay(data: AskInput, state: State, lines: Sequence[str]) -> State:
     """``state`` after ``lines``, shown nothing; a line that no longer fits is skipped."""
     for line in lines:
         if state.mode is Mode.DONE:
@@ -104,12 +104,10 @@ def replay(data: AskUserQuestionInput, state: State, lines: Sequence[str]) -> St
     return state
 
 
-def _screen(data: AskUserQuestionInput, state: State, style: Style) -> str:
+def _screen(data: AskInput, state: State, style: Style) -> str:
     if state.mode is Mode.REVIEW:
         return screens.review_block(data, state, style)
-    text = screens.question_block(
-        data.questions[state.index], state.index, len(data.questions), style
-    )
-    if state.index in state.selections:
+    text = screens.question_block(data.questions[state.at], state.at, len(data.questions), style)
+    if state.at in state.selections:
         text += screens.current_answer(state, style)
     return text

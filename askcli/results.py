@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
-from .validation import Issue, issues_json
+from .issues import Issue, issues_json
 
 REJECT_MESSAGE = (
     "The user doesn't want to proceed with this tool use. The tool use was rejected "
@@ -35,8 +34,7 @@ class Status(enum.IntEnum):
     INTERRUPTED = 130
 
 
-@dataclass(frozen=True)
-class ToolResult:
+class ToolResult(NamedTuple):
     """One tool call's outcome: the tool_result text and what it means for the exit status.
 
     ``data`` is the tool's own data (for AskUserQuestion: questions, answers and
@@ -50,8 +48,8 @@ class ToolResult:
     content: str
     status: Status
     is_error: bool = False
-    data: Mapping[str, Any] | None = field(default=None, compare=False)
-    updated_input: Mapping[str, Any] | None = field(default=None, compare=False)
+    data: Mapping[str, Any] | None = None
+    updated_input: Mapping[str, Any] | None = None
     deferred: bool = False
 
     @property

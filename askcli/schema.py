@@ -1,4 +1,8 @@
-"""The AskUserQuestion input schema: pydantic models mirroring the seed's zod schema.
+"""The tool input schemas: pydantic models mirroring the seed's zod schemas.
+
+They decide what is valid (:mod:`askcli.inputs` recognises valid input faster, by the same
+rules), produce the zod-style reasons for what is not, and give ``askcli schema`` its JSON
+Schema.
 
 zod's ``z.object`` drops unknown keys and its ``z.strictObject`` refuses them, so the
 top level forbids extra keys and the nested objects ignore them. Types are strict (no
@@ -9,20 +13,15 @@ rules and are not enforced.
 
 from __future__ import annotations
 
-import re
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
-from .validation import validate
+from .inputs import todos_are_legacy, uniqueness_problem
+from .validation import ZodMessage, validate
 
 TOOL_NAME = "AskUserQuestion"
-HEADER_MAX = 12
-LABEL_MAX_WORDS = 5
-UNIQUENESS_MESSAGE = (
-    "Question texts must be unique, option labels must be unique within each question"
-)
 
 
 def _not_null(error_type: str) -> BeforeValidator:
@@ -114,60 +113,47 @@ class AskUserQuestionInput(BaseModel):
     )
 
 
-def uniqueness_problem(data: Any) -> str | None:
-    """The seed's UNIQUENESS_REFINE: question texts unique, labels unique per question."""
-    questions = data.get("questions") if isinstance(data, dict) else None
-    if not isinstance(questions, list):
-        return None
-    texts = [q.get("question") for q in questions if isinstance(q, dict)]
-    if len(texts) != len(set(map(repr, texts))):
-        return UNIQUENESS_MESSAGE
-    for q in questions:
-        options = q.get("options") if isinstance(q, dict) else None
-        if isinstance(options, list):
-            labels = [repr(o.get("label")) for o in options if isinstance(o, dict)]
-            if len(labels) != len(set(labels)):
-                return UNIQUENESS_MESSAGE
-    return None
-
-
-def parse_input(data: Any) -> AskUserQuestionInput:
-    """Validate an AskUserQuestion input; raise InvalidCall with zod issues when it fails."""
+def validate_ask(data: Any) -> AskUserQuestionInput:
+    """Validate an AskUserQuestion input with the models; InvalidCall with zod issues."""
     return validate(AskUserQuestionInput, data, tool=TOOL_NAME, refine=uniqueness_problem)
 
 
-def is_recommended(label: str) -> bool:
-    """A label marked as the agent's recommendation, e.g. ``date-fns (Recommended)``."""
-    return label.rstrip().lower().endswith("(recommended)")
+# --- TodoWrite -----------------------------------------------------------------------
+
+TODO_TOOL_NAME = "TodoWrite"
+TodoStatus = Literal["pending", "in_progress", "completed"]
+Content = Annotated[str, Field(min_length=1), ZodMessage("Content cannot be empty")]
 
 
-_OTHER_LABEL = re.compile(r"other\b\s*(\(.*\)|[:.…-].*)?", re.IGNORECASE)
+class TodoItemModel(_Loose):
+    content: Content
+    status: TodoStatus
+    activeForm: Annotated[str, Field(min_length=1), ZodMessage("Active form cannot be empty")]
 
 
-def soft_rule_warnings(data: AskUserQuestionInput) -> list[str]:
-    """The seed's ``.describe()`` hints that this input breaks (``askcli check --strict``)."""
-    found = []
-    for i, q in enumerate(data.questions):
-        where = f"questions[{i}]"
-        if len(q.header) > HEADER_MAX:
-            found.append(f"{where}.header {q.header!r} is longer than {HEADER_MAX} characters")
-        if not q.question.rstrip().endswith(("?", "？")):
-            found.append(f"{where}.question does not end with a question mark")
-        for j, option in enumerate(q.options):
-            label = option.label.strip()
-            if len(label.split()) > LABEL_MAX_WORDS:
-                found.append(
-                    f"{where}.options[{j}].label {label!r} has more than {LABEL_MAX_WORDS} words"
-                )
-            if _OTHER_LABEL.fullmatch(label):
-                found.append(
-                    f"{where}.options[{j}].label {label!r} is an Other option; "
-                    "askcli adds Other itself"
-                )
-            if j > 0 and is_recommended(label):
-                found.append(
-                    f"{where}.options[{j}] is marked (Recommended) but is not the first option"
-                )
-            if q.multiSelect and option.preview is not None:
-                found.append(f"{where}.options[{j}] has a preview on a multiSelect question")
-    return found
+class LegacyTodoItemModel(_Loose):
+    """The older item shape, which real agents still send."""
+
+    content: Content
+    status: TodoStatus
+    id: str
+    priority: Literal["high", "medium", "low"] | None = None
+
+
+class TodoWriteInput(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+    todos: list[TodoItemModel] = Field(description="The updated todo list")
+
+
+class LegacyTodoWriteInput(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+    todos: list[LegacyTodoItemModel]
+
+
+def validate_todos(data: Any) -> TodoWriteInput | LegacyTodoWriteInput:
+    """Validate a TodoWrite input, current or older shape; InvalidCall with zod issues."""
+    if todos_are_legacy(data):
+        return validate(LegacyTodoWriteInput, data, tool=TODO_TOOL_NAME)
+    return validate(TodoWriteInput, data, tool=TODO_TOOL_NAME)

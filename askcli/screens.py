@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .inputs import AskInput, Question
 from .rendering import Style, display_width, truncate, visible, wrap
-from .schema import AskUserQuestionInput, Question
 from .state import Mode, State
 
 HEADER_COLUMNS = 12
@@ -68,8 +68,8 @@ def answer_text(state: State, index: int) -> str:
 
 def current_answer(state: State, style: Style) -> str:
     """Shown when the person comes back to a question they answered."""
-    lines = wrap(answer_text(state, state.index), style.width, first="  current answer: ")
-    note = state.notes.get(state.index)
+    lines = wrap(answer_text(state, state.at), style.width, first="  current answer: ")
+    note = state.notes.get(state.at)
     if note:
         lines += wrap(visible(note, multiline=True), style.width, first="  notes: ")
     return "\n".join(lines) + "\n"
@@ -91,7 +91,7 @@ def prompt(state: State) -> str:
     return f"Choose 1-{question.other}{bracket}: "
 
 
-def review_block(data: AskUserQuestionInput, state: State, style: Style) -> str:
+def review_block(data: AskInput, state: State, style: Style) -> str:
     lines = ["", style.strong("Review your answers:")]
     for i, question in enumerate(data.questions):
         head = chip(question.header)
@@ -113,7 +113,7 @@ def review_block(data: AskUserQuestionInput, state: State, style: Style) -> str:
     return "\n".join(lines) + "\n"
 
 
-def resumed(data: AskUserQuestionInput, state: State, style: Style) -> str:
+def resumed(data: AskInput, state: State, style: Style) -> str:
     """Shown when a journal resumes an interrupted conversation about this call."""
     lines = ["", style.strong("Resuming where you stopped; the answers given then are kept:")]
     for i, question in enumerate(data.questions):

@@ -7,16 +7,16 @@ for harnesses that hand askcli their tool calls without the CLI.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from . import results
 from .conversation import Conversation
 from .documents import Document, parse_object, read_documents
 from .envelopes import Context, Kind, Output, detect, output_lines
 from .errors import UnreadableDocument
+from .issues import MAX_TEXT
 from .lines import LineReader, reader_for
 from .rendering import Style
 from .results import Status, ToolResult
@@ -25,14 +25,13 @@ from .todo_store import TodoStore, default_path
 from .tools import run_call
 
 
-@dataclass(frozen=True)
-class Reply:
+class Reply(NamedTuple):
     """What one document got: its reply objects (none for a document without a call),
     its status and the result of each call."""
 
     replies: list[dict[str, Any]]
     status: Status
-    results: list[ToolResult] = field(default_factory=list)
+    results: Sequence[ToolResult] = ()
 
     @property
     def envelope(self) -> dict[str, Any] | None:
@@ -81,7 +80,7 @@ def answer_document(document: Document, conv: Conversation, seq: int = 1) -> Rep
         elif stopped is not None:  # Claude Code cancels the other calls of the message
             done.append(ToolResult(item.id, results.CANCEL_MESSAGE, Status.DECLINED, is_error=True))
         else:
-            result = run_call(item, conv)
+            result = run_call(item, conv, short=0 <= document.size <= MAX_TEXT)
             done.append(result)
             if result.status in (Status.DECLINED, Status.INTERRUPTED):
                 stopped = result.status

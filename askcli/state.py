@@ -10,17 +10,20 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from .answers import Back, Clarify, Decline, Default, Notes, Pick, Reopen, Skip, Submit
 from .errors import Refused
-from .schema import AskUserQuestionInput, is_recommended
+from .inputs import AskInput, is_recommended
+from .records import same_kind
 
 ANSWER_SEPARATOR = ", "
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
-class QuestionSpec:
+@same_kind
+class QuestionSpec(NamedTuple):
     """What the state machine needs of one question."""
 
     text: str
@@ -39,7 +42,7 @@ class QuestionSpec:
 
 
 class Mode(enum.Enum):
-    QUESTION = "question"  # waiting for an answer line at questions[index]
+    QUESTION = "question"  # waiting for an answer line at questions[at]
     OTHER_TEXT = "other"  # waiting for Other's free text
     CLARIFY_TEXT = "clarify"  # waiting for the words of "chat about this"
     REVIEW = "review"  # the submit screen
@@ -52,8 +55,8 @@ class Outcome(enum.Enum):
     CLARIFY = "clarify"
 
 
-@dataclass(frozen=True)
-class Text:
+@same_kind
+class Text(NamedTuple):
     """A line of free text (Other's answer, or what the person wants to clarify)."""
 
     text: str
@@ -62,18 +65,18 @@ class Text:
 Action = Pick | Default | Notes | Back | Skip | Decline | Clarify | Submit | Reopen | Text
 
 
-@dataclass(frozen=True)
-class State:
+@same_kind
+class State(NamedTuple):
     questions: tuple[QuestionSpec, ...]
-    index: int = 0
+    at: int = 0  # the question shown, len(questions) for the review
     mode: Mode = Mode.QUESTION
     # question text -> answer, in the order first given: like the seed's reducer, whose
     # object spread keeps a key where it was first set, and so the result text's order
-    answers: Mapping[str, str] = field(default_factory=dict)
-    selections: Mapping[int, tuple[int, ...]] = field(default_factory=dict)  # 1-based numbers
-    other_text: Mapping[int, str] = field(default_factory=dict)
-    notes: Mapping[int, str] = field(default_factory=dict)
-    previews: Mapping[int, str] = field(default_factory=dict)  # the chosen option's preview
+    answers: Mapping[str, str] = _EMPTY
+    selections: Mapping[int, tuple[int, ...]] = _EMPTY  # 1-based numbers
+    other_text: Mapping[int, str] = _EMPTY
+    notes: Mapping[int, str] = _EMPTY
+    previews: Mapping[int, str] = _EMPTY  # the chosen option's preview
     given: frozenset[int] = frozenset()  # answered in the call's input: never asked
     pending: tuple[int, ...] = ()  # a selection waiting for Other's text
     reviewing: bool = False  # a question reopened from the review returns there
@@ -87,7 +90,7 @@ class State:
 
     @property
     def current(self) -> QuestionSpec:
-        return self.questions[self.index]
+        return self.questions[self.at]
 
     def asked(self) -> list[int]:
         """Indices of the questions the person is asked (not answered in the input)."""
@@ -95,21 +98,23 @@ class State:
 
     def default_numbers(self) -> tuple[int, ...] | None:
         """What an empty line takes at the current question, if anything."""
-        chosen = self.selections.get(self.index)
+        chosen = self.selections.get(self.at)
         if chosen:
             return chosen
         return (1,) if self.current.recommended else None
 
 
-def specs(data: AskUserQuestionInput) -> tuple[QuestionSpec, ...]:
+def specs(data: AskInput) -> tuple[QuestionSpec, ...]:
     return tuple(
-        QuestionSpec(
-            text=q.question,
-            labels=tuple(o.label for o in q.options),
-            previews=tuple(o.preview for o in q.options),
-            multi=q.multiSelect,
-        )
-        for q in data.questions
+        [
+            QuestionSpec(
+                q.question,
+                tuple([o.label for o in q.options]),
+                tuple([o.preview for o in q.options]),
+                q.multiSelect,
+            )
+            for q in data.questions
+        ]
     )
 
 
@@ -121,8 +126,8 @@ def start(questions: tuple[QuestionSpec, ...], given: Mapping[str, str] | None =
     state = State(questions=questions, answers=given, given=answered)
     todo = state.asked()
     if not todo:
-        return replace(state, index=len(questions), mode=Mode.DONE, outcome=Outcome.SUBMITTED)
-    return replace(state, index=todo[0])
+        return state._replace(at=len(questions), mode=Mode.DONE, outcome=Outcome.SUBMITTED)
+    return state._replace(at=todo[0])
 
 
 def reduce(state: State, action: Action) -> State:
@@ -141,7 +146,7 @@ def reduce(state: State, action: Action) -> State:
     if isinstance(action, Clarify):
         if action.text:
             return _finish(state, Outcome.CLARIFY, clarification=action.text)
-        return replace(state, mode=Mode.CLARIFY_TEXT)
+        return state._replace(mode=Mode.CLARIFY_TEXT)
     if state.mode is Mode.REVIEW:
         return _review(state, action)
     return _question(state, action)
@@ -156,7 +161,7 @@ def _text(action: Action) -> str:
 
 
 def _finish(state: State, outcome: Outcome, *, clarification: str = "") -> State:
-    return replace(state, mode=Mode.DONE, outcome=outcome, clarification=clarification, pending=())
+    return state._replace(mode=Mode.DONE, outcome=outcome, clarification=clarification, pending=())
 
 
 def _question(state: State, action: Action) -> State:
@@ -166,27 +171,27 @@ def _question(state: State, action: Action) -> State:
             raise Refused(
                 f"there is no default here; type an option number from 1-{state.current.other}"
             )
-        if state.current.other in numbers and state.index in state.other_text:
-            return _choose(state, numbers, state.other_text[state.index])
+        if state.current.other in numbers and state.at in state.other_text:
+            return _choose(state, numbers, state.other_text[state.at])
         action = Pick(numbers)
     if isinstance(action, Pick):
         return _pick(state, action.numbers)
     if isinstance(action, Notes):
         notes = dict(state.notes)
         if action.text.strip():
-            notes[state.index] = action.text.strip()
+            notes[state.at] = action.text.strip()
         else:
-            notes.pop(state.index, None)
-        return replace(state, notes=notes)
+            notes.pop(state.at, None)
+        return state._replace(notes=notes)
     if isinstance(action, Skip):
         if not state.show_review:
             raise Refused("this is the only question; answer it, or q to decline")
         return _advance(state)
     if isinstance(action, Back):
-        earlier = [i for i in state.asked() if i < state.index]
+        earlier = [i for i in state.asked() if i < state.at]
         if not earlier:
             raise Refused("this is the first question; there is nothing before it")
-        return replace(state, index=earlier[-1], reviewing=False)
+        return state._replace(at=earlier[-1], reviewing=False)
     raise Refused("that is for the review screen")
 
 
@@ -197,7 +202,7 @@ def _pick(state: State, numbers: tuple[int, ...]) -> State:
     if len(numbers) > 1 and not question.multi:
         raise Refused("this question takes one answer; type a single number")
     if question.other in numbers:
-        return replace(state, mode=Mode.OTHER_TEXT, pending=numbers)
+        return state._replace(mode=Mode.OTHER_TEXT, pending=numbers)
     return _choose(state, numbers, None)
 
 
@@ -212,25 +217,24 @@ def _choose(state: State, numbers: tuple[int, ...], other: str | None) -> State:
     question = state.current
     parts = [(other or "") if n == question.other else question.labels[n - 1] for n in numbers]
     answers = {**state.answers, question.text: ANSWER_SEPARATOR.join(parts)}
-    other_text = dict(state.other_text)
-    if other is None:
-        other_text.pop(state.index, None)
-    else:
-        other_text[state.index] = other
-    previews = dict(state.previews)
+    other_text = state.other_text
+    if other is not None or state.at in other_text:
+        other_text = {k: v for k, v in other_text.items() if k != state.at}
+        if other is not None:
+            other_text[state.at] = other
+    previews = state.previews
     chosen_preview = (
         question.previews[numbers[0] - 1]
         if not question.multi and numbers[0] != question.other
         else None
     )
-    if chosen_preview is None:
-        previews.pop(state.index, None)
-    else:
-        previews[state.index] = chosen_preview
-    state = replace(
-        state,
+    if chosen_preview is not None or state.at in previews:
+        previews = {k: v for k, v in previews.items() if k != state.at}
+        if chosen_preview is not None:
+            previews[state.at] = chosen_preview
+    state = state._replace(
         answers=answers,
-        selections={**state.selections, state.index: numbers},
+        selections={**state.selections, state.at: numbers},
         other_text=other_text,
         previews=previews,
         pending=(),
@@ -240,12 +244,12 @@ def _choose(state: State, numbers: tuple[int, ...], other: str | None) -> State:
 
 
 def _advance(state: State) -> State:
-    later = [i for i in state.asked() if i > state.index]
+    later = [i for i in state.asked() if i > state.at]
     if state.reviewing or not later:
         if state.show_review:
-            return replace(state, index=len(state.questions), mode=Mode.REVIEW, reviewing=False)
+            return state._replace(at=len(state.questions), mode=Mode.REVIEW, reviewing=False)
         return _finish(state, Outcome.SUBMITTED)
-    return replace(state, index=later[0])
+    return state._replace(at=later[0])
 
 
 def _review(state: State, action: Action) -> State:
@@ -262,7 +266,7 @@ def _review(state: State, action: Action) -> State:
             raise Refused(f"there is no question {action.number}")
         if i in state.given:
             raise Refused(f"question {action.number} was answered in the call; it is not asked")
-        return replace(state, index=i, mode=Mode.QUESTION, reviewing=True)
+        return state._replace(at=i, mode=Mode.QUESTION, reviewing=True)
     if isinstance(action, Back):
-        return replace(state, index=state.asked()[-1], mode=Mode.QUESTION, reviewing=False)
+        return state._replace(at=state.asked()[-1], mode=Mode.QUESTION, reviewing=False)
     raise Refused("press Enter or y to submit, a number to change an answer, q to decline")

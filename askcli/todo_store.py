@@ -12,7 +12,6 @@ import contextlib
 import fcntl
 import json
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -74,6 +73,8 @@ class TodoStore:
         return {str(k): v for k, v in sessions.items() if isinstance(v, list)}
 
     def _write(self, sessions: dict[str, Todos]) -> None:
+        import tempfile  # with what it imports, slow enough to keep off start-up
+
         text = json_document({"format": FORMAT, "sessions": sessions})
         fd, temp = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name, suffix=".tmp")
         try:

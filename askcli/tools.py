@@ -8,24 +8,23 @@ prompt. Adding a tool means adding one entry here.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from . import permission, results, todos
 from .conversation import Conversation, Ending
 from .envelopes import ASK_USER_QUESTION, TODO_WRITE, ToolCall
 from .errors import InvalidCall
+from .inputs import AskInput, TodoInput, parse_ask, parse_todos, soft_rule_warnings, todo_warnings
+from .issues import MAX_TEXT, describe_issues, long_text
 from .journal import input_digest
 from .repl import Conclusion, ask_questions
 from .results import Status, ToolResult
-from .schema import AskUserQuestionInput, parse_input, soft_rule_warnings
 from .state import Outcome
-from .validation import describe_issues, long_text
 
 
-@dataclass(frozen=True)
-class Tool:
+class Tool(NamedTuple):
     """One tool askcli serves.
 
     ``parse`` validates the raw input (raising InvalidCall); ``answer`` runs the parsed
@@ -39,13 +38,9 @@ class Tool:
     warnings: Callable[[Any], list[str]] = lambda _: []
 
 
-def final_annotations(
-    data: AskUserQuestionInput, conclusion: Conclusion
-) -> dict[str, dict[str, str]]:
+def final_annotations(data: AskInput, conclusion: Conclusion) -> dict[str, dict[str, str]]:
     """The call's annotations, with the chosen previews and the person's notes merged in."""
-    out = {
-        key: note.model_dump(exclude_none=True) for key, note in (data.annotations or {}).items()
-    }
+    out = {key: dict(note) for key, note in (data.annotations or {}).items()}
     state = conclusion.state
     for i, question in enumerate(data.questions):
         note = dict(out.get(question.question, {}))
@@ -58,7 +53,7 @@ def final_annotations(
     return {key: note for key, note in out.items() if note}
 
 
-def ask_user_question(call: ToolCall, data: AskUserQuestionInput, conv: Conversation) -> ToolResult:
+def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
     """Ask the person and turn the conclusion into the tool_result.
 
     Answers are listed in the order they were first given, the call's own answers first.
@@ -66,9 +61,8 @@ def ask_user_question(call: ToolCall, data: AskUserQuestionInput, conv: Conversa
     resumes where it stopped; a finished call's journal entries are dropped.
     """
     journal = conv.journal_for(call.id)
-    digest = input_digest(call.input)
-    kept: list[str] = []
     if journal is not None and call.id is not None:
+        digest = input_digest(call.input)
         kept = journal.lines(call.id, digest)
         key = call.id
         conclusion = ask_questions(
@@ -108,10 +102,10 @@ def ask_user_question(call: ToolCall, data: AskUserQuestionInput, conv: Conversa
     return failed(results.no_answer_text(why, answers), Status.NO_ANSWER)
 
 
-def todo_write(call: ToolCall, data: todos.AnyTodoInput, conv: Conversation) -> ToolResult:
+def todo_write(call: ToolCall, data: TodoInput, conv: Conversation) -> ToolResult:
     """Show the list, keep it for the session, and answer at once (permission: allow)."""
     given = [dict(item) for item in call.input["todos"]]
-    for warning in todos.warnings(data):
+    for warning in todo_warnings(data):
         conv.error(f"warning: {warning}")
     key = call.agent_id or conv.session or call.session_id or "default"
     all_done = all(t["status"] == "completed" for t in given)
@@ -139,8 +133,8 @@ def todo_write(call: ToolCall, data: todos.AnyTodoInput, conv: Conversation) -> 
 REGISTRY: dict[str, Tool] = {
     tool.name: tool
     for tool in [
-        Tool(ASK_USER_QUESTION, "ask", parse_input, ask_user_question, soft_rule_warnings),
-        Tool(TODO_WRITE, "allow", todos.parse_todos, todo_write, todos.warnings),
+        Tool(ASK_USER_QUESTION, "ask", parse_ask, ask_user_question, soft_rule_warnings),
+        Tool(TODO_WRITE, "allow", parse_todos, todo_write, todo_warnings),
     ]
 }
 FALLBACK = Tool("", "ask", permission.parse_any, permission.fallback)
@@ -157,25 +151,28 @@ def invalid_result(call: ToolCall, error: InvalidCall) -> ToolResult:
     )
 
 
-def check_call(call: ToolCall) -> tuple[Tool, Any]:
+def check_call(call: ToolCall, *, short: bool = False) -> tuple[Tool, Any]:
     """The tool and the parsed input of ``call``; raises InvalidCall, or LookupError for
-    a malformed call."""
+    a malformed call. ``short``: the call came in a document shorter than any string may
+    be, so no string in it needs measuring."""
     if call.problem is not None:
         raise LookupError(call.problem)
     tool = tool_for(call.name)
-    too_long = long_text(call.input)
-    if too_long is not None:
-        raise InvalidCall(call.name, [too_long])
+    # no string is longer than the whole input's JSON text: most calls need no search
+    if not short and len(json.dumps(call.input, ensure_ascii=False)) > MAX_TEXT:
+        too_long = long_text(call.input)
+        if too_long is not None:
+            raise InvalidCall(call.name, [too_long])
     try:
         return tool, tool.parse(call.input)
     except InvalidCall as error:
         raise InvalidCall(call.name, error.issues) from None
 
 
-def run_call(call: ToolCall, conv: Conversation) -> ToolResult:
+def run_call(call: ToolCall, conv: Conversation, *, short: bool = False) -> ToolResult:
     """Answer one call with its tool; malformed and invalid calls get errors."""
     try:
-        tool, parsed = check_call(call)
+        tool, parsed = check_call(call, short=short)
     except InvalidCall as error:
         where = f" {call.id}" if call.id else ""
         conv.error(f"invalid {error.tool} call{where}: {describe_issues(error.issues)}")

@@ -9,8 +9,6 @@ the same text it would get from Claude Code.
 
 from __future__ import annotations
 
-import json
-import math
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -21,11 +19,10 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 from .errors import InvalidCall
+from .issues import Issue, Path, zod_type
 
 M = TypeVar("M", bound=BaseModel)
 
-Issue = dict[str, Any]
-Path = list[str | int]
 
 # pydantic error type -> the zod type name it expected
 _EXPECTED = {
@@ -46,21 +43,6 @@ class ZodMessage(str):
 
 # issues after which zod still runs an object's refinements (the parse is "dirty", not aborted)
 _DIRTY = {"too_small", "too_big", "unrecognized_keys"}
-
-
-def zod_type(value: Any) -> str:
-    """The name zod's ``getParsedType`` gives a JSON value."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "nan" if isinstance(value, float) and math.isnan(value) else "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list | tuple):
-        return "array"
-    return "object"
 
 
 def validate(
@@ -90,64 +72,6 @@ def validate(
         if message is not None:
             raise InvalidCall(tool, [{"code": "custom", "message": message, "path": []}])
     return parsed
-
-
-MAX_TEXT = 100_000  # characters in any one string of a call's input
-
-
-def long_text(value: Any, path: Path | None = None) -> Issue | None:
-    """A zod-style issue for the first string (or key) in ``value`` longer than
-    :data:`MAX_TEXT`, checked before a call is validated or shown; else None."""
-    path = path or []
-    if isinstance(value, str):
-        if len(value) > MAX_TEXT:
-            return {
-                "code": "too_big",
-                "maximum": MAX_TEXT,
-                "type": "string",
-                "inclusive": True,
-                "exact": False,
-                "message": f"String must contain at most {MAX_TEXT} character(s)",
-                "path": path,
-            }
-        return None
-    items: list[tuple[str | int, Any]] = []
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if len(key) > MAX_TEXT:
-                return {**(long_text(key, path) or {}), "message": "An object key is too long"}
-            items.append((key, item))
-    elif isinstance(value, list):
-        items = list(enumerate(value))
-    for key, item in items:
-        found = long_text(item, [*path, key])
-        if found is not None:
-            return found
-    return None
-
-
-def issues_json(issues: list[Issue]) -> str:
-    """The issues as ``JSON.stringify(issues, null, 2)`` prints them."""
-    return json.dumps(issues, indent=2, ensure_ascii=False)
-
-
-def describe_issues(issues: list[Issue]) -> str:
-    """One line for a person: ``questions[0].options: Array must contain ...; ...``."""
-    parts = []
-    for issue in issues:
-        where = format_path(issue["path"])
-        parts.append(f"{where}: {issue['message']}" if where else issue["message"])
-    return "; ".join(parts)
-
-
-def format_path(path: Path) -> str:
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out
 
 
 # --- translation -------------------------------------------------------------------

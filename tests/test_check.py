@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from askcli.check import check
+from askcli.inputs import parse_ask as parse_input
+from askcli.inputs import soft_rule_warnings
 from askcli.lines import TextLineReader
 from askcli.results import Status
-from askcli.schema import parse_input, soft_rule_warnings
 
 from .helpers import EXAMPLES, askcli_path, call, option, question
 

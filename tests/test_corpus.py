@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from askcli.fixtures import play
+from askcli.inputs import parse_ask as parse_input
 from askcli.results import REJECT_MESSAGE
-from askcli.schema import parse_input
 
 from .helpers import ROOT
 

@@ -10,9 +10,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from askcli.definitions import DESCRIPTION, input_schema, tool_definition
+from askcli.definitions import DESCRIPTION, FORMATS, input_schema, tool_definition
 from askcli.errors import InvalidCall
-from askcli.schema import parse_input
+from askcli.inputs import parse_ask as parse_input
 
 from .helpers import EXAMPLES, ROOT, askcli_path, question
 
@@ -115,3 +115,10 @@ def test_schema_command_default_and_bad_format(tmp_path: Path) -> None:
         timeout=10,
     )
     assert bad.returncode == 2
+
+
+def test_the_cli_offers_every_format() -> None:
+    from askcli.cli import schema
+
+    choices = next(p for p in schema.params if p.name == "fmt").type.choices  # type: ignore[attr-defined]
+    assert tuple(choices) == FORMATS

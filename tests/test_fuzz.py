@@ -15,6 +15,7 @@ import time
 import unicodedata
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,10 +23,12 @@ from hypothesis import strategies as st
 from askcli.answers import Default, Pick, normalize, parse_question_line
 from askcli.conversation import Conversation
 from askcli.envelopes import Kind, detect
-from askcli.errors import Refused, UnreadableDocument
+from askcli.errors import InvalidCall, Refused, UnreadableDocument
 from askcli.fixtures import play
+from askcli.inputs import AskInput, fast_ask, fast_todos, parse_ask
 from askcli.lines import BytesLineReader, TextLineReader
 from askcli.rendering import Style
+from askcli.schema import validate_ask, validate_todos
 from askcli.session import run
 
 from .helpers import ROOT
@@ -40,7 +43,8 @@ settings.register_profile(
 settings.register_profile("fuzz", parent=settings.get_profile("default"))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 SCALE = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "fuzz" else 1  # make fuzz: 10x
-# 2,500 + 2,000 + 1,000 + 500 = 6,000 cases in make test
+# 2,500 + 2,000 + 1,000 + 500 cases of calls and answers in make test, and 2,500 checking
+# that the fast check of askcli.inputs and the pydantic models agree
 
 STATUSES = {0, 1, 2, 3}
 CASE_SECONDS = 10  # a bound, not a speed target: a hang would never end
@@ -305,3 +309,37 @@ def test_random_answer_lines_never_crash_and_always_get_a_reason(lines: list[str
 def test_corpus_is_loaded() -> None:
     assert len(CALLS) == 56 and all(isinstance(c, dict) for c in CALLS)
     assert Path(ROOT / "tests" / "corpus").is_dir()
+
+
+def _model_agrees(data: Any, fast: Any, validate: Any) -> None:
+    try:
+        validate(data)
+        valid = True
+    except InvalidCall:
+        valid = False
+    assert (fast is not None) == valid, data
+
+
+@settings(max_examples=1500 * SCALE)
+@given(st.one_of(inputs, json_values, st.sampled_from(CALLS).map(lambda c: c["input"])), st.data())
+def test_the_fast_check_accepts_exactly_what_the_models_accept(data: Any, draw: Any) -> None:
+    if draw.draw(st.booleans()):
+        data = _mutate(data, draw)
+    fast = fast_ask(data)
+    _model_agrees(data, fast, validate_ask)
+    if fast is not None:
+        assert fast == parse_ask_slow(data)
+
+
+@settings(max_examples=1000 * SCALE)
+@given(st.one_of(todo_inputs, json_values), st.data())
+def test_the_fast_todo_check_accepts_exactly_what_the_models_accept(data: Any, draw: Any) -> None:
+    if draw.draw(st.booleans()):
+        data = _mutate(data, draw)
+    _model_agrees(data, fast_todos(data), validate_todos)
+
+
+def parse_ask_slow(data: Any) -> AskInput:
+    """What parse_ask gives when the fast check is skipped."""
+    with mock.patch("askcli.inputs.fast_ask", return_value=None):
+        return parse_ask(data)

@@ -13,11 +13,11 @@ import pytest
 from askcli.conversation import Conversation
 from askcli.documents import MAX_DEPTH, MAX_DOCUMENT_BYTES
 from askcli.fixtures import play
+from askcli.inputs import parse_ask as parse_input
+from askcli.issues import MAX_TEXT
 from askcli.lines import MAX_ANSWER_BYTES, TextLineReader
 from askcli.rendering import Style
 from askcli.repl import ask_questions
-from askcli.schema import parse_input
-from askcli.validation import MAX_TEXT
 
 from .helpers import askcli_path, call, question
 

@@ -10,11 +10,11 @@ import pytest
 from askcli.conversation import Conversation, Ending
 from askcli.documents import Document
 from askcli.errors import AnswerTimeout
+from askcli.inputs import parse_ask as parse_input
 from askcli.lines import TextLineReader
 from askcli.rendering import Style
 from askcli.repl import ask_questions
 from askcli.results import REJECT_MESSAGE, Status
-from askcli.schema import parse_input
 from askcli.session import answer_document
 
 from .helpers import call, question

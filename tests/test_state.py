@@ -43,11 +43,11 @@ def test_single_multiselect_question_goes_to_review() -> None:
 
 def test_questions_in_order_then_review() -> None:
     state = start(TWO)
-    assert (state.index, state.mode) == (0, Mode.QUESTION)
+    assert (state.at, state.mode) == (0, Mode.QUESTION)
     state = apply(state, Pick((1,)))
-    assert (state.index, state.mode) == (1, Mode.QUESTION)
+    assert (state.at, state.mode) == (1, Mode.QUESTION)
     state = apply(state, Pick((2, 1)))
-    assert (state.index, state.mode) == (2, Mode.REVIEW)
+    assert (state.at, state.mode) == (2, Mode.REVIEW)
     assert state.answers == {"Q1?": "A", "Q2?": "Y, X"}
 
 
@@ -101,11 +101,11 @@ def test_a_recommendation_that_is_not_first_is_no_default() -> None:
 
 def test_default_on_a_revisited_question_keeps_the_answer() -> None:
     state = apply(start(TWO), Pick((4,)), Text("own"), Back())
-    assert state.index == 0
+    assert state.at == 0
     assert state.default_numbers() == (4,)
     state = apply(state, Default())
     assert state.answers["Q1?"] == "own"
-    assert state.index == 1
+    assert state.at == 1
 
 
 def test_back_goes_to_the_previous_question_and_refuses_on_the_first() -> None:
@@ -113,17 +113,17 @@ def test_back_goes_to_the_previous_question_and_refuses_on_the_first() -> None:
     with pytest.raises(Refused, match="nothing before it"):
         reduce(state, Back())
     state = apply(state, Pick((1,)), Back())
-    assert (state.index, state.mode) == (0, Mode.QUESTION)
+    assert (state.at, state.mode) == (0, Mode.QUESTION)
 
 
 def test_back_from_review_goes_to_the_last_question() -> None:
     state = apply(start(TWO), Pick((1,)), Pick((1,)), Back())
-    assert (state.index, state.mode) == (1, Mode.QUESTION)
+    assert (state.at, state.mode) == (1, Mode.QUESTION)
 
 
 def test_reopen_from_review_returns_to_review() -> None:
     state = apply(start(TWO), Pick((1,)), Pick((1,)), Reopen(1))
-    assert (state.index, state.mode) == (0, Mode.QUESTION)
+    assert (state.at, state.mode) == (0, Mode.QUESTION)
     state = apply(state, Pick((3,)))
     assert state.mode is Mode.REVIEW
     assert state.answers == {"Q1?": "C", "Q2?": "X"}
@@ -137,7 +137,7 @@ def test_reopen_of_a_missing_question_is_refused() -> None:
 
 def test_given_answers_are_not_asked_and_cannot_be_reopened() -> None:
     state = start(TWO, {"Q1?": "given"})
-    assert state.index == 1
+    assert state.at == 1
     with pytest.raises(Refused, match="nothing before it"):
         reduce(state, Back())
     state = apply(state, Pick((1,)))
@@ -226,7 +226,7 @@ def test_the_state_is_not_mutated() -> None:
 
 def test_skip_leaves_a_question_for_the_review() -> None:
     state = apply(start(TWO), Skip())
-    assert (state.index, state.answers) == (1, {})
+    assert (state.at, state.answers) == (1, {})
     state = apply(state, Pick((1,)))
     assert state.mode is Mode.REVIEW
     with pytest.raises(Refused, match="question 1 has no answer yet; type 1 to answer it"):
@@ -257,6 +257,6 @@ def test_skip_is_refused_when_there_is_no_review() -> None:
 
 def test_an_empty_given_answer_is_asked_and_keeps_its_place() -> None:
     state = start(TWO, {"Q1?": "", "Q2?": "X"})
-    assert (state.index, state.given) == (0, frozenset({1}))
+    assert (state.at, state.given) == (0, frozenset({1}))
     state = apply(state, Pick((2,)), Submit())
     assert list(state.answers.items()) == [("Q1?", "B"), ("Q2?", "X")]

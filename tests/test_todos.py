@@ -12,16 +12,11 @@ import pytest
 from askcli.envelopes import Output
 from askcli.errors import InvalidCall
 from askcli.fixtures import play
+from askcli.inputs import parse_todos
+from askcli.inputs import todo_warnings as warnings
 from askcli.rendering import Style
 from askcli.todo_store import TodoStore, default_path
-from askcli.todos import (
-    RESULT_TEXT,
-    VERIFICATION_NOTE,
-    checklist,
-    needs_verification_note,
-    parse_todos,
-    warnings,
-)
+from askcli.todos import RESULT_TEXT, VERIFICATION_NOTE, checklist, needs_verification_note
 
 from .helpers import ROOT, askcli_path, run_askcli
 
