@@ -3,9 +3,10 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 EXAMPLE ?= examples/login.json
+CLAUDE_CODE := .cache/claude-code/node_modules/.bin/claude
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test fuzz lint bench clean
+.PHONY: help install claude-code run test fuzz lint bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -29,7 +30,15 @@ install: $(VENV)/.test ## create .venv and install askcli with its test tools
 run: install ## answer the bundled example call at this terminal
 	@$(BIN)/askcli ask $(EXAMPLE); echo "(askcli exited with status $$?)" >&2
 
-test: install ## run the whole test suite
+$(CLAUDE_CODE):
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm install --prefix .cache/claude-code --no-audit --no-fund --loglevel=error @anthropic-ai/claude-code \
+	    || echo "make: npm could not install Claude Code: the tests against it will be skipped" >&2; \
+	else echo "make: npm not found: the tests against the real Claude Code will be skipped" >&2; fi
+
+claude-code: $(CLAUDE_CODE) ## install the real Claude Code (npm) for the tests, once
+
+test: install claude-code ## run the whole test suite
 	$(BIN)/python -m pytest
 
 fuzz: install ## the fuzz suites with ten times the cases of make test
@@ -45,5 +54,5 @@ bench: install ## print start-up, throughput, memory and replay figures against 
 	$(BIN)/python bench/bench.py
 
 clean: ## remove .venv and caches
-	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .cache build *.egg-info .pytest_cache .mypy_cache .ruff_cache
 	find . -name __pycache__ -prune -exec rm -rf {} +

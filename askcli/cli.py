@@ -402,6 +402,92 @@ def schema(fmt: str) -> None:
     click.echo(json.dumps(tool_definition(fmt), indent=2, ensure_ascii=False))
 
 
+@cli.command(context_settings={"ignore_unknown_options": True})
+@click.argument("words", nargs=-1, type=click.UNPROCESSED, metavar="[PROMPT] [-- CLAUDE ARGS]")
+@click.option("--claude-bin", metavar="PATH", help="The Claude Code executable [default: claude].")
+@click.option("--allow", multiple=True, metavar="TOOL", help="Allow TOOL without asking.")
+@click.option("--deny", multiple=True, metavar="TOOL", help="Deny TOOL without asking.")
+@answers_option
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Save the session as a fixture for `askcli replay`.",
+)
+@click.pass_context
+def claude(
+    ctx: click.Context,
+    words: tuple[str, ...],
+    claude_bin: str | None,
+    allow: tuple[str, ...],
+    deny: tuple[str, ...],
+    answers_path: str,
+    record_path: Path | None,
+) -> None:
+    """Host Claude Code in plain lines: its questions and permission requests are asked
+    here, its answers shown, each turn's result printed on stdout.
+
+    With PROMPT, one turn; without, prompts are read at `> ` until the input ends. Ctrl-C
+    interrupts a turn; a second Ctrl-C, or Ctrl-D at `> `, ends the session. Arguments
+    after `--` go to Claude Code.
+    """
+    from . import claude as hosting
+
+    args = list(words)
+    prompt = args.pop(0) if args and not args[0].startswith("-") else None
+    try:
+        command = [hosting.find_claude(claude_bin), *hosting.FLAGS, *args]
+        reader = _open(answers_path, "answers from")
+    except UsageError as exc:
+        _usage_error(ctx, exc)
+        return
+    err = _text_stream(sys.stderr, errors="backslashreplace")
+    out = _text_stream(sys.stdout, errors="strict")
+    conv = Conversation(reader, err, Style.for_stream(sys.stderr))
+    typed = bytearray()
+    reader.transcript = typed
+    link: hosting.Link = hosting.ChildClaude(command)
+    recorder = hosting.Recorder(link) if record_path is not None else None
+
+    def work() -> int:
+        kept = _Tee(out) if recorder is not None else out
+        status = hosting.host(recorder or link, conv, kept, prompt=prompt, allow=allow, deny=deny)
+        if recorder is not None and record_path is not None:
+            from . import fixtures
+
+            lines = typed.decode("utf-8", "surrogateescape").split("\n")
+            if lines and not lines[-1]:
+                lines.pop()
+            fixture = fixtures.make_claude(
+                prompt=prompt,
+                allow=list(allow),
+                deny=list(deny),
+                received=recorder.received,
+                sent=recorder.sent,
+                answers=lines,
+                status=status,
+                exit_status=recorder.exit_status,
+            )
+            if not fixture["live"]["sent_matches"]:
+                conv.say("askcli: warning: replaying this session does not give what it sent\n")
+            record_path.parent.mkdir(parents=True, exist_ok=True)
+            record_path.write_text(fixtures.dumps(fixture), encoding="utf-8")
+            conv.say(f"askcli: recorded {record_path}\n")
+        return status
+
+    signals.install(every_sigint=True)
+    try:
+        status = work()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        link.close()
+        ctx.exit(EXIT_BROKEN_PIPE)
+    if status == Status.INTERRUPTED:
+        status = signals.exit_status(Status.INTERRUPTED)
+    ctx.exit(status)
+
+
 @cli.group()
 def todo() -> None:
     """The TodoWrite lists askcli keeps."""

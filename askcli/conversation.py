@@ -66,6 +66,7 @@ class Conversation:
         self.journal_file = journal_file
         self.journal_dir = journal_dir
         self.quiet = quiet  # the screens go nowhere (stderr is /dev/null): skip drawing them
+        self.permission_always = False  # offer "always" at the permission prompt (askcli claude)
         self._gone = quiet
 
     def say(self, text: str) -> None:

@@ -47,10 +47,15 @@ class Outcome:
     stdout: list[str]
     stderr: str
     status: int
+    sent: list[Any] | None = None  # what askcli sent to Claude Code (askcli claude)
 
     def render(self) -> list[str]:
         """The outcome as lines, for a diff."""
-        lines = [f"status: {self.status}", "stdout:"]
+        lines = [f"status: {self.status}"]
+        if self.sent is not None:
+            lines.append("sent to Claude Code:")
+            lines += [f"  {json_line(message)}" for message in self.sent]
+        lines.append("stdout:")
         lines += [f"  {line}" for line in self.stdout]
         lines.append("stderr:")
         lines += [f"  {line}" for line in self.stderr.split("\n")]
@@ -123,6 +128,71 @@ def make(
     return fixture
 
 
+def play_claude(
+    *,
+    prompt: str | None,
+    received: Sequence[Any],
+    answers: Sequence[str] = (),
+    allow: Sequence[str] = (),
+    deny: Sequence[str] = (),
+    exit_status: int | None = 0,
+    columns: int = 80,
+) -> Outcome:
+    """An ``askcli claude`` session with recorded Claude Code lines in place of the process."""
+    from .claude import Scripted, host
+
+    out, err = io.StringIO(), io.StringIO()
+    link = Scripted(received, exit_status)
+    reader = TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
+    conv = Conversation(reader, err, Style(width=columns, colour=False))
+    status = host(link, conv, out, prompt=prompt, allow=allow, deny=deny)
+    return Outcome(out.getvalue().splitlines(), err.getvalue(), status, sent=link.sent)
+
+
+def make_claude(
+    *,
+    prompt: str | None,
+    received: Sequence[Any],
+    sent: Sequence[Any],
+    answers: Sequence[str],
+    status: int,
+    allow: Sequence[str] = (),
+    deny: Sequence[str] = (),
+    exit_status: int | None = 0,
+    description: str = "",
+    columns: int = 80,
+) -> dict[str, Any]:
+    """A fixture of an ``askcli claude`` session: Claude Code's lines, the person's, and
+    what askcli sent and printed (as a replay prints it)."""
+    claude = {
+        "prompt": prompt,
+        "allow": list(allow),
+        "deny": list(deny),
+        "exit_status": exit_status,
+        "received": list(received),
+    }
+    outcome = play_claude(
+        prompt=prompt,
+        received=received,
+        answers=answers,
+        allow=allow,
+        deny=deny,
+        exit_status=exit_status,
+        columns=columns,
+    )
+    return {
+        "format": FORMAT,
+        "description": description,
+        "columns": columns,
+        "claude": {**claude, "sent": outcome.sent},
+        "answers": list(answers),
+        "stdout": outcome.stdout,
+        "stderr": outcome.stderr,
+        "status": outcome.status,
+        "live": {"sent_matches": list(sent) == outcome.sent, "status": status},
+    }
+
+
 def dumps(fixture: dict[str, Any]) -> str:
     """The fixture as a file's text: readable JSON, with bytes that were not UTF-8
     (lone surrogates) and terminal controls kept as ``\\uXXXX`` escapes."""
@@ -137,9 +207,12 @@ def load(path: Path) -> dict[str, Any]:
         raise ValueError(f"{path}: cannot read it: {exc}") from None
     if not isinstance(fixture, dict) or fixture.get("format") != FORMAT:
         raise ValueError(f"{path}: not an {FORMAT} fixture")
-    needed = ["stdout", "stderr", "status"] + (
-        ["stdin"] if "stdin" in fixture else ["calls", "answers"]
-    )
+    if "claude" in fixture:
+        needed = ["claude", "answers", "stdout", "stderr", "status"]
+    elif "stdin" in fixture:
+        needed = ["stdin", "stdout", "stderr", "status"]
+    else:
+        needed = ["calls", "answers", "stdout", "stderr", "status"]
     missing = [key for key in needed if key not in fixture]
     if missing:
         raise ValueError(f"{path}: the fixture has no {', '.join(missing)}")
@@ -152,6 +225,19 @@ def load(path: Path) -> dict[str, Any]:
 
 def replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
     """(expected, actual) for one fixture."""
+    if "claude" in fixture:
+        claude = fixture["claude"]
+        expected = Outcome(fixture["stdout"], fixture["stderr"], fixture["status"], claude["sent"])
+        actual = play_claude(
+            prompt=claude.get("prompt"),
+            received=claude["received"],
+            answers=fixture["answers"],
+            allow=claude.get("allow", ()),
+            deny=claude.get("deny", ()),
+            exit_status=claude.get("exit_status", 0),
+            columns=fixture.get("columns", 80),
+        )
+        return expected, actual
     expected = Outcome(fixture["stdout"], fixture["stderr"], fixture["status"])
     actual = play(
         calls=fixture.get("calls", ()),

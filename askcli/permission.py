@@ -20,9 +20,11 @@ from .rendering import Style, visible, wrap
 from .results import Status, ToolResult
 
 PROMPT = "Allow? [y]es / [n]o / or type what to do instead: "
+PROMPT_ALWAYS = "Allow? [y]es / [a]lways / [n]o / or type what to do instead: "
 ALLOWED_TEXT = "The user allowed this tool use."
 MAX_CHARS = 400  # a longer value is shortened
 MAX_LINES = 16  # a value of more lines is shortened
+ALWAYS_HELP = "  a        allow, and allow this tool for the rest of the session\n"
 HELP = """\
   y        allow: the agent's host runs the tool with this input (askcli never runs it)
   n        deny: the agent is told to stop and wait
@@ -90,13 +92,14 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
     try:
         conv.show(request_block(call, conv.style))
         while True:
-            line = conv.read_answer(PROMPT)
+            line = conv.read_answer(PROMPT_ALWAYS if conv.permission_always else PROMPT)
             if line is None:
                 ending = Ending.ENDED
                 break
             word = line.strip().lower()
-            if word in ("y", "yes"):
-                allowed = {**facts, "allowed": True}
+            always = conv.permission_always and word in ("a", "always")
+            if word in ("y", "yes") or always:
+                allowed = {**facts, "allowed": True, **({"always": True} if always else {})}
                 return ToolResult(
                     call.id,
                     ALLOWED_TEXT,
@@ -108,7 +111,11 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
             if word in ("n", "no", "q"):
                 return denied(results.REJECT_MESSAGE)
             if word in ("?", "help"):
-                conv.say(HELP)
+                conv.say(
+                    HELP.replace("  n ", ALWAYS_HELP + "  n ", 1)
+                    if conv.permission_always
+                    else HELP
+                )
             elif not word:
                 conv.say(
                     conv.style.warn("! type y to allow, n to deny, or what to do instead") + "\n"

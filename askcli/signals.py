@@ -23,9 +23,22 @@ def _handler(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def install() -> None:
+def _every_time(signum: int, frame: FrameType | None) -> None:
+    _received.append(signum)
+    raise KeyboardInterrupt
+
+
+def install(*, every_sigint: bool = False) -> None:
+    """Handle the three signals; with ``every_sigint`` each Ctrl-C interrupts (``askcli
+    claude``: the first stops Claude Code's turn, a second ends the session)."""
     for sig in EXIT_STATUS:
-        signal.signal(sig, _handler)
+        every = every_sigint and sig == signal.SIGINT
+        signal.signal(sig, _every_time if every else _handler)
+
+
+def received_other_than_sigint() -> bool:
+    """A SIGTERM or SIGHUP arrived: askcli is asked to end, not to interrupt a turn."""
+    return any(sig != signal.SIGINT for sig in _received)
 
 
 def exit_status(status: Status) -> int:

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""A loopback stand-in for the Anthropic Messages API, for end-to-end tests against the real Claude Code.
+
+Usage: mock_anthropic.py --port 18765 --scenario turns.json --log requests.jsonl
+
+(askcli's copy of ../shared/peers/mock_anthropic.py; a turn may also say "delay": seconds to
+wait before answering, so that a test can interrupt Claude Code while it waits.)
+
+The scenario is a JSON list of assistant turns, each {"content": [blocks...], "stop_reason": "tool_use"|"end_turn"}
+where blocks are {"type":"text","text":...} or {"type":"tool_use","id":...,"name":...,"input":{...}}.
+Each request that carries a `tools` list (the agent loop) gets the next turn; when the turns run out, or for
+side requests without tools, the reply is a short text turn ending the conversation. Streaming (SSE) and
+plain JSON replies are both served. Every request body is appended to the log as one JSON line, so a test
+can read exactly what Claude Code sent back to the model (the tool_result texts). Binds 127.0.0.1 only.
+Point Claude Code at it with ANTHROPIC_BASE_URL=http://127.0.0.1:PORT ANTHROPIC_API_KEY=anything.
+"""
+
+import argparse
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+def events(msg_id, turn):
+    out = [
+        {
+            "type": "message_start",
+            "message": {
+                "id": msg_id,
+                "type": "message",
+                "role": "assistant",
+                "model": "claude-mock",
+                "content": [],
+                "stop_reason": None,
+                "stop_sequence": None,
+                "usage": {"input_tokens": 1, "output_tokens": 1},
+            },
+        }
+    ]
+    for i, block in enumerate(turn["content"]):
+        if block["type"] == "text":
+            out.append(
+                {
+                    "type": "content_block_start",
+                    "index": i,
+                    "content_block": {"type": "text", "text": ""},
+                }
+            )
+            out.append(
+                {
+                    "type": "content_block_delta",
+                    "index": i,
+                    "delta": {"type": "text_delta", "text": block["text"]},
+                }
+            )
+        else:
+            start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
+            out.append({"type": "content_block_start", "index": i, "content_block": start})
+            out.append(
+                {
+                    "type": "content_block_delta",
+                    "index": i,
+                    "delta": {
+                        "type": "input_json_delta",
+                        "partial_json": json.dumps(block["input"]),
+                    },
+                }
+            )
+        out.append({"type": "content_block_stop", "index": i})
+    out.append(
+        {
+            "type": "message_delta",
+            "delta": {"stop_reason": turn["stop_reason"], "stop_sequence": None},
+            "usage": {"output_tokens": 1},
+        }
+    )
+    out.append({"type": "message_stop"})
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--scenario", required=True)
+    ap.add_argument("--log", required=True)
+    a = ap.parse_args()
+    turns = json.load(open(a.scenario))
+    log = open(a.log, "a")
+    lock = threading.Lock()
+    state = {"next": 0, "n": 0}
+    closing = {"content": [{"type": "text", "text": "Done."}], "stop_reason": "end_turn"}
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def reply(self, code, ctype, body):
+            self.send_response(code)
+            self.send_header("content-type", ctype)
+            self.send_header("content-length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            self.reply(200, "application/json", b'{"data": []}')
+
+        def do_POST(self):
+            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+            try:
+                req = json.loads(raw)
+            except ValueError:
+                req = {}
+            with lock:
+                log.write(json.dumps({"path": self.path, "request": req}) + "\n")
+                log.flush()
+                if "count_tokens" in self.path:
+                    return self.reply(200, "application/json", b'{"input_tokens": 1}')
+                turn = closing
+                if req.get("tools") and state["next"] < len(turns):
+                    turn = turns[state["next"]]
+                    state["next"] += 1
+                state["n"] += 1
+                msg_id = "msg_mock%d" % state["n"]
+            if turn.get("delay"):
+                time.sleep(float(turn["delay"]))
+            evs = events(msg_id, turn)
+            if req.get("stream"):
+                body = "".join(
+                    "event: %s\ndata: %s\n\n" % (e["type"], json.dumps(e)) for e in evs
+                ).encode()
+                return self.reply(200, "text/event-stream", body)
+            msg = dict(evs[0]["message"], content=turn["content"], stop_reason=turn["stop_reason"])
+            self.reply(200, "application/json", json.dumps(msg).encode())
+
+    ThreadingHTTPServer(("127.0.0.1", a.port), Handler).serve_forever()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,517 @@
+"""askcli claude: hosting Claude Code in plain lines.
+
+Three kinds of tests: the host logic on recorded Claude Code lines (in process); odd paths
+with a stand-in executable (it dies, it hangs); and the real Claude Code from npm, talking
+to a stand-in for the Anthropic API whose request log shows what Claude Code sent back to
+the model.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+
+from askcli.claude import Scripted, host, tool_line
+from askcli.conversation import Conversation
+from askcli.lines import TextLineReader
+from askcli.rendering import Style
+from askcli.results import REJECT_MESSAGE, REJECT_WITH_WORDS_PREFIX
+
+from .helpers import ROOT, askcli_path
+
+PEERS = ROOT / "tests" / "peers"
+FAKE = PEERS / "fake-claude"
+REAL = Path(
+    os.environ.get("ASKCLI_CLAUDE_BIN", ROOT / ".cache/claude-code/node_modules/.bin/claude")
+)
+QUESTIONS = {
+    "questions": [
+        {
+            "question": "Which runtime?",
+            "header": "Runtime",
+            "options": [
+                {"label": "Node", "description": "n"},
+                {"label": "Bun", "description": "b"},
+            ],
+        },
+        {
+            "question": "Which extras?",
+            "header": "Extras",
+            "multiSelect": True,
+            "options": [
+                {"label": "Lint", "description": "l"},
+                {"label": "Tests", "description": "t"},
+            ],
+        },
+    ]
+}
+
+
+def can_use_tool(rid: str, name: str, tool_input: Any, tool_use_id: str = "toolu_1") -> dict:
+    request = {"subtype": "can_use_tool", "tool_name": name, "input": tool_input}
+    return {
+        "type": "control_request",
+        "request_id": rid,
+        "request": {**request, "tool_use_id": tool_use_id},
+    }
+
+
+INIT_OK = {"type": "control_response", "response": {"subtype": "success", "request_id": "x"}}
+RESULT = {
+    "type": "result",
+    "subtype": "success",
+    "is_error": False,
+    "num_turns": 2,
+    "result": "Done.",
+}
+
+
+def hosted(
+    lines: list[Any], answers: list[str], *, prompt: str | None = "go", **kw: Any
+) -> tuple[int, str, str, list[dict]]:
+    out, err = io.StringIO(), io.StringIO()
+    link = Scripted(lines)
+    reader = TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
+    status = host(link, Conversation(reader, err, Style()), out, prompt=prompt, **kw)
+    return status, out.getvalue(), err.getvalue(), link.sent
+
+
+def responses(sent: list[dict]) -> list[Any]:
+    return [m["response"]["response"] for m in sent if m["type"] == "control_response"]
+
+
+def test_initialize_then_the_prompt_then_the_result_on_stdout() -> None:
+    assistant = {
+        "type": "assistant",
+        "message": {
+            "content": [
+                {"type": "text", "text": "Working on it."},
+                {"type": "tool_use", "id": "t", "name": "Bash", "input": {"command": "npm test"}},
+            ]
+        },
+    }
+    status, out, err, sent = hosted([INIT_OK, assistant, RESULT], [])
+    assert status == 0
+    assert out == "Done.\n"
+    assert "Claude: Working on it.\n  -> Bash: npm test\n-- turn done: 2 turns, 0.0 s\n" in err
+    assert sent[0] == {
+        "type": "control_request",
+        "request_id": "askcli-initialize-1",
+        "request": {"subtype": "initialize"},
+    }
+    assert sent[1]["type"] == "user" and sent[1]["message"] == {"role": "user", "content": "go"}
+
+
+def test_ask_user_question_is_answered_with_updated_input() -> None:
+    lines = [INIT_OK, can_use_tool("r1", "AskUserQuestion", QUESTIONS), RESULT]
+    status, _, err, sent = hosted(lines, ["2", "n keep it small", "2,3", "Docs", ""])
+    assert status == 0
+    assert "[Runtime] Which runtime?" in err
+    (decision,) = responses(sent)
+    assert decision == {
+        "behavior": "allow",
+        "updatedInput": {
+            **QUESTIONS,
+            "answers": {"Which runtime?": "Bun", "Which extras?": "Tests, Docs"},
+            "annotations": {"Which extras?": {"notes": "keep it small"}},
+        },
+    }
+    assert sent[-1]["response"]["request_id"] == "r1"
+
+
+def test_other_tools_get_the_permission_prompt_with_always() -> None:
+    write = {"file_path": "a.txt", "content": "x"}
+    lines = [
+        INIT_OK,
+        can_use_tool("r1", "Write", write),
+        can_use_tool("r2", "Write", write),
+        can_use_tool("r3", "Bash", {"command": "rm -rf /"}),
+        can_use_tool("r4", "Edit", {"file_path": "b"}),
+        RESULT,
+    ]
+    status, _, err, sent = hosted(lines, ["?", "a", "no", "only edit b.py"])
+    assert "Allow? [y]es / [a]lways / [n]o / or type what to do instead: a" in err
+    assert "  a        allow, and allow this tool for the rest of the session" in err
+    assert "-> Write: a.txt  (allowed)" in err  # the second Write is not asked
+    assert responses(sent) == [
+        {"behavior": "allow", "updatedInput": write},
+        {"behavior": "allow", "updatedInput": write},
+        {"behavior": "deny", "message": REJECT_MESSAGE},
+        {"behavior": "deny", "message": REJECT_WITH_WORDS_PREFIX + "only edit b.py"},
+    ]
+    assert status == 0
+
+
+def test_allow_and_deny_decide_ahead_of_time() -> None:
+    lines = [
+        INIT_OK,
+        can_use_tool("r1", "Bash", {"command": "ls"}),
+        can_use_tool("r2", "WebFetch", {"url": "http://x"}),
+        RESULT,
+    ]
+    status, _, err, sent = hosted(lines, [], allow=["Bash"], deny=["WebFetch"])
+    assert status == 0
+    assert responses(sent) == [
+        {"behavior": "allow", "updatedInput": {"command": "ls"}},
+        {"behavior": "deny", "message": "The user does not allow WebFetch in this session."},
+    ]
+    assert "Allow?" not in err
+
+
+def test_other_control_requests_get_an_error_response() -> None:
+    hook = {"type": "control_request", "request_id": "h1", "request": {"subtype": "hook_callback"}}
+    _, _, _, sent = hosted([INIT_OK, hook, RESULT], [])
+    assert sent[-1]["response"]["subtype"] == "error"
+    assert sent[-1]["response"]["request_id"] == "h1"
+
+
+def test_todo_lists_are_shown_as_checklists() -> None:
+    todos = [
+        {"content": "a", "status": "completed", "activeForm": "A-ing"},
+        {"content": "b", "status": "in_progress", "activeForm": "B-ing"},
+    ]
+    assistant = {
+        "type": "assistant",
+        "message": {
+            "content": [{"type": "tool_use", "name": "TodoWrite", "input": {"todos": todos}}]
+        },
+    }
+    _, _, err, _ = hosted([INIT_OK, assistant, RESULT], [])
+    assert "  [x] a\n  [>] B-ing\n  1/2 done\n" in err
+
+
+def test_prompts_are_read_at_a_prompt_until_the_input_ends() -> None:
+    lines = [INIT_OK, RESULT, {**RESULT, "result": "Again."}]
+    status, out, err, sent = hosted(lines, ["first", "", "second"], prompt=None)
+    assert status == 0
+    assert out == "Done.\nAgain.\n"
+    assert [m["message"]["content"] for m in sent if m["type"] == "user"] == ["first", "second"]
+    assert err.count("> ") == 4
+
+
+def test_claude_code_ending_in_the_middle_is_an_error() -> None:
+    status, _, err, _ = hosted([INIT_OK, {"type": "assistant", "message": {"content": []}}], [])
+    assert status == 1
+    assert "askcli: Claude Code ended unexpectedly" in err
+
+
+def test_an_error_result_is_a_failure_status() -> None:
+    failed = {**RESULT, "is_error": True, "subtype": "error_max_turns", "result": ""}
+    status, out, err, _ = hosted([INIT_OK, failed], [])
+    assert (status, out) == (1, "")
+    assert "-- turn ended: error_max_turns" in err
+
+
+@pytest.mark.parametrize(
+    ("name", "tool_input", "line"),
+    [
+        ("Bash", {"command": "npm test"}, "Bash: npm test"),
+        ("Edit", {"file_path": "src/app.py"}, "Edit: src/app.py"),
+        ("Grep", {"pattern": "TODO"}, "Grep: TODO"),
+        ("Task", {"description": "Review"}, "Task: Review"),
+        ("TaskUpdate", {"taskId": "2", "status": "completed"}, "TaskUpdate: #2 completed"),
+        ("Mystery", {}, "Mystery"),
+    ],
+)
+def test_tool_lines(name: str, tool_input: dict, line: str) -> None:
+    assert tool_line(name, tool_input) == line
+
+
+# --- a stand-in executable ------------------------------------------------------------
+
+
+def run_askcli(*args: str, input: str = "", env: dict[str, str] | None = None) -> Any:
+    return subprocess.run(
+        [str(askcli_path()), "claude", *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "NO_COLOR": "1", **(env or {})},
+    )
+
+
+def test_a_missing_claude_says_how_to_install_it() -> None:
+    proc = run_askcli("--claude-bin", "/nonexistent/claude", "hi")
+    assert proc.returncode == 2
+    assert "npm install -g @anthropic-ai/claude-code" in proc.stderr
+    on_path = subprocess.run(
+        [str(askcli_path()), "claude", "hi"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**os.environ, "PATH": "/nonexistent"},
+    )
+    assert on_path.returncode == 2 and "Claude Code was not found" in on_path.stderr
+
+
+def test_prompts_through_a_stand_in_and_extra_arguments() -> None:
+    proc = run_askcli(
+        "--claude-bin", str(FAKE), input="hello\nworld\n", env={"FAKE_CLAUDE_MODE": "echo"}
+    )
+    assert proc.returncode == 0
+    assert proc.stdout == "echo: hello\necho: world\n"
+
+
+def test_claude_code_dying_is_a_clear_error() -> None:
+    proc = run_askcli("--claude-bin", str(FAKE), "go", env={"FAKE_CLAUDE_MODE": "die"})
+    assert proc.returncode == 1
+    assert "Claude Code ended unexpectedly (exit status 3)" in proc.stderr
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    status = Path(f"/proc/{pid}/status")
+    return not (status.exists() and "State:\tZ" in status.read_text())
+
+
+def _wait_for(path: Path) -> int:
+    for _ in range(100):
+        if path.exists() and path.read_text():
+            return int(path.read_text())
+        time.sleep(0.05)
+    raise AssertionError("the stand-in did not start")
+
+
+@pytest.mark.parametrize("how", ["sigterm", "sigkill", "ctrl-c-twice"])
+def test_no_orphaned_claude_code(how: str, tmp_path: Path) -> None:
+    pidfile = tmp_path / "pid"
+    env = {**os.environ, "FAKE_CLAUDE_MODE": "hang", "FAKE_CLAUDE_PIDFILE": str(pidfile)}
+    child = pexpect.spawn(
+        str(askcli_path()), ["claude", "--claude-bin", str(FAKE), "go"], env=env, timeout=10
+    )
+    pid = _wait_for(pidfile)
+    time.sleep(0.3)  # the prompt has been sent: the stand-in now hangs in its turn
+    if how == "sigterm":
+        child.kill(signal.SIGTERM)
+    elif how == "sigkill":
+        child.kill(signal.SIGKILL)
+    else:
+        child.sendintr()
+        child.expect_exact("interrupting Claude Code")
+        child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    for _ in range(100):
+        if not _alive(pid):
+            break
+        time.sleep(0.1)
+    assert not _alive(pid), f"Claude Code (pid {pid}) outlived askcli ({how})"
+
+
+# --- the real Claude Code -------------------------------------------------------------
+
+needs_claude = pytest.mark.skipif(
+    not REAL.exists(), reason="Claude Code is not installed (make claude-code needs npm)"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Api:
+    """The stand-in Anthropic API, with a log of what Claude Code sent it."""
+
+    def __init__(self, tmp_path: Path, turns: list[dict]) -> None:
+        self.port = free_port()
+        self.log = tmp_path / "requests.jsonl"
+        scenario = tmp_path / "turns.json"
+        scenario.write_text(json.dumps(turns))
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                str(PEERS / "mock_anthropic.py"),
+                "--port",
+                str(self.port),
+                "--scenario",
+                str(scenario),
+                "--log",
+                str(self.log),
+            ],
+        )
+        for _ in range(100):
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", self.port)) == 0:
+                    break
+            time.sleep(0.05)
+        home = tmp_path / "home"
+        home.mkdir()
+        self.env = {
+            **os.environ,
+            "HOME": str(home),
+            "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{self.port}",
+            "ANTHROPIC_API_KEY": "test-key",
+            "DISABLE_TELEMETRY": "1",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "NO_COLOR": "1",
+            "XDG_STATE_HOME": str(tmp_path / "state"),
+        }
+
+    def tool_results(self) -> dict[str, dict]:
+        """Every tool_result Claude Code sent back to the model, by tool_use_id."""
+        found = {}
+        for line in self.log.read_text().splitlines():
+            for message in json.loads(line)["request"].get("messages", []):
+                content = message.get("content")
+                for block in content if isinstance(content, list) else []:
+                    if block.get("type") == "tool_result":
+                        found[block["tool_use_id"]] = block
+        return found
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+@pytest.fixture
+def api(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Api]:
+    server = Api(tmp_path, request.param)
+    yield server
+    server.stop()
+
+
+def text(s: str) -> dict:
+    return {"type": "text", "text": s}
+
+
+def use(tool_id: str, name: str, tool_input: dict) -> dict:
+    return {"type": "tool_use", "id": tool_id, "name": name, "input": tool_input}
+
+
+SESSION = [
+    {
+        "content": [text("Two questions first."), use("toolu_01Ask", "AskUserQuestion", QUESTIONS)],
+        "stop_reason": "tool_use",
+    },
+    {
+        "content": [use("toolu_01Write", "Write", {"file_path": "server.js", "content": "x"})],
+        "stop_reason": "tool_use",
+    },
+    {"content": [text("Set up with Bun.")], "stop_reason": "end_turn"},
+]
+
+
+@needs_claude
+@pytest.mark.parametrize("api", [SESSION], indirect=True)
+def test_answers_reach_the_model_exactly_as_typed(api: Api, tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    proc = subprocess.run(
+        [str(askcli_path()), "claude", "--claude-bin", str(REAL), "set up the server"],
+        input="2\nn keep it small\n2,3\n Docs, not tests\n\nuse TypeScript instead\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=work,
+        env=api.env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "Set up with Bun.\n"
+    results = api.tool_results()
+    asked = results["toolu_01Ask"]["content"]
+    assert '"Which runtime?"="Bun"' in asked
+    assert '"Which extras?"="Tests,  Docs, not tests"' in asked
+    assert "keep it small" in asked
+    denied = results["toolu_01Write"]
+    assert denied["is_error"] is True
+    assert denied["content"].endswith("the user said:\nuse TypeScript instead")
+    assert not (work / "server.js").exists()
+    assert "Claude: Two questions first." in proc.stderr
+    assert "-- turn done: 3 turns" in proc.stderr
+
+
+@needs_claude
+@pytest.mark.parametrize(
+    "api",
+    [
+        [
+            {
+                "content": [
+                    use("toolu_01Write", "Write", {"file_path": "out.txt", "content": "hi\n"})
+                ],
+                "stop_reason": "tool_use",
+            },
+            {"content": [text("Wrote it.")], "stop_reason": "end_turn"},
+        ]
+    ],
+    indirect=True,
+)
+def test_allow_ahead_of_time_lets_claude_code_run_the_tool(api: Api, tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    proc = subprocess.run(
+        [str(askcli_path()), "claude", "--claude-bin", str(REAL), "--allow", "Write", "write it"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=work,
+        env=api.env,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (work / "out.txt").read_text() == "hi\n"
+    assert "Allow?" not in proc.stderr
+
+
+@needs_claude
+@pytest.mark.parametrize(
+    "api",
+    [
+        [
+            {
+                "content": [text("Thinking for a long time.")],
+                "stop_reason": "end_turn",
+                "delay": 30,
+            },
+            {"content": [text("Second turn.")], "stop_reason": "end_turn"},
+        ]
+    ],
+    indirect=True,
+)
+def test_ctrl_c_interrupts_the_turn_and_returns_to_the_prompt(api: Api, tmp_path: Path) -> None:
+    child = pexpect.spawn(
+        str(askcli_path()),
+        ["claude", "--claude-bin", str(REAL)],
+        env=api.env,
+        cwd=str(tmp_path),
+        timeout=60,
+        encoding="utf-8",
+    )
+    log = io.StringIO()
+    child.logfile_read = log
+    try:
+        child.expect_exact("> ")
+        child.sendline("take your time")
+        time.sleep(2)  # Claude Code now waits for the (slow) model
+        child.sendintr()
+        child.expect_exact("interrupting Claude Code")
+        child.expect_exact("-- turn ended")
+        child.expect_exact("> ")
+        child.sendline("again")
+        child.expect_exact("Second turn.")
+        child.expect_exact("> ")
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    except (pexpect.TIMEOUT, pexpect.EOF):
+        pytest.fail(f"the terminal showed:\n{log.getvalue()}")
+    child.close()
+    assert child.exitstatus == 0, log.getvalue()
