@@ -183,7 +183,7 @@ def tool_line(name: str, tool_input: Any) -> str:
         value = data.get(key)
         if isinstance(value, str) and value:
             return f"{name}: {value}"
-    for key in ("description", "subject", "prompt", "skill"):
+    for key in ("subject", "description", "prompt", "skill"):
         value = data.get(key)
         if isinstance(value, str) and value:
             return f"{name}: {value}"
@@ -211,6 +211,8 @@ class Host:
         self.deny = set(deny)
         self.serial = 0
         self.failed = False
+        self.creating: dict[str, dict[str, Any]] = {}  # TaskCreate inputs by tool_use id
+        self.tasks: dict[str, dict[str, Any]] = {}  # Claude Code's task list, by task id
 
     def _id(self, what: str) -> str:
         self.serial += 1
@@ -238,7 +240,9 @@ class Host:
                     if block["text"].strip():
                         self.say_line(block["text"].strip(), "Claude: ")
                 elif block.get("type") == "tool_use":
-                    self._show_tool_use(str(block.get("name")), block.get("input"))
+                    self._show_tool_use(str(block.get("name")), block.get("input"), block.get("id"))
+        elif kind == "user":
+            self._track_tasks(message)
         elif kind == "system" and message.get("subtype") == "init":
             model = message.get("model", "?")
             self.conv.say(
@@ -248,9 +252,38 @@ class Host:
         elif kind == "result":
             self._show_result(message)
 
-    def _show_tool_use(self, name: str, tool_input: Any) -> None:
+    def _track_tasks(self, message: dict[str, Any]) -> None:
+        """Follow Claude Code's task list (TaskCreate/TaskUpdate) from the results it
+        reports, and show it as a checklist when a task's status changes."""
+        done = message.get("tool_use_result")
+        if not isinstance(done, dict):
+            return
+        content = (message.get("message") or {}).get("content")
+        ids = [b.get("tool_use_id") for b in content or [] if isinstance(b, dict)]
+        task = done.get("task")
+        if isinstance(task, dict) and ids and ids[0] in self.creating:
+            created = self.creating.pop(ids[0])
+            self.tasks[str(task.get("id"))] = {
+                "content": created.get("subject") or task.get("subject", ""),
+                "status": "pending",
+                "activeForm": created.get("activeForm"),
+            }
+            return
+        change = done.get("statusChange")
+        task_id = str(done.get("taskId"))
+        if isinstance(change, dict) and task_id in self.tasks:
+            if change.get("to") == "deleted":
+                del self.tasks[task_id]
+            else:
+                self.tasks[task_id]["status"] = change.get("to")
+            items = list(self.tasks.values())
+            self.conv.say(checklist(items, self.conv.style, title="Task list"))
+
+    def _show_tool_use(self, name: str, tool_input: Any, tool_id: Any = None) -> None:
         if name == "AskUserQuestion":
             return  # asked next, through the can_use_tool request
+        if name == "TaskCreate" and isinstance(tool_input, dict) and isinstance(tool_id, str):
+            self.creating[tool_id] = tool_input
         todos = tool_input.get("todos") if isinstance(tool_input, dict) else None
         if name == "TodoWrite" and isinstance(todos, list):
             items = [t for t in todos if isinstance(t, dict)]

@@ -515,3 +515,45 @@ def test_ctrl_c_interrupts_the_turn_and_returns_to_the_prompt(api: Api, tmp_path
         pytest.fail(f"the terminal showed:\n{log.getvalue()}")
     child.close()
     assert child.exitstatus == 0, log.getvalue()
+
+
+def test_claude_codes_task_list_is_shown_as_a_checklist() -> None:
+    create = {
+        "type": "assistant",
+        "message": {
+            "content": [
+                {
+                    "type": "tool_use",
+                    "id": "c1",
+                    "name": "TaskCreate",
+                    "input": {"subject": "Build", "activeForm": "Building"},
+                },
+                {
+                    "type": "tool_use",
+                    "id": "c2",
+                    "name": "TaskCreate",
+                    "input": {"subject": "Test", "activeForm": "Testing"},
+                },
+            ]
+        },
+    }
+    created = [
+        {
+            "type": "user",
+            "message": {"content": [{"tool_use_id": f"c{n}", "type": "tool_result"}]},
+            "tool_use_result": {"task": {"id": str(n)}},
+        }
+        for n in (1, 2)
+    ]
+    update = {
+        "type": "user",
+        "message": {"content": [{"tool_use_id": "u1", "type": "tool_result"}]},
+        "tool_use_result": {
+            "success": True,
+            "taskId": "1",
+            "statusChange": {"from": "pending", "to": "in_progress"},
+        },
+    }
+    _, _, err, _ = hosted([INIT_OK, create, *created, update, RESULT], [])
+    assert "  -> TaskCreate: Build\n  -> TaskCreate: Test\n" in err
+    assert "Task list\n  [>] Building\n  [ ] Test\n  0/2 done\n" in err
