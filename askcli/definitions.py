@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .schema import TOOL_NAME, AskUserQuestionInput
+from .envelopes import ASK_USER_QUESTION as TOOL_NAME
+from .schema import AskUserQuestionInput
 
 FORMATS = ("anthropic", "openai", "json-schema")
 

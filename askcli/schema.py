@@ -18,10 +18,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
+from .envelopes import ASK_USER_QUESTION as TOOL_NAME
+from .envelopes import TODO_WRITE as TODO_TOOL_NAME
 from .inputs import todos_are_legacy, uniqueness_problem
 from .validation import ZodMessage, validate
-
-TOOL_NAME = "AskUserQuestion"
 
 
 def _not_null(error_type: str) -> BeforeValidator:
@@ -120,7 +120,6 @@ def validate_ask(data: Any) -> AskUserQuestionInput:
 
 # --- TodoWrite -----------------------------------------------------------------------
 
-TODO_TOOL_NAME = "TodoWrite"
 TodoStatus = Literal["pending", "in_progress", "completed"]
 Content = Annotated[str, Field(min_length=1), ZodMessage("Content cannot be empty")]
 

@@ -13,8 +13,6 @@ from typing import Any
 
 from .rendering import Style, visible, wrap
 
-TOOL_NAME = "TodoWrite"
-STATUSES = ("pending", "in_progress", "completed")
 RESULT_TEXT = (
     "Todos have been modified successfully. Ensure that you continue to use the todo list "
     "to track your progress. Please proceed with the current tasks if applicable"
