@@ -49,16 +49,15 @@ def loads_limited(text: str) -> Any:
         raise ValueError(TOO_BIG)
     if _NOT_UTF8.search(text):
         raise ValueError("is not valid UTF-8")
-    scanner = _Scanner()
-    scanner.feed(text)
-    if scanner.deepest > MAX_DEPTH:
-        raise ValueError(TOO_DEEP)
     try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except RecursionError:
+        value = json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:  # far too deep for the parser itself
         raise ValueError(TOO_DEEP) from None
     except ValueError as exc:
         raise ValueError(f"is not valid JSON: {exc}") from None
+    if _nested_too_deep(value, text):
+        raise ValueError(TOO_DEEP)
+    return value
 
 
 def parse_object(text: str) -> Document:
@@ -163,8 +162,13 @@ def read_documents(
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
-def _too_deep(value: Any) -> bool:
-    """Objects and arrays nested deeper than :data:`MAX_DEPTH`."""
+def _nested_too_deep(value: Any, text: str, start: int = 0, end: int | None = None) -> bool:
+    """``value``, parsed from ``text[start:end]``, nests objects and arrays deeper than
+    :data:`MAX_DEPTH`. Each level needs an opening bracket, so text with few of them
+    (every usual call) needs no walk."""
+    end = len(text) if end is None else end
+    if text.count("{", start, end) + text.count("[", start, end) <= MAX_DEPTH:
+        return False
     stack = [(value, 1)]
     while stack:
         node, depth = stack.pop()
@@ -188,8 +192,7 @@ def _one_line(reader: LineReader, text: str, pos: int) -> Document | None:
     if rest.strip():
         reader.unread(rest)
     shown = text[pos : min(end, pos + 200)]
-    # nesting needs an opening bracket per level: few brackets, no need to look deeper
-    if text.count("{", pos, end) + text.count("[", pos, end) > MAX_DEPTH and _too_deep(value):
+    if _nested_too_deep(value, text, pos, end):
         return Document(None, f"the call {TOO_DEEP}", shown)
     return Document(value, text=shown, size=end - pos)
 
