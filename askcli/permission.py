@@ -24,9 +24,11 @@ PROMPT_ALWAYS = "Allow? [y]es / [a]lways / [n]o / or type what to do instead: "
 ALLOWED_TEXT = "The user allowed this tool use."
 MAX_CHARS = 400  # a longer value is shortened
 MAX_LINES = 16  # a value of more lines is shortened
-ALWAYS_HELP = "  a        allow, and allow this tool for the rest of the session\n"
-HELP = """\
-  y        allow: the agent's host runs the tool with this input (askcli never runs it)
+HELP_ALLOW = (
+    "  y        allow: the agent's host runs the tool with this input (askcli never runs it)\n"
+)
+HELP_ALWAYS = "  a        allow, and allow this tool for the rest of the session\n"
+HELP_REST = """\
   n        deny: the agent is told to stop and wait
   TEXT     deny, and tell the agent what to do instead
   ?        this help
@@ -111,11 +113,7 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
             if word in ("n", "no", "q"):
                 return denied(results.REJECT_MESSAGE)
             if word in ("?", "help"):
-                conv.say(
-                    HELP.replace("  n ", ALWAYS_HELP + "  n ", 1)
-                    if conv.permission_always
-                    else HELP
-                )
+                conv.say(HELP_ALLOW + (HELP_ALWAYS if conv.permission_always else "") + HELP_REST)
             elif not word:
                 conv.say(
                     conv.style.warn("! type y to allow, n to deny, or what to do instead") + "\n"

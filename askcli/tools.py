@@ -1,16 +1,16 @@
 """The tools registry: tool name -> tool (the seed's ``permissionComponentForTool``).
 
-A :class:`Tool` says how to validate a call's input, its permission (``ask``: the person
-decides; ``allow``: nobody is asked), which soft rules to report in ``askcli check
---strict`` and how to answer it. A name not in the registry gets the fallback permission
-prompt. Adding a tool means adding one entry here.
+A :class:`Tool` says how to validate a call's input, which soft rules to report in
+``askcli check --strict`` and how to answer it. The permission of the seed's layer lives in
+the handler: AskUserQuestion and the fallback prompt (any name not in the registry) ask the
+person; TodoWrite is ``allow`` and asks nothing. Adding a tool means adding one entry here.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 from . import permission, results, todos
 from .conversation import Conversation, Ending
@@ -32,7 +32,6 @@ class Tool(NamedTuple):
     """
 
     name: str
-    permission: Literal["ask", "allow"]
     parse: Callable[[Any], Any]
     answer: Callable[[ToolCall, Any, Conversation], ToolResult]
     warnings: Callable[[Any], list[str]] = lambda _: []
@@ -133,11 +132,11 @@ def todo_write(call: ToolCall, data: TodoInput, conv: Conversation) -> ToolResul
 REGISTRY: dict[str, Tool] = {
     tool.name: tool
     for tool in [
-        Tool(ASK_USER_QUESTION, "ask", parse_ask, ask_user_question, soft_rule_warnings),
-        Tool(TODO_WRITE, "allow", parse_todos, todo_write, todo_warnings),
+        Tool(ASK_USER_QUESTION, parse_ask, ask_user_question, soft_rule_warnings),
+        Tool(TODO_WRITE, parse_todos, todo_write, todo_warnings),
     ]
 }
-FALLBACK = Tool("", "ask", permission.parse_any, permission.fallback)
+FALLBACK = Tool("", permission.parse_any, permission.fallback)
 
 
 def tool_for(name: str) -> Tool:
