@@ -424,43 +424,41 @@ def host(
     """
     session = Host(link, conv, out, allow=allow, deny=deny)
     conv.permission_always = True
-    status = int(Status.ANSWERED)
+    died = interrupted = False
     try:
-        if not session.start():
-            return _died(link, conv)
-        while True:
-            if prompt is not None:
-                text: str | None = prompt
-            else:
-                try:
-                    text = conv.read_answer("> ", command=False)
-                except KeyboardInterrupt:
-                    conv.say("\n")
-                    break
+        died = not session.start()
+        while not died:
+            text = prompt if prompt is not None else _next_prompt(conv)
             if text is None:
                 break
-            if not text.strip():
-                continue
-            session.prompt(text)
-            if not session.turn():
-                return _died(link, conv)
-            if prompt is not None:
-                break
-        if session.failed:
-            status = EXIT_CLAUDE_FAILED
+            if text.strip():
+                session.prompt(text)
+                died = not session.turn()
+                if prompt is not None:
+                    break
     except KeyboardInterrupt:
         conv.say("\n")
         conv.error("session ended")
-        status = int(Status.INTERRUPTED)
+        interrupted = True
     finally:
-        code = link.close()
-    if code not in (None, 0) and status == 0 and not session.failed:
+        code = link.close()  # on every way out: no Claude Code outlives askcli
+    if interrupted:
+        return int(Status.INTERRUPTED)
+    if died:
+        conv.error(f"Claude Code ended unexpectedly (exit status {code})")
+        return EXIT_CLAUDE_FAILED
+    if session.failed:
+        return EXIT_CLAUDE_FAILED
+    if code not in (None, 0):
         conv.error(f"Claude Code exited with status {code}")
-        status = EXIT_CLAUDE_FAILED
-    return status
+        return EXIT_CLAUDE_FAILED
+    return int(Status.ANSWERED)
 
 
-def _died(link: Link, conv: Conversation) -> int:
-    code = link.close()
-    conv.error(f"Claude Code ended unexpectedly (exit status {code})")
-    return EXIT_CLAUDE_FAILED
+def _next_prompt(conv: Conversation) -> str | None:
+    """A prompt typed at ``> ``; None when the input ended or the person pressed Ctrl-C."""
+    try:
+        return conv.read_answer("> ", command=False)
+    except KeyboardInterrupt:
+        conv.say("\n")
+        return None

@@ -110,9 +110,10 @@ def _usage_error(ctx: click.Context, exc: UsageError) -> None:
     ctx.exit(int(Status.INVALID))
 
 
-def _guard_pipe(ctx: click.Context, work: Callable[[], int]) -> None:
-    """Run ``work`` and exit with its status; a closed stdout ends quietly."""
-    signals.install()
+def _guard_pipe(ctx: click.Context, work: Callable[[], int], *, every_sigint: bool = False) -> None:
+    """Run ``work`` with askcli's signal handling and exit with its status; a closed
+    stdout ends quietly."""
+    signals.install(every_sigint=every_sigint)
     try:
         status = work()
     except BrokenPipeError:
@@ -302,9 +303,7 @@ def record(
         if status is Status.INTERRUPTED:
             streams.say("askcli: interrupted; no fixture written\n")
             return int(status)
-        lines = typed.decode("utf-8", "surrogateescape").split("\n")
-        if lines and not lines[-1]:
-            lines.pop()
+        lines = fixtures.typed_lines(typed)
         shape: dict[str, Any] = (
             {"stdin": lines} if streams.shared else {"calls": calls, "answers": lines}
         )
@@ -450,42 +449,27 @@ def claude(
     recorder = hosting.Recorder(link) if record_path is not None else None
 
     def work() -> int:
-        kept = _Tee(out) if recorder is not None else out
-        status = hosting.host(recorder or link, conv, kept, prompt=prompt, allow=allow, deny=deny)
+        # host() ends Claude Code on every way out
+        status = hosting.host(recorder or link, conv, out, prompt=prompt, allow=allow, deny=deny)
         if recorder is not None and record_path is not None:
             from . import fixtures
 
-            lines = typed.decode("utf-8", "surrogateescape").split("\n")
-            if lines and not lines[-1]:
-                lines.pop()
             fixture = fixtures.make_claude(
                 prompt=prompt,
                 allow=list(allow),
                 deny=list(deny),
                 received=recorder.received,
-                sent=recorder.sent,
-                answers=lines,
-                status=status,
+                answers=fixtures.typed_lines(typed),
                 exit_status=recorder.exit_status,
             )
-            if not fixture["live"]["sent_matches"]:
-                conv.say("askcli: warning: replaying this session does not give what it sent\n")
+            if fixture["claude"]["sent"] != recorder.sent or fixture["status"] != status:
+                conv.say("askcli: warning: replaying this session does not give what it did\n")
             record_path.parent.mkdir(parents=True, exist_ok=True)
             record_path.write_text(fixtures.dumps(fixture), encoding="utf-8")
             conv.say(f"askcli: recorded {record_path}\n")
         return status
 
-    signals.install(every_sigint=True)
-    try:
-        status = work()
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        link.close()
-        ctx.exit(EXIT_BROKEN_PIPE)
-    if status == Status.INTERRUPTED:
-        status = signals.exit_status(Status.INTERRUPTED)
-    ctx.exit(status)
+    _guard_pipe(ctx, work, every_sigint=True)
 
 
 @cli.group()

@@ -153,9 +153,7 @@ def make_claude(
     *,
     prompt: str | None,
     received: Sequence[Any],
-    sent: Sequence[Any],
     answers: Sequence[str],
-    status: int,
     allow: Sequence[str] = (),
     deny: Sequence[str] = (),
     exit_status: int | None = 0,
@@ -189,8 +187,15 @@ def make_claude(
         "stdout": outcome.stdout,
         "stderr": outcome.stderr,
         "status": outcome.status,
-        "live": {"sent_matches": list(sent) == outcome.sent, "status": status},
     }
+
+
+def typed_lines(typed: bytes | bytearray) -> list[str]:
+    """What a reader's transcript kept, as the lines of a fixture."""
+    lines = typed.decode("utf-8", "surrogateescape").split("\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    return lines
 
 
 def dumps(fixture: dict[str, Any]) -> str:
