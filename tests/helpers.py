@@ -54,7 +54,11 @@ def deep(value: dict[str, Any]) -> dict[str, Any]:
 
 
 def run_askcli(
-    *args: str, input: str = "", env: dict[str, str] | None = None, timeout: float = 20
+    *args: str,
+    input: str = "",
+    env: dict[str, str] | None = None,
+    timeout: float = 20,
+    cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """The installed askcli with text pipes, colour off; it must never print a traceback."""
     proc = subprocess.run(
@@ -64,6 +68,7 @@ def run_askcli(
         text=True,
         encoding="utf-8",
         timeout=timeout,
+        cwd=cwd,
         env={**os.environ, "NO_COLOR": "1", "COLUMNS": "80", **(env or {})},
     )
     assert "Traceback" not in proc.stderr, proc.stderr

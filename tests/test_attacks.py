@@ -76,10 +76,6 @@ def check_bytes(data: bytes, where: str) -> None:
     assert found is None, f"{where}: raw {found.group()!r} at {found.start()}"
 
 
-def ask_call(field: Callable[[str], dict[str, Any]]) -> Callable[[str], dict[str, Any]]:
-    return field
-
-
 def in_question(text: str) -> dict[str, Any]:
     return call(question(text=text))
 

@@ -23,12 +23,13 @@ from typing import Any
 import pexpect
 import pytest
 
-from askcli.claude import Scripted, host, tool_line
+from askcli.claude import FLAGS, Scripted, host, tool_line
 from askcli.conversation import Conversation
 from askcli.lines import TextLineReader
 from askcli.rendering import Style
 from askcli.results import REJECT_MESSAGE, REJECT_WITH_WORDS_PREFIX
 
+from . import helpers
 from .helpers import ROOT, askcli_path
 
 PEERS = ROOT / "tests" / "peers"
@@ -233,14 +234,7 @@ def test_tool_lines(name: str, tool_input: dict, line: str) -> None:
 
 
 def run_askcli(*args: str, input: str = "", env: dict[str, str] | None = None) -> Any:
-    return subprocess.run(
-        [str(askcli_path()), "claude", *args],
-        input=input,
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env={**os.environ, "NO_COLOR": "1", **(env or {})},
-    )
+    return helpers.run_askcli("claude", *args, input=input, env=env, timeout=30)
 
 
 def test_a_missing_claude_says_how_to_install_it() -> None:
@@ -257,12 +251,18 @@ def test_a_missing_claude_says_how_to_install_it() -> None:
     assert on_path.returncode == 2 and "Claude Code was not found" in on_path.stderr
 
 
-def test_prompts_through_a_stand_in_and_extra_arguments() -> None:
+def test_prompts_through_a_stand_in_and_extra_arguments(tmp_path: Path) -> None:
+    args = tmp_path / "args.json"
+    env = {"FAKE_CLAUDE_MODE": "echo", "FAKE_CLAUDE_ARGS": str(args)}
     proc = run_askcli(
-        "--claude-bin", str(FAKE), input="hello\nworld\n", env={"FAKE_CLAUDE_MODE": "echo"}
+        "--claude-bin", str(FAKE), "--", "--model", "opus", input="hello\nworld\n", env=env
     )
     assert proc.returncode == 0
     assert proc.stdout == "echo: hello\necho: world\n"
+    assert json.loads(args.read_text()) == [*FLAGS, "--model", "opus"]
+    one = run_askcli("--claude-bin", str(FAKE), "just once", "--", "--verbose", env=env)
+    assert one.stdout == "echo: just once\n"
+    assert json.loads(args.read_text()) == [*FLAGS, "--verbose"]
 
 
 def test_claude_code_dying_is_a_clear_error() -> None:
@@ -377,6 +377,20 @@ class Api:
                         found[block["tool_use_id"]] = block
         return found
 
+    def run(self, work: Path, *args: str, input: str = "") -> Any:
+        """askcli claude with the real Claude Code, in ``work``, against this API."""
+        work.mkdir(exist_ok=True)
+        return helpers.run_askcli(
+            "claude",
+            "--claude-bin",
+            str(REAL),
+            *args,
+            input=input,
+            env=self.env,
+            timeout=120,
+            cwd=work,
+        )
+
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(timeout=10)
@@ -414,16 +428,8 @@ SESSION = [
 @pytest.mark.parametrize("api", [SESSION], indirect=True)
 def test_answers_reach_the_model_exactly_as_typed(api: Api, tmp_path: Path) -> None:
     work = tmp_path / "work"
-    work.mkdir()
-    proc = subprocess.run(
-        [str(askcli_path()), "claude", "--claude-bin", str(REAL), "set up the server"],
-        input="2\nn keep it small\n2,3\n Docs, not tests\n\nuse TypeScript instead\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=work,
-        env=api.env,
-    )
+    answers = "2\nn keep it small\n2,3\n Docs, not tests\n\nuse TypeScript instead\n"
+    proc = api.run(work, "set up the server", input=answers)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "Set up with Bun.\n"
     results = api.tool_results()
@@ -457,16 +463,7 @@ def test_answers_reach_the_model_exactly_as_typed(api: Api, tmp_path: Path) -> N
 )
 def test_allow_ahead_of_time_lets_claude_code_run_the_tool(api: Api, tmp_path: Path) -> None:
     work = tmp_path / "work"
-    work.mkdir()
-    proc = subprocess.run(
-        [str(askcli_path()), "claude", "--claude-bin", str(REAL), "--allow", "Write", "write it"],
-        input="",
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=work,
-        env=api.env,
-    )
+    proc = api.run(work, "--allow", "Write", "write it")
     assert proc.returncode == 0, proc.stderr
     assert (work / "out.txt").read_text() == "hi\n"
     assert "Allow?" not in proc.stderr

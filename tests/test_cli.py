@@ -200,18 +200,6 @@ def test_works_in_the_c_locale_with_non_ascii_text() -> None:
     assert '"用哪个库？"="乙"' in result(proc)["content"]
 
 
-def test_a_closed_stdout_ends_quietly() -> None:
-    proc = subprocess.run(
-        f"'{askcli_path()}' ask '{LIBRARY}' | true",
-        shell=True,
-        input="2\n",
-        capture_output=True,
-        text=True,
-        timeout=10,
-    )
-    assert "Traceback" not in proc.stderr
-
-
 def test_version_and_help() -> None:
     assert askcli("--version").stdout.startswith("askcli, version ")
     helptext = askcli("ask", "--help").stdout

@@ -6,6 +6,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from askcli.journal import Journal, default_dir, input_digest, journal_name
 
 from .helpers import EXAMPLES, run_askcli
@@ -83,12 +85,6 @@ def test_a_changed_call_with_the_same_id_does_not_resume(tmp_path: Path) -> None
     assert "Resuming" not in again.stderr
 
 
-def test_the_default_journal_folder(tmp_path: Path, monkeypatch: object) -> None:
-    import pytest
-
-    mp = pytest.MonkeyPatch()
-    mp.setenv("XDG_STATE_HOME", str(tmp_path))
-    try:
-        assert default_dir() == tmp_path / "askcli" / "journal"
-    finally:
-        mp.undo()
+def test_the_default_journal_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    assert default_dir() == tmp_path / "askcli" / "journal"

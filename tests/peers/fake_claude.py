@@ -4,6 +4,7 @@
 Usage: fake_claude.py MODE [claude flags...]. It answers the initialize control request,
 then, by MODE: "die" exits 3 after the first prompt; "hang" sleeps until killed (writing its
 pid to $FAKE_CLAUDE_PIDFILE first); "echo" answers each prompt with a result line.
+With $FAKE_CLAUDE_ARGS it writes its arguments there as JSON.
 """
 
 import json
@@ -19,6 +20,9 @@ def send(message):
 
 def main():
     mode = sys.argv[1]
+    if os.environ.get("FAKE_CLAUDE_ARGS"):
+        with open(os.environ["FAKE_CLAUDE_ARGS"], "w") as out:
+            json.dump(sys.argv[2:], out)
     if os.environ.get("FAKE_CLAUDE_PIDFILE"):
         with open(os.environ["FAKE_CLAUDE_PIDFILE"], "w") as out:
             out.write(str(os.getpid()))
