@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from .errors import AnswerTimeout, LineTooLong
 from .lines import LineReader
-from .rendering import Style, visible
+from .rendering import Style, terminal_text, visible
 from .todo_store import TodoStore
 
 if TYPE_CHECKING:
@@ -70,11 +70,13 @@ class Conversation:
         self._gone = quiet
 
     def say(self, text: str) -> None:
-        """Write to the person; a terminal that went away (SIGHUP) is not an error."""
+        """Write to the person; a terminal that went away (SIGHUP) is not an error.
+
+        Everything for the person passes here, through :func:`terminal_text`."""
         if self._gone:
             return
         try:
-            self.out.write(text)
+            self.out.write(terminal_text(text))
             self.out.flush()
         except (OSError, ValueError):
             self._gone = True

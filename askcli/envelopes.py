@@ -64,6 +64,7 @@ class ToolCall(NamedTuple):
     problem: str | None = None
     session_id: str | None = None
     agent_id: str | None = None
+    suggestions: Any = None  # a can_use_tool request's permission_suggestions, as sent
 
 
 class Context(NamedTuple):

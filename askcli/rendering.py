@@ -12,12 +12,26 @@ import re
 import unicodedata
 from typing import NamedTuple, TextIO
 
-# What a terminal could act on beyond C0: DEL, C1 controls, bidi embeddings/overrides/
-# isolates and marks, line/paragraph separators, lone surrogates (from JSON "\udXXX").
-UNSAFE_BEYOND_C0 = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+# Invisible characters: Unicode's default-ignorable code points (DerivedCoreProperties) and
+# every format character (Cf): zero-width spaces and joiners, word joiner, BOM, tag
+# characters, variation selectors, Hangul fillers, interlinear annotations, ...
+INVISIBLE = (
+    "\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160"
+    "\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164"
+    "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
+)
+# What a terminal could act on, or what hides text, beyond C0: DEL, C1 controls, the
+# invisible characters above (bidi embeddings, overrides, isolates and marks among them),
+# line/paragraph separators, lone surrogates (from JSON "\udXXX").
+UNSAFE_BEYOND_C0 = f"\x7f-\x9f\u2028\u2029{INVISIBLE}\ud800-\udfff"
 # ... and C0 controls but tab and newline
 _UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f{UNSAFE_BEYOND_C0}]")
 _UNSAFE_SINGLE_LINE = re.compile(f"[\x00-\x08\x0b-\x1f\n{UNSAFE_BEYOND_C0}]")
+# askcli's own colours (Style): the only escape sequences that may reach a terminal
+SGR_CODES = ("0", "1", "2", "31", "32", "33", "36", "1;36")
+_SGR = "\x1b\\[(?:" + "|".join(re.escape(code) for code in SGR_CODES) + ")m"
+_TERMINAL = re.compile(f"({_SGR})|[\x00-\x08\x0b-\x1f{UNSAFE_BEYOND_C0}]")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -26,12 +40,30 @@ def _escape(match: re.Match[str]) -> str:
         return "\\n"
     if code == 0x0D:
         return "\\r"
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def escape_controls(text: str) -> str:
     """``text`` as it is but for what a terminal could act on, shown escaped."""
     return _UNSAFE.sub(_escape, text)
+
+
+def _terminal_escape(match: re.Match[str]) -> str:
+    return match.group() if match.group(1) else _escape(match)
+
+
+def terminal_text(text: str) -> str:
+    """The one gate to a terminal: ``text`` with every control, escape sequence and
+    invisible character shown escaped but newlines, tabs and askcli's own colours.
+
+    Whatever reaches a terminal (stderr, and stdout when it is one) passes here last, so a
+    string that missed :func:`visible` still cannot act on the terminal.
+    """
+    if text.isascii() and text.isprintable():
+        return text
+    return _TERMINAL.sub(_terminal_escape, text)
 
 
 def visible(text: str, *, multiline: bool = False) -> str:
@@ -40,7 +72,7 @@ def visible(text: str, *, multiline: bool = False) -> str:
     With ``multiline`` newlines stay line breaks (``\\r\\n`` counts as one) and tabs become
     spaces; otherwise newlines show as ``\\n`` and tabs as one space.
     """
-    if text.isprintable():  # no control, format or separator character: nothing to do
+    if text.isascii() and text.isprintable():  # the usual case: nothing to do
         return text
     if multiline:
         text = text.replace("\r\n", "\n")
