@@ -16,7 +16,7 @@ from .conversation import Conversation, Ending
 from .errors import AnswerTimeout, Refused
 from .inputs import AskInput
 from .rendering import Style
-from .state import Action, Mode, State, Text, reduce, specs, start
+from .state import Action, Mode, Outcome, State, Text, reduce, specs, start
 
 
 class Conclusion(NamedTuple):
@@ -36,7 +36,8 @@ def ask_questions(
     ``resume`` are answer lines kept from an interrupted conversation about the same call:
     they are applied first, silently. ``keep`` gets every line that moved the state on.
     """
-    state = replay(data, start(specs(data), data.answers), resume)
+    notes = {q: a["notes"] for q, a in (data.annotations or {}).items() if "notes" in a}
+    state = replay(data, start(specs(data), data.answers, notes), resume)
     if resume and state.mode is not Mode.DONE:
         conv.say(screens.resumed(data, state, conv.style))
     shown: tuple[Mode, int] | None = None
@@ -91,16 +92,25 @@ def interpret(data: AskInput, state: State, line: str) -> Action | Help | Previe
 
 
 def replay(data: AskInput, state: State, lines: Sequence[str]) -> State:
-    """``state`` after ``lines``, shown nothing; a line that no longer fits is skipped."""
+    """``state`` after ``lines``, shown nothing; a line that no longer fits is skipped.
+
+    Kept lines never end the call: where one would submit it, the person gets the review
+    instead, so a resumed call is always shown before it is submitted; a kept decline is
+    dropped and the person decides again."""
     for line in lines:
-        if state.mode is Mode.DONE:
-            break
         try:
             meaning = interpret(data, state, line)
-            if not isinstance(meaning, Help | Preview):
-                state = reduce(state, meaning)
+            if isinstance(meaning, Help | Preview):
+                continue
+            after = reduce(state, meaning)
         except Refused:
             continue
+        if after.mode is Mode.DONE and after.outcome is Outcome.SUBMITTED:
+            review = len(state.questions)
+            return after._replace(at=review, mode=Mode.REVIEW, outcome=None, reviewing=False)
+        if after.mode is Mode.DONE:  # a decline: the person decides again
+            return state
+        state = after
     return state
 
 
@@ -110,4 +120,9 @@ def _screen(data: AskInput, state: State, style: Style) -> str:
     text = screens.question_block(data.questions[state.at], state.at, len(data.questions), style)
     if state.at in state.selections:
         text += screens.current_answer(state, style)
+    else:
+        if state.at in state.suggested:
+            text += screens.suggested_answer(state, style)
+        if state.at in state.notes:
+            text += screens.notes_line(state, style)
     return text

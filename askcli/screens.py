@@ -69,9 +69,24 @@ def answer_text(state: State, index: int) -> str:
 def current_answer(state: State, style: Style) -> str:
     """Shown when the person comes back to a question they answered."""
     lines = wrap(answer_text(state, state.at), style.width, first="  current answer: ")
-    note = state.notes.get(state.at)
-    if note:
-        lines += wrap(visible(note, multiline=True), style.width, first="  notes: ")
+    return "\n".join(lines) + "\n" + (notes_line(state, style) if state.at in state.notes else "")
+
+
+def notes_line(state: State, style: Style) -> str:
+    """The current question's notes (``n`` alone clears them)."""
+    lines = wrap(visible(state.notes[state.at], multiline=True), style.width, first="  notes: ")
+    return "\n".join(lines) + "\n"
+
+
+def suggested_answer(state: State, style: Style) -> str:
+    """Shown at a question the call came with an answer to: the agent's suggestion, which
+    an empty line takes (the person confirms what a model wrote, never unseen)."""
+    numbers = state.suggested[state.at]
+    question = state.current
+    other = state.other_text.get(state.at, "")
+    text = ", ".join(other if n == question.other else question.labels[n - 1] for n in numbers)
+    first = f"  suggested by the agent ({','.join(map(str, numbers))}): "
+    lines = wrap(visible(text, multiline=True), style.width, first=first, rest="    ")
     return "\n".join(lines) + "\n"
 
 
@@ -99,8 +114,6 @@ def review_block(data: AskInput, state: State, style: Style) -> str:
         title = f"{head} {visible(question.question, multiline=True)}"
         lines += wrap(title, style.width, first=prefix, rest=" " * len(prefix))
         answer = answer_text(state, i) or "(no answer yet)"
-        if i in state.given:
-            answer += "   (given in the call)"
         lines += wrap(answer, style.width, first="       ")
         note = state.notes.get(i)
         if note:
@@ -117,7 +130,7 @@ def resumed(data: AskInput, state: State, style: Style) -> str:
     """Shown when a journal resumes an interrupted conversation about this call."""
     lines = ["", style.strong("Resuming where you stopped; the answers given then are kept:")]
     for i, question in enumerate(data.questions):
-        if i in state.given or question.question not in state.answers:
+        if question.question not in state.answers:
             continue
         text = f"{chip(question.header)} {visible(question.question)} -> {answer_text(state, i)}"
         lines += wrap(text, style.width, first="  ", rest="    ")

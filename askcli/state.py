@@ -77,7 +77,9 @@ class State(NamedTuple):
     other_text: Mapping[int, str] = _EMPTY
     notes: Mapping[int, str] = _EMPTY
     previews: Mapping[int, str] = _EMPTY  # the chosen option's preview
-    given: frozenset[int] = frozenset()  # answered in the call's input: never asked
+    # answers the call itself carried (a model wrote them): shown as the default of their
+    # question, for the person to confirm or change; never an answer until then
+    suggested: Mapping[int, tuple[int, ...]] = _EMPTY
     pending: tuple[int, ...] = ()  # a selection waiting for Other's text
     reviewing: bool = False  # a question reopened from the review returns there
     outcome: Outcome | None = None
@@ -93,12 +95,13 @@ class State(NamedTuple):
         return self.questions[self.at]
 
     def asked(self) -> list[int]:
-        """Indices of the questions the person is asked (not answered in the input)."""
-        return [i for i in range(len(self.questions)) if i not in self.given]
+        """Indices of the questions the person is asked: all of them."""
+        return list(range(len(self.questions)))
 
     def default_numbers(self) -> tuple[int, ...] | None:
-        """What an empty line takes at the current question, if anything."""
-        chosen = self.selections.get(self.at)
+        """What an empty line takes at the current question, if anything: the person's
+        answer, else the one the call suggested, else a recommended first option."""
+        chosen = self.selections.get(self.at) or self.suggested.get(self.at)
         if chosen:
             return chosen
         return (1,) if self.current.recommended else None
@@ -118,16 +121,54 @@ def specs(data: AskInput) -> tuple[QuestionSpec, ...]:
     )
 
 
-def start(questions: tuple[QuestionSpec, ...], given: Mapping[str, str] | None = None) -> State:
-    """The state before the first line: questions answered in ``given`` are skipped."""
-    given = dict(given or {})
-    # an empty given answer does not count, as in Claude Code (``!!answers[q.question]``)
-    answered = frozenset(i for i, q in enumerate(questions) if given.get(q.text))
-    state = State(questions=questions, answers=given, given=answered)
-    todo = state.asked()
-    if not todo:
-        return state._replace(at=len(questions), mode=Mode.DONE, outcome=Outcome.SUBMITTED)
-    return state._replace(at=todo[0])
+def start(
+    questions: tuple[QuestionSpec, ...],
+    given: Mapping[str, str] | None = None,
+    notes: Mapping[str, str] | None = None,
+) -> State:
+    """The state before the first line. Answers in ``given`` (the call's own ``answers``)
+    become the pre-selected defaults of their questions, and ``notes`` (the call's own
+    annotation notes) their notes: the person sees, confirms or changes each one. Keys that
+    name no question are ignored (see :func:`foreign_keys`); an empty answer does not count,
+    as in Claude Code."""
+    given = given or {}
+    notes = notes or {}
+    suggested: dict[int, tuple[int, ...]] = {}
+    other_text: dict[int, str] = {}
+    kept_notes: dict[int, str] = {}
+    for i, question in enumerate(questions):
+        answer = given.get(question.text)
+        if isinstance(answer, str) and answer:
+            suggested[i], other = _numbers_for(question, answer)
+            if other is not None:
+                other_text[i] = other
+        note = notes.get(question.text)
+        if isinstance(note, str) and note.strip():
+            kept_notes[i] = note.strip()
+    return State(questions=questions, suggested=suggested, other_text=other_text, notes=kept_notes)
+
+
+def foreign_keys(
+    questions: tuple[QuestionSpec, ...], given: Mapping[str, object] | None
+) -> list[str]:
+    """The keys of ``given`` that name no question of the call: a model may not answer
+    (or annotate) questions the person is never shown."""
+    texts = {q.text for q in questions}
+    return [key for key in given or {} if key not in texts]
+
+
+def _numbers_for(question: QuestionSpec, answer: str) -> tuple[tuple[int, ...], str | None]:
+    """The option numbers an answer text stands for, and Other's text if it needs one."""
+    if answer in question.labels:
+        return (question.labels.index(answer) + 1,), None
+    if question.multi:
+        parts = answer.split(ANSWER_SEPARATOR)
+        numbers = [question.labels.index(p) + 1 for p in parts if p in question.labels]
+        rest = [p for p in parts if p not in question.labels]
+        if not rest:
+            return tuple(dict.fromkeys(numbers)), None
+        return (*dict.fromkeys(numbers), question.other), ANSWER_SEPARATOR.join(rest)
+    return (question.other,), answer
 
 
 def reduce(state: State, action: Action) -> State:
@@ -264,8 +305,6 @@ def _review(state: State, action: Action) -> State:
         i = action.number - 1
         if not 0 <= i < len(state.questions):
             raise Refused(f"there is no question {action.number}")
-        if i in state.given:
-            raise Refused(f"question {action.number} was answered in the call; it is not asked")
         return state._replace(at=i, mode=Mode.QUESTION, reviewing=True)
     if isinstance(action, Back):
         return state._replace(at=state.asked()[-1], mode=Mode.QUESTION, reviewing=False)

@@ -21,7 +21,7 @@ from .issues import MAX_TEXT, describe_issues, long_text
 from .journal import input_digest
 from .repl import Conclusion, ask_questions
 from .results import Status, ToolResult
-from .state import Outcome
+from .state import Outcome, foreign_keys, specs
 
 
 class Tool(NamedTuple):
@@ -38,11 +38,13 @@ class Tool(NamedTuple):
 
 
 def final_annotations(data: AskInput, conclusion: Conclusion) -> dict[str, dict[str, str]]:
-    """The call's annotations, with the chosen previews and the person's notes merged in."""
-    out = {key: dict(note) for key, note in (data.annotations or {}).items()}
+    """The chosen previews and the person's notes, by question text. The call's own
+    annotations never pass through unseen: its notes were shown as the person's to keep or
+    clear, and a preview comes from the option chosen."""
+    out: dict[str, dict[str, str]] = {}
     state = conclusion.state
     for i, question in enumerate(data.questions):
-        note = dict(out.get(question.question, {}))
+        note: dict[str, str] = {}
         if i in state.previews:
             note["preview"] = state.previews[i]
         if i in state.notes:
@@ -55,10 +57,16 @@ def final_annotations(data: AskInput, conclusion: Conclusion) -> dict[str, dict[
 def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
     """Ask the person and turn the conclusion into the tool_result.
 
-    Answers are listed in the order they were first given, the call's own answers first.
-    With a journal, each answer line is kept as it is given, and a call interrupted before
-    resumes where it stopped; a finished call's journal entries are dropped.
+    Answers are listed in the order the person gave them. The call's own answers are only
+    suggestions the person confirms; those to questions not in the call are dropped with a
+    notice. With a journal, each answer line is kept as it is given, and a call interrupted
+    before resumes where it stopped (at the review, if its answers were complete); a
+    finished call's journal entries are dropped.
     """
+    asked = specs(data)
+    for what, given in (("answer", data.answers), ("annotation", data.annotations)):
+        for key in foreign_keys(asked, given):
+            conv.error(f"the call's {what} for {key!r} is dropped: no such question in the call")
     journal = conv.journal_for(call.id)
     if journal is not None and call.id is not None:
         digest = input_digest(call.input)
@@ -82,7 +90,8 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
         return ToolResult(call.id, text, status, is_error=True, data=payload)
 
     if conclusion.ending is Ending.DONE and state.outcome is Outcome.SUBMITTED:
-        updated = {**call.input, "answers": answers}
+        updated = {k: v for k, v in call.input.items() if k != "annotations"}
+        updated["answers"] = answers
         if annotations:
             updated["annotations"] = annotations
         text = results.answered_text(answers, annotations)

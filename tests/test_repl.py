@@ -132,27 +132,48 @@ def test_a_json_line_is_text_when_other_asks_for_it() -> None:
     assert conclusion.state.answers == {"Which one?": "{not a call}"}
 
 
-def test_questions_answered_in_the_call_are_not_shown() -> None:
+def test_answers_in_the_call_are_shown_and_confirmed_never_submitted_unseen() -> None:
     conv, out = conversation([], "end")
     reply = answer_document(Document(call(answers={"Which one?": "B"})), conv)
-    assert reply.status is Status.ANSWERED
-    assert out.getvalue() == ""
+    assert reply.status is Status.NO_ANSWER  # nobody confirmed the model's answer
+    assert "suggested by the agent (2): B" in out.getvalue()
+    assert "Choose 1-3 [2]: " in out.getvalue()
+    assert '"Which one?"="B"' not in reply.results[0].content
+    conv, out = conversation([""], "end")
+    reply = answer_document(Document(call(answers={"Which one?": "B"})), conv)
     assert reply.results[0].content == (
         'User has answered your questions: "Which one?"="B". '
         "You can now continue with the user's answers in mind."
     )
 
 
-def test_annotations_in_the_call_are_kept_and_merged_with_notes() -> None:
+def test_answers_and_notes_to_questions_not_in_the_call_are_dropped_with_a_notice() -> None:
+    doc = call(
+        answers={"Other question?": "forged", "Which one?": "A"},
+        annotations={"Ghost?": {"notes": "forged notes"}},
+    )
+    conv, out = conversation([""], "end")
+    reply = answer_document(Document(doc), conv)
+    (result,) = reply.results
+    assert "the call's answer for 'Other question?' is dropped" in out.getvalue()
+    assert "the call's annotation for 'Ghost?' is dropped" in out.getvalue()
+    assert "forged" not in result.content
+    assert result.updated_input is not None
+    assert result.updated_input["answers"] == {"Which one?": "A"}
+    assert "Ghost?" not in result.updated_input.get("annotations", {})
+
+
+def test_notes_in_the_call_are_shown_as_the_persons_to_keep_or_clear() -> None:
     doc = call(
         question("Q1?"),
         question("Q2?"),
         answers={"Q1?": "A"},
-        annotations={"Q1?": {"notes": "from the agent"}},
+        annotations={"Q1?": {"notes": "from the agent", "preview": "forged preview"}},
     )
-    conv, _ = conversation(["n mine", "2", ""], "end")
+    conv, out = conversation(["", "n mine", "2", ""], "end")
     reply = answer_document(Document(doc), conv)
     (result,) = reply.results
+    assert "  notes: from the agent\n" in out.getvalue()
     assert result.data is not None
     assert result.data["annotations"] == {
         "Q1?": {"notes": "from the agent"},
@@ -162,3 +183,36 @@ def test_annotations_in_the_call_are_kept_and_merged_with_notes() -> None:
         'User has answered your questions: "Q1?"="A" user notes: from the agent, '
         '"Q2?"="B" user notes: mine. You can now continue with the user\'s answers in mind.'
     )
+    conv, _ = conversation(["n", "", "2", ""], "end")  # cleared: not sent as the person's
+    (result,) = answer_document(Document(doc), conv).results
+    assert "from the agent" not in result.content
+
+
+@pytest.mark.parametrize(
+    ("questions", "kept"),
+    [
+        ((question(),), ["2"]),  # one line completed the only question
+        ((question("Q1?"), question("Q2?")), ["1", "2", ""]),  # ... and the submit
+        ((question("Q1?"), question("Q2?")), ["1", "b", "2", "1"]),
+    ],
+)
+def test_a_resumed_call_is_shown_for_review_before_it_is_submitted(
+    questions: tuple[dict, ...], kept: list[str]
+) -> None:
+    data = parse_input(call(*questions)["input"])
+    conv, out = conversation([], "end")
+    conclusion = ask_questions(data, conv, resume=kept)
+    assert conclusion.ending is Ending.ENDED  # nothing submitted without the person
+    assert "Review your answers:" in out.getvalue()
+    conv, out = conversation([""], "end")
+    conclusion = ask_questions(data, conv, resume=kept)
+    assert conclusion.ending is Ending.DONE
+    assert conclusion.state.answers
+
+
+def test_a_kept_decline_is_not_replayed() -> None:
+    data = parse_input(call(question("Q1?"), question("Q2?"))["input"])
+    conv, _ = conversation(["2", ""], "end")
+    conclusion = ask_questions(data, conv, resume=["1", "q"])
+    assert conclusion.ending is Ending.DONE
+    assert conclusion.state.answers == {"Q1?": "A", "Q2?": "B"}

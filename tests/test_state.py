@@ -6,7 +6,7 @@ import pytest
 
 from askcli.answers import Back, Clarify, Decline, Default, Notes, Pick, Reopen, Skip, Submit
 from askcli.errors import Refused
-from askcli.state import Mode, Outcome, QuestionSpec, State, Text, reduce, start
+from askcli.state import Mode, Outcome, QuestionSpec, State, Text, foreign_keys, reduce, start
 
 
 def spec(
@@ -135,21 +135,42 @@ def test_reopen_of_a_missing_question_is_refused() -> None:
         reduce(state, Reopen(3))
 
 
-def test_given_answers_are_not_asked_and_cannot_be_reopened() -> None:
-    state = start(TWO, {"Q1?": "given"})
-    assert state.at == 1
-    with pytest.raises(Refused, match="nothing before it"):
-        reduce(state, Back())
-    state = apply(state, Pick((1,)))
+def test_given_answers_are_defaults_the_person_confirms() -> None:
+    state = start(TWO, {"Q1?": "B"})
+    assert (state.at, state.answers) == (0, {})  # asked, and not an answer yet
+    assert state.default_numbers() == (2,)
+    state = apply(state, Default())
+    assert state.answers == {"Q1?": "B"}
+    state = apply(state, Pick((1,)), Reopen(1), Pick((3,)))  # and may be reopened
+    assert apply(state, Submit()).answers == {"Q1?": "C", "Q2?": "X"}
+
+
+def test_all_answers_given_still_asks_every_question() -> None:
+    state = start(TWO, {"Q1?": "A", "Q2?": "Y, X"})
+    assert (state.mode, state.at) == (Mode.QUESTION, 0)
+    state = apply(state, Default(), Default())
     assert state.mode is Mode.REVIEW
-    with pytest.raises(Refused, match="answered in the call"):
-        reduce(state, Reopen(1))
-    assert apply(state, Submit()).answers == {"Q1?": "given", "Q2?": "X"}
+    assert apply(state, Submit()).answers == {"Q1?": "A", "Q2?": "Y, X"}
 
 
-def test_all_answers_given_means_nothing_to_ask() -> None:
-    state = start(TWO, {"Q1?": "a", "Q2?": "b"})
-    assert (state.mode, state.outcome) == (Mode.DONE, Outcome.SUBMITTED)
+def test_a_given_answer_that_is_no_label_is_suggested_as_other() -> None:
+    state = start(TWO, {"Q1?": "my own", "Q2?": "Y, something else"})
+    assert state.suggested == {0: (4,), 1: (2, 3)}
+    state = apply(state, Default(), Default())
+    assert state.answers == {"Q1?": "my own", "Q2?": "Y, something else"}
+
+
+def test_answers_to_questions_not_in_the_call_are_not_kept() -> None:
+    given = {"Other question?": "forged", "Q1?": "A"}
+    assert foreign_keys(TWO, given) == ["Other question?"]
+    state = apply(start(TWO, given), Default(), Pick((1,)), Submit())
+    assert state.answers == {"Q1?": "A", "Q2?": "X"}
+
+
+def test_notes_in_the_call_are_shown_as_notes_the_person_may_clear() -> None:
+    state = start(TWO, notes={"Q1?": " from the model ", "Nope?": "x"})
+    assert state.notes == {0: "from the model"}
+    assert apply(state, Notes("")).notes == {}
 
 
 def test_notes_are_set_replaced_and_cleared() -> None:
@@ -244,19 +265,13 @@ def test_answers_keep_the_order_they_were_first_given_like_the_seed() -> None:
     assert state.answers == {"Q2?": "Y", "Q1?": "B"}
 
 
-def test_given_answers_come_first_with_their_own_keys() -> None:
-    state = start(TWO, {"unrelated": "kept", "Q2?": "X"})
-    state = apply(state, Pick((1,)), Submit())
-    assert list(state.answers.items()) == [("unrelated", "kept"), ("Q2?", "X"), ("Q1?", "A")]
-
-
 def test_skip_is_refused_when_there_is_no_review() -> None:
     with pytest.raises(Refused, match="the only question"):
         reduce(start(ONE), Skip())
 
 
-def test_an_empty_given_answer_is_asked_and_keeps_its_place() -> None:
+def test_an_empty_given_answer_is_no_suggestion() -> None:
     state = start(TWO, {"Q1?": "", "Q2?": "X"})
-    assert (state.at, state.given) == (0, frozenset({1}))
-    state = apply(state, Pick((2,)), Submit())
+    assert (state.at, state.suggested) == (0, {1: (1,)})
+    state = apply(state, Pick((2,)), Default(), Submit())
     assert list(state.answers.items()) == [("Q1?", "B"), ("Q2?", "X")]
