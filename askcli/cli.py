@@ -11,7 +11,7 @@ import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any, TextIO, cast
 
 import click
 
@@ -21,7 +21,7 @@ from .envelopes import Output
 from .errors import UsageError
 from .journal import default_dir as journal_default_dir
 from .lines import FdLineReader
-from .rendering import Style, escape_controls
+from .rendering import Style, escape_controls, terminal_text, visible
 from .results import Status
 from .session import run
 from .todo_store import TodoStore, default_path
@@ -106,8 +106,26 @@ def _discarded(stream: TextIO) -> bool:
 
 
 def _usage_error(ctx: click.Context, exc: UsageError) -> None:
-    click.echo(f"askcli: {exc}", err=True)
+    # the message may quote a path or value from the command line: one line, escaped
+    _say_err(f"askcli: {visible(str(exc))}\n")
     ctx.exit(int(Status.INVALID))
+
+
+def _say_err(text: str) -> None:
+    """Write to stderr through the terminal gate; a stderr that is gone is no error."""
+    try:
+        sys.stderr.write(terminal_text(text))
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
+class _GatedStderr(io.TextIOBase):
+    """stderr for click's own messages, through the terminal gate."""
+
+    def write(self, text: str) -> int:
+        _say_err(text)
+        return len(text)
 
 
 def _guard_pipe(ctx: click.Context, work: Callable[[], int], *, every_sigint: bool = False) -> None:
@@ -494,6 +512,12 @@ def show(state: Path | None, session: str) -> None:
 
 def main() -> None:
     try:
-        cli(prog_name="askcli")
+        status = cli.main(prog_name="askcli", standalone_mode=False)
+    except click.ClickException as exc:  # click's usage errors quote what was typed
+        exc.show(file=cast(IO[Any], _GatedStderr()))
+        status = exc.exit_code
+    except click.Abort:
+        status = int(Status.INTERRUPTED)
     except KeyboardInterrupt:
-        sys.exit(int(Status.INTERRUPTED))
+        status = int(Status.INTERRUPTED)
+    sys.exit(status if isinstance(status, int) else 0)
