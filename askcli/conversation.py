@@ -76,7 +76,7 @@ class Conversation:
         if self._gone:
             return
         try:
-            self.out.write(terminal_text(text))
+            self.out.write(terminal_text(text, colour=self.style.colour))
             self.out.flush()
         except (OSError, ValueError):
             self._gone = True

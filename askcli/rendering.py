@@ -54,15 +54,19 @@ def _terminal_escape(match: re.Match[str]) -> str:
     return match.group() if match.group(1) else _escape(match)
 
 
-def terminal_text(text: str) -> str:
+def terminal_text(text: str, *, colour: bool = False) -> str:
     """The one gate to a terminal: ``text`` with every control, escape sequence and
-    invisible character shown escaped but newlines, tabs and askcli's own colours.
+    invisible character shown escaped but newlines and tabs (and, with ``colour``, the
+    colours of :class:`Style`).
 
     Whatever reaches a terminal (stderr, and stdout when it is one) passes here last, so a
-    string that missed :func:`visible` still cannot act on the terminal.
+    string that missed :func:`visible` still cannot act on the terminal: without colour no
+    escape sequence at all gets through, with it only askcli's few colour changes.
     """
     if text.isascii() and text.isprintable():
         return text
+    if not colour:
+        return _UNSAFE.sub(_escape, text)
     return _TERMINAL.sub(_terminal_escape, text)
 
 

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import subprocess
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -62,18 +63,49 @@ ATTACKS = [
     "\u200fRLM \u200eLRM \u061cALM",
     "\u2028line separator\u2029paragraph",
     "\ud800 lone surrogate \udfff",
+    # invisible (default-ignorable and format) characters: they hide or disguise text
+    "zero\u200bwidth\u200c\u200djoiners",
+    "word\u2060joiner\ufeffbom",
+    "tags\U000e0001\U000e0041\U000e007f",
+    "hangul\u115f\u1160\u3164\uffa0fillers",
+    "cgj\u034f mvs\u180e fvs\u180b",
+    "\u206a\u206b\u206c\u206d\u206e\u206fdeprecated",
+    "\ufff9annotation\ufffa\ufffb",
+    "soft\u00adhyphen",
+    "variation\ufe0f\ufe00\U000e0100selectors",
+    "\u2061\u2062\u2063\u2064invisible operators",
+    "\u17b4\u17b5khmer \u0600\u06dd\u070f\u08e2",
+    "\U0001bca0\U0001d173\U000110bd\U00013430",
+    "\ufff0\ufff8\u2065unassigned ignorables",
 ]
 
-RAW = re.compile(
-    "[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt), written out here so
+# that the check does not lean on askcli's own list
+DEFAULT_IGNORABLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+    "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
 )
-SGR = re.compile(r"\x1b\[(?:0|1|2|33|1;36)m")
+SGR = re.compile(r"\x1b\[(?:0|1|2|31|32|33|36|1;36)m")
+
+
+def raw_character(text: str) -> str | None:
+    """The first character a terminal could act on or that hides text, if any: controls
+    (but newline and tab), format characters, separators, surrogates, default-ignorables."""
+    for ch in text:
+        if ch in "\n\t":
+            continue
+        if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp"):
+            return ch
+        if DEFAULT_IGNORABLE.match(ch) or "\ufff9" <= ch <= "\ufffb":
+            return ch
+    return None
 
 
 def check_bytes(data: bytes, where: str) -> None:
     text = data.decode("utf-8")  # strict: a lone surrogate would not have encoded
-    found = RAW.search(text.replace("\t", " "))
-    assert found is None, f"{where}: raw {found.group()!r} at {found.start()}"
+    found = raw_character(text)
+    assert found is None, f"{where}: raw {found!r} at {text.index(found)} in {text[:300]!r}"
 
 
 def in_question(text: str) -> dict[str, Any]:
@@ -85,7 +117,9 @@ def in_header(text: str) -> dict[str, Any]:
 
 
 def in_label(text: str) -> dict[str, Any]:
-    return call(question(labels=(text, "B")))
+    q = question(labels=(text, "B"))
+    q["options"][0]["description"] = "about the first"
+    return call(q)
 
 
 def in_description(text: str) -> dict[str, Any]:
@@ -123,6 +157,53 @@ def in_multiselect_review(text: str) -> dict[str, Any]:
     return call(question(text=text, labels=(text, "B"), multi=True))
 
 
+def in_todo_session(text: str) -> dict[str, Any]:
+    todo = {"type": "tool_use", "id": text, "name": "TodoWrite", "input": in_todo("x")}
+    message = {"role": "assistant", "content": [todo]}
+    return {"type": "assistant", "message": message, "session_id": text}
+
+
+def in_subagent_todo(text: str) -> dict[str, Any]:
+    return {**in_todo_session("x"), "parent_tool_use_id": text}
+
+
+def in_control_request(text: str) -> dict[str, Any]:
+    request = {"subtype": "can_use_tool", "tool_name": text, "input": {"a": "b"}}
+    return {"type": "control_request", "request_id": text, "request": {**request, "agent_id": text}}
+
+
+def in_control_subtype(text: str) -> dict[str, Any]:
+    return {"type": "control_request", "request_id": text, "request": {"subtype": text}}
+
+
+def in_openai_call(text: str) -> dict[str, Any]:
+    return {"id": text, "type": "function", "function": {"name": text, "arguments": text}}
+
+
+def in_responses_call(text: str) -> dict[str, Any]:
+    return {"type": "function_call", "call_id": text, "name": text, "arguments": "{" + text}
+
+
+def in_document_type(text: str) -> dict[str, Any]:
+    return {"type": text, "id": text}
+
+
+def in_unknown_key(text: str) -> dict[str, Any]:
+    return call(question(), **{text: 1})
+
+
+def in_answers_key(text: str) -> dict[str, Any]:
+    return call(question(), answers={text: text}, annotations={text: {"notes": text}})
+
+
+def in_todo_status(text: str) -> dict[str, Any]:
+    return {"todos": [{"content": "c", "status": text, "activeForm": "a"}]}
+
+
+def in_stream_json_message(text: str) -> dict[str, Any]:
+    return {"type": "assistant", "message": text, "session_id": text}
+
+
 FIELDS: dict[str, tuple[Callable[[str], dict[str, Any]], list[str]]] = {
     "question": (in_question, ["?", "1"]),
     "header": (in_header, ["1"]),
@@ -135,7 +216,39 @@ FIELDS: dict[str, tuple[Callable[[str], dict[str, Any]], list[str]]] = {
     "tool-name": (in_tool_name, ["n"]),
     "invalid-call": (in_invalid_call, []),
     "review": (in_multiselect_review, ["1,2", ""]),
+    "todo-session": (in_todo_session, []),
+    "subagent-todo": (in_subagent_todo, []),
+    "control-request": (in_control_request, ["n"]),
+    "control-subtype": (in_control_subtype, []),
+    "openai-call": (in_openai_call, []),
+    "responses-call": (in_responses_call, []),
+    "document-type": (in_document_type, []),
+    "unknown-key": (in_unknown_key, []),
+    "answers-key": (in_answers_key, ["", ""]),
+    "todo-status": (in_todo_status, []),
+    "stream-json-message": (in_stream_json_message, []),
 }
+# fields shown as one line each (names, ids, keys, labels): a line break in them must never
+# start a line of its own on the terminal or in the result
+ONE_LINE_FIELDS = [
+    "header",
+    "label",
+    "todo",
+    "tool-name",
+    "invalid-call",
+    "todo-session",
+    "subagent-todo",
+    "control-request",
+    "control-subtype",
+    "openai-call",
+    "responses-call",
+    "document-type",
+    "unknown-key",
+    "answers-key",
+    "todo-status",
+    "stream-json-message",
+]
+LINE_BREAKS = ["\n", "\r", "\r\n", "\u2028", "\u2029", "\x85", "\x0b", "\x0c", "\x1bE", "\n\n"]
 
 
 def test_there_are_enough_attacks() -> None:
@@ -151,6 +264,16 @@ def test_no_raw_control_reaches_the_terminal(field: str, attack: str) -> None:
     for line in outcome.stdout:
         check_bytes(line.encode("utf-8", "surrogatepass"), "stdout")
     assert "Traceback" not in outcome.stderr
+
+
+@pytest.mark.parametrize("field", ONE_LINE_FIELDS)
+@pytest.mark.parametrize("brk", LINE_BREAKS, ids=[f"b{n}" for n in range(len(LINE_BREAKS))])
+def test_a_line_break_in_a_one_line_field_cannot_forge_a_line(field: str, brk: str) -> None:
+    build, answers = FIELDS[field]
+    outcome = play(calls=[build(f"x{brk}FORGED line")], answers=answers)
+    for line in outcome.stderr.split("\n") + outcome.stdout:
+        assert not line.lstrip().startswith("FORGED"), (field, outcome.stderr, outcome.stdout)
+    assert len(outcome.stdout) == 1, outcome.stdout  # one reply line for the one document
 
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=[f"a{n}" for n in range(len(ATTACKS))])
