@@ -175,9 +175,15 @@ def test_store_writes_atomically_and_sets_an_unreadable_file_aside(tmp_path: Pat
     assert json.loads(store.path.read_text())["format"] == "askcli-todos/1"
     assert [p.name for p in store.path.parent.iterdir() if p.suffix == ".tmp"] == []
     store.path.write_text("{broken")
-    assert store.get("s") == []
-    assert "was unreadable" in store.notes[0]
-    assert list(store.path.parent.glob("todos.json.unreadable-*"))
+    assert store.get("s") == []  # reading changes nothing
+    assert "is unreadable" in store.notes[0]
+    assert not list(store.path.parent.glob("todos.json.unreadable-*"))
+    store.notes.clear()
+    assert store.replace("s", [todo("b")]) == []  # writing sets it aside
+    assert "is unreadable" in store.notes[0] and "kept as" in store.notes[0]
+    (aside,) = store.path.parent.glob("todos.json.unreadable-*")
+    assert aside.read_text() == "{broken"
+    assert store.get("s") == [todo("b")]
 
 
 def test_store_that_cannot_be_written_is_a_note_not_a_failure(tmp_path: Path) -> None:
@@ -185,7 +191,7 @@ def test_store_that_cannot_be_written_is_a_note_not_a_failure(tmp_path: Path) ->
     blocker.write_text("")
     store = TodoStore(blocker / "todos.json")  # a file where the folder should be
     assert store.replace("s", [todo("a")]) == []
-    assert "cannot keep the todo list" in store.notes[0]
+    assert "the todo list is not kept" in store.notes[0]
 
 
 def test_default_path_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
