@@ -52,7 +52,18 @@ def worst(statuses: Iterable[Status]) -> Status:
 
 
 def answer_document(document: Document, conv: Conversation, seq: int = 1) -> Reply:
-    """Answer every call of one document, in order, and build its reply."""
+    """Answer every call of one document, in order, and build its reply. The document's
+    TodoWrite changes are written once, at its end."""
+    if conv.todos is None:
+        return _answer_calls(document, conv, seq)
+    with conv.todos.batch(conv.error):
+        reply = _answer_calls(document, conv, seq)
+    if conv.todos.interrupted:  # a signal came while the lists were being kept
+        return reply._replace(status=Status.INTERRUPTED)
+    return reply
+
+
+def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
     try:
         if document.value is None:
             raise UnreadableDocument(document.error or "the input is not a JSON object")

@@ -19,6 +19,7 @@ from .errors import InvalidCall
 from .inputs import AskInput, TodoInput, parse_ask, parse_todos, soft_rule_warnings, todo_warnings
 from .issues import MAX_TEXT, describe_issues, long_text
 from .journal import input_digest
+from .rendering import visible
 from .repl import Conclusion, ask_questions
 from .results import Status, ToolResult
 from .state import Outcome, foreign_keys, specs
@@ -71,6 +72,9 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
     if journal is not None and call.id is not None:
         digest = input_digest(call.input)
         kept = journal.lines(call.id, digest)
+        for note in journal.notes:  # a journal that cannot be used: said before asking
+            conv.error(note)
+        journal.notes.clear()
         key = call.id
         conclusion = ask_questions(
             data, conv, resume=kept, keep=lambda line: journal.record(key, digest, line)
@@ -124,8 +128,11 @@ def todo_write(call: ToolCall, data: TodoInput, conv: Conversation) -> ToolResul
         for note in conv.todos.notes:
             conv.error(note)
         conv.todos.notes.clear()
-    title = f"Todo list ({key})" + (": all done, cleared" if given and all_done else "")
+    title = f"Todo list ({visible(key)})" + (": all done, cleared" if given and all_done else "")
     conv.say(todos.checklist(given, conv.style, title=title))
+    if conv.todos is not None and conv.todos.interrupted:  # a signal while reading the state
+        text = results.interrupted_text({})
+        return ToolResult(call.id, text, Status.INTERRUPTED, is_error=True)
     text = todos.RESULT_TEXT
     if todos.needs_verification_note(given, subagent=call.agent_id is not None):
         text += todos.VERIFICATION_NOTE
