@@ -258,7 +258,8 @@ def _control(document: dict[str, Any]) -> Envelope:
     if not isinstance(name, str):
         call = ToolCall(tool_use_id, "", None, 'the can_use_tool request has no "tool_name"')
     else:
-        call = ToolCall(tool_use_id, name, request.get("input"), **context)
+        suggestions = request.get("permission_suggestions")
+        call = ToolCall(tool_use_id, name, request.get("input"), **context, suggestions=suggestions)
     return Envelope(Kind.CONTROL, (call,), request_id=request_id)
 
 
@@ -330,18 +331,29 @@ def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
     return Envelope(Kind.BARE, (ToolCall(generated_id(document, seq), name, document),))
 
 
+def _json_escape(match: re.Match[str]) -> str:
+    """A ``\\u`` escape as JSON spells it: a pair of surrogates beyond U+FFFF."""
+    code = ord(match.group())
+    if code > 0xFFFF:
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"
+
+
 def json_line(value: Any) -> str:
-    """Compact JSON on one line; characters a terminal could act on are ``\\u`` escaped."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """Compact JSON on one line; characters a terminal could act on are ``\\u`` escaped.
+
+    Always RFC 8259 JSON: a float that is not finite is a ValueError, never ``Infinity``."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     if text.isascii() and "\x7f" not in text:  # json.dumps escaped every other control
         return text
-    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _UNSAFE_IN_JSON.sub(_json_escape, text)
 
 
 def json_document(value: Any) -> str:
     """Indented JSON for files, with the same characters escaped as :func:`json_line`."""
-    text = json.dumps(value, indent=2, ensure_ascii=False)
-    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+    text = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
+    return _UNSAFE_IN_JSON.sub(_json_escape, text) + "\n"
 
 
 def output_lines(

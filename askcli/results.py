@@ -42,6 +42,8 @@ class ToolResult(NamedTuple):
     runs with when the call is allowed (the call's input with the answers added).
     ``deferred`` marks a call the person allowed but askcli does not run (any tool other
     than its own): there is no tool_result yet, only the permission to run it.
+    ``updated_permissions`` are the permission suggestions the person chose ("don't ask
+    again"), as the host sent them.
     """
 
     tool_use_id: str | None
@@ -51,6 +53,7 @@ class ToolResult(NamedTuple):
     data: Mapping[str, Any] | None = None
     updated_input: Mapping[str, Any] | None = None
     deferred: bool = False
+    updated_permissions: Sequence[Any] | None = None
 
     @property
     def allowed(self) -> bool:
@@ -74,7 +77,13 @@ class ToolResult(NamedTuple):
     def decision(self) -> dict[str, Any]:
         """The Agent SDK permission decision (``canUseTool``'s PermissionResult)."""
         if self.allowed:
-            return {"behavior": "allow", "updatedInput": dict(self.updated_input or {})}
+            allow: dict[str, Any] = {
+                "behavior": "allow",
+                "updatedInput": dict(self.updated_input or {}),
+            }
+            if self.updated_permissions:
+                allow["updatedPermissions"] = list(self.updated_permissions)
+            return allow
         out: dict[str, Any] = {"behavior": "deny", "message": self.content}
         if self.status is Status.INTERRUPTED:
             out["interrupt"] = True
