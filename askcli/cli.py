@@ -154,8 +154,9 @@ answers_option = click.option(
 )
 state_option = click.option(
     "--state",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="TodoWrite state file [default: $XDG_STATE_HOME/askcli/todos.json].",
+    type=click.Path(path_type=Path),
+    help="TodoWrite state file, a regular file (/dev/null: keep no lists) "
+    "[default: $XDG_STATE_HOME/askcli/todos.json].",
 )
 session_option = click.option(
     "--session",
@@ -192,10 +193,10 @@ def cli() -> None:
 @session_option
 @click.option(
     "--journal",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Keep every answer in FILE as it is given, to resume after an interruption "
-    "[default: a file per call under $XDG_STATE_HOME/askcli/journal/ when a person answers "
-    "at a terminal].",
+    type=click.Path(path_type=Path),
+    help="Keep every answer in FILE, a regular file, as it is given, to resume after an "
+    "interruption (/dev/null: keep none) [default: a file per call under "
+    "$XDG_STATE_HOME/askcli/journal/ when a person answers at a terminal].",
 )
 @click.option(
     "--timeout",
@@ -498,16 +499,22 @@ def todo() -> None:
 @todo.command()
 @state_option
 @click.option("--session", metavar="ID", default="default", show_default=True)
-def show(state: Path | None, session: str) -> None:
-    """Print the current todo list of a session as a checklist."""
+@click.pass_context
+def show(ctx: click.Context, state: Path | None, session: str) -> None:
+    """Print the current todo list of a session as a checklist.
+
+    Reads the state file and changes nothing. Exit status 2 when it cannot be read.
+    """
     from .todos import checklist
 
     store = TodoStore(state or default_path())
     items = store.get(session)
     for note in store.notes:
-        click.echo(f"askcli: {escape_controls(note)}", err=True)
+        click.echo(f"askcli: {visible(note)}", err=True)
+    if store.problem is not None:
+        ctx.exit(int(Status.INVALID))
     style = Style.for_stream(sys.stdout)
-    click.echo(checklist(items, style, title=f"Todo list ({escape_controls(session)})"), nl=False)
+    click.echo(checklist(items, style, title=f"Todo list ({visible(session)})"), nl=False)
 
 
 def main() -> None:
