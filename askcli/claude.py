@@ -2,31 +2,41 @@
 
 Claude Code runs as ``claude -p --input-format stream-json --output-format stream-json
 --verbose --permission-prompt-tool stdio``. askcli sends the ``initialize`` control request
-and the person's prompts, shows what Claude Code says as plain lines on stderr, answers its
-``can_use_tool`` control requests with askcli's own prompts (the question UI for
-AskUserQuestion, the permission prompt for any other tool), and prints each turn's result
-text on stdout. The link to Claude Code is an object with ``send``/``receive``/``close``, so a
-recorded session can stand in for the real process.
+and the person's prompts (as stream-json messages, never on the command line), shows what
+Claude Code says as plain lines on stderr, answers its ``can_use_tool`` control requests
+with askcli's own prompts (the question UI for AskUserQuestion, the permission prompt for
+any other tool), and prints each turn's result text on stdout. The link to Claude Code is an
+object with ``send``/``receive``/``close``, so a recorded session can stand in for the real
+process.
+
+Every line from Claude Code is untrusted: it is read in bounded memory, fields are taken
+with typed accessors, and a line askcli cannot use is reported in one escaped line and
+skipped. Whatever it shows passes through :func:`~askcli.rendering.visible` (one line per
+item) and the terminal gate.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Sequence
-from typing import IO, Any, Protocol, TextIO
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple, Protocol, TextIO
 
 from . import signals
 from .conversation import Conversation
 from .envelopes import ToolCall
 from .errors import UsageError
-from .rendering import visible, wrap
-from .results import Status, ToolResult
+from .rendering import terminal_text, visible, wrap
+from .results import REJECT_MESSAGE, Status, ToolResult
 from .todos import checklist
 from .tools import run_call
 
@@ -44,8 +54,29 @@ INSTALL_HINT = (
     "Claude Code was not found: install it with `npm install -g @anthropic-ai/claude-code`, "
     "or pass --claude-bin PATH"
 )
-MAX_LINE = 64 * 1024 * 1024  # Claude Code's own lines (a tool result may be a whole file)
+MAX_LINE = 16 * 1024 * 1024  # a longer line from Claude Code is skipped unread
+MAX_DEPTH = 200  # a line nesting deeper is skipped
+CHUNK = 65536
+SHOWN = 500  # characters of a line of text (stderr, not JSON) shown; the rest is counted
+ENDING_GRACE = 2.0  # seconds Claude Code has to end by itself once its input is closed
+TERM_GRACE = 3.0  # seconds its process group has between SIGTERM and SIGKILL
 EXIT_CLAUDE_FAILED = 1
+TOO_DEEP = "<tool_use_error>InputValidationError: the input nests too deep</tool_use_error>"
+EXIT_STDOUT_GONE = 141  # stdout's reader went away, as a shell reports it
+EXIT_OUTPUT_FAILED = 74  # EX_IOERR: stdout refused the result (a full disk, /dev/full)
+# terminal control sequences, for telling a stderr line that holds nothing to read
+_SEQUENCE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]"
+)
+
+
+class Skipped(NamedTuple):
+    """A line from Claude Code that askcli cannot use; ``reason`` says why."""
+
+    reason: str
+
+
+Line = dict[str, Any] | str | Skipped | None
 
 
 class Link(Protocol):
@@ -53,11 +84,13 @@ class Link(Protocol):
 
     def send(self, message: dict[str, Any]) -> None: ...
 
-    def receive(self) -> dict[str, Any] | str | None:
-        """The next line: a JSON object, text that is not one, or None when it ended."""
+    def receive(self) -> Any:
+        """The next line: a JSON object, text that is not JSON, a :class:`Skipped`, or None
+        when it ended (recorded lines may be any JSON value)."""
 
-    def close(self) -> int | None:
-        """End Claude Code (if it still runs); its exit status when known."""
+    def close(self, *, at_once: bool = False) -> int | None:
+        """End Claude Code (if it still runs), at once or after a grace period for it to end
+        by itself; its own exit status, or None when askcli had to end it."""
 
 
 def find_claude(claude_bin: str | None) -> str:
@@ -69,7 +102,8 @@ def find_claude(claude_bin: str | None) -> str:
 
 
 def _die_with_parent() -> None:
-    """In the child: receive SIGTERM when askcli dies, even by SIGKILL (Linux)."""
+    """In the child: receive SIGTERM when askcli dies, even by SIGKILL (Linux). This
+    reaches Claude Code only, not the processes it started."""
     try:
         import ctypes
 
@@ -79,59 +113,200 @@ def _die_with_parent() -> None:
         pass
 
 
-class ChildClaude:
-    """Claude Code as a child process in its own session: Ctrl-C at the terminal reaches
-    askcli, which decides what to do (interrupt the turn, or end); the child is ended on
-    every path out, and dies with askcli if askcli is killed."""
+def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        items = node.values() if isinstance(node, dict) else node
+        stack.extend((item, depth + 1) for item in items if isinstance(item, dict | list))
+    return False
 
-    def __init__(self, command: Sequence[str], *, stderr: IO[bytes] | None = None) -> None:
+
+def parse_line(data: bytes) -> dict[str, Any] | str | Skipped:
+    """One line from Claude Code: a JSON object, text that is not JSON, or why it is
+    skipped (JSON that is not an object, or nests deeper than :data:`MAX_DEPTH`)."""
+    text = data.decode("utf-8", "replace").rstrip("\r\n")
+    if not text.lstrip().startswith(("{", "[")):
+        return text
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        return Skipped(f"it nests deeper than {MAX_DEPTH} levels")
+    except ValueError:
+        return text
+    if not isinstance(value, dict):
+        return Skipped("it is JSON but not an object")
+    if text.count("{") + text.count("[") > MAX_DEPTH and _too_deep(value):
+        return Skipped(f"it nests deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def _members(pgid: int) -> bool:
+    """Some process of group ``pgid`` still runs (zombies do not count, on Linux)."""
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    if not os.path.isdir("/proc/self"):
+        return True
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
+            return True
+    return False
+
+
+def shorten(text: str, limit: int = SHOWN) -> str:
+    """``text`` escaped on one line, cut to ``limit`` characters with the rest counted."""
+    if len(text) <= limit:
+        return visible(text)
+    return visible(text[:limit]) + f"… ({len(text) - limit} more characters)"
+
+
+def stderr_line(text: str, more: int = 0) -> str | None:
+    """How a line of Claude Code's stderr is shown; None for one that holds nothing to
+    read (only terminal control sequences and spaces, such as ``ESC[?25h``)."""
+    if not _SEQUENCE.sub("", text).strip() and not more:
+        return None
+    extra = f"… ({more} more bytes)" if more else ""
+    return f"(Claude Code stderr) {shorten(text)}{extra}\n"
+
+
+class ChildClaude:
+    """Claude Code as a child process leading its own process group: Ctrl-C at the
+    terminal reaches askcli, which decides what to do (interrupt the turn, or end); the
+    whole group (Claude Code and every process it started there) is ended on every path
+    out. If askcli is killed, Claude Code gets SIGTERM (Linux), its children do not.
+
+    Its stdout is read in pieces: a line over :data:`MAX_LINE` is skipped without being
+    held. Its stderr is read in a thread and each line handed to ``on_stderr``.
+    """
+
+    def __init__(
+        self, command: Sequence[str], *, on_stderr: Callable[[str, int], None] | None = None
+    ) -> None:
         self.proc = subprocess.Popen(
             list(command),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=stderr,
+            stderr=subprocess.PIPE,
             start_new_session=True,
             preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
         )
+        assert self.proc.stdout is not None
+        self.fd = self.proc.stdout.fileno()
+        self.buf = bytearray()
+        self.scanned = 0
+        self.on_stderr = on_stderr
+        self.pump = threading.Thread(target=self._pump_stderr, daemon=True)
+        self.pump.start()
+
+    def _pump_stderr(self) -> None:
+        stream = self.proc.stderr
+        assert stream is not None
+        with contextlib.suppress(OSError, ValueError):
+            while True:
+                line = stream.readline(SHOWN * 4)
+                if not line:
+                    return
+                more = 0
+                while not line.endswith(b"\n"):
+                    rest = stream.readline(CHUNK)
+                    if not rest:
+                        break
+                    more += len(rest.rstrip(b"\r\n"))
+                    if rest.endswith(b"\n"):
+                        break
+                if self.on_stderr is not None:
+                    self.on_stderr(line.decode("utf-8", "replace").rstrip("\r\n"), more)
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.proc.stdin is not None
         try:
             self.proc.stdin.write(json.dumps(message).encode() + b"\n")
             self.proc.stdin.flush()
-        except (BrokenPipeError, ValueError):
+        except (OSError, ValueError):
             pass  # Claude Code is gone: receive() will say so
 
-    def receive(self) -> dict[str, Any] | str | None:
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline(MAX_LINE)
-        if not line:
-            return None
-        if not line.endswith(b"\n"):  # over the limit: drop the rest of it
-            while True:
-                more = self.proc.stdout.readline(MAX_LINE)
-                if not more or more.endswith(b"\n"):
-                    break
-            return "(a line too long to show)"
-        text = line.decode("utf-8", "replace").rstrip("\r\n")
+    def _read(self) -> bytes:
         try:
-            value = json.loads(text)
-        except ValueError:
-            return text
-        return value if isinstance(value, dict) else text
+            return os.read(self.fd, CHUNK)
+        except OSError:
+            return b""
 
-    def close(self) -> int | None:
+    def receive(self) -> dict[str, Any] | str | Skipped | None:
+        while True:
+            newline = self.buf.find(b"\n", self.scanned)
+            if newline >= 0:
+                line = bytes(self.buf[:newline])
+                del self.buf[: newline + 1]
+                self.scanned = 0
+                return parse_line(line)
+            if len(self.buf) > MAX_LINE:
+                return self._skip_long()
+            self.scanned = len(self.buf)
+            data = self._read()
+            if not data:
+                if not self.buf:
+                    return None
+                line, self.buf, self.scanned = bytes(self.buf), bytearray(), 0
+                return parse_line(line)
+            self.buf += data
+
+    def _skip_long(self) -> Skipped:
+        size = len(self.buf)
+        self.buf, self.scanned = bytearray(), 0
+        while True:
+            data = self._read()
+            newline = data.find(b"\n")
+            if newline >= 0:
+                size += newline
+                self.buf += data[newline + 1 :]
+            else:
+                size += len(data)
+            if newline >= 0 or not data:
+                return Skipped(f"a line of {size} bytes, over the limit of {MAX_LINE}")
+
+    def close(self, *, at_once: bool = False) -> int | None:
         if self.proc.stdin is not None and not self.proc.stdin.closed:
             with contextlib.suppress(OSError):
                 self.proc.stdin.close()
-        for action, wait in ((None, 2.0), (self.proc.terminate, 3.0), (self.proc.kill, 3.0)):
-            if action is not None and self.proc.poll() is None:
-                action()
-            try:
-                return self.proc.wait(timeout=wait)
-            except subprocess.TimeoutExpired:
-                continue
-        return self.proc.poll()
+        code: int | None = None
+        with contextlib.suppress(subprocess.TimeoutExpired):  # its input closed, it ends
+            code = self.proc.wait(timeout=0.2 if at_once else ENDING_GRACE)
+        self._end_group()
+        self.pump.join(timeout=1.0)
+        with contextlib.suppress(OSError):
+            self.proc.stdout.close()  # type: ignore[union-attr]
+        return code
+
+    def _end_group(self) -> None:
+        """SIGTERM to the process group, SIGKILL to what is left after a grace period."""
+        pgid = self.proc.pid
+        for sig, grace in ((signal.SIGTERM, TERM_GRACE), (signal.SIGKILL, TERM_GRACE)):
+            self.proc.poll()
+            if not _members(pgid):
+                break
+            with contextlib.suppress(OSError):
+                os.killpg(pgid, sig)
+            deadline = time.monotonic() + grace
+            while time.monotonic() < deadline:
+                self.proc.poll()
+                if not _members(pgid):
+                    break
+                time.sleep(0.02)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=1.0)
 
 
 class Recorder:
@@ -147,14 +322,14 @@ class Recorder:
         self.sent.append(message)
         self.link.send(message)
 
-    def receive(self) -> dict[str, Any] | str | None:
+    def receive(self) -> Any:
         line = self.link.receive()
         if line is not None:
-            self.received.append(line)
+            self.received.append(f"({line.reason})" if isinstance(line, Skipped) else line)
         return line
 
-    def close(self) -> int | None:
-        self.exit_status = self.link.close()
+    def close(self, *, at_once: bool = False) -> int | None:
+        self.exit_status = self.link.close(at_once=at_once)
         return self.exit_status
 
 
@@ -169,16 +344,38 @@ class Scripted:
     def send(self, message: dict[str, Any]) -> None:
         self.sent.append(message)
 
-    def receive(self) -> dict[str, Any] | str | None:
+    def receive(self) -> Any:
         return self.lines.pop(0) if self.lines else None
 
-    def close(self) -> int | None:
+    def close(self, *, at_once: bool = False) -> int | None:
         return self.status
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _text(value: Any, default: str = "") -> str:
+    return value if isinstance(value, str) else default
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def tool_line(name: str, tool_input: Any) -> str:
     """One line for a tool use: ``Bash: npm test``, ``Edit: src/app.py``."""
-    data = tool_input if isinstance(tool_input, dict) else {}
+    data = _dict(tool_input)
     for key in ("command", "file_path", "notebook_path", "path", "pattern", "url", "query"):
         value = data.get(key)
         if isinstance(value, str) and value:
@@ -187,9 +384,35 @@ def tool_line(name: str, tool_input: Any) -> str:
         value = data.get(key)
         if isinstance(value, str) and value:
             return f"{name}: {value}"
-    if name == "TaskUpdate" and "taskId" in data:
-        return f"{name}: #{data.get('taskId')} {data.get('status', '')}".rstrip()
+    if name == "TaskUpdate" and isinstance(data.get("taskId"), str | int):
+        status = _text(data.get("status"))
+        return f"{name}: #{data['taskId']} {status}".rstrip()
     return name
+
+
+def describe_exit(code: int) -> str:
+    """``exited with status 3`` or ``was killed by SIGKILL``."""
+    if code >= 0:
+        return f"exited with status {code}"
+    try:
+        return f"was killed by {signal.Signals(-code).name}"
+    except ValueError:
+        return f"was killed by signal {-code}"
+
+
+def same_input(name: str, tool_input: Any) -> str | None:
+    """A key for "this tool with exactly this input"; None when it has none."""
+    try:
+        return name + "\n" + json.dumps(tool_input, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError):
+        return None
+
+
+class Ended(NamedTuple):
+    """Why the session ends early, and with which status."""
+
+    status: int
+    message: str | None = None
 
 
 class Host:
@@ -209,8 +432,11 @@ class Host:
         self.out = out
         self.allow = set(allow)
         self.deny = set(deny)
+        self.same: set[str] = set()  # "always" without a rule: this tool with this input
         self.serial = 0
         self.failed = False
+        self.interrupted = False  # a Ctrl-C interrupted the last turn
+        self.ended: Ended | None = None
         self.creating: dict[str, dict[str, Any]] = {}  # TaskCreate inputs by tool_use id
         self.tasks: dict[str, dict[str, Any]] = {}  # Claude Code's task list, by task id
 
@@ -225,30 +451,76 @@ class Host:
         )
 
     def say_line(self, text: str, prefix: str = "") -> None:
-        lines = wrap(visible(text, multiline=True), self.conv.style.width, first=prefix, rest="  ")
+        """Text of several lines; later lines are indented past ``prefix``, so that no line
+        of it can pass for one of askcli's own."""
+        rest = " " * len(prefix) if prefix else "  "
+        lines = wrap(visible(text, multiline=True), self.conv.style.width, first=prefix, rest=rest)
         self.conv.say("\n".join(lines) + "\n")
+
+    def say_item(self, text: str, prefix: str = "") -> None:
+        """One item (a tool use, an id) on one line: a newline in it shows as ``\\n``."""
+        if not prefix:
+            self.conv.say(shorten(text, 2000) + "\n")
+            return
+        rest = " " * (len(prefix) + 1)
+        lines = wrap(shorten(text, 2000), self.conv.style.width, first=prefix, rest=rest)
+        self.conv.say("\n".join(lines) + "\n")
+
+    def skipped(self, reason: str) -> None:
+        self.conv.error(f"skipped a line from Claude Code: {reason}")
+
+    def next_line(self) -> dict[str, Any] | str | None:
+        """The next line worth handling: a JSON object or text; bad lines are reported."""
+        while True:
+            line = self.link.receive()
+            if line is None or isinstance(line, dict | str):
+                return line
+            if isinstance(line, Skipped):
+                self.skipped(line.reason)
+            else:
+                self.skipped("it is JSON but not an object")
+
+    def handle(self, line: dict[str, Any] | str) -> str | None:
+        """Show or answer one line; its ``type`` when it was handled, None when it was a
+        line of text or could not be used (then it was reported)."""
+        if isinstance(line, str):
+            if line.strip():
+                self.say_item(line)
+            return None
+        try:
+            kind = line.get("type")
+            request = line.get("request")
+            if kind == "control_request" and isinstance(request, dict):
+                if request.get("subtype") == "can_use_tool":
+                    self.decide(line.get("request_id"), request)
+                else:
+                    self.refuse(line.get("request_id"), request.get("subtype"))
+            else:
+                self.show(line)
+        except (TypeError, ValueError, AttributeError, KeyError, IndexError, RecursionError) as e:
+            self.skipped(f"askcli cannot read it ({type(e).__name__}: {e})")
+            return None
+        return kind if isinstance(kind, str) else None
 
     def show(self, message: dict[str, Any]) -> None:
         """Show one of Claude Code's messages that needs no answer."""
         kind = message.get("type")
-        if kind == "assistant" and isinstance(message.get("message"), dict):
-            content = message["message"].get("content")
-            for block in content if isinstance(content, list) else []:
-                if not isinstance(block, dict):
-                    continue
-                if block.get("type") == "text" and isinstance(block.get("text"), str):
-                    if block["text"].strip():
-                        self.say_line(block["text"].strip(), "Claude: ")
+        if kind == "assistant":
+            for block in _list(_dict(message.get("message")).get("content")):
+                block = _dict(block)
+                if block.get("type") == "text":
+                    text = _text(block.get("text")).strip()
+                    if text:
+                        self.say_line(text, "Claude: ")
                 elif block.get("type") == "tool_use":
-                    self._show_tool_use(str(block.get("name")), block.get("input"), block.get("id"))
+                    name = _text(block.get("name"), "?")
+                    self._show_tool_use(name, block.get("input"), block.get("id"))
         elif kind == "user":
             self._track_tasks(message)
         elif kind == "system" and message.get("subtype") == "init":
-            model = message.get("model", "?")
-            self.conv.say(
-                visible(f"(Claude Code session {message.get('session_id', '?')}, model {model})")
-                + "\n"
-            )
+            session = _text(message.get("session_id"), "?")
+            model = _text(message.get("model"), "?")
+            self.say_item(f"(Claude Code session {session}, model {model})")
         elif kind == "result":
             self._show_result(message)
 
@@ -258,24 +530,28 @@ class Host:
         done = message.get("tool_use_result")
         if not isinstance(done, dict):
             return
-        content = (message.get("message") or {}).get("content")
-        ids = [b.get("tool_use_id") for b in content or [] if isinstance(b, dict)]
+        content = _list(_dict(message.get("message")).get("content"))
+        ids = [_dict(b).get("tool_use_id") for b in content]
+        first = ids[0] if ids and isinstance(ids[0], str) else None
         task = done.get("task")
-        if isinstance(task, dict) and ids and ids[0] in self.creating:
-            created = self.creating.pop(ids[0])
+        if isinstance(task, dict) and first is not None and first in self.creating:
+            created = self.creating.pop(first)
             self.tasks[str(task.get("id"))] = {
-                "content": created.get("subject") or task.get("subject", ""),
+                "content": _text(created.get("subject")) or _text(task.get("subject")),
                 "status": "pending",
-                "activeForm": created.get("activeForm"),
+                "activeForm": _text(created.get("activeForm")) or None,
             }
             return
         change = done.get("statusChange")
-        task_id = str(done.get("taskId"))
-        if isinstance(change, dict) and task_id in self.tasks:
+        task_id = done.get("taskId")
+        if isinstance(change, dict) and isinstance(task_id, str | int):
+            task_id = str(task_id)
+            if task_id not in self.tasks:
+                return
             if change.get("to") == "deleted":
                 del self.tasks[task_id]
             else:
-                self.tasks[task_id]["status"] = change.get("to")
+                self.tasks[task_id]["status"] = _text(change.get("to"), "pending")
             items = list(self.tasks.values())
             self.conv.say(checklist(items, self.conv.style, title="Task list"))
 
@@ -284,50 +560,37 @@ class Host:
             return  # asked next, through the can_use_tool request
         if name == "TaskCreate" and isinstance(tool_input, dict) and isinstance(tool_id, str):
             self.creating[tool_id] = tool_input
-        todos = tool_input.get("todos") if isinstance(tool_input, dict) else None
+        todos = _dict(tool_input).get("todos")
         if name == "TodoWrite" and isinstance(todos, list):
             items = [t for t in todos if isinstance(t, dict)]
             self.conv.say(checklist(items, self.conv.style, title="Todo list"))
             return
-        self.say_line(tool_line(name, tool_input), "  -> ")
+        self.say_item(tool_line(name, tool_input), "  -> ")
 
     def _show_result(self, message: dict[str, Any]) -> None:
-        turns = message.get("num_turns", "?")
-        cost = message.get("total_cost_usd")
-        seconds = (message.get("duration_ms") or 0) / 1000
-        money = f", ${cost:.4f}" if isinstance(cost, int | float) else ""
-        ending = (
-            "done" if not message.get("is_error") else f"ended: {message.get('subtype', 'error')}"
-        )
-        self.conv.say(visible(f"-- turn {ending}: {turns} turns{money}, {seconds:.1f} s") + "\n")
-        self.failed = bool(message.get("is_error"))
-        result = message.get("result")
-        if isinstance(result, str) and result:
-            self.out.write(result + "\n")
-            self.out.flush()
+        turns = message.get("num_turns")
+        count = str(turns) if isinstance(turns, int) and not isinstance(turns, bool) else "?"
+        cost = _number(message.get("total_cost_usd"))
+        seconds = (_number(message.get("duration_ms")) or 0) / 1000
+        money = f", ${cost:.4f}" if cost is not None else ""
+        failed = message.get("is_error") is True
+        ending = f"ended: {_text(message.get('subtype'), 'error')}" if failed else "done"
+        self.say_item(f"-- turn {ending}: {count} turns{money}, {seconds:.1f} s")
+        self.failed = failed
+        result = _text(message.get("result"))
+        if result:
+            try:
+                self.out.write(terminal_text(result) + "\n")
+                self.out.flush()
+            except BrokenPipeError:
+                self.ended = Ended(EXIT_STDOUT_GONE, "stdout was closed: the result is lost")
+            except (OSError, ValueError) as exc:
+                reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "closed"
+                self.ended = Ended(
+                    EXIT_OUTPUT_FAILED, f"cannot write the result to stdout: {reason}"
+                )
 
-    def decide(self, request_id: Any, request: dict[str, Any]) -> None:
-        """Answer a ``can_use_tool`` request with a permission decision."""
-        name = str(request.get("tool_name", ""))
-        call = ToolCall(
-            request.get("tool_use_id") if isinstance(request.get("tool_use_id"), str) else None,
-            name,
-            request.get("input"),
-        )
-        if name in self.deny:
-            self.say_line(tool_line(name, call.input) + "  (denied: --deny)", "  -> ")
-            decision: dict[str, Any] = {
-                "behavior": "deny",
-                "message": f"The user does not allow {name} in this session.",
-            }
-        elif name in self.allow:
-            self.say_line(tool_line(name, call.input) + "  (allowed)", "  -> ")
-            decision = {"behavior": "allow", "updatedInput": call.input}
-        else:
-            result = run_call(call, self.conv)
-            decision = result.decision()
-            if _always(result):
-                self.allow.add(name)
+    def _respond(self, request_id: Any, decision: dict[str, Any]) -> None:
         self.link.send(
             {
                 "type": "control_response",
@@ -335,14 +598,68 @@ class Host:
             }
         )
 
-    def refuse(self, request_id: Any, subtype: Any) -> None:
+    def decide(self, request_id: Any, request: dict[str, Any]) -> None:
+        """Answer a ``can_use_tool`` request with a permission decision.
+
+        A SIGTERM or SIGHUP at the prompt denies the call and ends the session; the answer
+        input ending does too (no answer). A Ctrl-C denies it and interrupts the turn.
+        """
+        name = request.get("tool_name")
+        if not isinstance(name, str):
+            self.refuse(request_id, "can_use_tool", "the request has no tool_name")
+            return
+        tool_input = request.get("input")
+        tool_id = request.get("tool_use_id")
+        suggestions = request.get("permission_suggestions")
+        call = ToolCall(
+            tool_id if isinstance(tool_id, str) else None,
+            name,
+            tool_input,
+            suggestions=suggestions,
+        )
+        key = same_input(name, tool_input)
+        if _too_deep(tool_input, 64):
+            self.say_item(tool_line(name, None) + "  (denied: its input nests too deep)", "  -> ")
+            self._respond(request_id, {"behavior": "deny", "message": TOO_DEEP})
+            return
+        if name in self.deny:
+            self.say_item(tool_line(name, tool_input) + "  (denied: --deny)", "  -> ")
+            decision: dict[str, Any] = {
+                "behavior": "deny",
+                "message": f"The user does not allow {name} in this session.",
+            }
+        elif name in self.allow:
+            self.say_item(tool_line(name, tool_input) + "  (allowed: --allow)", "  -> ")
+            decision = {"behavior": "allow", "updatedInput": tool_input}
+        elif key is not None and key in self.same:
+            self.say_item(tool_line(name, tool_input) + "  (allowed: same as before)", "  -> ")
+            decision = {"behavior": "allow", "updatedInput": tool_input}
+        else:
+            try:
+                result = run_call(call, self.conv)
+            except KeyboardInterrupt:  # between prompts: the call still gets its answer
+                self._respond(request_id, _interrupted())
+                raise
+            decision = result.decision()
+            if _always(result) and not suggestions and key is not None:
+                self.same.add(key)
+            if result.status is Status.NO_ANSWER:
+                self.ended = Ended(int(Status.NO_ANSWER))
+            elif result.status is Status.INTERRUPTED:
+                self.interrupted = True
+        self._respond(request_id, decision)
+        if signals.received_other_than_sigint():
+            raise KeyboardInterrupt  # SIGTERM/SIGHUP: the call is answered; now end
+
+    def refuse(self, request_id: Any, subtype: Any, why: str | None = None) -> None:
+        what = json.dumps(subtype) if isinstance(subtype, str) else "such"
         self.link.send(
             {
                 "type": "control_response",
                 "response": {
                     "subtype": "error",
                     "request_id": request_id,
-                    "error": f"askcli does not serve {json.dumps(subtype)} control requests",
+                    "error": why or f"askcli does not serve {what} control requests",
                 },
             }
         )
@@ -353,46 +670,34 @@ class Host:
         Ctrl-C sends the interrupt control request and waits for the turn to end; a second
         Ctrl-C (or a SIGTERM/SIGHUP) ends the session.
         """
-        interrupting = False
-        while True:
+        self.interrupted = interrupting = False
+        while self.ended is None:
             try:
-                line = self.link.receive()
+                line = self.next_line()
             except KeyboardInterrupt:
                 if interrupting or signals.received_other_than_sigint():
                     raise
                 self.conv.say("\n(interrupting Claude Code; Ctrl-C again ends the session)\n")
                 self._request("interrupt")
-                interrupting = True
+                self.interrupted = interrupting = True
                 continue
             if line is None:
                 return False
-            if isinstance(line, str):
-                if line.strip():
-                    self.say_line(line)
-                continue
-            kind = line.get("type")
-            request = line.get("request")
-            if kind == "control_request" and isinstance(request, dict):
-                if request.get("subtype") == "can_use_tool":
-                    self.decide(line.get("request_id"), request)
-                else:
-                    self.refuse(line.get("request_id"), request.get("subtype"))
-                continue
-            self.show(line)
-            if kind == "result":
+            if self.handle(line) == "result":
                 return True
+        return True
 
     def start(self) -> bool:
         """Send ``initialize`` and wait for its answer; False if Claude Code ended."""
         self._request("initialize")
-        while True:
-            line = self.link.receive()
+        while self.ended is None:
+            line = self.next_line()
             if line is None:
                 return False
             if isinstance(line, dict) and line.get("type") == "control_response":
                 return True
-            if isinstance(line, dict):
-                self.show(line)
+            self.handle(line)
+        return True
 
     def prompt(self, text: str) -> None:
         self.link.send(
@@ -409,6 +714,10 @@ def _always(result: ToolResult) -> bool:
     return bool(result.allowed and result.data and result.data.get("always"))
 
 
+def _interrupted() -> dict[str, Any]:
+    return {"behavior": "deny", "message": REJECT_MESSAGE, "interrupt": True}
+
+
 def host(
     link: Link,
     conv: Conversation,
@@ -421,14 +730,17 @@ def host(
     """Hold a Claude Code session over ``link``; the exit status.
 
     With ``prompt``, one turn; else prompts are read at ``> `` until the input ends.
+    Ctrl-C at ``> `` (or a second one in a turn), SIGTERM and SIGHUP end the session with
+    :attr:`Status.INTERRUPTED`; the input ending at a question or permission prompt ends it
+    with NO_ANSWER; stdout that cannot be written with 141.
     """
     session = Host(link, conv, out, allow=allow, deny=deny)
     conv.permission_always = True
     died = interrupted = False
     try:
         died = not session.start()
-        while not died:
-            text = prompt if prompt is not None else _next_prompt(conv)
+        while not died and session.ended is None:
+            text = prompt if prompt is not None else conv.read_answer("> ", command=False)
             if text is None:
                 break
             if text.strip():
@@ -441,24 +753,40 @@ def host(
         conv.error("session ended")
         interrupted = True
     finally:
-        code = link.close()  # on every way out: no Claude Code outlives askcli
+        signals.settle()
+        # on every way out: no Claude Code outlives askcli
+        code = link.close(at_once=interrupted or session.ended is not None)
     if interrupted:
         return int(Status.INTERRUPTED)
+    if session.ended is not None:
+        if session.ended.message:
+            conv.error(session.ended.message)
+        return session.ended.status
     if died:
-        conv.error(f"Claude Code ended unexpectedly (exit status {code})")
+        if code is None:
+            how = ""
+        elif code >= 0:
+            how = f" (exit status {code})"
+        else:
+            how = f" (it {describe_exit(code)})"
+        conv.error(f"Claude Code ended unexpectedly{how}")
         return EXIT_CLAUDE_FAILED
+    if session.interrupted and prompt is not None:
+        return int(Status.INTERRUPTED)
     if session.failed:
         return EXIT_CLAUDE_FAILED
     if code not in (None, 0):
-        conv.error(f"Claude Code exited with status {code}")
+        conv.error(f"Claude Code {describe_exit(code)}")
         return EXIT_CLAUDE_FAILED
     return int(Status.ANSWERED)
 
 
-def _next_prompt(conv: Conversation) -> str | None:
-    """A prompt typed at ``> ``; None when the input ended or the person pressed Ctrl-C."""
-    try:
-        return conv.read_answer("> ", command=False)
-    except KeyboardInterrupt:
-        conv.say("\n")
-        return None
+def show_stderr(conv: Conversation) -> Callable[[str, int], None]:
+    """Where Claude Code's stderr lines go: to the person, escaped, one line each."""
+
+    def shown(text: str, more: int) -> None:
+        line = stderr_line(text, more)
+        if line is not None:
+            conv.say(line)
+
+    return shown

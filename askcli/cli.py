@@ -420,8 +420,34 @@ def schema(fmt: str) -> None:
     click.echo(json.dumps(tool_definition(fmt), indent=2, ensure_ascii=False))
 
 
-@cli.command(context_settings={"ignore_unknown_options": True})
-@click.argument("words", nargs=-1, type=click.UNPROCESSED, metavar="[PROMPT] [-- CLAUDE ARGS]")
+class _ClaudeCommand(click.Command):
+    """``askcli claude``: the words after the first ``--`` go to Claude Code as they are;
+    before it, every word is askcli's (an option, or the prompt's text)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" in args:
+            cut = args.index("--")
+            ctx.meta["askcli.claude_args"] = args[cut + 1 :]
+            args = args[:cut]
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            raise click.UsageError(
+                f"no such option: {exc.option_name}. Claude Code's own options go after --, "
+                f"as in `askcli claude [PROMPT] -- {exc.option_name}`; a prompt that begins "
+                "with - is given as --prompt=TEXT",
+                ctx,
+            ) from None
+
+
+@cli.command(cls=_ClaudeCommand)
+@click.argument("words", nargs=-1, metavar="[PROMPT] [-- CLAUDE ARGS]")
+@click.option(
+    "--prompt",
+    "prompt_option",
+    metavar="TEXT",
+    help="The prompt, when it begins with - (else give it as PROMPT).",
+)
 @click.option("--claude-bin", metavar="PATH", help="The Claude Code executable [default: claude].")
 @click.option("--allow", multiple=True, metavar="TOOL", help="Allow TOOL without asking.")
 @click.option("--deny", multiple=True, metavar="TOOL", help="Deny TOOL without asking.")
@@ -436,6 +462,7 @@ def schema(fmt: str) -> None:
 def claude(
     ctx: click.Context,
     words: tuple[str, ...],
+    prompt_option: str | None,
     claude_bin: str | None,
     allow: tuple[str, ...],
     deny: tuple[str, ...],
@@ -445,16 +472,25 @@ def claude(
     """Host Claude Code in plain lines: its questions and permission requests are asked
     here, its answers shown, each turn's result printed on stdout.
 
-    With PROMPT, one turn; without, prompts are read at `> ` until the input ends. Ctrl-C
-    interrupts a turn; a second Ctrl-C, or Ctrl-D at `> `, ends the session. Arguments
-    after `--` go to Claude Code.
+    With PROMPT (its words are joined by spaces), one turn; without, prompts are read at
+    `> ` until the input ends. The prompt goes to Claude Code as a message, never as an
+    argument. Arguments after `--` go to Claude Code. Ctrl-C interrupts a turn; a second
+    Ctrl-C, or Ctrl-D at `> `, ends the session.
+
+    \b
+    Exit status: 0 done, 1 Claude Code failed or a turn ended in error, 2 usage,
+    3 no answer (the input ended at a question), 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP,
+    141 stdout closed, 74 stdout cannot be written.
     """
     from . import claude as hosting
 
-    args = list(words)
-    prompt = args.pop(0) if args and not args[0].startswith("-") else None
+    if prompt_option is not None and words:
+        _usage_error(ctx, UsageError("give the prompt either as PROMPT or with --prompt"))
+        return
+    prompt = prompt_option if prompt_option is not None else " ".join(words) if words else None
     try:
-        command = [hosting.find_claude(claude_bin), *hosting.FLAGS, *args]
+        command = [hosting.find_claude(claude_bin), *hosting.FLAGS]
+        command += ctx.meta.get("askcli.claude_args", [])
         reader = _open(answers_path, "answers from")
     except UsageError as exc:
         _usage_error(ctx, exc)
@@ -464,12 +500,16 @@ def claude(
     conv = Conversation(reader, err, Style.for_stream(sys.stderr))
     typed = bytearray()
     reader.transcript = typed
-    link: hosting.Link = hosting.ChildClaude(command)
+    link: hosting.Link = hosting.ChildClaude(command, on_stderr=hosting.show_stderr(conv))
     recorder = hosting.Recorder(link) if record_path is not None else None
 
     def work() -> int:
         # host() ends Claude Code on every way out
         status = hosting.host(recorder or link, conv, out, prompt=prompt, allow=allow, deny=deny)
+        if status in (hosting.EXIT_STDOUT_GONE, hosting.EXIT_OUTPUT_FAILED):
+            devnull = os.open(os.devnull, os.O_WRONLY)  # the flush at exit cannot fail again
+            os.dup2(devnull, 1)
+            os.close(devnull)
         if recorder is not None and record_path is not None:
             from . import fixtures
 

@@ -3,6 +3,11 @@
 SIGINT, SIGTERM and SIGHUP all interrupt the current prompt (as KeyboardInterrupt does),
 so that the call gets the decline result on stdout before askcli exits; the exit status
 then says which signal it was. Later signals are ignored while the results are written.
+
+``askcli claude`` (``every_sigint``): each Ctrl-C interrupts (the first stops Claude Code's
+turn, a second ends the session); the first SIGTERM or SIGHUP interrupts even after a
+Ctrl-C; once the session is ending (:func:`settle`) every signal is ignored, so that Claude
+Code is always ended and the status written.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from .results import Status
 
 EXIT_STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
 _received: list[int] = []
+_settled: list[bool] = []
 
 
 def _handler(signum: int, frame: FrameType | None) -> None:
@@ -23,7 +29,9 @@ def _handler(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def _every_time(signum: int, frame: FrameType | None) -> None:
+def _hosting(signum: int, frame: FrameType | None) -> None:
+    if _settled or received_other_than_sigint():
+        return  # askcli is ending: let Claude Code be ended and the status written
     _received.append(signum)
     raise KeyboardInterrupt
 
@@ -32,8 +40,12 @@ def install(*, every_sigint: bool = False) -> None:
     """Handle the three signals; with ``every_sigint`` each Ctrl-C interrupts (``askcli
     claude``: the first stops Claude Code's turn, a second ends the session)."""
     for sig in EXIT_STATUS:
-        every = every_sigint and sig == signal.SIGINT
-        signal.signal(sig, _every_time if every else _handler)
+        signal.signal(sig, _hosting if every_sigint else _handler)
+
+
+def settle() -> None:
+    """askcli is ending: from now on the ``every_sigint`` handlers ignore every signal."""
+    _settled.append(True)
 
 
 def received_other_than_sigint() -> bool:
@@ -42,7 +54,9 @@ def received_other_than_sigint() -> bool:
 
 
 def exit_status(status: Status) -> int:
-    """The process exit status for a run that ended with ``status``."""
+    """The process exit status for a run that ended with ``status``: a SIGTERM or SIGHUP
+    says so (even after a Ctrl-C), else a Ctrl-C gives 130."""
     if status is Status.INTERRUPTED and _received:
-        return EXIT_STATUS.get(signal.Signals(_received[0]), int(status))
+        ending = [sig for sig in _received if sig != signal.SIGINT] or _received
+        return EXIT_STATUS.get(signal.Signals(ending[0]), int(status))
     return int(status)

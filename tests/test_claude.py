@@ -25,9 +25,10 @@ import pytest
 
 from askcli.claude import FLAGS, Scripted, host, tool_line
 from askcli.conversation import Conversation
+from askcli.envelopes import ToolCall
 from askcli.lines import TextLineReader
 from askcli.rendering import Style
-from askcli.results import REJECT_MESSAGE, REJECT_WITH_WORDS_PREFIX
+from askcli.results import Status, ToolResult
 
 from . import helpers
 from .helpers import ROOT, askcli_path
@@ -132,27 +133,61 @@ def test_ask_user_question_is_answered_with_updated_input() -> None:
     assert sent[-1]["response"]["request_id"] == "r1"
 
 
-def test_other_tools_get_the_permission_prompt_with_always() -> None:
+def _asked(monkeypatch: pytest.MonkeyPatch, always: bool = True) -> list[ToolCall]:
+    """Stand in for the permission prompt: every call asked is allowed with "always"."""
+    asked: list[ToolCall] = []
+
+    def allow(call: ToolCall, conv: Conversation) -> ToolResult:
+        asked.append(call)
+        data = {"allowed": True, **({"always": True} if always else {})}
+        return ToolResult(call.id, "ok", Status.ANSWERED, data=data, updated_input=call.input)
+
+    monkeypatch.setattr("askcli.claude.run_call", allow)
+    return asked
+
+
+def test_always_without_a_rule_covers_only_the_identical_input(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked = _asked(monkeypatch)
     write = {"file_path": "a.txt", "content": "x"}
     lines = [
         INIT_OK,
-        can_use_tool("r1", "Write", write),
-        can_use_tool("r2", "Write", write),
-        can_use_tool("r3", "Bash", {"command": "rm -rf /"}),
-        can_use_tool("r4", "Edit", {"file_path": "b"}),
+        can_use_tool("r1", "Bash", {"command": "git status"}),
+        can_use_tool("r2", "Bash", {"command": "git status"}),
+        can_use_tool("r3", "Bash", {"command": "rm -rf ~"}),
+        can_use_tool("r4", "Write", write),
+        can_use_tool("r5", "Write", {"content": "x", "file_path": "a.txt"}),  # same, reordered
+        can_use_tool("r6", "Write", {**write, "content": "y"}),
         RESULT,
     ]
-    status, _, err, sent = hosted(lines, ["?", "a", "no", "only edit b.py"])
-    assert "Allow? [y]es / [a]lways / [n]o / or type what to do instead: a" in err
-    assert "  a        allow, and allow this tool for the rest of the session" in err
-    assert "-> Write: a.txt  (allowed)" in err  # the second Write is not asked
-    assert responses(sent) == [
-        {"behavior": "allow", "updatedInput": write},
-        {"behavior": "allow", "updatedInput": write},
-        {"behavior": "deny", "message": REJECT_MESSAGE},
-        {"behavior": "deny", "message": REJECT_WITH_WORDS_PREFIX + "only edit b.py"},
-    ]
+    status, _, err, sent = hosted(lines, [])
     assert status == 0
+    assert [c.input for c in asked] == [
+        {"command": "git status"},
+        {"command": "rm -rf ~"},
+        write,
+        {**write, "content": "y"},
+    ]
+    assert "-> Bash: git status  (allowed: same as before)" in err
+    assert "-> Write: a.txt  (allowed: same as before)" in err
+    assert "rm -rf ~  (allowed" not in err
+    assert [r["behavior"] for r in responses(sent)] == ["allow"] * 6
+
+
+def test_always_with_suggestions_is_left_to_claude_codes_rule(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked = _asked(monkeypatch)
+    rule = [{"type": "addRules", "rules": [{"toolName": "Bash", "ruleContent": "git:*"}]}]
+    request = can_use_tool("r1", "Bash", {"command": "git status"})
+    request["request"]["permission_suggestions"] = rule
+    lines = [INIT_OK, request, {**request, "request_id": "r2"}, RESULT]
+    status, _, err, _ = hosted(lines, [])
+    assert status == 0
+    assert len(asked) == 2  # Claude Code applies the rule it suggested; askcli keeps none
+    assert asked[0].suggestions == rule
+    assert "same as before" not in err
 
 
 def test_allow_and_deny_decide_ahead_of_time() -> None:
@@ -169,6 +204,7 @@ def test_allow_and_deny_decide_ahead_of_time() -> None:
         {"behavior": "deny", "message": "The user does not allow WebFetch in this session."},
     ]
     assert "Allow?" not in err
+    assert "-> Bash: ls  (allowed: --allow)" in err
 
 
 def test_other_control_requests_get_an_error_response() -> None:
