@@ -9,7 +9,7 @@ from .envelopes import detect
 from .errors import InvalidCall, UnreadableDocument
 from .issues import describe_issues
 from .lines import LineReader
-from .rendering import escape_controls
+from .rendering import visible
 from .results import Status
 from .tools import check_call
 
@@ -21,7 +21,8 @@ def check(source: LineReader, report: Callable[[str], None], *, strict: bool = F
     valid = invalid = warnings = 0
 
     def say(kind: str, where: str, text: str = "") -> None:
-        report(escape_controls(f"{kind:<8}{where}{': ' + text if text else ''}"))
+        # one line per report: a newline in an id, a name or a reason shows as \n
+        report(visible(f"{kind:<8}{where}{': ' + text if text else ''}"))
 
     for seq, document in enumerate(read_documents(source, lambda _: None), start=1):
         try:

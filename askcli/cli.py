@@ -6,6 +6,7 @@ This is the only module that imports click.
 from __future__ import annotations
 
 import io
+import math
 import os
 import stat
 import sys
@@ -18,16 +19,41 @@ import click
 from . import __version__, signals
 from .conversation import Conversation
 from .envelopes import Output
-from .errors import UsageError
+from .errors import BadFixture, OutputFailed, UsageError
 from .journal import default_dir as journal_default_dir
 from .lines import FdLineReader
-from .rendering import Style, escape_controls, terminal_text, visible
+from .rendering import Style, terminal_text, visible
 from .results import Status
 from .session import run
 from .todo_store import TodoStore, default_path
 
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a reader that went away
+EXIT_OUTPUT_FAILED = 74  # EX_IOERR: stdout refused the result (a full disk, /dev/full)
 EXIT_MISMATCH = 1
+MAX_TIMEOUT = 7 * 24 * 3600.0  # one week
+MAX_COLUMNS = 1000
+
+
+class _Seconds(click.ParamType[float]):
+    """A finite number of seconds, more than 0 and at most :data:`MAX_TIMEOUT`."""
+
+    name = "seconds"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIMEOUT):
+            self.fail(
+                f"{value!r} is out of range: give a number of seconds above 0 and at most "
+                f"{MAX_TIMEOUT:.0f} (one week)",
+                param,
+                ctx,
+            )
+        return seconds
 
 
 def _text_stream(stream: TextIO, *, errors: str) -> TextIO:
@@ -44,7 +70,10 @@ def _open(path: str, what: str) -> FdLineReader:
     if path == "-":
         return FdLineReader(0)
     try:
-        fd = os.open(path, os.O_RDONLY)
+        # a FIFO with no writer would block the open itself, before any timeout or signal
+        # handler applies: open without waiting, then read in blocking mode
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        os.set_blocking(fd, True)
     except OSError as exc:
         raise UsageError(f"cannot read {what} {path}: {exc.strerror}") from None
     if stat.S_ISDIR(os.fstat(fd).st_mode):
@@ -53,13 +82,39 @@ def _open(path: str, what: str) -> FdLineReader:
     return FdLineReader(fd)
 
 
+class _Stdout(io.TextIOBase):
+    """stdout for results: a write that fails (a full disk, ``/dev/full``) raises
+    OutputFailed; a reader that went away stays a BrokenPipeError."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputFailed(exc.strerror or str(exc)) from None
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputFailed(exc.strerror or str(exc)) from None
+
+
 class _Streams:
     """stdout, stderr and the readers for calls and answers of one command."""
 
     def __init__(self, source: str, answers: str) -> None:
         self.err = _text_stream(sys.stderr, errors="backslashreplace")
-        self.out = _text_stream(sys.stdout, errors="strict")
+        self.out = cast(TextIO, _Stdout(_text_stream(sys.stdout, errors="strict")))
         self.calls = _open(source, "calls from")
+        if _CLOSED_AT_START & {0} and "-" in (source, answers):
+            self.say("askcli: stdin is closed: it reads as empty\n")
         shared = source == "-" and answers == "-"
         self.answers = self.calls if shared else _open(answers, "answers from")
         if shared and self.calls.interactive:
@@ -70,8 +125,11 @@ class _Streams:
         return self.answers is self.calls
 
     def say(self, text: str) -> None:
-        self.err.write(text)
-        self.err.flush()
+        try:
+            self.err.write(terminal_text(text))
+            self.err.flush()
+        except (OSError, ValueError):  # a stderr that is full or gone: nobody to tell
+            pass
 
     def conversation(
         self,
@@ -94,6 +152,47 @@ class _Streams:
             journal_dir=journal_dir,
             quiet=_discarded(sys.stderr),
         )
+
+
+def _printer() -> Callable[[str], None]:
+    """Print one line on stdout at once (``check``, ``replay``, ``schema``)."""
+    out = _Stdout(_text_stream(sys.stdout, errors="strict"))
+
+    def echo(line: str) -> None:
+        out.write(line + "\n")
+        out.flush()
+
+    return echo
+
+
+_CLOSED_AT_START: set[int] = set()  # standard descriptors askcli was started without
+
+
+def _reopen_closed_fds() -> set[int]:
+    """Put ``/dev/null`` on each of fds 0-2 that is closed, so that no file askcli opens
+    takes its number (a call file read as the answers too); the fds that were closed."""
+    closed = set()
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            closed.add(fd)
+            null = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+    if 2 in closed:  # nobody sees the screens: like 2>/dev/null
+        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+    if 0 in closed:
+        sys.stdin = open(0, encoding="utf-8", errors="surrogateescape", closefd=False)  # noqa: SIM115
+    return closed
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at ``/dev/null``, so that the flush at exit cannot fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.close(devnull)
 
 
 def _discarded(stream: TextIO) -> bool:
@@ -136,9 +235,12 @@ def _guard_pipe(ctx: click.Context, work: Callable[[], int], *, every_sigint: bo
         status = work()
     except BrokenPipeError:
         # stdout's reader went away: nobody is left to read a result
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        _quiet_stdout()
         ctx.exit(EXIT_BROKEN_PIPE)
+    except OutputFailed as exc:
+        _quiet_stdout()
+        _say_err(f"askcli: cannot write the result to stdout: {visible(str(exc))}\n")
+        ctx.exit(EXIT_OUTPUT_FAILED)
     if status == Status.INTERRUPTED:
         status = signals.exit_status(Status.INTERRUPTED)
     ctx.exit(status)
@@ -200,7 +302,7 @@ def cli() -> None:
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=_Seconds(),
     metavar="SECONDS",
     help="Give up on a person who types nothing for this long (exit 3).",
 )
@@ -265,7 +367,7 @@ class _Tee(io.StringIO):
 @click.option("--description", default="", help="What the session shows.")
 @click.option(
     "--columns",
-    type=click.IntRange(min=20),
+    type=click.IntRange(min=20, max=MAX_COLUMNS),
     default=80,
     show_default=True,
     help="Width of the recorded transcript.",
@@ -331,9 +433,14 @@ def record(
         )
         if fixture["stdout"] != out.getvalue().splitlines() or fixture["status"] != status:
             streams.say("askcli: warning: replaying this session does not give what it printed\n")
-        fixture_path.parent.mkdir(parents=True, exist_ok=True)
-        fixture_path.write_text(fixtures.dumps(fixture), encoding="utf-8")
-        streams.say(f"askcli: recorded {fixture_path}\n")
+        try:
+            fixture_path.parent.mkdir(parents=True, exist_ok=True)
+            fixture_path.write_text(fixtures.dumps(fixture), encoding="utf-8")
+        except OSError as exc:
+            where = visible(str(fixture_path))
+            streams.say(f"askcli: cannot write the fixture {where}: {exc.strerror or exc}\n")
+            return EXIT_OUTPUT_FAILED
+        streams.say(f"askcli: recorded {visible(str(fixture_path))}\n")
         return int(status)
 
     _guard_pipe(ctx, work)
@@ -359,24 +466,30 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
 
     files = _fixture_files(paths)
     if not files:
-        click.echo("askcli: no fixtures found", err=True)
+        _say_err("askcli: no fixtures found\n")
         ctx.exit(int(Status.INVALID))
-    status = 0
-    for path in files:
-        try:
-            expected, actual = fixtures.replay(fixtures.load(path))
-        except ValueError as exc:
-            click.echo(f"error   {escape_controls(str(exc))}")
-            status = int(Status.INVALID)
-            continue
-        if expected == actual:
-            click.echo(f"ok      {path}")
-            continue
-        click.echo(f"differs {path}")
-        for line in fixtures.diff(expected, actual, str(path)):
-            click.echo(escape_controls(line))
-        status = status or EXIT_MISMATCH
-    ctx.exit(status)
+    echo = _printer()
+
+    def work() -> int:
+        status = 0
+        for path in files:
+            name = visible(str(path))  # a file name is one field of one line
+            try:
+                expected, actual = fixtures.replay(fixtures.load(path))
+            except BadFixture as exc:
+                echo(f"error   {name}: {visible(str(exc))}")
+                status = int(Status.INVALID)
+                continue
+            if expected == actual:
+                echo(f"ok      {name}")
+                continue
+            echo(f"differs {name}")
+            for line in fixtures.diff(expected, actual, str(path)):
+                echo(visible(line))
+            status = status or EXIT_MISMATCH
+        return status
+
+    _guard_pipe(ctx, work)
 
 
 @cli.command()
@@ -398,7 +511,7 @@ def check(ctx: click.Context, source: str, strict: bool) -> None:
     except UsageError as exc:
         _usage_error(ctx, exc)
         return
-    _guard_pipe(ctx, lambda: int(check_source(reader, click.echo, strict=strict)))
+    _guard_pipe(ctx, lambda: int(check_source(reader, _printer(), strict=strict)))
 
 
 @cli.command()
@@ -411,13 +524,18 @@ def check(ctx: click.Context, source: str, strict: bool) -> None:
     help="anthropic: a Messages API tool; openai: a Chat Completions function tool; "
     "json-schema: the input schema alone.",
 )
-def schema(fmt: str) -> None:
+@click.pass_context
+def schema(ctx: click.Context, fmt: str) -> None:
     """Print the AskUserQuestion tool definition for an LLM API's `tools` list."""
     import json
 
     from .definitions import tool_definition
 
-    click.echo(json.dumps(tool_definition(fmt), indent=2, ensure_ascii=False))
+    def work() -> int:
+        _printer()(json.dumps(tool_definition(fmt), indent=2, ensure_ascii=False))
+        return 0
+
+    _guard_pipe(ctx, work)
 
 
 class _ClaudeCommand(click.Command):
@@ -558,8 +676,16 @@ def show(ctx: click.Context, state: Path | None, session: str) -> None:
 
 
 def main() -> None:
+    _CLOSED_AT_START.update(_reopen_closed_fds())
+    if 1 in _CLOSED_AT_START:
+        _say_err("askcli: stdout is closed: nobody is left to read a result\n")
+        sys.exit(EXIT_BROKEN_PIPE)
     try:
         status = cli.main(prog_name="askcli", standalone_mode=False)
+    except click.UsageError as exc:  # one line: what is wrong, and where to read more
+        where = exc.ctx.command_path if exc.ctx is not None else "askcli"
+        _say_err(f"{where}: {visible(exc.format_message())} (see '{where} --help')\n")
+        status = exc.exit_code
     except click.ClickException as exc:  # click's usage errors quote what was typed
         exc.show(file=cast(IO[Any], _GatedStderr()))
         status = exc.exit_code

@@ -37,6 +37,34 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def finite_float(text: str) -> float:
+    """A JSON number as a float; ValueError for one too large for a float (``1e400``),
+    which would come back out as ``Infinity``, not JSON."""
+    value = float(text)
+    if value in (_INF, -_INF):
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        raise ValueError(f"the number {shown} is too large")
+    return value
+
+
+_INF = float("inf")
+BOM = "\ufeff"
+
+
+def nesting_depth(value: Any, limit: int) -> int:
+    """How deep ``value`` nests objects and arrays, counted up to ``limit + 1``."""
+    deepest = 0
+    stack = [(value, 1)] if isinstance(value, dict | list) else []
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > limit:
+            return depth
+        items = node.values() if isinstance(node, dict) else node
+        stack.extend((item, depth + 1) for item in items if isinstance(item, dict | list))
+    return deepest
+
+
 TOO_BIG = f"is larger than {MAX_DOCUMENT_BYTES} bytes, the limit"
 TOO_DEEP = f"nests deeper than {MAX_DEPTH} levels, the limit"
 
@@ -49,8 +77,10 @@ def loads_limited(text: str) -> Any:
         raise ValueError(TOO_BIG)
     if _NOT_UTF8.search(text):
         raise ValueError("is not valid UTF-8")
+    if text.startswith(BOM):  # a byte-order mark is not part of the document
+        text = text[1:]
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        value = json.loads(text, parse_float=finite_float, parse_constant=_reject_constant)
     except RecursionError:  # far too deep for the parser itself
         raise ValueError(TOO_DEEP) from None
     except ValueError as exc:
@@ -142,6 +172,8 @@ def read_documents(
             return
         text, ended = piece
         stripped = text.lstrip()
+        if stripped.startswith(BOM):  # at the start of a file, of stdin or of a line
+            stripped = stripped[1:].lstrip()
         if not stripped:
             continue
         if not stripped.startswith("{"):
@@ -159,7 +191,7 @@ def read_documents(
         yield _read_one(reader, text, len(text) - len(stripped), ended)
 
 
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_DECODER = json.JSONDecoder(parse_float=finite_float, parse_constant=_reject_constant)
 
 
 def _nested_too_deep(value: Any, text: str, start: int = 0, end: int | None = None) -> bool:

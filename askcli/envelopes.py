@@ -356,12 +356,24 @@ def json_document(value: Any) -> str:
     return _UNSAFE_IN_JSON.sub(_json_escape, text) + "\n"
 
 
+def _refusal(reply: dict[str, Any]) -> str:
+    """The error text of a reply that carries no tool result (an unserved request)."""
+    response = reply.get("response")
+    error = response.get("error") if isinstance(response, dict) else None
+    return error if isinstance(error, str) else "the request was not served"
+
+
 def output_lines(
     replies: Sequence[dict[str, Any]], results: Sequence[ToolResult], output: Output
 ) -> list[str]:
     """The stdout lines for one document's ``replies`` and ``results``."""
     if output is Output.RESULT:
         return [json_line(reply) for reply in replies]
+    if not results:  # a control request askcli does not serve still gets its one line
+        refusals = [_refusal(reply) for reply in replies]
+        if output is Output.TEXT:
+            return [escape_controls(text) for text in refusals]
+        return [json_line({"error": text}) for text in refusals]
     if output is Output.ANSWERS:
         return [json_line(r.answers()) for r in results]
     if output is Output.SDK:

@@ -13,6 +13,14 @@ class UsageError(AskcliError):
     """The command line or an option is wrong (exit status 2)."""
 
 
+class OutputFailed(AskcliError):
+    """stdout refused what askcli wrote (a full disk, ``/dev/full``, an I/O error)."""
+
+
+class BadFixture(AskcliError, ValueError):
+    """A file that is not a fixture ``askcli replay`` can run; the message says why."""
+
+
 class InvalidCall(AskcliError):
     """A tool call that fails its schema; ``issues`` are zod-style issue dicts."""
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import select
+import stat
 import time
 from typing import BinaryIO, Protocol, TextIO
 
@@ -155,11 +156,16 @@ class FdLineReader(BufferedLineReader):
             tty = False
         super().__init__(interactive=tty)
         self.fd = fd
+        try:
+            # a FIFO reads as ended until its first writer comes: wait for it in select
+            self._wait = stat.S_ISFIFO(os.fstat(fd).st_mode)
+        except OSError:
+            self._wait = False
 
     def _more(self, timeout: float | None) -> bytes:
-        if timeout is not None:
+        if timeout is not None or self._wait:
             ready, _, _ = select.select([self.fd], [], [], timeout)
-            if not ready:
+            if not ready and timeout is not None:
                 raise AnswerTimeout(timeout)
         try:
             return os.read(self.fd, CHUNK)
