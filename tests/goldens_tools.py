@@ -111,6 +111,24 @@ OPENAI = [
         "arguments": '{"questions": [oops',
     },
 ]
+SUGGESTED = {
+    "type": "control_request",
+    "request_id": "req_9",
+    "request": {
+        "subtype": "can_use_tool",
+        "tool_name": "Bash",
+        "input": {"command": "npm test -- --watch=false", "description": "Run the tests"},
+        "tool_use_id": "toolu_01Test",
+        "permission_suggestions": [
+            {
+                "type": "addRules",
+                "rules": [{"toolName": "Bash", "ruleContent": "npm test *"}],
+                "behavior": "allow",
+                "destination": "localSettings",
+            }
+        ],
+    },
+}
 BASH = {
     "type": "tool_use",
     "id": "toolu_01Bash",
@@ -176,7 +194,9 @@ TOOL_SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]]
             "Tool use: Bash",
             "  command: rm -rf node_modules",
             "  description: Clean",
-            "Allow? [y]es / [n]o / or type what to do instead: use npm ci instead",
+            "  1. Yes",
+            "  3. No, and tell the agent what to do instead",
+            "Allow? 1 or 3 (y/n), or type what to do instead: use npm ci instead",
             'askcli: control requests of subtype "hook_callback" are not served (only can_use_tool)',
             "",
         ],
@@ -202,7 +222,9 @@ TOOL_SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]]
             "",
             "Tool use: Bash",
             "  command: ls",
-            "Allow? [y]es / [n]o / or type what to do instead: y",
+            "  1. Yes",
+            "  3. No, and tell the agent what to do instead",
+            "Allow? 1 or 3 (y/n), or type what to do instead: y",
             "askcli: the arguments string is not valid JSON: Expecting value: line 1 column 16 (char 15)",
             "",
         ],
@@ -213,6 +235,26 @@ TOOL_SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]]
         ],
         2,
     ),
+    "permission_suggestion_chosen": (
+        [SUGGESTED],
+        ["2"],
+        [
+            "",
+            "Tool use: Bash",
+            "  command: npm test -- --watch=false",
+            "  description: Run the tests",
+            "  1. Yes",
+            "  2. Yes, and don't ask again for Bash(npm test *) in this project (local ",
+            "     ↪ settings)",
+            "  3. No, and tell the agent what to do instead",
+            "Allow? 1-3 (y/n), or type what to do instead: 2",
+            "",
+        ],
+        [
+            '{"type":"control_response","response":{"subtype":"success","request_id":"req_9","response":{"behavior":"allow","updatedInput":{"command":"npm test -- --watch=false","description":"Run the tests"},"updatedPermissions":[{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"npm test *"}],"behavior":"allow","destination":"localSettings"}]}}}'
+        ],
+        0,
+    ),
     "fallback_allow": (
         [BASH],
         ["y"],
@@ -221,7 +263,9 @@ TOOL_SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]]
             "Tool use: Bash",
             "  command: git push --force",
             "  description: Publish",
-            "Allow? [y]es / [n]o / or type what to do instead: y",
+            "  1. Yes",
+            "  3. No, and tell the agent what to do instead",
+            "Allow? 1 or 3 (y/n), or type what to do instead: y",
             "",
         ],
         [
@@ -237,7 +281,9 @@ TOOL_SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]]
             "Tool use: Bash",
             "  command: git push --force",
             "  description: Publish",
-            "Allow? [y]es / [n]o / or type what to do instead: n",
+            "  1. Yes",
+            "  3. No, and tell the agent what to do instead",
+            "Allow? 1 or 3 (y/n), or type what to do instead: n",
             "",
         ],
         [
@@ -253,9 +299,11 @@ TOOL_SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]]
             "Tool use: Bash",
             "  command: git push --force",
             "  description: Publish",
-            "Allow? [y]es / [n]o / or type what to do instead: ",
-            "! type y to allow, n to deny, or what to do instead",
-            "Allow? [y]es / [n]o / or type what to do instead: open a pull request instead",
+            "  1. Yes",
+            "  3. No, and tell the agent what to do instead",
+            "Allow? 1 or 3 (y/n), or type what to do instead: ",
+            "! type 1 or 3 (y to allow, n to deny) or what to do instead",
+            "Allow? 1 or 3 (y/n), or type what to do instead: open a pull request instead",
             "",
         ],
         [
