@@ -44,7 +44,7 @@ _RUN = re.compile(f"( +)|(\t+)|([{_ODD_SPACES}])\\3*")
 # what a display line may be broken after, and what it may not be broken inside
 _TOKEN = re.compile(r"\u27e8[^\u27e9]*\u27e9|\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[rn])|.")
 HELP = (
-    ("1, y", "allow: the agent's host runs the tool with this input (askcli never runs it)"),
+    ("1, y", "allow: the host runs the tool with this input; askcli never runs it"),
     ("2, a", "allow, and {what}"),
     ("3, n", "deny: the agent is told to stop and wait"),
     ("TEXT", "deny, and tell the agent what to do instead"),
@@ -166,10 +166,9 @@ def fold(text: str, width: int, first: str, rest: str) -> list[str]:
     current: list[str] = []
     used = 0
     cut = 0  # where the current line may be broken: after a space or a mark
-    for token in tokens:
+    for token in _split_wide(tokens, width - display_width(rest + CONTINUED)):
         size = display_width(token)
-        room = max(width - display_width(prefix), 10)
-        if current and used + size > room:
+        while current and used + size > max(width - display_width(prefix), 10):
             if cut > 0 and cut * 2 >= len(current):
                 head, current = current[:cut], current[cut:]
             else:
@@ -184,6 +183,16 @@ def fold(text: str, width: int, first: str, rest: str) -> list[str]:
             cut = len(current)
     lines.append(prefix + "".join(current))
     return lines
+
+
+def _split_wide(tokens: list[str], room: int) -> list[str]:
+    """A mark wider than a whole line (a narrow terminal) is split like text."""
+    if all(len(token) <= 10 for token in tokens):
+        return tokens
+    out: list[str] = []
+    for token in tokens:
+        out += list(token) if display_width(token) > max(room, 10) else [token]
+    return out
 
 
 def _json(value: Any) -> str:
