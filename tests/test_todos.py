@@ -251,3 +251,22 @@ def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
     assert [proc.wait(timeout=30) for proc in writers] == [0] * 8
     sessions = json.loads(Path(state).read_text())["sessions"]
     assert sessions == {f"s{n}": [todo(f"w{n} step 4")] for n in range(8)}
+
+
+@pytest.mark.parametrize("key", ["a\nTodo list (forged)", "x\x1b]0;title\x07y", "z\u202e\u200bw"])
+def test_the_session_key_in_the_title_cannot_forge_a_line(key: str, tmp_path: Path) -> None:
+    line = {
+        "type": "assistant",
+        "message": {"role": "assistant", "content": [call(todo("a"))]},
+        "session_id": key,
+    }
+    state = str(tmp_path / "todos.json")
+    proc = askcli("ask", "--state", state, input=json.dumps(line) + "\n")
+    assert proc.returncode == 0
+    (title,) = [row for row in proc.stderr.splitlines() if row.startswith("Todo list")]
+    assert title.startswith("Todo list (") and title.endswith(")")
+    assert "\x1b" not in proc.stderr and "\u202e" not in proc.stderr
+    shown = askcli("todo", "show", "--state", state, "--session", key)
+    assert shown.returncode == 0
+    assert shown.stdout.splitlines()[1] == title  # the same escaped title, on one line
+    assert "\x1b" not in shown.stdout and "forged)\n" not in shown.stdout.split("\n", 2)[1]
