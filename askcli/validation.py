@@ -9,6 +9,7 @@ the same text it would get from Claude Code.
 
 from __future__ import annotations
 
+import itertools
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -58,20 +59,190 @@ def validate(
     the check fails. Like zod, it runs when the object parsed (possibly with length or
     unknown-key issues) and not when a value had the wrong type.
     """
+    cut: list[tuple[Path, Any]] = []
+    reduced = _reduce(model, data, [], cut, [MAX_CHECKED])
+    if cut:  # a large input: look for the problems in bounded pieces (see _find_issues)
+        issues = _find_issues(model, data, reduced, cut, refine)
+        if issues:
+            raise InvalidCall(tool, _bounded(issues, checked_all=False))
     try:
         parsed = model.model_validate(data)
     except ValidationError as exc:
-        issues = _zod_issues(model, data, exc.errors(include_url=False))
-        if refine is not None and all(i["code"] in _DIRTY for i in issues):
-            message = refine(data)
-            if message is not None:
-                issues.append({"code": "custom", "message": message, "path": []})
-        raise InvalidCall(tool, issues) from None
+        if exc.error_count() > MAX_CHECKED:  # models and fast check disagree: stay bounded
+            raise InvalidCall(tool, _bounded([], checked_all=False)) from None
+        issues = _issues(model, data, exc, refine)
+        raise InvalidCall(tool, _bounded(issues, checked_all=True)) from None
     if refine is not None:
         message = refine(data)
         if message is not None:
             raise InvalidCall(tool, [{"code": "custom", "message": message, "path": []}])
     return parsed
+
+
+def _issues(
+    model: type[BaseModel],
+    data: Any,
+    exc: ValidationError,
+    refine: Callable[[Any], str | None] | None,
+) -> list[Issue]:
+    issues = _zod_issues(model, data, exc.errors(include_url=False))
+    if refine is not None and all(i["code"] in _DIRTY for i in issues):
+        message = refine(data)
+        if message is not None:
+            issues.append({"code": "custom", "message": message, "path": []})
+    return issues
+
+
+# --- bounds ------------------------------------------------------------------------
+
+MAX_ISSUES = 100  # issues listed in one report; the rest are counted
+MAX_CHECKED = 250  # list items or object keys checked at a time
+_KEEP = 5  # items every list keeps: more than any length bound of the models (4)
+
+
+def _bounded(issues: list[Issue], *, checked_all: bool) -> list[Issue]:
+    """At most :data:`MAX_ISSUES` issues, and one saying what was left out."""
+    more = len(issues) - MAX_ISSUES
+    if more <= 0 and checked_all:
+        return issues
+    shown = issues[:MAX_ISSUES]
+    if checked_all:
+        message = f"{more} more issue(s) not listed"
+    elif more > 0:
+        message = f"{more} more issue(s) not listed; the rest of the input was not checked"
+    else:
+        message = "the rest of the input was not checked"
+    return [*shown, {"code": "custom", "message": message, "path": []}]
+
+
+class _Shape(typing.NamedTuple):
+    fields: dict[str, Any] | None  # a model's fields
+    forbid: bool  # the model refuses unknown keys
+    container: type | None  # list or dict, when the node is one
+    item: Any  # the type of a container's items
+
+
+_SHAPES: dict[int, tuple[Any, _Shape]] = {}  # by id: annotations need not be hashable
+
+
+def _shape(node: Any) -> _Shape:
+    known = _SHAPES.get(id(node))
+    if known is not None and known[0] is node:
+        return known[1]
+    shape = _make_shape(node)
+    _SHAPES[id(node)] = (node, shape)  # the node is kept, so its id is not reused
+    return shape
+
+
+def _make_shape(node: Any) -> _Shape:
+    fields = _fields(node)
+    forbid = fields is not None and _strip(node).model_config.get("extra") == "forbid"
+    origin = typing.get_origin(_strip(node))
+    container = list if origin in (list, tuple) else dict if origin is dict else None
+    return _Shape(fields, forbid, container, _item_type(node))
+
+
+def _reduce(
+    node: Any, value: Any, path: Path, cut: list[tuple[Path, Any]], budget: list[int]
+) -> Any:
+    """``value`` with each list and object the model checks cut to a bounded prefix (all
+    of a model's own fields kept); every cut container is added to ``cut``. ``budget``
+    holds how many more items may be kept in all; each list keeps at least :data:`_KEEP`,
+    so that a length bound still fails or passes as for the whole."""
+    shape = _shape(node)
+    if shape.fields is not None:
+        if not isinstance(value, dict):
+            return value
+        out: dict[Any, Any] = {}
+        extra = 0
+        for key, item in value.items():
+            if key in shape.fields:
+                annotation = shape.fields[key].annotation
+                inner = _shape(annotation)
+                if inner.fields is None and inner.container is None:
+                    out[key] = item
+                else:
+                    out[key] = _reduce(annotation, item, [*path, key], cut, budget)
+            elif shape.forbid and extra < MAX_CHECKED:
+                out[key] = item  # reported as unknown
+                extra += 1
+            elif shape.forbid:
+                cut.append((path, None))
+                break
+        return out
+    if shape.container is None or not isinstance(value, shape.container):
+        return value
+    keep = min(len(value), max(_KEEP, min(budget[0], MAX_CHECKED)))
+    budget[0] -= keep
+    if keep < len(value):
+        cut.append((path, value))
+    leaf = _shape(shape.item).fields is None and _shape(shape.item).container is None
+    if isinstance(value, list):
+        if leaf:
+            return value[:keep]
+        return [_reduce(shape.item, v, [*path, i], cut, budget) for i, v in enumerate(value[:keep])]
+    items = itertools.islice(value.items(), keep)
+    if leaf:
+        return dict(items)
+    return {k: _reduce(shape.item, v, [*path, k], cut, budget) for k, v in items}
+
+
+def _find_issues(
+    model: type[BaseModel],
+    data: Any,
+    reduced: Any,
+    cut: list[tuple[Path, Any]],
+    refine: Callable[[Any], str | None] | None,
+) -> list[Issue]:
+    """The issues of a large input, found without validating all of it at once.
+
+    The cut-down input is checked first: any issue found there is an issue of the whole.
+    When it is valid, each cut container is checked in windows of :data:`MAX_CHECKED`
+    entries (its other entries left as they were) up to the first window with issues."""
+    try:
+        model.model_validate(reduced)
+    except ValidationError as exc:
+        return _issues(model, reduced, exc, refine)
+    for path, container in cut:
+        if container is None:
+            continue
+        node = _annotation_at(model, path)
+        entries = list(container.items()) if isinstance(container, dict) else container
+        for start in range(0, len(entries), MAX_CHECKED):
+            window = entries[start : start + MAX_CHECKED]
+            part: Any = dict(window) if isinstance(container, dict) else window
+            part = _reduce(node, part, path, [], [MAX_CHECKED])
+            trial = _replace_at(reduced, path, part)
+            try:
+                model.model_validate(trial)
+            except ValidationError as exc:
+                issues = _zod_issues(model, trial, exc.errors(include_url=False))
+                if isinstance(container, list):
+                    issues = [_shift(issue, len(path), start) for issue in issues]
+                return issues
+    return []
+
+
+def _replace_at(value: Any, path: Path, part: Any) -> Any:
+    """A copy of ``value`` (copied only along ``path``) with ``part`` at ``path``."""
+    if not path:
+        return part
+    head, *rest = path
+    if isinstance(value, dict):
+        return {**value, head: _replace_at(value[head], rest, part)}
+    copy = list(value)
+    assert isinstance(head, int)
+    copy[head] = _replace_at(copy[head], rest, part)
+    return copy
+
+
+def _shift(issue: Issue, at: int, offset: int) -> Issue:
+    """``issue`` found in a window of a list: its index there moved by ``offset``."""
+    path = list(issue["path"])
+    if len(path) > at and isinstance(path[at], int):
+        path[at] += offset
+        issue = {**issue, "path": path}
+    return issue
 
 
 # --- translation -------------------------------------------------------------------
