@@ -118,7 +118,7 @@ def _bounded(issues: list[Issue], *, checked_all: bool) -> list[Issue]:
 class _Shape(typing.NamedTuple):
     fields: dict[str, Any] | None  # a model's fields
     forbid: bool  # the model refuses unknown keys
-    container: type | None  # list or dict, when the node is one
+    container: type[list[Any]] | type[dict[Any, Any]] | None  # when the node is one
     item: Any  # the type of a container's items
 
 
@@ -170,7 +170,9 @@ def _reduce(
                 cut.append((path, None))
                 break
         return out
-    if shape.container is None or not isinstance(value, shape.container):
+    if shape.container is None or not isinstance(value, list | dict):
+        return value
+    if not isinstance(value, shape.container):
         return value
     keep = min(len(value), max(_KEEP, min(budget[0], MAX_CHECKED)))
     budget[0] -= keep
