@@ -191,6 +191,34 @@ def bench_memory(work: Path) -> None:
     )
 
 
+def bench_todos(work: Path) -> None:
+    count = 8_400
+    block = {"type": "tool_use", "name": "TodoWrite"}
+    todos = {"todos": [{"content": "a", "status": "pending", "activeForm": "b"}]}
+    content = [{**block, "id": f"t{n}", "input": todos} for n in range(count)]
+    message = work / "todo-message.json"
+    message.write_text(json.dumps({"role": "assistant", "content": content}, separators=(",", ":")))
+    state = work / "todo-state" / "todos.json"
+
+    def kept() -> float:
+        if state.exists():
+            state.unlink()
+        return timed([ASKCLI, "ask", "--state", str(state), str(message)])
+
+    keeping = median(kept, runs=5)
+    discarding = median(lambda: timed([ASKCLI, "ask", "--state", os.devnull, str(message)]), runs=5)
+    print(
+        f"  one message of {count} TodoWrite blocks: state kept {keeping:.2f} s,"
+        f" --state /dev/null {discarding:.2f} s"
+    )
+    report(
+        "todo state: 8,400 TodoWrite blocks, kept / not kept",
+        "<= 2.00x",
+        f"{keeping / discarding:.2f}x",
+        keeping / discarding <= 2.0,
+    )
+
+
 def bench_replay() -> None:
     fixtures = sorted((ROOT / "fixtures").glob("*.json"))
     seconds = median(lambda: timed([ASKCLI, "replay", str(ROOT / "fixtures")]), runs=5)
@@ -246,6 +274,7 @@ def main() -> None:
         bench_start(work)
         bench_throughput(work)
         bench_memory(work)
+        bench_todos(work)
         bench_replay()
     print(f"{sum(results)}/{len(results)} figures meet their targets")
 
