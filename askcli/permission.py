@@ -162,22 +162,37 @@ def fold(text: str, width: int, first: str, rest: str) -> list[str]:
         return [first + text]
     lines: list[str] = []
     prefix = first
-    tokens = _TOKEN.findall(text)
+    later = rest + CONTINUED
+    room = max(width - display_width(first), 10)
+    later_room = max(width - display_width(later), 10)
     current: list[str] = []
+    sizes: list[int] = []
     used = 0
     cut = 0  # where the current line may be broken: after a space or a mark
-    for token in _split_wide(tokens, width - display_width(rest + CONTINUED)):
-        size = display_width(token)
-        while current and used + size > max(width - display_width(prefix), 10):
+    widths: dict[str, int] = {}
+    for token in _TOKEN.findall(text):
+        size = widths.get(token, -1)
+        if size < 0:
+            size = widths[token] = display_width(token)
+        if size > later_room:  # a mark wider than a whole line (a narrow terminal)
+            if current:
+                lines.append(prefix + "".join(current))
+                prefix = later
+            for piece in _pieces(token, later_room):
+                lines.append(prefix + piece)
+                prefix = later
+            current, sizes, used, room, cut = [], [], 0, later_room, 0
+            continue
+        while current and used + size > room:
             if cut > 0 and cut * 2 >= len(current):
-                head, current = current[:cut], current[cut:]
+                lines.append(prefix + "".join(current[:cut]))
+                current, sizes = current[cut:], sizes[cut:]
             else:
-                head, current = current, []
-            lines.append(prefix + "".join(head))
-            prefix = rest + CONTINUED
-            used = sum(display_width(t) for t in current)
-            cut = 0
+                lines.append(prefix + "".join(current))
+                current, sizes = [], []
+            prefix, room, used, cut = later, later_room, sum(sizes), 0
         current.append(token)
+        sizes.append(size)
         used += size
         if token == " " or token.endswith("\u27e9"):
             cut = len(current)
@@ -185,14 +200,15 @@ def fold(text: str, width: int, first: str, rest: str) -> list[str]:
     return lines
 
 
-def _split_wide(tokens: list[str], room: int) -> list[str]:
-    """A mark wider than a whole line (a narrow terminal) is split like text."""
-    if all(len(token) <= 10 for token in tokens):
-        return tokens
-    out: list[str] = []
-    for token in tokens:
-        out += list(token) if display_width(token) > max(room, 10) else [token]
-    return out
+def _pieces(token: str, room: int) -> list[str]:
+    out, piece, used = [], "", 0
+    for ch in token:
+        w = display_width(ch)
+        if piece and used + w > room:
+            out.append(piece)
+            piece, used = "", 0
+        piece, used = piece + ch, used + w
+    return [*out, piece] if piece else out
 
 
 def _json(value: Any) -> str:
