@@ -22,6 +22,7 @@ import json
 import math
 import os
 import re
+import select
 import shutil
 import signal
 import subprocess
@@ -239,9 +240,14 @@ class ChildClaude:
             pass  # Claude Code is gone: receive() will say so
 
     def _read(self) -> bytes:
+        """The next bytes; b"" at the end, or once Claude Code has ended and left nothing
+        unread (a process it started may hold the pipe open)."""
         try:
+            while not select.select([self.fd], [], [], 0.5)[0]:
+                if self.proc.poll() is not None and not select.select([self.fd], [], [], 0)[0]:
+                    return b""
             return os.read(self.fd, CHUNK)
-        except OSError:
+        except (OSError, ValueError):
             return b""
 
     def receive(self) -> dict[str, Any] | str | Skipped | None:

@@ -112,6 +112,8 @@ def main():
                 }
                 send({"type": "control_response", "response": response})
             continue
+        if message.get("type") != "user":
+            continue  # a control_response to a request written by "lines"
         if "die" in modes:
             sys.exit(3)
         if "kill" in modes:
