@@ -175,7 +175,8 @@ def load(path: Path) -> Loaded:
         opened = os.fstat(fd)
         if (opened.st_dev, opened.st_ino) != (found.st_dev, found.st_ino):
             return Loaded({}, f"the state file {path} changed while it was read", False)
-        data = read_bounded(fd, MAX_STATE_BYTES)
+        too_big = opened.st_size > MAX_STATE_BYTES  # said without reading it
+        data = None if too_big else read_bounded(fd, MAX_STATE_BYTES)
     except OSError as exc:
         return Loaded({}, f"cannot read the state file {path}: {exc.strerror}", False)
     finally:
