@@ -144,27 +144,56 @@ def parse_line(data: bytes) -> dict[str, Any] | str | Skipped:
     return value
 
 
-def _members(pgid: int) -> bool:
-    """Some process of group ``pgid`` still runs (zombies do not count, on Linux)."""
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    if not os.path.isdir("/proc/self"):
-        return True
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
+def _processes() -> dict[int, tuple[int, int, bool]]:
+    """pid -> (parent pid, process group, is a zombie), from /proc (Linux); {} elsewhere."""
+    table: dict[int, tuple[int, int, bool]] = {}
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/proc"):
+            if not name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+                table[int(name)] = (int(fields[1]), int(fields[2]), fields[0] in (b"Z", b"X"))
+            except (OSError, IndexError, ValueError):
+                continue
+    return table
+
+
+def _left(pgid: int) -> list[int]:
+    """The live processes to end: askcli's descendants (Claude Code, what it started, and
+    what was orphaned to askcli, its subreaper) and Claude Code's process group."""
+    table = _processes()
+    if not table:  # no /proc: the process group alone
         try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
-            return True
-    return False
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return []
+        except PermissionError:
+            pass
+        return [-pgid]
+    children: dict[int, list[int]] = {}
+    for pid, (parent, _, _) in table.items():
+        children.setdefault(parent, []).append(pid)
+    found, todo = set(), [os.getpid()]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in found:
+                found.add(child)
+                todo.append(child)
+    found |= {pid for pid, (_, group, _) in table.items() if group == pgid}
+    return sorted(pid for pid in found if not table[pid][2])
+
+
+def _subreaper() -> None:
+    """Make askcli the parent of what Claude Code's processes orphan (Linux), so that a
+    background command that outlives Claude Code can still be found and ended."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        pass
 
 
 def shorten(text: str, limit: int = SHOWN) -> str:
@@ -196,6 +225,8 @@ class ChildClaude:
     def __init__(
         self, command: Sequence[str], *, on_stderr: Callable[[str, int], None] | None = None
     ) -> None:
+        if sys.platform.startswith("linux"):
+            _subreaper()
         self.proc = subprocess.Popen(
             list(command),
             stdin=subprocess.PIPE,
@@ -246,6 +277,7 @@ class ChildClaude:
             while not select.select([self.fd], [], [], 0.5)[0]:
                 if self.proc.poll() is not None and not select.select([self.fd], [], [], 0)[0]:
                     return b""
+                self._reap_orphans()
             return os.read(self.fd, CHUNK)
         except (OSError, ValueError):
             return b""
@@ -296,23 +328,41 @@ class ChildClaude:
             self.proc.stdout.close()  # type: ignore[union-attr]
         return code
 
+    def _reap_orphans(self) -> None:
+        """Collect the exit status of orphans askcli adopted (not Claude Code's own)."""
+        with contextlib.suppress(ChildProcessError, OSError):
+            while True:
+                found = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+                if found is None or found.si_pid == self.proc.pid:
+                    return
+                os.waitpid(found.si_pid, 0)
+
     def _end_group(self) -> None:
-        """SIGTERM to the process group, SIGKILL to what is left after a grace period."""
+        """SIGTERM to Claude Code's process group and every process it started (its
+        commands run in groups of their own), SIGKILL to what is left after a grace
+        period."""
         pgid = self.proc.pid
-        for sig, grace in ((signal.SIGTERM, TERM_GRACE), (signal.SIGKILL, TERM_GRACE)):
+        for sig in (signal.SIGTERM, signal.SIGKILL):
             self.proc.poll()
-            if not _members(pgid):
+            self._reap_orphans()
+            left = _left(pgid)
+            if not left:
                 break
             with contextlib.suppress(OSError):
                 os.killpg(pgid, sig)
-            deadline = time.monotonic() + grace
+            for pid in left:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, sig)
+            deadline = time.monotonic() + TERM_GRACE
             while time.monotonic() < deadline:
                 self.proc.poll()
-                if not _members(pgid):
+                self._reap_orphans()
+                if not _left(pgid):
                     break
                 time.sleep(0.02)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=1.0)
+        self._reap_orphans()
 
 
 class Recorder:

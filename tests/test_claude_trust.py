@@ -789,3 +789,36 @@ def test_a_70_mb_line_is_skipped_in_bounded_memory() -> None:
     )
     assert size > MAX_LINE
     assert peak_kib < 100 * 1024, f"askcli peaked at {peak_kib // 1024} MiB"
+
+
+BACKGROUND = [
+    {
+        "content": [
+            use(
+                "toolu_01Bg",
+                "Bash",
+                {
+                    "command": "sleep 300 & echo $! > bg; setsid sleep 301 >/dev/null 2>&1 & "
+                    "echo $! >> bg",
+                    "description": "start two background commands",
+                },
+            )
+        ],
+        "stop_reason": "tool_use",
+    },
+    {"content": [text("Started.")], "stop_reason": "end_turn"},
+]
+
+
+@needs_claude
+@pytest.mark.parametrize("api", [BACKGROUND], indirect=True)
+def test_real_claude_codes_background_commands_end_with_the_session(
+    api: Api, tmp_path: Path
+) -> None:
+    work = tmp_path / "work"
+    proc = api.run(work, "--allow", "Bash", "start them")
+    assert proc.returncode == 0, proc.stderr
+    pids = [int(pid) for pid in (work / "bg").read_text().split()]
+    assert len(pids) == 2
+    for pid in pids:  # Claude Code runs each command in a process group of its own
+        assert _gone(pid, 2), f"a background command (pid {pid}) outlived the session"
