@@ -108,9 +108,10 @@ def _shown(n: int) -> str:
 
 
 def normalize(line: str) -> str:
-    """NFKC (full-width forms to ASCII), both CJK commas to ``,``, outer spaces trimmed."""
+    """NFKC (full-width forms to ASCII), both CJK commas to ``,``, outer spaces and a
+    byte-order mark (an answers file written by Windows tools) trimmed."""
     text = unicodedata.normalize("NFKC", line).replace("、", ",")
-    return text.strip()
+    return text.strip().lstrip("\ufeff").strip()
 
 
 def _text_after_command(line: str) -> str | None:

@@ -76,10 +76,28 @@ def _open(path: str, what: str) -> FdLineReader:
         os.set_blocking(fd, True)
     except OSError as exc:
         raise UsageError(f"cannot read {what} {path}: {exc.strerror}") from None
-    if stat.S_ISDIR(os.fstat(fd).st_mode):
+    mode = os.fstat(fd).st_mode
+    problem = None
+    if stat.S_ISDIR(mode):
+        problem = "it is a directory"
+    elif (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)) and not _terminal_or_null(fd):
+        # /dev/zero, /dev/urandom, a disk: endless bytes that no person typed
+        problem = "it is a device, not a file, pipe or terminal"
+    if problem is not None:
         os.close(fd)
-        raise UsageError(f"cannot read {what} {path}: it is a directory")
+        raise UsageError(f"cannot read {what} {path}: {problem}")
     return FdLineReader(fd)
+
+
+def _terminal_or_null(fd: int) -> bool:
+    """``fd`` is a terminal (``/dev/tty``) or ``/dev/null`` (no input at all)."""
+    if os.isatty(fd):
+        return True
+    try:
+        here, null = os.fstat(fd), os.stat(os.devnull)
+    except OSError:
+        return False
+    return (here.st_dev, here.st_ino) == (null.st_dev, null.st_ino)
 
 
 class _Stdout(io.TextIOBase):

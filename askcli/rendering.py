@@ -175,15 +175,18 @@ def _wrap_line(text: str, width: int, first: str, rest: str) -> list[str]:
     return lines
 
 
+MAX_CELLS = 1000  # a larger COLUMNS or LINES is taken as this many
+
+
 def _terminal_size(stream: TextIO | None, variable: str, index: int, least: int, usual: int) -> int:
     """The environment's ``variable`` if set, else ``stream``'s terminal size, else ``usual``."""
     value = os.environ.get(variable, "")
-    if value.isdigit() and int(value) > 0:
-        return max(int(value), least)
+    if value.isascii() and value.isdigit() and int(value) > 0:
+        return min(max(int(value), least), MAX_CELLS)
     if stream is not None:
         try:
             if stream.isatty():
-                return max(os.get_terminal_size(stream.fileno())[index], least)
+                return min(max(os.get_terminal_size(stream.fileno())[index], least), MAX_CELLS)
         except (OSError, ValueError, AttributeError):
             pass
     return usual

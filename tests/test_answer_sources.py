@@ -1,0 +1,60 @@
+"""Where answers and calls may come from: files, pipes, terminals and /dev/null, never a
+device that streams bytes nobody typed; a byte-order mark is not part of an answer."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from askcli.rendering import MAX_CELLS, terminal_height, terminal_width
+
+from .helpers import call, run_askcli
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/full"])
+@pytest.mark.parametrize("option", ["--answers", "source"])
+def test_a_device_that_streams_bytes_is_refused_at_once(
+    device: str, option: str, tmp_path: Path
+) -> None:
+    if not os.path.exists(device):
+        pytest.skip(f"{device} is not on this machine")
+    source = tmp_path / "call.json"
+    source.write_text(json.dumps(call()))
+    args = ["ask", str(source), "--answers", device] if option == "--answers" else ["ask", device]
+    proc = run_askcli(*args, timeout=10)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().endswith("it is a device, not a file, pipe or terminal")
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_dev_null_as_answers_is_no_answer(tmp_path: Path) -> None:
+    source = tmp_path / "call.json"
+    source.write_text(json.dumps(call()))
+    proc = run_askcli("ask", str(source), "--answers", os.devnull)
+    assert proc.returncode == 3
+    assert "No answer from the user (the input ended)." in proc.stdout
+
+
+def test_a_byte_order_mark_opening_an_answers_file_is_not_part_of_the_answer(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "call.json"
+    source.write_text(json.dumps(call()))
+    answers = tmp_path / "answers.txt"
+    answers.write_bytes(b"\xef\xbb\xbf2\n")
+    proc = run_askcli("ask", str(source), "--answers", str(answers))
+    assert proc.returncode == 0, proc.stderr
+    assert '\\"Which one?\\"=\\"B\\"' in proc.stdout
+
+
+@pytest.mark.parametrize("value", ["99999999999999999999", "١٢٠"])
+def test_a_huge_or_foreign_digit_terminal_size_is_bounded(
+    value: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", value)
+    monkeypatch.setenv("LINES", value)
+    assert 20 <= terminal_width() <= MAX_CELLS
+    assert 5 <= terminal_height() <= MAX_CELLS
