@@ -184,7 +184,7 @@ def fold(text: str, width: int, first: str, rest: str) -> list[str]:
             current, sizes, used, room, cut = [], [], 0, later_room, 0
             continue
         while current and used + size > room:
-            if cut > 0 and cut * 2 >= len(current):
+            if cut > 0 and cut * 2 >= len(current) and sum(sizes[cut:]) <= later_room:
                 lines.append(prefix + "".join(current[:cut]))
                 current, sizes = current[cut:], sizes[cut:]
             else:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from askcli.conversation import Conversation
@@ -253,6 +253,7 @@ def test_every_value_is_shown_whole(name: str, width: int) -> None:
 
 
 @settings(max_examples=400, deadline=None)
+@example("0\x08\U000e00000", 20)  # a wrap whose tail was wider than the next line
 @given(st.text(st.characters(blacklist_characters="\\"), max_size=200), st.sampled_from([20, 80]))
 def test_any_value_can_be_read_back_from_the_screen(value: str, width: int) -> None:
     assert decode(shown_value(value, width)) == _expected(value)
