@@ -24,7 +24,7 @@ PROMPTS = {
     "second-question": (LOGIN, ["2"], "Choose 1-4, several allowed (e.g. 1,3): "),
     "other-text": (LOGIN, ["2", "4"], "Other, type your answer: "),
     "review": (LOGIN, ["2", "1"], "Submit? [y]: "),
-    "permission": (BASH, [], "Allow? [y]es / [n]o / or type what to do instead: "),
+    "permission": (BASH, [], "Allow? 1 or 3 (y/n), or type what to do instead: "),
 }
 
 
