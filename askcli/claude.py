@@ -34,6 +34,8 @@ from typing import Any, NamedTuple, Protocol, TextIO
 
 from . import signals
 from .conversation import Conversation
+from .documents import MAX_DEPTH as DOCUMENT_DEPTH
+from .documents import TooDeep, nesting_depth, parse_json
 from .envelopes import ToolCall
 from .errors import UsageError
 from .rendering import terminal_text, visible, wrap
@@ -114,17 +116,6 @@ def _die_with_parent() -> None:
         pass
 
 
-def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
-    stack = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > limit:
-            return True
-        items = node.values() if isinstance(node, dict) else node
-        stack.extend((item, depth + 1) for item in items if isinstance(item, dict | list))
-    return False
-
-
 def parse_line(data: bytes) -> dict[str, Any] | str | Skipped:
     """One line from Claude Code: a JSON object, text that is not JSON, or why it is
     skipped (JSON that is not an object, or nests deeper than :data:`MAX_DEPTH`)."""
@@ -132,15 +123,13 @@ def parse_line(data: bytes) -> dict[str, Any] | str | Skipped:
     if not text.lstrip().startswith(("{", "[")):
         return text
     try:
-        value = json.loads(text)
-    except RecursionError:
+        value = parse_json(text, MAX_DEPTH)
+    except TooDeep:
         return Skipped(f"it nests deeper than {MAX_DEPTH} levels")
     except ValueError:
         return text
     if not isinstance(value, dict):
         return Skipped("it is JSON but not an object")
-    if text.count("{") + text.count("[") > MAX_DEPTH and _too_deep(value):
-        return Skipped(f"it nests deeper than {MAX_DEPTH} levels")
     return value
 
 
@@ -674,7 +663,7 @@ class Host:
             suggestions=suggestions,
         )
         key = same_input(name, tool_input)
-        if _too_deep(tool_input, 64):
+        if nesting_depth(tool_input, DOCUMENT_DEPTH) > DOCUMENT_DEPTH:
             self.say_item(tool_line(name, None) + "  (denied: its input nests too deep)", "  -> ")
             self._respond(request_id, {"behavior": "deny", "message": TOO_DEEP})
             return

@@ -69,25 +69,42 @@ TOO_BIG = f"is larger than {MAX_DOCUMENT_BYTES} bytes, the limit"
 TOO_DEEP = f"nests deeper than {MAX_DEPTH} levels, the limit"
 
 
+class TooDeep(ValueError):
+    """JSON that nests objects and arrays deeper than a limit."""
+
+
+def parse_json(text: str, max_depth: int = MAX_DEPTH) -> Any:
+    """``json.loads`` for untrusted text (a call, a state file, a fixture, a line from
+    Claude Code), so that what askcli writes back is JSON too: ValueError for text that is
+    not JSON, ``NaN``/``Infinity``, a number too large for a float, and TooDeep for nesting
+    deeper than ``max_depth``; the message is a predicate (``is not valid JSON: ...``) for
+    the caller to give a subject."""
+    too_deep = f"nests deeper than {max_depth} levels, the limit"
+    try:
+        value = json.loads(text, parse_float=finite_float, parse_constant=_reject_constant)
+    except RecursionError:  # far too deep for the parser itself
+        raise TooDeep(too_deep) from None
+    except ValueError as exc:
+        raise ValueError(f"is not valid JSON: {exc}") from None
+    # each level needs an opening bracket: text with few of them needs no walk
+    if (
+        text.count("{") + text.count("[") > max_depth
+        and nesting_depth(value, max_depth) > max_depth
+    ):
+        raise TooDeep(too_deep)
+    return value
+
+
 def loads_limited(text: str) -> Any:
-    """``json.loads`` within the limits: ValueError for text too large, too deep, not UTF-8
-    or not JSON (``NaN`` and ``Infinity`` included), its message a predicate such as
-    ``is not valid JSON: ...`` for the caller to give a subject."""
+    """:func:`parse_json` within a call's limits: ValueError for text too large, too deep,
+    not UTF-8 or not JSON."""
     if len(text) > MAX_DOCUMENT_BYTES:
         raise ValueError(TOO_BIG)
     if _NOT_UTF8.search(text):
         raise ValueError("is not valid UTF-8")
     if text.startswith(BOM):  # a byte-order mark is not part of the document
         text = text[1:]
-    try:
-        value = json.loads(text, parse_float=finite_float, parse_constant=_reject_constant)
-    except RecursionError:  # far too deep for the parser itself
-        raise ValueError(TOO_DEEP) from None
-    except ValueError as exc:
-        raise ValueError(f"is not valid JSON: {exc}") from None
-    if _nested_too_deep(value, text):
-        raise ValueError(TOO_DEEP)
-    return value
+    return parse_json(text)
 
 
 def parse_object(text: str) -> Document:
@@ -194,21 +211,13 @@ def read_documents(
 _DECODER = json.JSONDecoder(parse_float=finite_float, parse_constant=_reject_constant)
 
 
-def _nested_too_deep(value: Any, text: str, start: int = 0, end: int | None = None) -> bool:
+def _nested_too_deep(value: Any, text: str, start: int, end: int) -> bool:
     """``value``, parsed from ``text[start:end]``, nests objects and arrays deeper than
     :data:`MAX_DEPTH`. Each level needs an opening bracket, so text with few of them
     (every usual call) needs no walk."""
-    end = len(text) if end is None else end
     if text.count("{", start, end) + text.count("[", start, end) <= MAX_DEPTH:
         return False
-    stack = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return True
-        items = node.values() if isinstance(node, dict) else node
-        stack.extend((item, depth + 1) for item in items if isinstance(item, dict | list))
-    return False
+    return nesting_depth(value, MAX_DEPTH) > MAX_DEPTH
 
 
 def _one_line(reader: LineReader, text: str, pos: int) -> Document | None:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import difflib
 import io
-import json
 import os
 import stat
 import tempfile
@@ -230,29 +229,20 @@ def _read(path: Path) -> str:
 def load(path: Path) -> dict[str, Any]:
     """Read a fixture; BadFixture (a ValueError) saying why, on one line, when the file
     is not one that can be replayed."""
-    from .documents import finite_float, nesting_depth
+    from .documents import parse_json
     from .fixture_model import check
 
     try:
-        text = _read(path)
-        fixture = json.loads(text, parse_float=finite_float, parse_constant=_no_constant)
+        fixture = parse_json(_read(path), MAX_FIXTURE_DEPTH)
     except BadFixture:
         raise
     except OSError as exc:
         raise BadFixture(f"cannot read it: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise BadFixture("cannot read it: it is not UTF-8") from None
-    except RecursionError:
-        raise BadFixture(f"it nests deeper than {MAX_FIXTURE_DEPTH} levels") from None
     except ValueError as exc:
-        raise BadFixture(f"it is not valid JSON: {exc}") from None
-    if nesting_depth(fixture, MAX_FIXTURE_DEPTH) > MAX_FIXTURE_DEPTH:
-        raise BadFixture(f"it nests deeper than {MAX_FIXTURE_DEPTH} levels")
+        raise BadFixture(f"it {exc}") from None
     return check(fixture)
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
 
 
 def replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from .documents import parse_json
 from .envelopes import json_document
 
 FORMAT = "askcli-todos/1"
@@ -96,21 +97,6 @@ def read_bounded(fd: int, limit: int) -> bytes | None:
             return None
 
 
-def _too_deep(value: Any) -> bool:
-    stack = [(value, 1)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return True
-        items = node.values() if isinstance(node, dict) else node
-        stack.extend((item, depth + 1) for item in items if isinstance(item, dict | list))
-    return False
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not valid JSON")
-
-
 def parse_state(data: bytes) -> dict[str, Todos]:
     """The sessions of a state file's bytes; ValueError saying what is wrong with them."""
     try:
@@ -118,18 +104,14 @@ def parse_state(data: bytes) -> dict[str, Todos]:
     except UnicodeDecodeError:
         raise ValueError("it is not valid UTF-8") from None
     try:
-        state = json.loads(text, parse_constant=_reject_constant)
-    except RecursionError:
-        raise ValueError("it nests too deep") from None
+        state = parse_json(text, MAX_DEPTH)
     except ValueError as exc:
-        raise ValueError(f"it is not valid JSON: {exc}") from None
+        raise ValueError(f"it {exc}") from None
     if not isinstance(state, dict) or state.get("format") != FORMAT:
         raise ValueError("it is not an askcli todo state file")
     sessions = state.get("sessions")
     if not isinstance(sessions, dict):
         raise ValueError("its sessions are not an object")
-    if _too_deep(sessions):
-        raise ValueError("it nests too deep")
     for key, todos in sessions.items():
         if not isinstance(todos, list):
             raise ValueError(f"the list of session {key!r} is not a list")

@@ -233,6 +233,7 @@ CORRUPT: dict[str, bytes] = {
     "not-an-object": b"[]",
     "wrong-format": b'{"format": "other/9", "sessions": {}}',
     "nan": HEADER + b'{"s": [{"content": "a", "status": "pending", "n": NaN}]}}',
+    "number-too-large": HEADER + b'{"s": [{"content": "a", "status": "pending", "n": 1e400}]}}',
     "lone-bytes": b"\x00\x01\x02\x1b[2J",
     "empty": b"",
     "huge": HEADER + b'{"s": [{"content": "' + b"x" * (9 * 1024 * 1024) + b'"}]}}',
