@@ -427,6 +427,20 @@ class Api:
             cwd=work,
         )
 
+    def spawn(self, cwd: Path, *args: str) -> tuple[pexpect.spawn, io.StringIO]:
+        """askcli claude with the real Claude Code in a pty; what it showed is logged."""
+        child = pexpect.spawn(
+            str(askcli_path()),
+            ["claude", "--claude-bin", str(REAL), *args],
+            env=self.env,
+            cwd=str(cwd),
+            timeout=60,
+            encoding="utf-8",
+        )
+        log = io.StringIO()
+        child.logfile_read = log
+        return child, log
+
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(timeout=10)
@@ -521,16 +535,7 @@ def test_allow_ahead_of_time_lets_claude_code_run_the_tool(api: Api, tmp_path: P
     indirect=True,
 )
 def test_ctrl_c_interrupts_the_turn_and_returns_to_the_prompt(api: Api, tmp_path: Path) -> None:
-    child = pexpect.spawn(
-        str(askcli_path()),
-        ["claude", "--claude-bin", str(REAL)],
-        env=api.env,
-        cwd=str(tmp_path),
-        timeout=60,
-        encoding="utf-8",
-    )
-    log = io.StringIO()
-    child.logfile_read = log
+    child, log = api.spawn(tmp_path)
     try:
         child.expect_exact("> ")
         child.sendline("take your time")

@@ -38,7 +38,6 @@ from .test_claude import (
     FAKE,
     INIT_OK,
     QUESTIONS,
-    REAL,
     RESULT,
     Api,
     can_use_tool,
@@ -432,16 +431,7 @@ def test_real_claude_code_a_signal_at_the_permission_prompt(
 ) -> None:
     work = tmp_path / "work"
     work.mkdir()
-    child = pexpect.spawn(
-        str(askcli_path()),
-        ["claude", "--claude-bin", str(REAL), "run it"],
-        env=api.env,
-        cwd=str(work),
-        timeout=60,
-        encoding="utf-8",
-    )
-    shown = io.StringIO()
-    child.logfile_read = shown
+    child, shown = api.spawn(work, "run it")
     try:
         child.expect_exact("Allow?")
         child.kill(sig)
