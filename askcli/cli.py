@@ -341,7 +341,8 @@ def ask(
 
     \b
     Exit status: 0 answered, 1 declined, 2 invalid call or usage,
-    3 no answer (input ended or --timeout), 130 interrupted.
+    3 no answer (input ended or --timeout), 130 interrupted (Ctrl-C),
+    143 SIGTERM, 129 SIGHUP, 141 stdout closed, 74 stdout cannot be written.
     """
     try:
         streams = _Streams(source, answers_path)
