@@ -687,11 +687,12 @@ def show(ctx: click.Context, state: Path | None, session: str) -> None:
     store = TodoStore(state or default_path())
     items = store.get(session)
     for note in store.notes:
-        click.echo(f"askcli: {visible(note)}", err=True)
+        _say_err(f"askcli: {visible(note)}\n")
     if store.problem is not None:
         ctx.exit(int(Status.INVALID))
     style = Style.for_stream(sys.stdout)
-    click.echo(checklist(items, style, title=f"Todo list ({visible(session)})"), nl=False)
+    shown = checklist(items, style, title=f"Todo list ({visible(session)})")
+    click.echo(terminal_text(shown, colour=style.colour), nl=False)
 
 
 def main() -> None:
