@@ -52,17 +52,18 @@ BOM = "\ufeff"
 
 
 def nesting_depth(value: Any, limit: int) -> int:
-    """How deep ``value`` nests objects and arrays, counted up to ``limit + 1``."""
-    deepest = 0
-    stack = [(value, 1)] if isinstance(value, dict | list) else []
-    while stack:
-        node, depth = stack.pop()
-        deepest = max(deepest, depth)
-        if depth > limit:
-            return depth
-        items = node.values() if isinstance(node, dict) else node
-        stack.extend((item, depth + 1) for item in items if isinstance(item, dict | list))
-    return deepest
+    """How deep ``value`` nests objects and arrays, counted up to ``limit + 1``: level by
+    level, so that many small items cost one type check each."""
+    level = [value] if isinstance(value, dict | list) else []
+    depth = 0
+    while level and depth <= limit:
+        depth += 1
+        below: list[Any] = []
+        for node in level:
+            items = node.values() if isinstance(node, dict) else node
+            below += [item for item in items if isinstance(item, dict | list)]
+        level = below
+    return depth
 
 
 TOO_BIG = f"is larger than {MAX_DOCUMENT_BYTES} bytes, the limit"
@@ -241,7 +242,19 @@ def _one_line(reader: LineReader, text: str, pos: int) -> Document | None:
 def _read_one(reader: LineReader, text: str, pos: int, ended: bool) -> Document:
     """The document starting at ``text[pos]``, read in pieces; past the size limit the
     rest is still scanned, to find where it ends, but not kept."""
-    if ended:
+    fits = True  # a line of one piece is within the limit
+    if not ended:  # a long line: gather it (within the limit) for the C decoder
+        line, length = [text], len(text) - pos
+        while not ended and length <= MAX_DOCUMENT_BYTES:
+            piece = reader.read_piece()
+            if piece is None:
+                break
+            line.append(piece[0])
+            length += len(piece[0])
+            ended = piece[1]
+        text = "".join(line)
+        fits = len(text[pos:].encode("utf-8", "surrogatepass")) <= MAX_DOCUMENT_BYTES
+    if ended and fits:  # else the scanner finds the document's end without keeping it
         found = _one_line(reader, text, pos)
         if found is not None:
             return found
@@ -265,7 +278,7 @@ def _read_one(reader: LineReader, text: str, pos: int, ended: bool) -> Document:
             return parse_object("".join(parts))
         if ended and size <= MAX_DOCUMENT_BYTES:
             parts.append("\n")
-        piece = reader.read_piece()
-        if piece is None:
+        more = reader.read_chunk()  # the rest of a document spanning lines: in big pieces
+        if more is None:
             return Document(None, "the input ended inside a JSON document", "".join(parts)[:200])
-        (text, ended), pos = piece, 0
+        text, pos, ended = more, 0, False

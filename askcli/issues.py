@@ -30,34 +30,43 @@ def zod_type(value: Any) -> str:
 MAX_TEXT = 100_000  # characters in any one string of a call's input
 
 
-def long_text(value: Any, path: Path | None = None) -> Issue | None:
+def _too_long(path: Path, what: str = "") -> Issue:
+    issue: Issue = {
+        "code": "too_big",
+        "maximum": MAX_TEXT,
+        "type": "string",
+        "inclusive": True,
+        "exact": False,
+        "message": f"String must contain at most {MAX_TEXT} character(s)",
+        "path": path,
+    }
+    if what:
+        issue["message"] = what
+    return issue
+
+
+def long_text(value: Any) -> Issue | None:
     """A zod-style issue for the first string (or key) in ``value`` longer than
-    :data:`MAX_TEXT`, checked before a call is validated or shown; else None."""
-    path = path or []
+    :data:`MAX_TEXT`, checked before a call is validated or shown; else None.
+
+    Walked without recursion, in document order; only non-empty containers are visited,
+    so a call of many small items costs one type check per item."""
     if isinstance(value, str):
-        if len(value) > MAX_TEXT:
-            return {
-                "code": "too_big",
-                "maximum": MAX_TEXT,
-                "type": "string",
-                "inclusive": True,
-                "exact": False,
-                "message": f"String must contain at most {MAX_TEXT} character(s)",
-                "path": path,
-            }
-        return None
-    items: list[tuple[str | int, Any]] = []
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if len(key) > MAX_TEXT:
-                return {**(long_text(key, path) or {}), "message": "An object key is too long"}
-            items.append((key, item))
-    elif isinstance(value, list):
-        items = list(enumerate(value))
-    for key, item in items:
-        found = long_text(item, [*path, key])
-        if found is not None:
-            return found
+        return _too_long([]) if len(value) > MAX_TEXT else None
+    stack: list[tuple[Any, Path]] = [(value, [])]
+    while stack:
+        node, path = stack.pop()
+        pairs = node.items() if isinstance(node, dict) else enumerate(node)
+        inner: list[tuple[Any, Path]] = []
+        for key, item in pairs:
+            if isinstance(key, str) and len(key) > MAX_TEXT:
+                return _too_long([*path, key], "An object key is too long")
+            if isinstance(item, str):
+                if len(item) > MAX_TEXT:
+                    return _too_long([*path, key])
+            elif item and isinstance(item, dict | list):
+                inner.append((item, [*path, key]))
+        stack.extend(reversed(inner))
     return None
 
 

@@ -35,6 +35,9 @@ class LineReader(Protocol):
     def read_piece(self, limit: int = CHUNK) -> tuple[str, bool] | None:
         """Up to ``limit`` bytes of the current line, and whether that ended the line."""
 
+    def read_chunk(self, limit: int = CHUNK) -> str | None:
+        """Up to ``limit`` bytes of what comes next, line ends included (None at the end)."""
+
     def unread(self, text: str, *, line_end: bool = True) -> None:
         """Put ``text`` back in front of what is still to be read."""
 
@@ -113,6 +116,18 @@ class BufferedLineReader:
                     return self._take(len(self._buf), len(self._buf)), True
                 return None
             self._fill()
+
+    def read_chunk(self, limit: int = CHUNK) -> str | None:
+        while self._pos >= len(self._buf):
+            if self._eof:
+                return None
+            self._fill()
+        end = min(len(self._buf), self._pos + limit)
+        if end < len(self._buf):
+            end = _utf8_cut(self._buf, end)
+        raw = bytes(self._buf[self._pos : end])
+        self._pos = end
+        return raw.decode("utf-8", "surrogateescape")
 
     def readline(self, timeout: float | None = None) -> str | None:
         newline = self._buf.find(b"\n", self._pos, self._pos + MAX_ANSWER_BYTES + 1)

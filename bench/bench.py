@@ -219,6 +219,39 @@ def bench_todos(work: Path) -> None:
     )
 
 
+def bench_hostile(work: Path) -> None:
+    """Calls within the size limit built to be slow: answered in well under a second."""
+    base = median(lambda: timed([PYTHON, "-c", "import click, pydantic"]), runs=5)
+    one_line = work / "todos-340k.json"
+    one_line.write_text(json.dumps({"todos": [{}] * 340_000}, separators=(",", ":")))
+    pretty = work / "todos-pretty.json"
+    pretty.write_text(json.dumps({"todos": [{}] * 200_000}, indent=0))
+    options = work / "options-200k.json"
+    many = {"question": "q?", "header": "h", "options": [{}] * 200_000}
+    options.write_text(json.dumps({"questions": [many]}, separators=(",", ":")))
+    worst = 0.0
+    for path in (one_line, pretty, options):
+        seconds = median(lambda path=path: timed([ASKCLI, "ask", str(path)]), runs=3)
+        peak = peak_kib([ASKCLI, "ask", str(path)], Path(os.devnull))
+        print(
+            f"  {path.name} ({path.stat().st_size:,} bytes):"
+            f" {seconds:.2f} s, peak {peak / 1024:.0f} MiB"
+        )
+        worst = max(worst, seconds)
+        report(
+            f"hostile call: {path.name}, peak RSS",
+            "<= 100 MiB",
+            f"{peak / 1024:.0f} MiB",
+            peak <= 100 * 1024,
+        )
+    report(
+        "hostile calls: slowest / import click, pydantic",
+        "<= 12.00x",
+        f"{worst / base:.2f}x ({worst:.2f} s)",
+        worst / base <= 12.0,
+    )
+
+
 def bench_replay() -> None:
     fixtures = sorted((ROOT / "fixtures").glob("*.json"))
     seconds = median(lambda: timed([ASKCLI, "replay", str(ROOT / "fixtures")]), runs=5)
@@ -275,6 +308,7 @@ def main() -> None:
         bench_throughput(work)
         bench_memory(work)
         bench_todos(work)
+        bench_hostile(work)
         bench_replay()
     print(f"{sum(results)}/{len(results)} figures meet their targets")
 
