@@ -414,6 +414,7 @@ def record(
     from .documents import Document
 
     try:
+        _writable_fixture(fixture_path)
         streams = _Streams(source, answers_path)
     except UsageError as exc:
         _usage_error(ctx, exc)
@@ -452,17 +453,38 @@ def record(
         )
         if fixture["stdout"] != out.getvalue().splitlines() or fixture["status"] != status:
             streams.say("askcli: warning: replaying this session does not give what it printed\n")
-        try:
-            fixture_path.parent.mkdir(parents=True, exist_ok=True)
-            fixture_path.write_text(fixtures.dumps(fixture), encoding="utf-8")
-        except OSError as exc:
-            where = visible(str(fixture_path))
-            streams.say(f"askcli: cannot write the fixture {where}: {exc.strerror or exc}\n")
+        if not _save_fixture(fixture_path, fixture, streams.say):
             return EXIT_OUTPUT_FAILED
-        streams.say(f"askcli: recorded {visible(str(fixture_path))}\n")
         return int(status)
 
     _guard_pipe(ctx, work)
+
+
+def _writable_fixture(path: Path) -> None:
+    """UsageError, before the session, when the fixture could not be saved at ``path``."""
+    from .files import lstat_or_none, not_regular
+
+    try:
+        found = lstat_or_none(path)
+    except OSError as exc:
+        raise UsageError(f"cannot write the fixture {path}: {exc.strerror}") from None
+    kind = None if found is None else not_regular(found.st_mode)
+    if kind is not None:
+        raise UsageError(f"cannot write the fixture {path}: it is {kind}, not a regular file")
+
+
+def _save_fixture(path: Path, fixture: dict[str, Any], say: Callable[[str], None]) -> bool:
+    """Save a recorded fixture and say where; False (said why) when it cannot be."""
+    from . import fixtures
+
+    where = visible(str(path))
+    try:
+        fixtures.save(path, fixture)
+    except OSError as exc:
+        say(f"askcli: cannot write the fixture {where}: {visible(exc.strerror or str(exc))}\n")
+        return False
+    say(f"askcli: recorded {where}\n")
+    return True
 
 
 def _fixture_files(paths: tuple[Path, ...]) -> list[Path]:
@@ -628,6 +650,8 @@ def claude(
     try:
         command = [hosting.find_claude(claude_bin), *hosting.FLAGS]
         command += ctx.meta.get("askcli.claude_args", [])
+        if record_path is not None:
+            _writable_fixture(record_path)
         reader = _open(answers_path, "answers from")
     except UsageError as exc:
         _usage_error(ctx, exc)
@@ -660,9 +684,8 @@ def claude(
             )
             if fixture["claude"]["sent"] != recorder.sent or fixture["status"] != status:
                 conv.say("askcli: warning: replaying this session does not give what it did\n")
-            record_path.parent.mkdir(parents=True, exist_ok=True)
-            record_path.write_text(fixtures.dumps(fixture), encoding="utf-8")
-            conv.say(f"askcli: recorded {record_path}\n")
+            if not _save_fixture(record_path, fixture, conv.say):
+                return EXIT_OUTPUT_FAILED
         return status
 
     _guard_pipe(ctx, work, every_sigint=True)

@@ -200,6 +200,18 @@ def typed_lines(typed: bytes | bytearray) -> list[str]:
     return lines
 
 
+def save(path: Path, fixture: dict[str, Any]) -> None:
+    """Write ``fixture`` to ``path`` whole (a crash leaves the old file or the new one);
+    OSError when it cannot be, or when ``path`` is not a regular file (a symlink, a FIFO,
+    a device: never written through)."""
+    from .files import replace_whole
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    kind = replace_whole(path, dumps(fixture).encode("utf-8", "surrogatepass"), 0o666)
+    if kind is not None:
+        raise OSError(f"it is {kind}, not a regular file")
+
+
 def dumps(fixture: dict[str, Any]) -> str:
     """The fixture as a file's text: readable JSON, with bytes that were not UTF-8
     (lone surrogates) and terminal controls kept as ``\\uXXXX`` escapes."""

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from .todo_store import SAFE_OPEN, is_devnull, lstat_or_none, not_regular, state_dir
+from .files import SAFE_OPEN, is_devnull, lstat_or_none, not_regular, state_dir
 
 FORMAT = "askcli-journal/1"
 MAX_JOURNAL_BYTES = 8 * 1024 * 1024  # a journal larger than this is not read or written

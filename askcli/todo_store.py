@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import itertools
 import json
 import os
-import stat
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,6 +26,16 @@ from typing import Any, NamedTuple
 
 from .documents import parse_json
 from .envelopes import json_document
+from .files import (
+    SAFE_OPEN,
+    is_devnull,
+    lstat_or_none,
+    not_regular,
+    read_bounded,
+    replace_whole,
+    set_aside,
+    state_dir,
+)
 
 FORMAT = "askcli-todos/1"
 MAX_STATE_BYTES = 8 * 1024 * 1024  # a state file larger than this is not read
@@ -35,66 +43,12 @@ LOCK_WAIT = 10.0  # seconds to wait for another askcli's lock before going on wi
 MAX_DEPTH = 72  # the nesting of the file: a call's own limit (64) and the file's levels
 Todos = list[dict[str, Any]]
 
-# never through a symlink, never blocking on a FIFO, never inherited by a child
-SAFE_OPEN = os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 _STRING_FIELDS = ("content", "status", "activeForm", "id")
-_names = itertools.count()
-
-
-def state_dir() -> Path:
-    """``$XDG_STATE_HOME/askcli`` (``~/.local/state/askcli`` when unset)."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "askcli"
 
 
 def default_path() -> Path:
     """``$XDG_STATE_HOME/askcli/todos.json``."""
     return state_dir() / "todos.json"
-
-
-def not_regular(mode: int) -> str | None:
-    """What a file that is not a regular file is, in words; None for a regular file."""
-    kinds = (
-        (stat.S_ISREG, None),
-        (stat.S_ISLNK, "a symbolic link"),
-        (stat.S_ISDIR, "a directory"),
-        (stat.S_ISFIFO, "a FIFO"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-    )
-    return next((name for test, name in kinds if test(mode)), "not a regular file")
-
-
-def is_devnull(st: os.stat_result) -> bool:
-    """``st`` (from lstat) is the system's ``/dev/null`` itself: "keep nothing"."""
-    try:
-        null = os.stat(os.devnull)
-    except OSError:
-        return False
-    return stat.S_ISCHR(st.st_mode) and (st.st_dev, st.st_ino) == (null.st_dev, null.st_ino)
-
-
-def lstat_or_none(path: Path) -> os.stat_result | None:
-    """``os.lstat(path)``, None when nothing is there; other errors raise OSError."""
-    try:
-        return os.lstat(path)
-    except FileNotFoundError:
-        return None
-
-
-def read_bounded(fd: int, limit: int) -> bytes | None:
-    """At most ``limit`` bytes of ``fd``; None when it holds more."""
-    parts: list[bytes] = []
-    size = 0
-    while True:
-        chunk = os.read(fd, min(1024 * 1024, limit + 1 - size))
-        if not chunk:
-            return b"".join(parts)
-        parts.append(chunk)
-        size += len(chunk)
-        if size > limit:
-            return None
 
 
 def parse_state(data: bytes) -> dict[str, Todos]:
@@ -169,41 +123,6 @@ def load(path: Path) -> Loaded:
         return Loaded(parse_state(data))
     except ValueError as exc:
         return Loaded({}, f"the state file {path} is unreadable: {exc}", corrupt=opened)
-
-
-def _create_exclusive(directory: Path, name: str) -> tuple[int, Path]:
-    """A new file in ``directory`` named ``name`` plus a unique tail: (fd, path)."""
-    while True:
-        path = directory / f".{name}.{os.getpid()}-{time.time_ns()}-{next(_names)}.tmp"
-        try:
-            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | SAFE_OPEN, 0o600), path
-        except FileExistsError:
-            continue
-
-
-def set_aside(path: Path, expected: os.stat_result) -> Path | None:
-    """Rename the regular file at ``path`` (the one described by ``expected``) to a name
-    that did not exist, never replacing a file; None when it is not that file any more."""
-    found = lstat_or_none(path)
-    if found is None or not stat.S_ISREG(found.st_mode):
-        return None
-    if (found.st_dev, found.st_ino) != (expected.st_dev, expected.st_ino):
-        return None
-    stamp = time.strftime("%Y%m%dT%H%M%S", time.localtime()) + f".{time.time_ns() % 10**9:09d}"
-    for n in itertools.count(1):
-        aside = path.with_name(f"{path.name}.unreadable-{stamp}" + (f"-{n}" if n > 1 else ""))
-        try:
-            os.link(path, aside, follow_symlinks=False)  # fails if the name is taken
-        except FileExistsError:
-            continue
-        except OSError:  # a file system without hard links
-            if lstat_or_none(aside) is not None:
-                continue
-            os.rename(path, aside)
-            return aside
-        os.unlink(path)
-        return aside
-    raise AssertionError("unreachable")
 
 
 class TodoStore:
@@ -412,30 +331,6 @@ class TodoStore:
         return data
 
     def _write(self, sessions: dict[str, Todos]) -> None:
-        data = self._fit(sessions)
-        fd, temp = _create_exclusive(self.path.parent, self.path.name)
-        try:
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            found = lstat_or_none(self.path)
-            kind = None if found is None else not_regular(found.st_mode)
-            if kind is not None:  # something else was put there meanwhile: leave it be
-                os.unlink(temp)
-                self._refuse(f"the state file {self.path} is {kind}, not a regular file")
-                return
-            os.replace(temp, self.path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-            raise
-        with contextlib.suppress(OSError):  # the rename itself is durable
-            dfd = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-            try:
-                os.fsync(dfd)
-            finally:
-                os.close(dfd)
+        kind = replace_whole(self.path, self._fit(sessions), 0o600)
+        if kind is not None:  # something else was put there meanwhile: leave it be
+            self._refuse(f"the state file {self.path} is {kind}, not a regular file")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from askcli import fixtures
 from askcli.rendering import MAX_CELLS, terminal_height, terminal_width
 
 from .helpers import call, run_askcli
@@ -58,3 +59,52 @@ def test_a_huge_or_foreign_digit_terminal_size_is_bounded(
     monkeypatch.setenv("LINES", value)
     assert 20 <= terminal_width() <= MAX_CELLS
     assert 5 <= terminal_height() <= MAX_CELLS
+
+
+@pytest.mark.parametrize("kind", ["symlink", "fifo", "directory"])
+def test_record_refuses_what_is_not_a_regular_file_before_asking(kind: str, tmp_path: Path) -> None:
+    source = tmp_path / "call.json"
+    source.write_text(json.dumps(call()))
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    fixture = tmp_path / "session.json"
+    if kind == "symlink":
+        fixture.symlink_to(target)
+    elif kind == "fifo":
+        os.mkfifo(fixture)
+    else:
+        fixture.mkdir()
+    proc = run_askcli("record", str(source), "-o", str(fixture), input="1\n", timeout=10)
+    assert proc.returncode == 2, proc.stderr
+    assert "Which one?" not in proc.stderr  # nothing asked: the session could not be kept
+    assert "not a regular file" in proc.stderr or "is a directory" in proc.stderr
+    assert target.read_text() == "keep me"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temp left
+
+
+@pytest.mark.parametrize("kind", ["symlink", "fifo"])
+def test_a_fixture_is_never_saved_through_what_is_not_a_regular_file(
+    kind: str, tmp_path: Path
+) -> None:
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    path = tmp_path / "session.json"
+    if kind == "symlink":
+        path.symlink_to(target)
+    else:
+        os.mkfifo(path)
+    with pytest.raises(OSError, match="not a regular file"):
+        fixtures.save(path, {"format": fixtures.FORMAT})
+    assert target.read_text() == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["precious.txt", "session.json"]
+
+
+def test_record_replaces_a_fixture_whole(tmp_path: Path) -> None:
+    source = tmp_path / "call.json"
+    source.write_text(json.dumps(call()))
+    fixture = tmp_path / "deep" / "session.json"
+    for answer in ("1", "2"):
+        proc = run_askcli("record", str(source), "-o", str(fixture), input=f"{answer}\n")
+        assert proc.returncode == 0, proc.stderr
+    assert json.loads(fixture.read_text())["answers"] == ["2"]
+    assert sorted(p.name for p in fixture.parent.iterdir()) == ["session.json"]

@@ -23,9 +23,10 @@ import pytest
 from askcli import todo_store
 from askcli.conversation import Conversation
 from askcli.documents import Document
+from askcli.files import set_aside
 from askcli.lines import TextLineReader
 from askcli.session import answer_document
-from askcli.todo_store import TodoStore, set_aside
+from askcli.todo_store import TodoStore
 
 from .helpers import askcli_path, run_askcli
 
