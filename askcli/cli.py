@@ -5,6 +5,8 @@ This is the only module that imports click.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import io
 import math
 import os
@@ -30,6 +32,7 @@ from .todo_store import TodoStore, default_path
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a reader that went away
 EXIT_OUTPUT_FAILED = 74  # EX_IOERR: stdout refused the result (a full disk, /dev/full)
 EXIT_MISMATCH = 1
+_OUTPUT_ERRORS = (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG)
 MAX_TIMEOUT = 7 * 24 * 3600.0  # one week
 MAX_COLUMNS = 1000
 
@@ -736,4 +739,14 @@ def main() -> None:
         status = int(Status.INTERRUPTED)
     except KeyboardInterrupt:
         status = int(Status.INTERRUPTED)
+    except BrokenPipeError:  # the reader went away (`askcli todo show | head -1`)
+        with contextlib.suppress(OSError):
+            _quiet_stdout()
+        status = EXIT_BROKEN_PIPE
+    except OSError as exc:  # most likely stdout refused what a command printed (a full disk)
+        with contextlib.suppress(OSError):
+            _quiet_stdout()
+        what = "cannot write to stdout: " if exc.errno in _OUTPUT_ERRORS else ""
+        _say_err(f"askcli: {what}{visible(exc.strerror or str(exc))}\n")
+        status = EXIT_OUTPUT_FAILED
     sys.exit(status if isinstance(status, int) else 0)

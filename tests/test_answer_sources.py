@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ import pytest
 from askcli import fixtures
 from askcli.rendering import MAX_CELLS, terminal_height, terminal_width
 
-from .helpers import call, run_askcli
+from .helpers import askcli_path, call, run_askcli
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/full"])
@@ -108,3 +109,18 @@ def test_record_replaces_a_fixture_whole(tmp_path: Path) -> None:
         assert proc.returncode == 0, proc.stderr
     assert json.loads(fixture.read_text())["answers"] == ["2"]
     assert sorted(p.name for p in fixture.parent.iterdir()) == ["session.json"]
+
+
+def test_todo_show_into_a_full_stdout_says_so_without_a_traceback(tmp_path: Path) -> None:
+    if not os.path.exists("/dev/full"):
+        pytest.skip("/dev/full is not on this machine")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(
+            [str(askcli_path()), "todo", "show", "--state", str(tmp_path / "todos.json")],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=10,
+        )
+    assert proc.returncode == 74
+    assert proc.stderr == "askcli: cannot write to stdout: No space left on device\n"
