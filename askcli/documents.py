@@ -261,6 +261,7 @@ def _read_one(reader: LineReader, text: str, pos: int, ended: bool) -> Document:
     scanner = _Scanner()
     parts: list[str] = []
     size = 0
+    raw = False  # ``text`` is a line (``ended``: it ended there), not a raw chunk
     while True:
         end = scanner.feed(text, pos)
         chunk = text[pos:end]
@@ -269,7 +270,13 @@ def _read_one(reader: LineReader, text: str, pos: int, ended: bool) -> Document:
             parts.append(chunk)
         if end is not None:
             rest = text[end:]
-            if rest.strip() or not ended:
+            if raw:  # a chunk: a blank rest of the document's last line goes with it
+                newline = rest.find("\n")
+                if newline >= 0 and not rest[:newline].strip():
+                    rest = rest[newline + 1 :]
+                if rest:
+                    reader.unread(rest, line_end=False)
+            elif rest.strip() or not ended:
                 reader.unread(rest, line_end=ended)
             if size > MAX_DOCUMENT_BYTES:
                 return Document(None, f"the call {TOO_BIG}", "".join(parts)[:200])
@@ -281,4 +288,4 @@ def _read_one(reader: LineReader, text: str, pos: int, ended: bool) -> Document:
         more = reader.read_chunk()  # the rest of a document spanning lines: in big pieces
         if more is None:
             return Document(None, "the input ended inside a JSON document", "".join(parts)[:200])
-        text, pos, ended = more, 0, False
+        text, pos, ended, raw = more, 0, False, True

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import json
+
+import pytest
 
 from askcli.documents import parse_object, read_documents
 from askcli.lines import TextLineReader
@@ -73,3 +76,18 @@ def test_a_piece_cut_after_a_backslash_inside_a_string() -> None:
     text = '{"a": "' + "x" * 65528 + '\\"still inside", "b": 1}\n{"c": 2}\n'
     docs = list(read_documents(reader(text)))
     assert [d.value for d in docs] == [{"a": "x" * 65528 + '"still inside', "b": 1}, {"c": 2}]
+
+
+@pytest.mark.parametrize(
+    ("after", "next_line"),
+    [("\n3\n", "3"), ("  \r\n3\n", "3"), (" 2\n3\n", " 2"), ("\n\n3\n", "")],
+)
+def test_after_a_document_over_several_lines_the_next_line_is_the_one_that_follows(
+    after: str, next_line: str
+) -> None:
+    text = json.dumps({"questions": [{"question": "q", "x": "y" * 70_000}]}, indent=2)
+    reader = TextLineReader(io.StringIO(text + after))
+    documents = read_documents(reader)
+    first = next(documents)
+    assert first.value is not None
+    assert reader.readline() == next_line
