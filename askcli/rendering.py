@@ -87,16 +87,23 @@ def visible(text: str, *, multiline: bool = False) -> str:
 
 
 def char_width(ch: str) -> int:
-    """Columns one character takes: 2 for wide East Asian characters, 0 for combining."""
-    if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
-        return 0
-    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    """Columns one character takes on a terminal (``wcwidth``): 2 for wide East Asian
+    characters and emoji, 0 for combining marks; a control counts 0 (it is shown escaped)."""
+    if ch.isascii():
+        return 1 if ch.isprintable() else 0
+    from wcwidth import wcwidth  # its tables cost ~20 ms: only for text that needs them
+
+    return max(wcwidth(ch), 0)
 
 
 def display_width(text: str) -> int:
+    """Columns ``text`` takes on a terminal."""
     if text.isascii():
         return len(text)
-    return sum(char_width(ch) for ch in text)
+    from wcwidth import wcswidth
+
+    width = wcswidth(text)
+    return width if width >= 0 else sum(char_width(ch) for ch in text)
 
 
 def truncate(text: str, columns: int) -> str:

@@ -117,3 +117,23 @@ def test_colour_only_on_a_terminal_without_no_color_or_dumb(
 def test_style_adds_colour_only_when_on() -> None:
     assert Style(colour=False).chip("[x]") == "[x]"
     assert Style(colour=True).chip("[x]") == "\x1b[1;36m[x]\x1b[0m"
+
+
+@pytest.mark.parametrize(
+    ("text", "columns"),
+    [
+        ("🇯🇵", 2),  # a flag: two regional indicators, one glyph of two columns
+        ("👍🏽", 2),  # an emoji with a skin-tone modifier
+        ("e\u0301", 1),  # a combining accent takes no column
+        ("中文", 4),
+        ("\u231a", 2),  # WATCH: wide
+    ],
+)
+def test_display_width_counts_what_a_terminal_shows(text: str, columns: int) -> None:
+    assert display_width(text) == columns
+
+
+def test_wrapping_emoji_fills_lines_by_their_columns() -> None:
+    lines = wrap("🇯🇵 " * 30, 20)
+    assert all(display_width(line) <= 20 for line in lines)
+    assert len(lines) == 5
