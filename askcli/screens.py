@@ -40,26 +40,43 @@ def question_block(question: Question, index: int, total: int, style: Style) -> 
     """The question with its chip and position, then the numbered options and Other."""
     head = chip(question.header)
     title = f"{head} {visible(question.question, multiline=True)}"
-    lines = wrap(title, style.width, rest="")
+    lines = wrap(title, style.width, rest="  ")
     position = f"(question {index + 1} of {total})"
     if display_width(lines[-1]) + 3 + len(position) <= style.width:
         lines[-1] += "   " + style.dim(position)
     else:
-        lines.append(style.dim(position))
+        lines.append("  " + style.dim(position))
     lines = _with_prefix(lines, head, style.chip(head))
     options = [(o.label, o.description) for o in question.options]
     options.append((OTHER_LABEL, OTHER_DESCRIPTION))
     for number, (label, description) in enumerate(options, start=1):
-        prefix = f"  {number}. "
-        text = visible(label)
-        if description.strip():
-            text += " - " + visible(description.strip(), multiline=True)
-        option_lines = wrap(text, style.width, first=prefix, rest=" " * len(prefix))
-        lines += _with_prefix(option_lines, prefix, f"  {style.strong(f'{number}.')} ")
+        lines += option_lines(number, label, description, style)
     previews = [str(n) for n, o in enumerate(question.options, start=1) if o.preview]
     if previews:
-        lines.append(style.dim(f"  (p N shows a preview: options {', '.join(previews)})"))
+        hint = f"(p N shows a preview: options {', '.join(previews)})"
+        lines += [style.dim(row) for row in wrap(hint, style.width, first="  ", rest="   ")]
     return "\n" + "\n".join(lines) + "\n"
+
+
+def option_lines(number: int, label: str, description: str, style: Style) -> list[str]:
+    """``  N. label - description`` when it fits on one line; else the label (wrapped under
+    itself) with the description on its own lines below it. A label holding `` - `` always
+    gets its description on a line of its own, so that the two are never confused. The
+    label is bold when colour is on."""
+    prefix = f"  {number}. "
+    indent = " " * len(prefix)
+    name = visible(label)
+    about = visible(description.strip(), multiline=True)
+    together = f"{prefix}{name} - {about}"
+    fits = "\n" not in about and " - " not in name and display_width(together) <= style.width
+    if about and fits:
+        head, tail, body = [prefix + name], f" - {about}", []
+    else:
+        head, tail = wrap(name, style.width, first=prefix, rest=indent), ""
+        body = wrap(about, style.width, first=indent, rest=indent) if about else []
+    rows = [f"  {style.strong(f'{number}.')} {style.strong(head[0][len(prefix) :])}{tail}"]
+    rows += [indent + style.strong(row[len(indent) :]) for row in head[1:]]
+    return rows + body
 
 
 def answer_text(state: State, index: int) -> str:
@@ -139,11 +156,14 @@ def resumed(data: AskInput, state: State, style: Style) -> str:
 
 def preview_block(question: Question, number: int, style: Style) -> str:
     option = question.options[number - 1]
-    title = f"--- preview of {number}. {visible(option.label)} ---"
     if not option.preview:
-        return f"Option {number} ({visible(option.label)}) has no preview.\n"
-    body = visible(option.preview, multiline=True)
-    return f"{style.dim(title)}\n{body}\n{style.dim('--- end of preview ---')}\n"
+        missing = f"Option {number} ({visible(option.label)}) has no preview."
+        return "\n".join(wrap(missing, style.width, rest="  ")) + "\n"
+    title = wrap(f"--- preview of {number}. {visible(option.label)} ---", style.width, rest="  ")
+    # each line wraps under its own indent, so code keeps its shape
+    body = wrap(visible(option.preview, multiline=True), style.width)
+    end = style.dim("--- end of preview ---")
+    return "\n".join([*(style.dim(row) for row in title), *body, end]) + "\n"
 
 
 QUESTION_HELP = """\

@@ -1,0 +1,95 @@
+"""Layout at any width: options, titles and previews wrap with hanging indents; a label and
+its description are never confused; nothing breaks mid-word where a space is at hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from askcli.inputs import parse_ask
+from askcli.rendering import Style, display_width
+from askcli.screens import option_lines, preview_block, question_block
+
+from .helpers import call, option, question
+from .test_pty import Terminal
+
+
+def test_a_label_and_description_that_fit_share_a_line() -> None:
+    assert option_lines(1, "Node", "The team knows it", Style(width=80)) == [
+        "  1. Node - The team knows it"
+    ]
+
+
+def test_a_description_that_does_not_fit_goes_on_its_own_line_under_the_label() -> None:
+    rows = option_lines(2, "JWT (Recommended)", "Signed tokens, nothing to store", Style(40))
+    assert rows == ["  2. JWT (Recommended)", "     Signed tokens, nothing to store"]
+
+
+def test_a_label_holding_a_dash_always_gets_its_description_below() -> None:
+    rows = option_lines(1, "Minimal - version only", "Focus on versions", Style(width=80))
+    assert rows == ["  1. Minimal - version only", "     Focus on versions"]
+
+
+def test_long_labels_and_descriptions_wrap_under_themselves() -> None:
+    label = "Read-only access for every service account in the organisation"
+    rows = option_lines(3, label, "word " * 30, Style(width=40))
+    assert all(display_width(row) <= 40 for row in rows)
+    assert rows[0].startswith("  3. Read-only")
+    assert all(row.startswith("     ") for row in rows[1:])
+    assert " ".join(row.strip() for row in rows).startswith("3. " + label)
+
+
+def test_the_label_is_bold_with_colour() -> None:
+    rows = option_lines(1, "Node", "fast", Style(width=80, colour=True))
+    assert rows == ["  \x1b[1m1.\x1b[0m \x1b[1mNode\x1b[0m - fast"]
+
+
+@pytest.mark.parametrize("width", [80, 40, 20])
+def test_every_line_of_a_question_fits_the_width(width: int) -> None:
+    q = question(
+        text="Which authentication method should the login use for the public API? " * 2,
+        header="Authentication",
+        labels=("JWT (Recommended)", "Session cookie with a very long explanation"),
+    )
+    data = parse_ask(call(q)["input"])
+    text = question_block(data.questions[0], 0, 1, Style(width=width))
+    for row in text.split("\n"):
+        assert display_width(row) <= width, row
+    title_rows = text.split("\n")[1:3]
+    assert title_rows[1].startswith("  ")  # the title goes on under a hanging indent
+
+
+def test_a_preview_wraps_and_keeps_the_indent_of_code() -> None:
+    code = "def f():\n    return compute(" + ", ".join(f"arg{n}" for n in range(12)) + ")"
+    q = {"question": "Q?", "header": "h", "options": [option("a", "", preview=code), option("b")]}
+    data = parse_ask(call(q)["input"])
+    text = preview_block(data.questions[0], 1, Style(width=40))
+    rows = text.split("\n")
+    assert all(display_width(row) <= 40 for row in rows)
+    assert [row for row in rows if row.startswith("    ")][1:]  # continuation kept indented
+    missing = preview_block(data.questions[0], 2, Style(width=20))
+    assert all(display_width(row) <= 20 for row in missing.split("\n"))
+
+
+@pytest.mark.parametrize("columns", ["80", "40"])
+def test_at_a_terminal_the_layout_follows_the_width(tmp_path: Path, columns: str) -> None:
+    q = question(
+        text="Which authentication method should the login use?",
+        header="Auth",
+        labels=("JWT (Recommended)", "Minimal - cookie"),
+    )
+    q["options"][0]["description"] = "Signed tokens, nothing to store"
+    path = tmp_path / "call.json"
+    path.write_text(json.dumps(call(q)))
+    term = Terminal(["ask", str(path)], tmp_path, COLUMNS=columns)
+    if columns == "80":
+        term.expect("  1. JWT (Recommended) - Signed tokens, nothing to store\r\n")
+    else:
+        term.expect("  1. JWT (Recommended)\r\n     Signed tokens, nothing to store\r\n")
+    term.expect("  2. Minimal - cookie\r\n     about Minimal - cookie\r\n")
+    term.type("2")
+    status, reply = term.finish()
+    assert status == 0
+    assert '"Minimal - cookie"' in reply["content"]
