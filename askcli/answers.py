@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .errors import Refused
@@ -77,7 +78,32 @@ class Reopen(NamedTuple):
     number: int
 
 
-QuestionCommand = Pick | Default | Preview | Notes | Back | Skip | Decline | Clarify | Help
+@same_kind
+class Adjust(NamedTuple):
+    """``+N`` / ``-N``: add or remove options of a multi-select answer, in the order typed."""
+
+    changes: tuple[tuple[bool, int], ...]  # (add, number)
+
+
+@same_kind
+class OneLine(NamedTuple):
+    """Answers to several questions on one line (``1,4; 4; 2`` or ``1:2 2:1,3``): the parts
+    as typed, checked against their questions by the state machine."""
+
+    parts: tuple[tuple[int, str], ...]  # (1-based question, the part's text)
+    numbered: bool = False  # written as Q:A pairs
+
+
+@same_kind
+class Confirm(NamedTuple):
+    """A yes or no typed at a ``[Y/n]`` / ``[y/N]`` prompt."""
+
+    yes: bool
+
+
+QuestionCommand = (
+    Pick | Default | Preview | Notes | Back | Skip | Decline | Clarify | Help | Adjust | OneLine
+)
 ReviewCommand = Submit | Reopen | Back | Decline | Clarify | Help
 
 _WORDS: dict[str, Back | Skip | Decline | Clarify | Help] = {
@@ -95,6 +121,9 @@ _WORDS: dict[str, Back | Skip | Decline | Clarify | Help] = {
 }
 _ITEM = re.compile(r"([0-9]+)(?:-([0-9]*))?")
 _NUMBER_LINE = re.compile(r"[0-9,\-\s]+")
+_ADJUST = re.compile(r"(?:\s*[+-]\s*[0-9]+)+")
+_PAIR = re.compile(r"\s*([0-9]+)\s*:(.*)", re.DOTALL)
+_NEXT_PAIR = re.compile(r"\s+(?=[0-9]+\s*:)")
 _MAX_DIGITS = 6
 
 
@@ -161,8 +190,88 @@ def parse_numbers(text: str, *, count: int, multi: bool) -> tuple[int, ...]:
     return tuple(numbers)
 
 
-def parse_question_line(line: str, *, count: int, multi: bool) -> QuestionCommand:
-    """Read one line typed at a question with ``count`` choices (Other included)."""
+def match_label(text: str, labels: Sequence[str]) -> int | None:
+    """The number of the option whose label is ``text`` (already normalized): compared
+    case-insensitively after NFKC, with or without a ``(Recommended)`` mark; ``Other``
+    names Other when no option is called that. Refused when two labels match."""
+    wanted = text.casefold()
+    found = []
+    for n, label in enumerate(labels, start=1):
+        name = normalize(label).casefold()
+        bare = name.removesuffix("(recommended)").strip()
+        if wanted in (name, bare):
+            found.append(n)
+    if len(found) > 1:
+        raise Refused("that matches more than one option's label; type its number")
+    if found:
+        return found[0]
+    if labels and wanted == "other":
+        return len(labels) + 1
+    return None
+
+
+def _pick_text(text: str, *, count: int, multi: bool, labels: Sequence[str]) -> tuple[int, ...]:
+    """Numbers (``N``, ``N.``, lists and ranges) or an option's label: the options chosen."""
+    if _NUMBER_LINE.fullmatch(text):
+        return parse_numbers(text, count=count, multi=multi)
+    if re.fullmatch(r"[0-9]+\.", text):
+        return parse_numbers(text[:-1], count=count, multi=multi)
+    number = match_label(text, labels)
+    if number is not None:
+        return (number,)
+    raise Refused(f"type an option number from 1-{count}, or ? for help")
+
+
+def parse_part(
+    text: str, *, count: int, multi: bool, labels: Sequence[str] = ()
+) -> tuple[tuple[int, ...] | None, str | None]:
+    """One question's part of a one-line answer: the numbers chosen (None: the default)
+    and Other's text (``N=TEXT``). Other without its text is refused."""
+    text = text.strip()
+    if not text:
+        return None, None
+    if "=" in text:
+        left, right = text.split("=", 1)
+        other = right.strip()
+        if not other:
+            raise Refused(f"the text after = is empty; write {count}=your answer")
+        left = left.strip()
+        numbers = _pick_text(left, count=count, multi=multi, labels=labels) if left else (count,)
+        if count not in numbers:
+            raise Refused(f"= gives Other's text; choose Other ({count}) with it: {count}=text")
+        return numbers, other
+    numbers = _pick_text(text, count=count, multi=multi, labels=labels)
+    if count in numbers:
+        raise Refused(
+            f"Other ({count}) needs its text: write {count}=your answer, or answer it on its own"
+        )
+    return numbers, None
+
+
+def split_one_line(text: str) -> OneLine | None:
+    """``A; B; C`` (one part per question, in order; a final ``;`` may end the line) or
+    ``Q:A Q:A`` (by question number; ``;`` may separate the pairs); None for other lines."""
+    if ";" in text:
+        chunks = text.split(";")
+        if len(chunks) > 1 and not chunks[-1].strip():
+            chunks.pop()
+        pairs = [_PAIR.fullmatch(c) for c in chunks if c.strip()]
+        if pairs and all(pairs):
+            return OneLine(tuple([(_number(m.group(1)), m.group(2)) for m in pairs if m]), True)
+        if any(pairs):
+            raise Refused("write every part as Q:A (question:answer), or none of them")
+        return OneLine(tuple([(i, c) for i, c in enumerate(chunks, start=1)]))
+    if _PAIR.fullmatch(text):
+        found = [_PAIR.fullmatch(piece) for piece in _NEXT_PAIR.split(text)]
+        return OneLine(tuple([(_number(m.group(1)), m.group(2)) for m in found if m]), True)
+    return None
+
+
+def parse_question_line(
+    line: str, *, count: int, multi: bool, labels: Sequence[str] = ()
+) -> QuestionCommand:
+    """Read one line typed at a question with ``count`` choices (Other included) and the
+    option ``labels``. Command words win over a label spelled the same (type its number)."""
     text = normalize(line)
     if not text:
         return Default()
@@ -187,9 +296,37 @@ def parse_question_line(line: str, *, count: int, multi: bool) -> QuestionComman
         return Preview(number)
     if text.startswith("{"):
         raise Refused(f"that looks like JSON, not an answer; type an option number from 1-{count}")
-    if not _NUMBER_LINE.fullmatch(text):
-        raise Refused(f"type an option number from 1-{count}, or ? for help")
-    return Pick(parse_numbers(text, count=count, multi=multi))
+    if _ADJUST.fullmatch(text):
+        if not multi:
+            raise Refused("this question takes one answer; +N and -N change a list of several")
+        changes = []
+        for sign, digits in re.findall(r"([+-])\s*([0-9]+)", text):
+            number = _number(digits)
+            if not 1 <= number <= count:
+                raise Refused(f"there is no option {_shown(number)}; choose from 1-{count}")
+            changes.append((sign == "+", number))
+        return Adjust(tuple(changes))
+    if _NUMBER_LINE.fullmatch(text) or re.fullmatch(r"[0-9]+\.", text):
+        return Pick(_pick_text(text, count=count, multi=multi, labels=labels))
+    label = match_label(text, labels)
+    if label is not None:
+        return Pick((label,))
+    one_line = split_one_line(text)
+    if one_line is not None:
+        return one_line
+    raise Refused(f"type an option number from 1-{count}, or ? for help")
+
+
+def parse_confirm(line: str, *, default: bool) -> Confirm:
+    """A line typed at a ``[Y/n]`` (``default`` True) or ``[y/N]`` prompt."""
+    word = normalize(line).lower()
+    if not word:
+        return Confirm(default)
+    if word in ("y", "yes"):
+        return Confirm(True)
+    if word in ("n", "no"):
+        return Confirm(False)
+    raise Refused(f"type y for yes or n for no (Enter: {'yes' if default else 'no'})")
 
 
 def parse_review_line(line: str, *, count: int) -> ReviewCommand:

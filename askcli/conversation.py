@@ -11,15 +11,13 @@ import enum
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .errors import AnswerTimeout, LineTooLong
+from .errors import LineTooLong
 from .lines import LineReader
 from .rendering import Style, terminal_text, visible
 from .todo_store import TodoStore
 
 if TYPE_CHECKING:
     from .journal import Journal
-
-MORE = "--more-- (Enter for more, q to stop) "
 
 
 class Ending(enum.Enum):
@@ -112,32 +110,10 @@ class Conversation:
         return line
 
     def show(self, text: str) -> None:
-        """Write ``text``, paged when a person reads it at a terminal and it is taller than
-        the screen: a ``--more--`` line, Enter for more, ``q`` to stop. Nothing is cut
-        silently: stopping says how many lines were left."""
-        if self._gone:
-            return
-        body = text[:-1] if text.endswith("\n") else text
-        lines = body.split("\n")
-        page = self.style.height - 2
-        if not self.reader.interactive or len(lines) <= page + 1:
-            self.say(text)
-            return
-        start = 0
-        while start < len(lines):
-            chunk = lines[start : start + page]
-            start += len(chunk)
-            self.say("\n".join(chunk) + "\n")
-            if start >= len(lines):
-                return
-            left = len(lines) - start
-            try:
-                answer = self.read_answer(MORE, command=False)
-            except AnswerTimeout:  # the prompt that follows times out in its turn
-                answer = None
-            if answer is None or answer.strip().lower() == "q":
-                self.say(f"(… {left} more lines not shown)\n")
-                return
+        """Write a screen (a question, the review, a preview) whole: never paged, since a
+        paging key could be taken for an answer or an answer for a paging key (the
+        terminal has scrollback)."""
+        self.say(text)
 
     def journal_for(self, call_id: str | None) -> Journal | None:
         """Where a call's answers are kept as they are given, if anywhere: ``--journal``,

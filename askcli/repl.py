@@ -11,7 +11,15 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from . import screens
-from .answers import Help, Notes, Preview, parse_question_line, parse_review_line
+from .answers import (
+    Help,
+    Notes,
+    Preview,
+    Skip,
+    parse_confirm,
+    parse_question_line,
+    parse_review_line,
+)
 from .conversation import Conversation, Ending
 from .errors import AnswerTimeout, Refused
 from .inputs import AskInput
@@ -30,18 +38,28 @@ def ask_questions(
     *,
     resume: Sequence[str] = (),
     keep: Callable[[str], None] = lambda _: None,
+    drop: Callable[[], None] = lambda: None,
 ) -> Conclusion:
     """Ask the questions of ``data`` not answered in it; return where things stood.
 
     ``resume`` are answer lines kept from an interrupted conversation about the same call:
-    they are applied first, silently. ``keep`` gets every line that moved the state on.
+    what they give is shown and ``Resume? [Y/n]`` asked; ``n`` starts afresh and calls
+    ``drop`` (the kept lines are forgotten). ``keep`` gets every line that moved the state
+    on, except those of a decline's confirmation.
     """
     notes = {q: a["notes"] for q, a in (data.annotations or {}).items() if "notes" in a}
-    state = replay(data, start(specs(data), data.answers, notes), resume)
-    if resume and state.mode is not Mode.DONE:
-        conv.say(screens.resumed(data, state, conv.style))
+    fresh = start(specs(data), data.answers, notes)
+    state = replay(data, fresh, resume)
     shown: tuple[Mode, int] | None = None
     try:
+        if state != fresh:
+            conv.say(screens.resumed(data, state, conv.style))
+            going_on = _ask_resume(conv)
+            if going_on is None:
+                return Conclusion(state, Ending.ENDED)
+            if not going_on:
+                state = fresh
+                drop()
         while state.mode is not Mode.DONE:
             view = (Mode.REVIEW if state.mode is Mode.REVIEW else Mode.QUESTION, state.at)
             if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW) and not conv.quiet:
@@ -59,19 +77,23 @@ def ask_questions(
                 conv.say(screens.refusal(str(refused), conv.style))
                 continue
             if isinstance(meaning, Help):
-                conv.say(screens.help_text(state))
+                conv.say(screens.help_text(state, conv.style.width))
             elif isinstance(meaning, Preview):
                 question = data.questions[state.at]
                 conv.show(screens.preview_block(question, meaning.number, conv.style))
             else:
+                before = state
                 try:
                     state = reduce(state, meaning)
                 except Refused as refused:
                     conv.say(screens.refusal(str(refused), conv.style))
                     continue
-                keep(line)
+                if Mode.CONFIRM_DECLINE not in (before.mode, state.mode):
+                    keep(line)
                 if isinstance(meaning, Notes):
                     conv.say(screens.notes_saved(state.notes, state.at))
+                elif isinstance(meaning, Skip):
+                    conv.say(screens.skipped(before.at))
     except AnswerTimeout:
         conv.say("\n")
         return Conclusion(state, Ending.TIMEOUT)
@@ -86,9 +108,27 @@ def interpret(data: AskInput, state: State, line: str) -> Action | Help | Previe
     show (help, a preview). Refused when it means nothing usable."""
     if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT):
         return Text(line)
+    if state.mode is Mode.CONFIRM_DECLINE:
+        return parse_confirm(line, default=False)
     if state.mode is Mode.REVIEW:
         return parse_review_line(line, count=len(data.questions))
-    return parse_question_line(line, count=state.current.other, multi=state.current.multi)
+    question = state.current
+    return parse_question_line(
+        line, count=question.other, multi=question.multi, labels=question.labels
+    )
+
+
+def _ask_resume(conv: Conversation) -> bool | None:
+    """``Resume? [Y/n]``: True to go on with the kept answers, False to start afresh,
+    None when the answers ended."""
+    while True:
+        line = conv.read_answer("" if conv.quiet else screens.RESUME_PROMPT)
+        if line is None:
+            return None
+        try:
+            return parse_confirm(line, default=True).yes
+        except Refused as refused:
+            conv.say(screens.refusal(str(refused), conv.style))
 
 
 def replay(data: AskInput, state: State, lines: Sequence[str]) -> State:
@@ -110,7 +150,8 @@ def replay(data: AskInput, state: State, lines: Sequence[str]) -> State:
             return after._replace(at=review, mode=Mode.REVIEW, outcome=None, reviewing=False)
         if after.mode is Mode.DONE:  # a decline: the person decides again
             return state
-        state = after
+        if after.mode is not Mode.CONFIRM_DECLINE:
+            state = after
     return state
 
 

@@ -115,6 +115,10 @@ def prompt(state: State) -> str:
         return "What would you like to clarify? "
     if state.mode is Mode.REVIEW:
         return "Submit? [y]: "
+    if state.mode is Mode.CONFIRM_DECLINE:
+        total = len(state.questions)
+        what = "the question" if total == 1 else f"all {total} questions"
+        return f"Decline {what}? [y/N] "
     question = state.current
     default = state.default_numbers()
     bracket = f" [{','.join(map(str, default))}]" if default else ""
@@ -144,14 +148,29 @@ def review_block(data: AskInput, state: State, style: Style) -> str:
 
 
 def resumed(data: AskInput, state: State, style: Style) -> str:
-    """Shown when a journal resumes an interrupted conversation about this call."""
-    lines = ["", style.strong("Resuming where you stopped; the answers given then are kept:")]
+    """Shown when a journal has lines kept from an interrupted conversation about this call,
+    before ``Resume? [Y/n]``."""
+    lines = ["", style.strong("You were answering this call before; kept from then:")]
+    kept = 0
     for i, question in enumerate(data.questions):
         if question.question not in state.answers:
             continue
+        kept += 1
         text = f"{chip(question.header)} {visible(question.question)} -> {answer_text(state, i)}"
         lines += wrap(text, style.width, first="  ", rest="    ")
+    if not kept:
+        lines.append("  (no answers yet)")
+    hint = "Enter or y goes on from there; n starts again from the first question."
+    lines += wrap(hint, style.width)
     return "\n".join(lines) + "\n"
+
+
+RESUME_PROMPT = "Resume? [Y/n] "
+
+
+def skipped(index: int) -> str:
+    """Said after ``s``."""
+    return f"Skipped question {index + 1}; answer it from the review.\n"
 
 
 def preview_block(question: Question, number: int, style: Style) -> str:
@@ -166,34 +185,60 @@ def preview_block(question: Question, number: int, style: Style) -> str:
     return "\n".join([*(style.dim(row) for row in title), *body, end]) + "\n"
 
 
-QUESTION_HELP = """\
-  N        choose option N ({other} is Other: then type your own answer)
-  N,M N-M  choose several options, in the order typed{multi}
-  Enter    take the choice shown in [brackets], if any
-  p N      show option N's preview
-  n TEXT   add notes to this question (n alone clears them)
-  b        back to the previous question
-  s        skip: answer it later, from the review
-  c        chat about this: decline and tell the agent what to clarify
-  q        decline to answer
-  ?        this help
-"""
+QUESTION_HELP = (
+    ("N  N.", "choose option N ({other} is Other: then type your own answer)"),
+    ("LABEL", "an option's label, typed whole, chooses it too"),
+    ("N,M N-M", "choose several options, in the order typed{multi}"),
+    ("+N -N", "add or remove option N from the choice shown{multi}"),
+    ("Enter", "take the choice shown in [brackets], if any"),
+    (
+        "A; B; C",
+        "answer every question on one line, in order, then see the review: each part as "
+        "above, empty for its default, Other as N=TEXT (a text with ; is typed at its "
+        "own question)",
+    ),
+    ("Q:A Q:A", "the same by question number, e.g. 1:2 3:1,3"),
+    ("p N", "show option N's preview"),
+    ("n TEXT", "add notes to this question (n alone clears them)"),
+    ("b back", "back to the previous question"),
+    ("s skip", "skip: answer it later, from the review"),
+    ("c chat", "chat about this: decline and tell the agent what to clarify (c TEXT at once)"),
+    ("q quit", "decline to answer (asked to confirm once answers were given)"),
+    ("? h help", "this help"),
+)
+HELP_FOOTER = (
+    "A label that is also a word above (b, q, ...) is the word: type its number. "
+    "At the Other and chat prompts, an empty line or b goes back."
+)
 
-REVIEW_HELP = """\
-  Enter/y  submit these answers
-  N        change the answer to question N
-  b        back to the last question
-  c        chat about this: decline and tell the agent what to clarify
-  q        decline to answer
-  ?        this help
-"""
+REVIEW_HELP = (
+    ("Enter y yes", "submit these answers"),
+    ("N", "change the answer to question N"),
+    ("b back", "back to the last question"),
+    ("c chat", "chat about this: decline and tell the agent what to clarify"),
+    ("q quit", "decline to answer (asked to confirm once answers were given)"),
+    ("? h help", "this help"),
+)
 
 
-def help_text(state: State) -> str:
-    if state.mode is Mode.REVIEW:
-        return REVIEW_HELP
-    multi = "" if state.current.multi else " (not for this question)"
-    return QUESTION_HELP.format(other=state.current.other, multi=multi)
+def help_text(state: State, width: int = 80) -> str:
+    """Every answer word of the current screen, wrapped to ``width`` with hanging indents."""
+    entries: tuple[tuple[str, str], ...] = REVIEW_HELP
+    footer = ""
+    if state.mode is not Mode.REVIEW:
+        multi = "" if state.current.multi else " (not for this question)"
+        entries = tuple(
+            (key, text.format(other=state.current.other, multi=multi))
+            for key, text in QUESTION_HELP
+        )
+        footer = HELP_FOOTER
+    lines: list[str] = []
+    for key, text in entries:
+        prefix = f"  {key:<11} "
+        lines += wrap(text, width, first=prefix, rest=" " * len(prefix))
+    if footer:
+        lines += wrap(footer, width, first="  ")
+    return "\n".join(lines) + "\n"
 
 
 def refusal(reason: str, style: Style) -> str:

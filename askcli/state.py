@@ -13,7 +13,22 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from .answers import Back, Clarify, Decline, Default, Notes, Pick, Reopen, Skip, Submit
+from .answers import (
+    Adjust,
+    Back,
+    Clarify,
+    Confirm,
+    Decline,
+    Default,
+    Notes,
+    OneLine,
+    Pick,
+    Reopen,
+    Skip,
+    Submit,
+    normalize,
+    parse_part,
+)
 from .errors import Refused
 from .inputs import AskInput, is_recommended
 from .records import same_kind
@@ -46,6 +61,7 @@ class Mode(enum.Enum):
     OTHER_TEXT = "other"  # waiting for Other's free text
     CLARIFY_TEXT = "clarify"  # waiting for the words of "chat about this"
     REVIEW = "review"  # the submit screen
+    CONFIRM_DECLINE = "confirm"  # q after answers were given: asked once to be sure
     DONE = "done"
 
 
@@ -62,7 +78,21 @@ class Text(NamedTuple):
     text: str
 
 
-Action = Pick | Default | Notes | Back | Skip | Decline | Clarify | Submit | Reopen | Text
+Action = (
+    Pick
+    | Default
+    | Notes
+    | Back
+    | Skip
+    | Decline
+    | Clarify
+    | Submit
+    | Reopen
+    | Text
+    | Adjust
+    | OneLine
+    | Confirm
+)
 
 
 @same_kind
@@ -175,14 +205,20 @@ def reduce(state: State, action: Action) -> State:
     """Apply one action; raise Refused (state unchanged) when it does not fit."""
     if state.mode is Mode.DONE:
         raise Refused("the questions are already answered")
-    if state.mode is Mode.OTHER_TEXT:
-        return _other_text(state, _text(action))
-    if state.mode is Mode.CLARIFY_TEXT:
-        words = _text(action)
-        if not words.strip():
-            raise Refused("type what you would like to clarify")
-        return _finish(state, Outcome.CLARIFY, clarification=words)
+    if state.mode is Mode.CONFIRM_DECLINE:
+        if not isinstance(action, Confirm):
+            raise Refused("type y to decline, or n (or Enter) to go back")
+        return _finish(state, Outcome.DECLINED) if action.yes else _back_from_prompt(state)
+    if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT):
+        text = _text(action)
+        if normalize(text).lower() in ("", "b"):  # leave the sub-prompt
+            return _back_from_prompt(state)
+        if state.mode is Mode.OTHER_TEXT:
+            return _choose(state, state.pending, text)
+        return _finish(state, Outcome.CLARIFY, clarification=text)
     if isinstance(action, Decline):
+        if state.answers:  # something would be lost: asked once
+            return state._replace(mode=Mode.CONFIRM_DECLINE, pending=())
         return _finish(state, Outcome.DECLINED)
     if isinstance(action, Clarify):
         if action.text:
@@ -201,6 +237,12 @@ def _text(action: Action) -> str:
     return action.text
 
 
+def _back_from_prompt(state: State) -> State:
+    """Back to the question or review a sub-prompt (Other, chat, decline) came from."""
+    mode = Mode.REVIEW if state.at == len(state.questions) else Mode.QUESTION
+    return state._replace(mode=mode, pending=())
+
+
 def _finish(state: State, outcome: Outcome, *, clarification: str = "") -> State:
     return state._replace(mode=Mode.DONE, outcome=outcome, clarification=clarification, pending=())
 
@@ -217,6 +259,10 @@ def _question(state: State, action: Action) -> State:
         action = Pick(numbers)
     if isinstance(action, Pick):
         return _pick(state, action.numbers)
+    if isinstance(action, Adjust):
+        return _adjust(state, action)
+    if isinstance(action, OneLine):
+        return _one_line(state, action)
     if isinstance(action, Notes):
         notes = dict(state.notes)
         if action.text.strip():
@@ -247,14 +293,76 @@ def _pick(state: State, numbers: tuple[int, ...]) -> State:
     return _choose(state, numbers, None)
 
 
-def _other_text(state: State, text: str) -> State:
-    if not text.strip():
-        raise Refused("the answer may not be empty; type your answer")
-    return _choose(state, state.pending, text)
+def _adjust(state: State, action: Adjust) -> State:
+    """``+N`` / ``-N`` applied to the question's answer, else its suggested or default one."""
+    question = state.current
+    if not question.multi:
+        raise Refused("this question takes one answer; +N and -N change a list of several")
+    numbers = list(state.default_numbers() or ())
+    for add, n in action.changes:
+        if not 1 <= n <= question.other:
+            raise Refused(f"there is no option {n}; choose from 1-{question.other}")
+        if add and n in numbers:
+            raise Refused(f"option {n} is already chosen")
+        if not add and n not in numbers:
+            raise Refused(f"option {n} is not chosen, so it cannot be removed")
+        if add:
+            numbers.append(n)
+        else:
+            numbers.remove(n)
+    if not numbers:
+        raise Refused("that would leave nothing chosen; choose at least one option")
+    if question.other in numbers and state.at in state.other_text:
+        return _choose(state, tuple(numbers), state.other_text[state.at])
+    return _pick(state, tuple(numbers))
+
+
+def _one_line(state: State, action: OneLine) -> State:
+    """Several answers at once; any part that does not fit refuses the whole line."""
+    total = len(state.questions)
+    if not action.parts:
+        raise Refused("the line has no answers; type an option number")
+    if not action.numbered and len(action.parts) > total:
+        raise Refused(f"the line has {len(action.parts)} answers for {total} questions")
+    new = state
+    given: set[int] = set()
+    for number, text in action.parts:
+        if not 1 <= number <= total:
+            raise Refused(f"there is no question {number}; the questions are 1-{total}")
+        if number in given:
+            raise Refused(f"question {number} is answered twice on the line")
+        given.add(number)
+        question = state.questions[number - 1]
+        new = new._replace(at=number - 1)
+        try:
+            numbers, other = parse_part(
+                text, count=question.other, multi=question.multi, labels=question.labels
+            )
+            if other is not None:
+                _text(Text(other))
+            if numbers is None:
+                numbers = new.default_numbers()
+                if numbers is None:
+                    raise Refused(
+                        f"there is no default; type an option number from 1-{question.other}"
+                    )
+                if question.other in numbers:
+                    other = new.other_text.get(number - 1)
+        except Refused as refused:
+            raise Refused(f"question {number}: {refused}; nothing was changed") from None
+        new = _record(new, numbers, other)
+    if new.show_review:
+        return new._replace(at=total, mode=Mode.REVIEW, reviewing=False)
+    return _finish(new, Outcome.SUBMITTED)
 
 
 def _choose(state: State, numbers: tuple[int, ...], other: str | None) -> State:
     """Record the answer for the current question and move on."""
+    return _advance(_record(state, numbers, other))
+
+
+def _record(state: State, numbers: tuple[int, ...], other: str | None) -> State:
+    """Record the answer for the current question."""
     question = state.current
     parts = [(other or "") if n == question.other else question.labels[n - 1] for n in numbers]
     answers = {**state.answers, question.text: ANSWER_SEPARATOR.join(parts)}
@@ -273,7 +381,7 @@ def _choose(state: State, numbers: tuple[int, ...], other: str | None) -> State:
         previews = {k: v for k, v in previews.items() if k != state.at}
         if chosen_preview is not None:
             previews[state.at] = chosen_preview
-    state = state._replace(
+    return state._replace(
         answers=answers,
         selections={**state.selections, state.at: numbers},
         other_text=other_text,
@@ -281,7 +389,6 @@ def _choose(state: State, numbers: tuple[int, ...], other: str | None) -> State:
         pending=(),
         mode=Mode.QUESTION,
     )
-    return _advance(state)
 
 
 def _advance(state: State) -> State:

@@ -61,8 +61,8 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
     Answers are listed in the order the person gave them. The call's own answers are only
     suggestions the person confirms; those to questions not in the call are dropped with a
     notice. With a journal, each answer line is kept as it is given, and a call interrupted
-    before resumes where it stopped (at the review, if its answers were complete); a
-    finished call's journal entries are dropped.
+    before offers to resume where it stopped (at the review, if its answers were complete)
+    or to start afresh; a finished call's journal entries are dropped.
     """
     asked = specs(data)
     for what, given in (("answer", data.answers), ("annotation", data.annotations)):
@@ -77,7 +77,11 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
         journal.notes.clear()
         key = call.id
         conclusion = ask_questions(
-            data, conv, resume=kept, keep=lambda line: journal.record(key, digest, line)
+            data,
+            conv,
+            resume=kept,
+            keep=lambda line: journal.record(key, digest, line),
+            drop=lambda: journal.finish(key),  # "Resume? n": the kept lines are done with
         )
         if conclusion.ending is Ending.DONE:
             journal.finish(key)

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from askcli.answers import (
+    Adjust,
     Back,
     Clarify,
+    Confirm,
     Decline,
     Default,
     Help,
     Notes,
+    OneLine,
     Pick,
     Preview,
     Reopen,
     Skip,
     Submit,
+    parse_confirm,
+    parse_part,
     parse_question_line,
     parse_review_line,
 )
@@ -66,7 +73,8 @@ def test_multi_lists_keep_typed_order(line: str, numbers: tuple[int, ...]) -> No
     [
         ("0", "there is no option 0; choose from 1-5"),
         ("6", "there is no option 6; choose from 1-5"),
-        ("-1", "'-1' is not an option number; choose from 1-5"),
+        ("-", "'-' is not an option number; choose from 1-5"),
+        ("+9", "there is no option 9; choose from 1-5"),
         ("1,,2", "the list has an empty item; separate numbers with one comma, e.g. 1,3"),
         ("1,", "the list has an empty item; separate numbers with one comma, e.g. 1,3"),
         ("1-", "the range '1-' has no end; write it as N-M, e.g. 1-5"),
@@ -159,3 +167,146 @@ def test_review_lines(line: str, command: object) -> None:
 def test_review_refusals(line: str) -> None:
     with pytest.raises(Refused):
         parse_review_line(line, count=3)
+
+
+LABELS = ("date-fns (Recommended)", "dayjs", "Temporal")
+
+
+@pytest.mark.parametrize(
+    ("line", "number"),
+    [
+        ("2.", 2),
+        (" ２． ", 2),
+        ("dayjs", 2),
+        ("DayJS", 2),
+        ("  ｄａｙｊｓ ", 2),
+        ("date-fns", 1),
+        ("date-fns (recommended)", 1),
+        ("other", 4),
+        ("Temporal", 3),
+    ],
+)
+def test_a_number_with_a_dot_or_an_exact_label_is_that_option(line: str, number: int) -> None:
+    assert parse_question_line(line, count=4, multi=False, labels=LABELS) == Pick((number,))
+
+
+@pytest.mark.parametrize("line", ["day", "dayjs temporal", "2.x", "2..", "dayjs."])
+def test_near_labels_are_refused(line: str) -> None:
+    with pytest.raises(Refused, match="type an option number"):
+        parse_question_line(line, count=4, multi=False, labels=LABELS)
+
+
+def test_command_words_win_over_labels_and_numbers_over_label_names() -> None:
+    labels = ("b", "q", "s", "n later", "3", "Back")
+    count = len(labels) + 1
+    for word, command in [("b", Back()), ("q", Decline()), ("s", Skip()), ("back", Back())]:
+        assert parse_question_line(word, count=count, multi=False, labels=labels) == command
+    assert parse_question_line("n later", count=count, multi=False, labels=labels) == Notes("later")
+    assert parse_question_line("3", count=count, multi=False, labels=labels) == Pick((3,))
+
+
+def test_labels_that_differ_only_in_case_are_refused_as_ambiguous() -> None:
+    with pytest.raises(Refused, match="more than one option"):
+        parse_question_line("yes", count=3, multi=False, labels=("Yes", "YES"))
+
+
+@pytest.mark.parametrize(
+    ("line", "changes"),
+    [
+        ("+3", ((True, 3),)),
+        ("-2", ((False, 2),)),
+        ("+3 -2", ((True, 3), (False, 2))),
+        ("+ 3+4", ((True, 3), (True, 4))),
+        ("＋３", ((True, 3),)),
+        ("+5", ((True, 5),)),
+    ],
+)
+def test_plus_and_minus_change_a_multiselect_answer(
+    line: str, changes: tuple[tuple[bool, int], ...]
+) -> None:
+    assert multi(line) == Adjust(changes)
+
+
+@pytest.mark.parametrize("line", ["+3", "-2"])
+def test_plus_and_minus_are_refused_on_single_select(line: str) -> None:
+    with pytest.raises(Refused, match="takes one answer"):
+        single(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "parts"),
+    [
+        ("1,4; 4; 2; 1", OneLine(((1, "1,4"), (2, " 4"), (3, " 2"), (4, " 1")))),
+        ("1；2", OneLine(((1, "1"), (2, "2")))),
+        ("1; ; 2", OneLine(((1, "1"), (2, " "), (3, " 2")))),
+        ("2;", OneLine(((1, "2"),))),
+        ("1:2 2:1,3", OneLine(((1, "2"), (2, "1,3")), True)),
+        ("1:2 2:1, 3", OneLine(((1, "2"), (2, "1, 3")), True)),
+        ("2 : 4=at noon 1:1", OneLine(((2, " 4=at noon"), (1, "1")), True)),
+        ("1:4=at 10:30; 2:1", OneLine(((1, "4=at 10:30"), (2, "1")), True)),
+    ],
+)
+def test_one_line_answers_are_split_into_parts(line: str, parts: OneLine) -> None:
+    assert multi(line) == parts
+
+
+def test_one_line_forms_may_not_be_mixed() -> None:
+    with pytest.raises(Refused, match="every part as Q:A"):
+        multi("1:2; 3")
+
+
+@pytest.mark.parametrize(
+    ("text", "multi_", "expected"),
+    [
+        ("", False, (None, None)),
+        ("2", False, ((2,), None)),
+        ("2.", False, ((2,), None)),
+        ("dayjs", False, ((2,), None)),
+        ("4=my own", False, ((4,), "my own")),
+        ("=my own", False, ((4,), "my own")),
+        ("1,4=my own", True, ((1, 4), "my own")),
+        ("1-3", True, ((1, 2, 3), None)),
+    ],
+)
+def test_one_line_parts(
+    text: str, multi_: bool, expected: tuple[tuple[int, ...] | None, str | None]
+) -> None:
+    assert parse_part(text, count=4, multi=multi_, labels=LABELS) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("4", "Other (4) needs its text: write 4=your answer"),
+        ("4=", "the text after = is empty"),
+        ("2=text", "= gives Other's text"),
+        ("1,2", "takes one answer"),
+        ("b", "type an option number"),
+        ("9", "there is no option 9"),
+    ],
+)
+def test_one_line_parts_that_do_not_fit(text: str, reason: str) -> None:
+    with pytest.raises(Refused, match=re.escape(reason)):
+        parse_part(text, count=4, multi=False, labels=LABELS)
+
+
+@pytest.mark.parametrize(
+    ("line", "default", "yes"),
+    [
+        ("", True, True),
+        ("", False, False),
+        ("y", False, True),
+        ("YES", False, True),
+        ("n", True, False),
+        (" no ", True, False),
+        ("ｙ", False, True),
+    ],
+)
+def test_yes_or_no(line: str, default: bool, yes: bool) -> None:
+    assert parse_confirm(line, default=default) == Confirm(yes)
+
+
+@pytest.mark.parametrize("line", ["2", "q", "yess", "maybe"])
+def test_yes_or_no_refuses_anything_else(line: str) -> None:
+    with pytest.raises(Refused, match="type y for yes or n for no"):
+        parse_confirm(line, default=True)

@@ -200,11 +200,11 @@ def test_a_resumed_call_is_shown_for_review_before_it_is_submitted(
     questions: tuple[dict, ...], kept: list[str]
 ) -> None:
     data = parse_input(call(*questions)["input"])
-    conv, out = conversation([], "end")
+    conv, out = conversation([""], "end")  # Enter at Resume? [Y/n]
     conclusion = ask_questions(data, conv, resume=kept)
     assert conclusion.ending is Ending.ENDED  # nothing submitted without the person
     assert "Review your answers:" in out.getvalue()
-    conv, out = conversation([""], "end")
+    conv, out = conversation(["", ""], "end")
     conclusion = ask_questions(data, conv, resume=kept)
     assert conclusion.ending is Ending.DONE
     assert conclusion.state.answers
@@ -212,7 +212,98 @@ def test_a_resumed_call_is_shown_for_review_before_it_is_submitted(
 
 def test_a_kept_decline_is_not_replayed() -> None:
     data = parse_input(call(question("Q1?"), question("Q2?"))["input"])
-    conv, _ = conversation(["2", ""], "end")
-    conclusion = ask_questions(data, conv, resume=["1", "q"])
+    conv, _ = conversation(["y", "2", ""], "end")
+    conclusion = ask_questions(data, conv, resume=["1", "q", "y"])
     assert conclusion.ending is Ending.DONE
     assert conclusion.state.answers == {"Q1?": "A", "Q2?": "B"}
+
+
+LOGIN_LIKE = call(
+    question("Q1?", "One", ("A", "B")),
+    question("Q2?", "Two", ("X", "Y"), multi=True),
+)
+
+
+@pytest.mark.parametrize(
+    ("typed", "answers", "dropped"),
+    [
+        (["", "1", ""], {"Q1?": "B", "Q2?": "X"}, False),  # Enter: the kept answer stays
+        (["y", "1", ""], {"Q1?": "B", "Q2?": "X"}, False),
+        (["n", "1", "2", ""], {"Q1?": "A", "Q2?": "Y"}, True),  # afresh, from question 1
+    ],
+)
+def test_a_kept_answer_is_shown_and_resume_asked(
+    typed: list[str], answers: dict[str, str], dropped: bool
+) -> None:
+    data = parse_input(LOGIN_LIKE["input"])
+    conv, out = conversation(typed, "end")
+    calls: list[str] = []
+    conclusion = ask_questions(data, conv, resume=["2"], drop=lambda: calls.append("drop"))
+    shown = out.getvalue()
+    assert "[One] Q1? -> B" in shown
+    assert "Resume? [Y/n] " in shown
+    assert conclusion.ending is Ending.DONE
+    assert conclusion.state.answers == answers
+    assert calls == (["drop"] if dropped else [])
+
+
+@pytest.mark.parametrize("then", ["end", "timeout", "interrupt"])
+def test_no_answer_at_resume_keeps_what_was_kept(then: str) -> None:
+    data = parse_input(LOGIN_LIKE["input"])
+    conv, out = conversation(["maybe"], then, timeout=1)
+    conclusion = ask_questions(data, conv, resume=["2"])
+    assert "! type y for yes or n for no (Enter: yes)" in out.getvalue()
+    expected = {"end": Ending.ENDED, "timeout": Ending.TIMEOUT, "interrupt": Ending.INTERRUPTED}
+    assert conclusion.ending is expected[then]
+    assert conclusion.state.answers == {"Q1?": "B"}
+
+
+def test_lines_that_change_nothing_ask_nothing() -> None:
+    data = parse_input(LOGIN_LIKE["input"])
+    conv, out = conversation(["1", "1", ""], "end")
+    conclusion = ask_questions(data, conv, resume=["?", "9"])
+    assert "Resume?" not in out.getvalue()
+    assert conclusion.ending is Ending.DONE
+
+
+def test_the_lines_of_a_decline_confirmation_are_not_kept() -> None:
+    data = parse_input(LOGIN_LIKE["input"])
+    kept: list[str] = []
+    conv, out = conversation(["2", "q", "", "q", "n", "1", ""], "end")
+    conclusion = ask_questions(data, conv, keep=kept.append)
+    assert out.getvalue().count("Decline all 2 questions? [y/N] ") == 2
+    assert conclusion.state.answers == {"Q1?": "B", "Q2?": "X"}
+    assert kept == ["2", "1", ""]
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        (["s"], "Skipped question 1; answer it from the review.\n"),
+        (["1", "skip"], "Skipped question 2; answer it from the review.\n"),
+    ],
+)
+def test_skip_says_what_it_did(typed: list[str], said: str) -> None:
+    data = parse_input(LOGIN_LIKE["input"])
+    conv, out = conversation(typed, "end")
+    ask_questions(data, conv)
+    assert said in out.getvalue()
+
+
+def test_help_lists_every_answer_word() -> None:
+    data = parse_input(LOGIN_LIKE["input"])
+    conv, out = conversation(["?", "1", "help"], "end")
+    ask_questions(data, conv)
+    shown = out.getvalue()
+    for words in [
+        "b back",
+        "s skip",
+        "c chat",
+        "q quit",
+        "? h help",
+        "A; B; C",
+        "Q:A Q:A",
+        "+N -N",
+    ]:
+        assert f"  {words} " in shown
+    assert "Enter y yes" not in shown  # the review's words only at the review

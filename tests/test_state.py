@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from askcli.answers import Back, Clarify, Decline, Default, Notes, Pick, Reopen, Skip, Submit
+from askcli.answers import (
+    Adjust,
+    Back,
+    Clarify,
+    Confirm,
+    Decline,
+    Default,
+    Notes,
+    OneLine,
+    Pick,
+    Reopen,
+    Skip,
+    Submit,
+)
 from askcli.errors import Refused
 from askcli.state import Mode, Outcome, QuestionSpec, State, Text, foreign_keys, reduce, start
 
@@ -69,11 +84,13 @@ def test_other_inside_a_multiselect_list_keeps_its_place() -> None:
     assert state.answers == {"Q1?": "B, mine, A"}
 
 
-@pytest.mark.parametrize("text", ["", "   "])
-def test_other_text_may_not_be_empty(text: str) -> None:
-    state = apply(start(ONE), Pick((4,)))
-    with pytest.raises(Refused, match="may not be empty"):
-        reduce(state, Text(text))
+@pytest.mark.parametrize("text", ["", "   ", "b", " B "])
+def test_an_empty_line_or_b_at_the_other_prompt_goes_back_to_the_question(text: str) -> None:
+    state = apply(start(TWO), Pick((1,)), Pick((3,)))
+    assert state.mode is Mode.OTHER_TEXT
+    state = reduce(state, Text(text))
+    assert (state.mode, state.at, state.pending) == (Mode.QUESTION, 1, ())
+    assert state.answers == {"Q1?": "A"}  # nothing recorded for question 2
 
 
 def test_other_text_must_be_utf8() -> None:
@@ -199,17 +216,37 @@ def test_changing_to_an_option_without_preview_drops_it() -> None:
     assert state.previews == {}
 
 
-def test_decline_from_a_question_and_from_review() -> None:
+def test_decline_with_nothing_answered_is_at_once() -> None:
     assert apply(start(TWO), Decline()).outcome is Outcome.DECLINED
-    state = apply(start(TWO), Pick((1,)), Pick((1,)), Decline())
-    assert state.outcome is Outcome.DECLINED
+    given = start(TWO, {"Q1?": "A"})  # the call's own answers are not the person's
+    assert apply(given, Decline()).outcome is Outcome.DECLINED
+
+
+@pytest.mark.parametrize("where", ["question", "review"])
+def test_decline_after_answers_is_confirmed_once(where: str) -> None:
+    state = apply(start(TWO), Pick((1,)))
+    if where == "review":
+        state = apply(state, Pick((1,)))
+    asked = reduce(state, Decline())
+    assert asked.mode is Mode.CONFIRM_DECLINE
+    back = reduce(asked, Confirm(False))
+    assert back == state  # back where it was, nothing lost
+    with pytest.raises(Refused, match="type y to decline"):
+        reduce(asked, Pick((1,)))
+    assert reduce(asked, Confirm(True)).outcome is Outcome.DECLINED
+
+
+@pytest.mark.parametrize("text", ["", "  ", "b"])
+def test_an_empty_line_or_b_at_the_chat_prompt_goes_back(text: str) -> None:
+    at_question = apply(start(TWO), Pick((2,)))
+    assert apply(at_question, Clarify(), Text(text)) == at_question
+    at_review = apply(at_question, Pick((1,)))
+    assert apply(at_review, Clarify(), Text(text)) == at_review
 
 
 def test_clarify_reads_words_then_ends() -> None:
     state = apply(start(TWO), Pick((2,)), Clarify())
     assert state.mode is Mode.CLARIFY_TEXT
-    with pytest.raises(Refused):
-        reduce(state, Text("  "))
     state = apply(state, Text("why these two?"))
     assert (state.outcome, state.clarification) == (Outcome.CLARIFY, "why these two?")
     assert state.answers == {"Q1?": "B"}
@@ -275,3 +312,121 @@ def test_an_empty_given_answer_is_no_suggestion() -> None:
     assert (state.at, state.suggested) == (0, {1: (1,)})
     state = apply(state, Pick((2,)), Default(), Submit())
     assert list(state.answers.items()) == [("Q1?", "B"), ("Q2?", "X")]
+
+
+FOUR = (
+    spec("Q1?", ("A (Recommended)", "B", "C"), multi=True),
+    spec("Q2?", ("D", "E", "F")),
+    spec("Q3?", ("G", "H")),
+    spec("Q4?", ("I", "J")),
+)
+
+
+def one_line(parts: list[tuple[int, str]], numbered: bool = False) -> OneLine:
+    return OneLine(tuple(parts), numbered)
+
+
+def test_one_line_answers_every_question_in_order_then_the_review() -> None:
+    line = one_line([(1, "1,3"), (2, "4=my own"), (3, ""), (4, "J")])
+    with pytest.raises(Refused, match="question 3: there is no default"):
+        reduce(start(FOUR), line)
+    line = one_line([(1, "1,3"), (2, "4=my own"), (3, "2."), (4, "J")])
+    state = reduce(start(FOUR), line)
+    assert (state.mode, state.at) == (Mode.REVIEW, 4)
+    assert state.answers == {"Q1?": "A (Recommended), C", "Q2?": "my own", "Q3?": "H", "Q4?": "J"}
+    assert apply(state, Submit()).outcome is Outcome.SUBMITTED
+
+
+def test_one_line_empty_parts_take_each_default() -> None:
+    state = start(FOUR, {"Q3?": "G"})
+    state = reduce(state, one_line([(1, ""), (2, "1"), (3, ""), (4, "1")]))
+    assert state.answers == {"Q1?": "A (Recommended)", "Q2?": "D", "Q3?": "G", "Q4?": "I"}
+
+
+def test_one_line_by_question_number_leaves_the_rest_for_the_review() -> None:
+    state = reduce(start(FOUR), one_line([(2, "2"), (1, "2-3")], numbered=True))
+    assert state.mode is Mode.REVIEW
+    assert state.answers == {"Q2?": "E", "Q1?": "B, C"}  # in the order given
+    with pytest.raises(Refused, match="question 3 has no answer yet"):
+        reduce(state, Submit())
+
+
+@pytest.mark.parametrize(
+    ("parts", "numbered", "reason"),
+    [
+        ([(1, "1"), (2, "1"), (3, "1"), (4, "1"), (5, "1")], False, "5 answers for 4 questions"),
+        ([(5, "1")], True, "there is no question 5; the questions are 1-4"),
+        ([(1, "1"), (1, "2")], True, "question 1 is answered twice"),
+        ([(1, "1"), (2, "1,2")], False, "question 2: this question takes one answer"),
+        ([(1, "1"), (2, "4")], False, "question 2: Other (4) needs its text"),
+        ([(1, "1"), (2, "x")], False, "question 2: type an option number from 1-4"),
+        ([(1, "9")], False, "question 1: there is no option 9"),
+        ([(1, "1"), (2, "4=\udc80")], False, "question 2: that line is not valid UTF-8"),
+    ],
+)
+def test_one_line_that_does_not_fit_changes_nothing(
+    parts: list[tuple[int, str]], numbered: bool, reason: str
+) -> None:
+    state = apply(start(FOUR), Pick((2,)))
+    with pytest.raises(Refused, match=re.escape(reason)) as refused:
+        reduce(state, one_line(parts, numbered))
+    assert "\n" not in str(refused.value)
+
+
+def test_one_line_on_a_single_question_submits_it() -> None:
+    assert reduce(start(ONE), one_line([(1, "2")])).outcome is Outcome.SUBMITTED
+
+
+def test_one_line_keeps_an_earlier_other_text_for_an_empty_part() -> None:
+    state = apply(start(FOUR), Pick((2,)), Pick((4,)), Text("mine"), Back())
+    state = reduce(state, one_line([(1, "1"), (2, ""), (3, "1"), (4, "1")]))
+    assert state.answers["Q2?"] == "mine"
+
+
+@pytest.mark.parametrize(
+    ("before", "changes", "after"),
+    [
+        ((), ((True, 3),), "A (Recommended), C"),  # from the recommended default
+        ((Pick((2,)), Back()), ((True, 3), (False, 2)), "C"),  # from the current answer
+        ((Pick((1, 2)), Back()), ((False, 1),), "B"),
+    ],
+)
+def test_plus_and_minus_change_the_current_or_default_selection(
+    before: tuple[object, ...], changes: tuple[tuple[bool, int], ...], after: str
+) -> None:
+    state = apply(start(FOUR), *before)
+    state = reduce(state, Adjust(changes))
+    assert state.answers["Q1?"] == after
+    assert state.at == 1  # answered: on to the next question
+
+
+def test_plus_and_minus_from_the_suggested_answer() -> None:
+    questions = (spec("Q1?", ("A", "B", "C"), multi=True),)
+    state = start(questions, {"Q1?": "A, B"})
+    assert reduce(state, Adjust(((False, 1),))).answers == {"Q1?": "B"}
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        (((True, 1),), "option 1 is already chosen"),
+        (((False, 2),), "option 2 is not chosen"),
+        (((False, 1),), "leave nothing chosen"),
+        (((True, 9),), "there is no option 9"),
+    ],
+)
+def test_plus_and_minus_that_do_not_fit(changes: tuple[tuple[bool, int], ...], reason: str) -> None:
+    with pytest.raises(Refused, match=reason):
+        reduce(start(FOUR), Adjust(changes))
+
+
+def test_plus_and_minus_on_single_select_are_refused() -> None:
+    with pytest.raises(Refused, match="takes one answer"):
+        reduce(start(ONE), Adjust(((True, 2),)))
+
+
+def test_adding_other_asks_for_its_text_and_keeps_one_given() -> None:
+    state = reduce(start(FOUR), Adjust(((True, 4),)))
+    assert (state.mode, state.pending) == (Mode.OTHER_TEXT, (1, 4))
+    state = apply(state, Text("mine"), Back(), Adjust(((True, 2),)))
+    assert state.answers["Q1?"] == "A (Recommended), mine, B"
