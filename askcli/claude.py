@@ -39,7 +39,7 @@ from .documents import TooDeep, nesting_depth, parse_json
 from .envelopes import ToolCall
 from .errors import UsageError
 from .rendering import terminal_text, visible, wrap
-from .results import REJECT_MESSAGE, Status, ToolResult
+from .results import Status, ToolResult, interrupted_text
 from .todos import checklist
 from .tools import run_call
 
@@ -760,7 +760,7 @@ def _always(result: ToolResult) -> bool:
 
 
 def _interrupted() -> dict[str, Any]:
-    return {"behavior": "deny", "message": REJECT_MESSAGE, "interrupt": True}
+    return {"behavior": "deny", "message": interrupted_text({}), "interrupt": True}
 
 
 def host(

@@ -398,7 +398,7 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
         ending = Ending.TIMEOUT
     except KeyboardInterrupt:
         conv.say("\n")
-        return denied(results.REJECT_MESSAGE, Status.INTERRUPTED)
+        return denied(results.interrupted_text({}), Status.INTERRUPTED)
     why = conv.why(ending)
     conv.error(f"no answer ({why})")
     return denied(results.no_answer_text(why, {}), Status.NO_ANSWER)

@@ -137,7 +137,14 @@ def no_answer_text(why: str, answers: Mapping[str, str]) -> str:
 
 
 def interrupted_text(answers: Mapping[str, str]) -> str:
-    """The rejection after Ctrl-C or a signal, keeping the answers typed so far."""
+    """The result of a call that askcli stopped asking, keeping the answers typed so far:
+    after Ctrl-C the person's decline; after SIGHUP or SIGTERM no answer came (the person
+    did not decline), saying why."""
+    from .signals import no_answer_reason  # signals imports this module
+
+    why = no_answer_reason()
+    if why is not None:
+        return no_answer_text(why, answers)
     return REJECT_MESSAGE + _before(answers)
 
 

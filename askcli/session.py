@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
-from . import results
+from . import results, signals
 from .conversation import Conversation
 from .documents import Document, parse_object, read_documents
 from .envelopes import Context, Kind, Output, detect, output_lines
@@ -127,11 +127,11 @@ def run(
             out.flush()
             status = worst([status, reply.status])
             if reply.status is Status.INTERRUPTED:
-                conv.error("interrupted")
+                conv.error(signals.stop_notice())
                 break
     except KeyboardInterrupt:  # between calls: nothing was asked, nothing to answer
         conv.say("\n")
-        conv.error("interrupted")
+        conv.error(signals.stop_notice())
         status = Status.INTERRUPTED
     return status
 

@@ -1,8 +1,10 @@
 """Signals for the command line: Ctrl-C, a terminated process, a dropped SSH connection.
 
 SIGINT, SIGTERM and SIGHUP all interrupt the current prompt (as KeyboardInterrupt does),
-so that the call gets the decline result on stdout before askcli exits; the exit status
-then says which signal it was. Later signals are ignored while the results are written.
+so that the call gets its result on stdout before askcli exits; the exit status then says
+which signal it was. Ctrl-C is the person declining; after SIGTERM or SIGHUP the person
+did not decline, no answer came (:func:`no_answer_reason`). Later signals are ignored while
+the results are written.
 
 ``askcli claude`` (``every_sigint``): each Ctrl-C interrupts (the first stops Claude Code's
 turn, a second ends the session); the first SIGTERM or SIGHUP interrupts even after a
@@ -18,6 +20,7 @@ from types import FrameType
 from .results import Status
 
 EXIT_STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
+NO_ANSWER_REASON = {signal.SIGHUP: "the terminal hung up", signal.SIGTERM: "askcli was stopped"}
 _received: list[int] = []
 _settled: list[bool] = []
 
@@ -51,6 +54,25 @@ def settle() -> None:
 def received_other_than_sigint() -> bool:
     """A SIGTERM or SIGHUP arrived: askcli is asked to end, not to interrupt a turn."""
     return any(sig != signal.SIGINT for sig in _received)
+
+
+def no_answer_reason() -> str | None:
+    """Why no answer came, when a SIGTERM or SIGHUP stopped askcli (the first of them, even
+    after a Ctrl-C); None when nothing did, or only Ctrl-C (the person's decline)."""
+    for sig in _received:
+        if sig in NO_ANSWER_REASON:
+            return NO_ANSWER_REASON[signal.Signals(sig)]
+    return None
+
+
+def stop_notice() -> str:
+    """The ``askcli: ...`` line when a run stops: Ctrl-C, or the signal that stopped it."""
+    for sig in _received:
+        if sig == signal.SIGHUP:
+            return "the terminal hung up (SIGHUP)"
+        if sig == signal.SIGTERM:
+            return "stopped (SIGTERM)"
+    return "interrupted"
 
 
 def exit_status(status: Status) -> int:
