@@ -9,7 +9,7 @@ CLAUDE_CODE := .cache/claude-code/node_modules/.bin/claude
 .PHONY: help install claude-code run test fuzz lint bench clean
 
 help: ## list the targets
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z][a-z0-9_-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \

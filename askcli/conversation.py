@@ -129,7 +129,15 @@ class Conversation:
         return None
 
     def why(self, ending: Ending) -> str:
-        """The reason in ``No answer from the user (...)``."""
+        """The reason in ``No answer from the user (...)``: ``no reply within 1 second``,
+        ``... 2.5 seconds``; never an exponent."""
         if ending is Ending.TIMEOUT and self.timeout:
-            return f"no reply within {self.timeout:g} seconds"
+            number = f"{self.timeout:g}"
+            if "e" in number:  # 1e-05, 1e+06: written out
+                from decimal import Decimal
+
+                number = format(Decimal(repr(self.timeout)), "f")
+                number = number.rstrip("0").rstrip(".") if "." in number else number
+            unit = "second" if number == "1" else "seconds"
+            return f"no reply within {number} {unit}"
         return "the input ended"

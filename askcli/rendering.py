@@ -248,3 +248,11 @@ class Style(NamedTuple):
 
     def warn(self, text: str) -> str:
         return self._sgr("33", text)
+
+    def good(self, text: str) -> str:
+        """Green: done, added."""
+        return self._sgr("32", text)
+
+    def in_progress(self, text: str) -> str:
+        """Bold yellow: the item being worked on."""
+        return self.strong(self.warn(text))

@@ -6,10 +6,11 @@ for harnesses that hand askcli their tool calls without the CLI.
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import Any, NamedTuple, TextIO, cast
 
 from . import results, signals
 from .conversation import Conversation
@@ -103,6 +104,41 @@ def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
     return Reply(envelope.replies(done), worst(statuses), done)
 
 
+class _LineEnds(io.TextIOBase):
+    """The person's stream, noting whether what was written last left a line open."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.open_line = False
+
+    def write(self, text: str) -> int:
+        if text:
+            self.open_line = not text.endswith("\n")
+        return self.stream.write(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def _track_line_ends(conv: Conversation) -> None:
+    if not isinstance(conv.out, _LineEnds):
+        conv.out = cast(TextIO, _LineEnds(conv.out))
+
+
+def _end_typed_line(conv: Conversation) -> None:
+    """End the person's line before a result: an answer typed at a terminal and ended with
+    Ctrl-D, not Enter, leaves the cursor after it (``Choose 1-3: 2``), where the result
+    line, on the same terminal, would be glued. The reader's end-of-input flag is the one
+    sign of it: the line it returned came without a line ending."""
+    if (
+        isinstance(conv.out, _LineEnds)
+        and conv.out.open_line
+        and conv.reader.interactive
+        and getattr(conv.reader, "_eof", False)
+    ):
+        conv.say("\n")
+
+
 def run(
     source: LineReader,
     conv: Conversation,
@@ -117,11 +153,13 @@ def run(
     any length runs in constant memory and its results come out as they are made.
     """
     status = Status.ANSWERED
+    _track_line_ends(conv)
     try:
         for seq, document in enumerate(read_documents(source, conv.error), start=1):
             if on_document is not None:
                 on_document(document)
             reply = answer_document(document, conv, seq)
+            _end_typed_line(conv)
             for line in output_lines(reply.replies, reply.results, output):
                 out.write(line + "\n")
             out.flush()

@@ -133,7 +133,7 @@ def todo_write(call: ToolCall, data: TodoInput, conv: Conversation) -> ToolResul
             conv.error(note)
         conv.todos.notes.clear()
     title = f"Todo list ({visible(key)})" + (": all done, cleared" if given and all_done else "")
-    conv.say(todos.checklist(given, conv.style, title=title))
+    conv.say(todos.checklist(given, conv.style, title=title, old=old))
     if conv.todos is not None and conv.todos.interrupted:  # a signal while reading the state
         text = results.interrupted_text({})
         return ToolResult(call.id, text, Status.INTERRUPTED, is_error=True)

@@ -271,7 +271,7 @@ def test_answers_from_a_fifo_without_a_writer_end_at_the_timeout(fifo: Path) -> 
     proc = run_askcli("ask", "--timeout", "1", "--answers", str(fifo), str(LIBRARY), timeout=10)
     assert time.monotonic() - started < 5
     assert proc.returncode == 3
-    assert "no reply within 1 seconds" in json.loads(proc.stdout)["content"]
+    assert "no reply within 1 second" in json.loads(proc.stdout)["content"]
 
 
 @pytest.mark.parametrize("where", ["answers", "source"])

@@ -169,7 +169,7 @@ def test_timeout_at_a_terminal(tmp_path: Path) -> None:
     term.expect("Choose 1-4 [1]: ")
     status, reply = term.finish()
     assert status == 3
-    assert reply["content"] == "No answer from the user (no reply within 1 seconds)."
+    assert reply["content"] == "No answer from the user (no reply within 1 second)."
 
 
 def test_pasting_the_call_at_the_terminal(tmp_path: Path) -> None:
