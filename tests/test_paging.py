@@ -1,47 +1,72 @@
-"""Paging long text for a person at a terminal: --more--, Enter for more, q to stop."""
+"""Question, review and preview screens are never paged: a typed answer is always an answer."""
 
 from __future__ import annotations
 
-import io
+import json
+from pathlib import Path
 
-from askcli.conversation import MORE, Conversation
-from askcli.lines import TextLineReader
-from askcli.rendering import Style
+import pytest
 
-TEXT = "".join(f"line {n}\n" for n in range(1, 21))
+from .helpers import call, option
+from .test_pty import Terminal
 
-
-def conversation(answers: str, *, interactive: bool = True) -> tuple[Conversation, io.StringIO]:
-    out = io.StringIO()
-    reader = TextLineReader(io.StringIO(answers), interactive=interactive)
-    return Conversation(reader, out, Style(height=8)), out
-
-
-def test_pages_until_the_end() -> None:
-    conv, out = conversation("\n\n\n")
-    conv.show(TEXT)
-    shown = out.getvalue()
-    assert shown.count(MORE) == 3
-    assert shown.replace(MORE, "") == TEXT
-    assert shown.index("line 6\n" + MORE) > 0
-
-
-def test_q_stops_and_says_how_much_was_left() -> None:
-    conv, out = conversation("q\n")
-    conv.show(TEXT)
-    assert out.getvalue().endswith(MORE + "(… 14 more lines not shown)\n")
+LONG = "a description long enough to wrap onto several lines at any width of terminal " * 2
+TALL = call(
+    {
+        "question": "Which of these four rather verbosely described options do you want?",
+        "header": "Tall",
+        "options": [option(f"Option {n}", f"{LONG}({n})") for n in range(1, 5)],
+    },
+    {
+        "question": "And one more, so that there is a review?",
+        "header": "More",
+        "options": [option("Yes", LONG), option("No", LONG)],
+    },
+)
 
 
-def test_the_end_of_input_stops_paging_without_losing_track() -> None:
-    conv, out = conversation("")
-    conv.show(TEXT)
-    assert out.getvalue().endswith(MORE + "\n(… 14 more lines not shown)\n")
+@pytest.mark.parametrize("columns", [80, 40])
+def test_a_tall_question_is_shown_whole_and_2_is_the_answer(tmp_path: Path, columns: int) -> None:
+    path = tmp_path / "tall.json"
+    path.write_text(json.dumps(TALL))
+    term = Terminal(["ask", str(path)], tmp_path, columns, LINES="10")
+    term.expect("(question 1 of 2)")
+    term.expect("5. Other")
+    term.expect("Choose 1-5: ")
+    term.type("2")
+    term.expect("Choose 1-3: ")
+    term.type("1")
+    term.expect("Review your answers:")
+    term.expect("Submit? [y]: ")
+    term.type("")
+    status, reply = term.finish()
+    assert status == 0
+    shown = term.log.getvalue()
+    assert shown.count("\n") > 20  # taller than the terminal's 10 lines
+    assert "--more--" not in shown and "not shown" not in shown
+    content = reply["content"]
+    assert '"Which of these four rather verbosely described options do you want?"="Option 2"' in (
+        content
+    )
+    assert '"And one more, so that there is a review?"="Yes"' in content
 
 
-def test_no_paging_for_short_text_or_without_a_person() -> None:
-    conv, out = conversation("")
-    conv.show("one\ntwo\n")
-    assert out.getvalue() == "one\ntwo\n"
-    scripted, out = conversation("", interactive=False)
-    scripted.show(TEXT)
-    assert out.getvalue() == TEXT
+@pytest.mark.parametrize("columns", [80, 40])
+def test_q_on_a_tall_review_never_hides_answers(tmp_path: Path, columns: int) -> None:
+    path = tmp_path / "tall.json"
+    path.write_text(json.dumps(TALL))
+    term = Terminal(["ask", str(path)], tmp_path, columns, LINES="10")
+    term.expect("Choose 1-5: ")
+    term.type("3")
+    term.expect("Choose 1-3: ")
+    term.type("2")
+    term.expect("Submit? [y]: ")
+    term.type("q")  # once a paging key; now a decline, asked to confirm
+    term.expect("Decline all 2 questions? [y/N] ")
+    term.type("n")
+    term.expect("Submit? [y]: ")
+    term.type("y")
+    status, reply = term.finish()
+    assert status == 0
+    assert "--more--" not in term.log.getvalue()
+    assert '="Option 3"' in reply["content"] and '="No"' in reply["content"]

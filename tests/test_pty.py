@@ -25,13 +25,13 @@ LOGIN = EXAMPLES / "login.json"
 class Terminal:
     """askcli in a pty, stdout to a file; failures show everything the terminal showed."""
 
-    def __init__(self, args: list[str], tmp_path: Path, **env: str) -> None:
+    def __init__(self, args: list[str], tmp_path: Path, columns: int = 80, **env: str) -> None:
         self.out = tmp_path / "stdout.json"
         command = " ".join(shlex.quote(a) for a in [str(askcli_path()), *args])
         full_env = {
             **os.environ,
             "TERM": "dumb",
-            "COLUMNS": "80",
+            "COLUMNS": str(columns),
             "XDG_STATE_HOME": str(tmp_path / "state"),
             **env,
         }
@@ -44,7 +44,7 @@ class Terminal:
             env=full_env,
             timeout=5,
             encoding="utf-8",
-            dimensions=(24, 80),
+            dimensions=(24, columns),
         )
         self.child.logfile_read = self.log
 
@@ -290,33 +290,73 @@ def test_a_dropped_ssh_connection_is_no_answer_and_exits_129(tmp_path: Path) -> 
     )
 
 
-def test_sigkill_between_two_answers_then_resume(tmp_path: Path) -> None:
-    first = Terminal(["ask", str(LOGIN)], tmp_path)
+def interrupted_login(tmp_path: Path, columns: int) -> Path:
+    """LOGIN answered ``2`` at question 1, then killed: the journal it leaves."""
+    first = Terminal(["ask", str(LOGIN)], tmp_path, columns)
     first.expect("Choose 1-4 [1]: ")
     first.type("2")
-    first.expect("several allowed (e.g. 1,3): ")
+    first.expect("(e.g. 1,3): ")
     first.child.kill(signal.SIGKILL)  # no chance to clean up or to answer anything
     first.expect_end()
-    journals = list((tmp_path / "state" / "askcli" / "journal").glob("*.jsonl"))
-    assert len(journals) == 1
-    second = Terminal(["ask", str(LOGIN)], tmp_path)
-    second.expect("Resuming where you stopped; the answers given then are kept:")
-    second.expect("-> Session")
-    second.expect("Choose 1-4, several allowed (e.g. 1,3): ")  # straight to question 2
+    (journal,) = (tmp_path / "state" / "askcli" / "journal").glob("*.jsonl")
+    return journal
+
+
+AUTH = '"Which authentication method should the login use?"'
+EXTRAS = '"Which extras should come with it?"'
+
+
+@pytest.mark.parametrize("columns", [80, 40])
+def test_sigkill_between_two_answers_then_resume(tmp_path: Path, columns: int) -> None:
+    journal = interrupted_login(tmp_path, columns)
+    second = Terminal(["ask", str(LOGIN)], tmp_path, columns)
+    second.expect("You were answering this call before; kept from then:")
+    second.expect("Resume? [Y/n] ")
+    assert "Session" in second.log.getvalue().split("kept from then:")[1]
+    second.type("")
+    second.expect("(e.g. 1,3): ")  # straight to question 2
     second.type("1,3")
     second.expect("Submit? [y]: ")
     second.type("y")
     status, reply = second.finish()
     assert status == 0
     (block,) = reply["content"]
-    assert (
-        '"Which authentication method should the login use?"="Session cookie"' in block["content"]
-    )
-    assert '"Which extras should come with it?"="Rate limiting, Audit log"' in block["content"]
-    assert not journals[0].exists()  # a finished call's journal is removed
+    assert f'{AUTH}="Session cookie"' in block["content"]
+    assert f'{EXTRAS}="Rate limiting, Audit log"' in block["content"]
+    assert not journal.exists()  # a finished call's journal is removed
 
 
-def test_long_previews_are_paged_at_a_terminal(tmp_path: Path) -> None:
+@pytest.mark.parametrize("columns", [80, 40])
+def test_a_script_rerun_after_an_interruption_answers_n_and_starts_afresh(
+    tmp_path: Path, columns: int
+) -> None:
+    journal = interrupted_login(tmp_path, columns)
+    script = Terminal(["ask", str(LOGIN)], tmp_path, columns)
+    script.expect("Resume? [Y/n] ")
+    script.type("maybe")
+    script.expect("! type y for yes or n for no (Enter: yes)")
+    script.expect("Resume? [Y/n] ")
+    script.type("n")
+    script.expect("Choose 1-4 [1]: ")  # question 1 again: the script's lines land in place
+    script.type("3")
+    script.expect("(e.g. 1,3): ")
+    script.child.kill(signal.SIGKILL)  # interrupted again: only the new answer is kept
+    script.expect_end()
+    again = Terminal(["ask", str(LOGIN)], tmp_path, columns)
+    again.expect("Resume? [Y/n] ")
+    assert "Magic" in again.log.getvalue().split("kept from then:")[1]
+    again.type("y")
+    again.expect("(e.g. 1,3): ")
+    again.child.sendeof()  # Ctrl-D: no answer, the kept one reported
+    status, reply = again.finish()
+    assert status == 3
+    assert f'{AUTH}="Magic link"' in reply["content"][0]["content"]
+    assert "Session cookie" not in reply["content"][0]["content"]
+    assert journal.exists()  # not finished: kept for next time
+
+
+@pytest.mark.parametrize("columns", [80, 40])
+def test_long_previews_are_shown_whole_at_a_terminal(tmp_path: Path, columns: int) -> None:
     preview = "\n".join(f"line {n}" for n in range(1, 31))
     doc = call(
         {
@@ -327,18 +367,160 @@ def test_long_previews_are_paged_at_a_terminal(tmp_path: Path) -> None:
     )
     path = tmp_path / "long.json"
     path.write_text(json.dumps(doc))
-    term = Terminal(["ask", str(path)], tmp_path, LINES="10")
+    term = Terminal(["ask", str(path)], tmp_path, columns, LINES="10")
     term.expect("Choose 1-3: ")
     term.type("p 1")
-    term.expect("line 7")
-    term.expect("--more-- (Enter for more, q to stop) ")
-    term.type("")
-    term.expect("line 15")
-    term.expect("--more-- (Enter for more, q to stop) ")
-    term.type("q")
-    term.expect("(… 16 more lines not shown)")
+    term.expect("line 30")
+    term.expect("--- end of preview ---")
     term.expect("Choose 1-3: ")
     term.type("1")
     status, reply = term.finish()
     assert status == 0
+    assert "--more--" not in term.log.getvalue()
     assert "line 30" in reply["content"]  # the result carries the whole preview
+
+
+@pytest.mark.parametrize("columns", [80, 40])
+@pytest.mark.parametrize("where", ["other", "chat-at-question", "chat-at-review"])
+@pytest.mark.parametrize("leave", ["", "b"])
+def test_an_empty_line_or_b_leaves_the_other_and_chat_prompts(
+    tmp_path: Path, columns: int, where: str, leave: str
+) -> None:
+    term = Terminal(["ask", str(LOGIN)], tmp_path, columns)
+    term.expect("Choose 1-4 [1]: ")
+    if where == "chat-at-review":
+        term.type("2")
+        term.expect("(e.g. 1,3): ")
+        term.type("1")
+        term.expect("Submit? [y]: ")
+    term.type("4" if where == "other" else "c")
+    term.expect("Other, type your answer: " if where == "other" else "clarify? ")
+    term.type(leave)
+    back = "Submit? [y]: " if where == "chat-at-review" else "Choose 1-4 [1]: "
+    term.expect(back)
+    if where != "chat-at-review":
+        term.type("2")
+        term.expect("(e.g. 1,3): ")
+        term.type("1")
+        term.expect("Submit? [y]: ")
+    term.type("y")
+    status, reply = term.finish()
+    assert status == 0
+    assert f'{AUTH}="Session cookie"' in reply["content"][0]["content"]
+
+
+@pytest.mark.parametrize("columns", [80, 40])
+def test_q_after_an_answer_is_confirmed_once(tmp_path: Path, columns: int) -> None:
+    term = Terminal(["ask", str(LOGIN)], tmp_path, columns)
+    term.expect("Choose 1-4 [1]: ")
+    term.type("2")
+    term.expect("(e.g. 1,3): ")
+    term.type("q")
+    term.expect("Decline all 2 questions? [y/N] ")
+    term.type("")  # Enter: back to where it was
+    term.expect("(e.g. 1,3): ")
+    term.type("1")
+    term.expect("Submit? [y]: ")
+    term.type("quit")
+    term.expect("Decline all 2 questions? [y/N] ")
+    term.type("y")
+    status, reply = term.finish()
+    assert status == 1
+    assert reply["content"][0]["content"] == REJECT_MESSAGE
+
+
+@pytest.mark.parametrize("columns", [80, 40])
+def test_q_with_nothing_answered_declines_at_once(tmp_path: Path, columns: int) -> None:
+    term = Terminal(["ask", str(LOGIN)], tmp_path, columns)
+    term.expect("Choose 1-4 [1]: ")
+    term.type("q")
+    status, _ = term.finish()
+    assert status == 1
+    assert "Decline all" not in term.log.getvalue()
+
+
+@pytest.mark.parametrize("columns", [80, 40])
+@pytest.mark.parametrize(
+    ("line", "extras"),
+    [("2; 1,3", "Rate limiting, Audit log"), ("2:1-3 1:2", "Rate limiting, 2FA, Audit log")],
+)
+def test_all_answers_on_one_line_land_on_the_review(
+    tmp_path: Path, columns: int, line: str, extras: str
+) -> None:
+    term = Terminal(["ask", str(LOGIN)], tmp_path, columns)
+    term.expect("Choose 1-4 [1]: ")
+    term.type("2; 4")  # Other without its text: the whole line refused
+    term.expect("! question 2: Other (4) needs its text")
+    term.expect("nothing was changed")
+    term.expect("Choose 1-4 [1]: ")
+    term.type(line)
+    term.expect("Review your answers:")
+    term.expect("Submit? [y]: ")
+    term.type("")
+    status, reply = term.finish()
+    assert status == 0
+    content = reply["content"][0]["content"]
+    assert f'{AUTH}="Session cookie"' in content
+    assert f'{EXTRAS}="{extras}"' in content
+
+
+@pytest.mark.parametrize("columns", [80, 40])
+def test_plus_and_minus_change_a_multiselect_answer(tmp_path: Path, columns: int) -> None:
+    term = Terminal(["ask", str(LOGIN)], tmp_path, columns)
+    term.expect("Choose 1-4 [1]: ")
+    term.type("+2")
+    term.expect("! this question takes one answer; +N and -N change a list of several")
+    term.expect("Choose 1-4 [1]: ")
+    term.type("")
+    term.expect("(e.g. 1,3): ")
+    term.type("1,2")
+    term.expect("Submit? [y]: ")
+    term.type("2")
+    term.expect("(e.g. 1,3) [1,2]: ")
+    term.type("+3 -1")
+    term.expect("Submit? [y]: ")
+    term.type("y")
+    status, reply = term.finish()
+    assert status == 0
+    assert f'{EXTRAS}="2FA, Audit log"' in reply["content"][0]["content"]
+
+
+@pytest.mark.parametrize("columns", [80, 40])
+@pytest.mark.parametrize(
+    ("typed", "label"), [("2.", "dayjs"), ("DAYJS", "dayjs"), ("temporal", "Temporal")]
+)
+def test_a_number_with_a_dot_or_a_label_is_that_option(
+    tmp_path: Path, columns: int, typed: str, label: str
+) -> None:
+    term = Terminal(["ask", str(LIBRARY)], tmp_path, columns)
+    term.expect("Choose 1-4 [1]: ")
+    term.type(typed)
+    status, reply = term.finish()
+    assert status == 0
+    assert f'"Which library should we use for date formatting?"="{label}"' in reply["content"]
+
+
+@pytest.mark.parametrize("columns", [80, 40])
+def test_skip_says_what_it_did_and_help_lists_every_word(tmp_path: Path, columns: int) -> None:
+    term = Terminal(["ask", str(LOGIN)], tmp_path, columns)
+    term.expect("Choose 1-4 [1]: ")
+    term.type("?")
+    for words in ["A; B; C", "Q:A Q:A", "b back", "s skip", "c chat", "q quit", "? h help"]:
+        term.expect(f"  {words} ")
+    term.expect("Choose 1-4 [1]: ")
+    term.type("skip")
+    term.expect("Skipped question 1; answer it from the review.")
+    term.expect("(e.g. 1,3): ")
+    term.type("1")
+    term.expect("Submit? [y]: ")
+    term.type("")
+    term.expect("! question 1 has no answer yet; type 1 to answer it")
+    term.type("1")
+    term.expect("Choose 1-4 [1]: ")
+    term.type("")
+    term.expect("Submit? [y]: ")
+    term.type("y")
+    status, _ = term.finish()
+    assert status == 0
+    help_lines = [ln for ln in term.log.getvalue().splitlines() if ln.startswith("  ")]
+    assert max(len(ln.rstrip("\r")) for ln in help_lines) <= columns
