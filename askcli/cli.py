@@ -355,7 +355,11 @@ def ask(
     conv = streams.conversation(
         timeout, state=state, session=session, journal=journal, journal_dir=journal_default_dir()
     )
-    _guard_pipe(ctx, lambda: int(run(streams.calls, conv, streams.out, output=Output(output))))
+    name = "stdin" if source == "-" else source
+    _guard_pipe(
+        ctx,
+        lambda: int(run(streams.calls, conv, streams.out, output=Output(output), name=name)),
+    )
 
 
 class _Tee(io.StringIO):

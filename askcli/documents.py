@@ -13,7 +13,8 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from .lines import LineReader
+from .errors import LineTooLong
+from .lines import CHUNK, LineReader
 
 MAX_DOCUMENT_BYTES = 1024 * 1024  # a call (one JSON document) may not be larger
 MAX_DEPTH = 64  # nor nest objects and arrays deeper
@@ -31,6 +32,9 @@ class Document(NamedTuple):
     error: str | None = None
     text: str = ""
     size: int = -1  # characters of JSON read for it; -1 when unknown
+    report: str | None = None  # the error for the person, with where it is in the source
+    # where in its own text the error is, for the report: line, column, predicate
+    error_at: tuple[int, int, str] | None = None
 
 
 def _reject_constant(name: str) -> Any:
@@ -74,6 +78,15 @@ class TooDeep(ValueError):
     """JSON that nests objects and arrays deeper than a limit."""
 
 
+class NotJSON(ValueError):
+    """Text that is not JSON; ``reason``, ``line`` and ``column`` say where, as the
+    decoder found it (line 1 is the text's first)."""
+
+    def __init__(self, message: str, reason: str, line: int, column: int) -> None:
+        super().__init__(message)
+        self.reason, self.line, self.column = reason, line, column
+
+
 def parse_json(text: str, max_depth: int = MAX_DEPTH) -> Any:
     """``json.loads`` for untrusted text (a call, a state file, a fixture, a line from
     Claude Code), so that what askcli writes back is JSON too: ValueError for text that is
@@ -85,6 +98,8 @@ def parse_json(text: str, max_depth: int = MAX_DEPTH) -> Any:
         value = json.loads(text, parse_float=finite_float, parse_constant=_reject_constant)
     except RecursionError:  # far too deep for the parser itself
         raise TooDeep(too_deep) from None
+    except json.JSONDecodeError as exc:
+        raise NotJSON(f"is not valid JSON: {exc}", exc.msg, exc.lineno, exc.colno) from None
     except ValueError as exc:
         raise ValueError(f"is not valid JSON: {exc}") from None
     # each level needs an opening bracket: text with few of them needs no walk
@@ -113,7 +128,15 @@ def parse_object(text: str) -> Document:
     shown = text[:200]
     try:
         value = loads_limited(text)
+    except NotJSON as exc:
+        at = (exc.line, exc.column, f"is not valid JSON: {exc.reason}")
+        return Document(None, f"the input {exc}", shown, error_at=at)
     except ValueError as exc:
+        bad = _NOT_UTF8.search(text)
+        if bad is not None and str(exc) == "is not valid UTF-8":
+            line = text.count("\n", 0, bad.start()) + 1
+            at = (line, bad.start() - text.rfind("\n", 0, bad.start()), str(exc))
+            return Document(None, f"the input {exc}", shown, error_at=at)
         return Document(None, f"the input {exc}", shown)
     if not isinstance(value, dict):
         return Document(None, "the input is not a JSON object", shown)
@@ -166,6 +189,60 @@ class _Scanner:
                         return pos
 
 
+class CountingReader:
+    """A reader that counts the lines taken from it, for the line numbers of reports:
+    :attr:`line` is the source's line that the next character read is on. Answer lines
+    read from it count too, when they share the source with the calls."""
+
+    def __init__(self, reader: LineReader) -> None:
+        self.reader = reader
+        self.line = 1
+
+    @property
+    def interactive(self) -> bool:
+        return self.reader.interactive
+
+    def readline(self, timeout: float | None = None) -> str | None:
+        try:
+            line = self.reader.readline(timeout)
+        except LineTooLong:  # consumed all the same
+            self.line += 1
+            raise
+        if line is not None:
+            self.line += 1
+        return line
+
+    def read_piece(self, limit: int = CHUNK) -> tuple[str, bool] | None:
+        piece = self.reader.read_piece(limit)
+        if piece is not None and piece[1]:
+            self.line += 1
+        return piece
+
+    def read_chunk(self, limit: int = CHUNK) -> str | None:
+        chunk = self.reader.read_chunk(limit)
+        if chunk is not None:
+            self.line += chunk.count("\n")
+        return chunk
+
+    def unread(self, text: str, *, line_end: bool = True) -> None:
+        self.line -= text.count("\n") + (1 if line_end else 0)
+        self.reader.unread(text, line_end=line_end)
+
+
+def _report(document: Document, where: str, line: int, column: int) -> Document:
+    """``document`` with its error for the person: ``where``, the source's line and, for
+    an error the decoder placed, its column (``column``: where the document began)."""
+    if document.value is not None or document.error is None:
+        return document
+    if document.error_at is None:
+        return document._replace(report=f"{where}, line {line}: {document.error}")
+    at_line, at_column, predicate = document.error_at
+    if at_line == 1:
+        at_column += column
+    report = f"{where}, line {line + at_line - 1}: the input {predicate} (column {at_column})"
+    return document._replace(report=report)
+
+
 def _skip_line(reader: LineReader) -> None:
     """Read the rest of a line that is not wanted, in bounded pieces."""
     while True:
@@ -175,16 +252,26 @@ def _skip_line(reader: LineReader) -> None:
 
 
 def read_documents(
-    reader: LineReader, notice: Callable[[str], None] = lambda _: None
+    reader: LineReader,
+    notice: Callable[[str], None] = lambda _: None,
+    *,
+    name: str | None = None,
 ) -> Iterator[Document]:
     """Yield the documents of ``reader`` one by one, reading only as far as each one.
 
     Before the first document, text that is not a JSON object is yielded as an error.
     After a document, lines that do not begin one are skipped with one ``notice`` per run.
+    A document in error has its ``report``: ``NAME: document 3, line 12: ...``, the line
+    counted in the source (give a :class:`CountingReader` that the answers are read from
+    too, when they share it).
     """
+    counted = reader if isinstance(reader, CountingReader) else CountingReader(reader)
+    reader = counted
     started = False
     skipping = False
+    seq = 0
     while True:
+        line = counted.line
         piece = reader.read_piece()
         if piece is None:
             return
@@ -199,14 +286,23 @@ def read_documents(
                 _skip_line(reader)
             if not started:
                 started = skipping = True
+                seq += 1
                 shown = stripped if len(stripped) <= 40 else stripped[:40] + "..."
-                yield Document(None, f"the input is not a JSON object: {shown!r}", text[:200])
+                error = Document(None, f"the input is not a JSON object: {shown!r}", text[:200])
+                yield _report(error, _where(name, seq), line, 0)
             elif not skipping:
                 skipping = True
                 notice("skipping lines that do not begin a JSON call")
             continue
         started, skipping = True, False
-        yield _read_one(reader, text, len(text) - len(stripped), ended)
+        seq += 1
+        pos = len(text) - len(stripped)
+        document = _read_one(reader, text, pos, ended)
+        yield _report(document, _where(name, seq), line, pos)
+
+
+def _where(name: str | None, seq: int) -> str:
+    return f"document {seq}" if name is None else f"{name}: document {seq}"
 
 
 _DECODER = json.JSONDecoder(parse_float=finite_float, parse_constant=_reject_constant)

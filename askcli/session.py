@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, TextIO, cast
 
 from . import results, signals
 from .conversation import Conversation
-from .documents import Document, parse_object, read_documents
+from .documents import CountingReader, Document, parse_object, read_documents
 from .envelopes import Context, Kind, Output, detect, output_lines
 from .errors import UnreadableDocument
 from .issues import MAX_TEXT
@@ -70,7 +70,7 @@ def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
             raise UnreadableDocument(document.error or "the input is not a JSON object")
         envelope = detect(document.value, seq)
     except UnreadableDocument as exc:
-        conv.error(str(exc))
+        conv.error(document.report or str(exc))
         result = ToolResult(None, results.unreadable_text(str(exc)), Status.INVALID, is_error=True)
         return Reply([result.block()], Status.INVALID, [result])
     if envelope.refusal is not None:
@@ -134,7 +134,7 @@ def _end_typed_line(conv: Conversation) -> None:
         isinstance(conv.out, _LineEnds)
         and conv.out.open_line
         and conv.reader.interactive
-        and getattr(conv.reader, "_eof", False)
+        and getattr(getattr(conv.reader, "reader", conv.reader), "_eof", False)
     ):
         conv.say("\n")
 
@@ -146,16 +146,21 @@ def run(
     *,
     output: Output = Output.RESULT,
     on_document: Callable[[Document], None] | None = None,
+    name: str | None = None,
 ) -> Status:
     """Answer every document of ``source``, printing its lines as soon as they are made.
 
     One document is read, answered and printed before the next is read, so a stream of
     any length runs in constant memory and its results come out as they are made.
+    ``name`` (a path, ``stdin``) names the source where a document cannot be read.
     """
     status = Status.ANSWERED
     _track_line_ends(conv)
+    counted = CountingReader(source)
+    if conv.reader is source:  # the answers' lines count in the source's line numbers
+        conv.reader = counted
     try:
-        for seq, document in enumerate(read_documents(source, conv.error), start=1):
+        for seq, document in enumerate(read_documents(counted, conv.error, name=name), start=1):
             if on_document is not None:
                 on_document(document)
             reply = answer_document(document, conv, seq)

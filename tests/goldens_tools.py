@@ -328,6 +328,8 @@ TOOL_SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]]
             "  [x] Fix the bug",
             "  [x] Write a test",
             "  3/3 done",
+            "  ✓ completed: Fix the bug",
+            "  ✓ completed: Write a test",
             "askcli: invalid TodoWrite call toolu_01TkBiH30tg18iDIbaYpXX5u: todos[0].status: Invalid enum value. Expected 'pending' | 'in_progress' | 'completed', received 'done'",
             "",
         ],

@@ -381,7 +381,7 @@ SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]] = {
         ['{"questions": [}'],
         [],
         [
-            "askcli: the input is not valid JSON: Expecting value: line 1 column 16 (char 15)",
+            "askcli: document 1, line 1: the input is not valid JSON: Expecting value (column 16)",
             "",
         ],
         [
