@@ -14,7 +14,7 @@ import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, TextIO, cast
+from typing import IO, TYPE_CHECKING, Any, TextIO, cast
 
 import click
 
@@ -23,11 +23,14 @@ from .conversation import Conversation
 from .envelopes import Output
 from .errors import BadFixture, OutputFailed, UsageError
 from .journal import default_dir as journal_default_dir
-from .lines import FdLineReader
+from .lines import FdLineReader, LineReader
 from .rendering import Style, terminal_text, visible
 from .results import Status
 from .session import run
 from .todo_store import TodoStore, default_path
+
+if TYPE_CHECKING:
+    from .notify import Notice
 
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a reader that went away
 EXIT_OUTPUT_FAILED = 74  # EX_IOERR: stdout refused the result (a full disk, /dev/full)
@@ -160,6 +163,7 @@ class _Streams:
         session: str | None = None,
         journal: Path | None = None,
         journal_dir: Path | None = None,
+        notify: str | None = None,
     ) -> Conversation:
         return Conversation(
             reader=self.answers,
@@ -172,7 +176,38 @@ class _Streams:
             journal_file=journal,
             journal_dir=journal_dir,
             quiet=_discarded(sys.stderr),
+            notice=_notice(notify, self.answers, self.say) if notify is not None else None,
         )
+
+
+NOTIFY_MODES = ("auto", "bell", "osc9", "osc777", "none")  # askcli.notify.Mode, unimported
+
+
+def _notice(choice: str, answers: LineReader, say: Callable[[str], None]) -> Notice | None:
+    """What ``--notify`` writes when a question starts waiting: nothing unless a person
+    answers at a terminal and stderr is one. ``""``: ``$ASKCLI_NOTIFY``, else auto; a
+    value there that is not a mode is said and taken as auto."""
+    if not choice:
+        value = os.environ.get("ASKCLI_NOTIFY", "")
+        choice = value.strip().lower() or "auto"
+        if choice not in NOTIFY_MODES:
+            say(
+                f"askcli: ASKCLI_NOTIFY={visible(value)} is not one of "
+                f"{', '.join(NOTIFY_MODES)}; using auto\n"
+            )
+            choice = "auto"
+    if choice.lower() == "none" or not answers.interactive or not _tty(sys.stderr):
+        return None
+    from .notify import Mode, resolve
+
+    return resolve(Mode(choice.lower()), os.environ)
+
+
+def _tty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _printer() -> Callable[[str], None]:
@@ -287,6 +322,13 @@ session_option = click.option(
     help="The session whose todo list TodoWrite calls change [default: the call's own, "
     "else one per state file].",
 )
+notify_option = click.option(
+    "--notify",
+    type=click.Choice(NOTIFY_MODES, case_sensitive=False),
+    help="Call the person when a question starts waiting at a terminal, once per call: "
+    "the bell, a terminal notification (osc9, osc777), what the terminal shows (auto), or "
+    "nothing [default: $ASKCLI_NOTIFY, else auto].",
+)
 output_option = click.option(
     "--output",
     "output",
@@ -327,6 +369,7 @@ def cli() -> None:
     metavar="SECONDS",
     help="Give up on a person who types nothing for this long (exit 3).",
 )
+@notify_option
 @click.pass_context
 def ask(
     ctx: click.Context,
@@ -337,6 +380,7 @@ def ask(
     session: str | None,
     journal: Path | None,
     timeout: float | None,
+    notify: str | None,
 ) -> None:
     """Ask the person the questions of each call in SOURCE (a file, or - for stdin).
 
@@ -344,8 +388,9 @@ def ask(
 
     \b
     Exit status: 0 answered, 1 declined, 2 invalid call or usage,
-    3 no answer (input ended or --timeout), 130 interrupted (Ctrl-C),
-    143 SIGTERM, 129 SIGHUP, 141 stdout closed, 74 stdout cannot be written.
+    3 no answer (input ended or --timeout), 130 Ctrl-C (the person declined),
+    129 SIGHUP (the terminal hung up) and 143 SIGTERM (askcli was stopped): no answer,
+    141 stdout closed, 74 stdout cannot be written.
     """
     try:
         streams = _Streams(source, answers_path)
@@ -353,7 +398,12 @@ def ask(
         _usage_error(ctx, exc)
         return
     conv = streams.conversation(
-        timeout, state=state, session=session, journal=journal, journal_dir=journal_default_dir()
+        timeout,
+        state=state,
+        session=session,
+        journal=journal,
+        journal_dir=journal_default_dir(),
+        notify=notify or "",
     )
     name = "stdin" if source == "-" else source
     _guard_pipe(
@@ -618,6 +668,7 @@ class _ClaudeCommand(click.Command):
 @click.option("--allow", multiple=True, metavar="TOOL", help="Allow TOOL without asking.")
 @click.option("--deny", multiple=True, metavar="TOOL", help="Deny TOOL without asking.")
 @answers_option
+@notify_option
 @click.option(
     "--record",
     "record_path",
@@ -634,6 +685,7 @@ def claude(
     deny: tuple[str, ...],
     answers_path: str,
     record_path: Path | None,
+    notify: str | None,
 ) -> None:
     """Host Claude Code in plain lines: its questions and permission requests are asked
     here, its answers shown, each turn's result printed on stdout.
@@ -645,7 +697,8 @@ def claude(
 
     \b
     Exit status: 0 done, 1 Claude Code failed or a turn ended in error, 2 usage,
-    3 no answer (the input ended at a question), 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP,
+    3 no answer (the input ended at a question), 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP
+    (an open question is denied with the no-answer text first),
     141 stdout closed, 74 stdout cannot be written.
     """
     from . import claude as hosting
@@ -665,7 +718,8 @@ def claude(
         return
     err = _text_stream(sys.stderr, errors="backslashreplace")
     out = _text_stream(sys.stdout, errors="strict")
-    conv = Conversation(reader, err, Style.for_stream(sys.stderr))
+    notice = _notice(notify or "", reader, _say_err)
+    conv = Conversation(reader, err, Style.for_stream(sys.stderr), notice=notice)
     typed = bytearray()
     reader.transcript = typed
     link: hosting.Link = hosting.ChildClaude(command, on_stderr=hosting.show_stderr(conv))

@@ -18,6 +18,7 @@ from .todo_store import TodoStore
 
 if TYPE_CHECKING:
     from .journal import Journal
+    from .notify import Notice
 
 
 class Ending(enum.Enum):
@@ -53,6 +54,7 @@ class Conversation:
         journal_file: Path | None = None,
         journal_dir: Path | None = None,
         quiet: bool = False,
+        notice: Notice | None = None,
     ) -> None:
         self.reader = reader
         self.out = out
@@ -66,6 +68,8 @@ class Conversation:
         self.quiet = quiet  # the screens go nowhere (stderr is /dev/null): skip drawing them
         self.permission_always = False  # offer "always" at the permission prompt (askcli claude)
         self._gone = quiet
+        self.notice = notice  # --notify, resolved: None when nobody is to be called
+        self._attention_due = False
 
     def say(self, text: str) -> None:
         """Write to the person; a terminal that went away (SIGHUP) is not an error.
@@ -75,6 +79,22 @@ class Conversation:
             return
         try:
             self.out.write(terminal_text(text, colour=self.style.colour))
+            self.out.flush()
+        except (OSError, ValueError):
+            self._gone = True
+
+    def call_starts(self, starting: bool = True) -> None:
+        """A call that may ask the person starts (False: it ended): its first prompt asks
+        for their attention, once (``notice``)."""
+        self._attention_due = starting and self.notice is not None
+
+    def _attention(self) -> None:
+        """Write the bell or notification of ``notice``: the one raw write past the gate,
+        of askcli's own fixed bytes (:attr:`askcli.notify.Notice.sequence`)."""
+        if self._gone or self.notice is None:
+            return
+        try:
+            self.out.write(self.notice.sequence)
             self.out.flush()
         except (OSError, ValueError):
             self._gone = True
@@ -89,6 +109,9 @@ class Conversation:
         Raises AnswerTimeout and lets KeyboardInterrupt through. A line from a pipe or file
         is echoed after the prompt so that the transcript reads like the session.
         """
+        if self._attention_due:
+            self._attention_due = False
+            self._attention()
         while True:
             self.say(prompt)
             try:

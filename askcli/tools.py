@@ -200,4 +200,8 @@ def run_call(call: ToolCall, conv: Conversation, *, short: bool = False) -> Tool
         conv.error(str(error))
         text = results.unreadable_text(str(error))
         return ToolResult(call.id, text, Status.INVALID, is_error=True)
-    return tool.answer(call, parsed, conv)
+    conv.call_starts()  # --notify: once per call, at its first prompt (TodoWrite has none)
+    try:
+        return tool.answer(call, parsed, conv)
+    finally:
+        conv.call_starts(False)

@@ -1,0 +1,423 @@
+"""Issue 11 items 6 and 8 in a real terminal (a pty), at 80 and at 40 columns: a hang-up or
+SIGTERM is no answer (not a refusal), and a waiting question calls the person once per call
+(``--notify``), with askcli's own fixed bytes only."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+
+from askcli import notify
+from askcli.cli import NOTIFY_MODES
+
+from .helpers import EXAMPLES, askcli_path, call, question
+
+LOGIN = EXAMPLES / "login.json"
+BASH = EXAMPLES / "bash.json"
+TODO = EXAMPLES / "todo.json"
+FAKE = Path(__file__).parent / "peers" / "fake-claude"
+Q1 = "Which authentication method should the login use?"
+# the exact bytes each mode writes (written out here, not taken from askcli)
+BEL = b"\x07"
+OSC9 = b"\x1b]9;askcli: a question is waiting\x07"
+OSC777 = b"\x1b]777;notify;askcli;a question is waiting\x07"
+SEQUENCES = {"bell": BEL, "osc9": OSC9, "osc777": OSC777}
+# what the terminal around the tests may say about itself; each test says it alone
+TERMINAL_VARS = [
+    "TERM_PROGRAM",
+    "LC_TERMINAL",
+    "ITERM_SESSION_ID",
+    "WEZTERM_PANE",
+    "GHOSTTY_RESOURCES_DIR",
+    "KITTY_WINDOW_ID",
+    "TMUX",
+    "STY",
+    "ASKCLI_NOTIFY",
+    "NO_COLOR",
+]
+COLUMNS = pytest.mark.parametrize("columns", [80, 40])
+
+
+class Terminal:
+    """askcli in a pty of ``columns`` columns, stdout to a file; the bytes it showed kept."""
+
+    def __init__(
+        self,
+        args: list[str],
+        tmp_path: Path,
+        columns: int = 80,
+        err: Path | None = None,
+        **env: str,
+    ) -> None:
+        self.out = tmp_path / "stdout.json"
+        command = " ".join(shlex.quote(a) for a in [str(askcli_path()), *args])
+        if err is not None:
+            command += f" 2> {shlex.quote(str(err))}"
+        full_env = {k: v for k, v in os.environ.items() if k not in TERMINAL_VARS}
+        full_env.update(
+            TERM="xterm-256color",
+            COLUMNS=str(columns),
+            NO_COLOR="1",
+            XDG_STATE_HOME=str(tmp_path / "state"),
+        )
+        full_env.update(env)
+        self.child = pexpect.spawn(
+            "/bin/sh",
+            ["-c", f"exec {command} > {shlex.quote(str(self.out))}"],
+            env=full_env,
+            timeout=5,
+            dimensions=(24, columns),
+        )
+        self.shown = b""
+
+    def expect(self, text: str | bytes) -> None:
+        want = text.encode() if isinstance(text, str) else text
+        try:
+            self.child.expect_exact(want)
+        except (pexpect.TIMEOUT, pexpect.EOF):
+            pytest.fail(f"did not see {want!r}; the terminal showed:\n{self.log()}")
+        self.shown += self.child.before + self.child.after
+
+    def log(self) -> str:
+        rest = self.child.before if isinstance(self.child.before, bytes) else b""
+        return repr(self.shown + rest)
+
+    def type(self, line: str) -> None:
+        self.child.sendline(line)
+
+    def finish(self) -> tuple[int, Any]:
+        try:
+            self.child.expect(pexpect.EOF)
+        except pexpect.TIMEOUT:
+            pytest.fail(f"askcli did not exit; the terminal showed:\n{self.log()}")
+        self.shown += self.child.before
+        self.child.close()
+        status = self.child.exitstatus
+        assert status is not None, self.log()
+        lines = [json.loads(line) for line in self.out.read_text().splitlines() if line[:1] == "{"]
+        return status, lines[0] if len(lines) == 1 else lines or None
+
+
+def answer_login(term: Terminal) -> None:
+    """Answer the login call from its first prompt, which is on the screen."""
+    term.type("x")  # refused and asked again: still one call
+    term.expect("Choose 1-4 [1]: ")
+    term.type("2")
+    term.expect("(e.g. 1,3): ")
+    term.type("1")
+    term.expect("Submit? [y]: ")
+    term.type("")
+
+
+# --- item 8: attention ---------------------------------------------------------------------
+
+
+@COLUMNS
+@pytest.mark.parametrize("mode", ["bell", "osc9", "osc777"])
+def test_each_mode_writes_its_bytes_once_per_call_before_the_first_prompt(
+    mode: str, columns: int, tmp_path: Path
+) -> None:
+    term = Terminal(["ask", "--notify", mode, str(LOGIN)], tmp_path, columns)
+    term.expect(SEQUENCES[mode])
+    term.expect("Choose 1-4 [1]: ")
+    between = term.child.before
+    assert b"\n" not in between  # the prompt follows at once: the call is waiting now
+    answer_login(term)
+    status, reply = term.finish()
+    assert status == 0 and "User has answered" in reply["content"][0]["content"]
+    assert term.shown.count(SEQUENCES[mode]) == 1, term.log()
+    assert term.shown.count(BEL) == 1  # every sequence ends in BEL: nothing else rang
+    assert term.shown.count(b"\x1b") == SEQUENCES[mode].count(b"\x1b")
+
+
+@COLUMNS
+def test_each_call_of_a_stream_rings_once_and_todo_write_never(
+    columns: int, tmp_path: Path
+) -> None:
+    stream = tmp_path / "stream.jsonl"
+    calls = [
+        call(question("First?"), id="toolu_1"),
+        json.loads(TODO.read_text()),
+        json.loads(BASH.read_text()),
+        call(question("Second?"), id="toolu_2"),
+    ]
+    stream.write_text("".join(json.dumps(c) + "\n" for c in calls))
+    term = Terminal(["ask", "--notify", "bell", "--state", "/dev/null", str(stream)], tmp_path)
+    term.expect(BEL)
+    term.expect("Choose 1-3: ")
+    term.type("1")
+    term.expect("Write the tests")
+    term.expect(BEL)  # the permission prompt
+    term.expect("Allow? 1 or 3 (y/n), or type what to do instead: ")
+    term.type("y")
+    term.expect(BEL)
+    term.expect("Choose 1-3: ")
+    term.type("2")
+    status, _ = term.finish()
+    assert status == 0
+    assert term.shown.count(BEL) == 3, term.log()
+
+
+@COLUMNS
+def test_todo_write_alone_never_rings(columns: int, tmp_path: Path) -> None:
+    term = Terminal(["ask", "--notify", "bell", "--state", "/dev/null", str(TODO)], tmp_path)
+    term.expect("Write the tests")
+    status, _ = term.finish()
+    assert status == 0
+    assert BEL not in term.shown
+
+
+@COLUMNS
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [
+        (["--notify", "none"], {}),
+        (["--notify", "bell"], {"TERM": "dumb"}),
+        (["--notify", "osc9"], {"TERM": "dumb"}),
+        ([], {"ASKCLI_NOTIFY": "none"}),
+        ([], {"TERM": "dumb"}),
+    ],
+    ids=["none", "bell-dumb", "osc9-dumb", "env-none", "auto-dumb"],
+)
+def test_nothing_is_written_when_told_or_at_a_dumb_terminal(
+    args: list[str], env: dict[str, str], columns: int, tmp_path: Path
+) -> None:
+    term = Terminal(["ask", *args, str(BASH)], tmp_path, columns, **env)
+    term.expect("or type what to do instead: ")
+    term.type("n")
+    status, _ = term.finish()
+    assert status == 1
+    assert BEL not in term.shown and b"\x1b" not in term.shown, term.log()
+
+
+@COLUMNS
+def test_answers_that_do_not_come_from_the_terminal_ring_nothing(
+    columns: int, tmp_path: Path
+) -> None:
+    answers = tmp_path / "answers.txt"
+    answers.write_text("1\n")
+    term = Terminal(
+        ["ask", "--notify", "bell", "--answers", str(answers), str(BASH)], tmp_path, columns
+    )
+    status, _ = term.finish()
+    assert status == 0
+    assert BEL not in term.shown
+
+
+def test_stderr_that_is_not_a_terminal_gets_nothing(tmp_path: Path) -> None:
+    # stdin is the terminal (a person types), stderr a file: nobody sees a notification there
+    err = tmp_path / "stderr.txt"
+    term = Terminal(["ask", "--notify", "bell", str(BASH)], tmp_path, err=err)
+    term.child.sendline("y")
+    assert term.finish()[0] == 0
+    assert "Allow?" in err.read_text()
+    assert "\x07" not in err.read_text()
+
+
+@COLUMNS
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"TERM_PROGRAM": "iTerm.app"}, OSC9),
+        ({"TERM_PROGRAM": "WezTerm"}, OSC9),
+        ({"TERM_PROGRAM": "ghostty"}, OSC9),
+        ({"TERM": "xterm-kitty"}, OSC9),
+        ({"TERM": "foot"}, OSC777),
+        ({"TERM": "rxvt-unicode-256color"}, OSC777),
+        ({"TERM_PROGRAM": "Apple_Terminal"}, BEL),
+        ({}, BEL),
+        ({"ASKCLI_NOTIFY": "osc777"}, OSC777),
+        ({"ASKCLI_NOTIFY": " OSC9 "}, OSC9),
+    ],
+)
+def test_auto_and_the_environment_pick_by_the_terminal(
+    env: dict[str, str], expected: bytes, columns: int, tmp_path: Path
+) -> None:
+    term = Terminal(["ask", str(BASH)], tmp_path, columns, **env)
+    term.expect(expected)
+    term.expect("or type what to do instead: ")
+    term.type("y")
+    status, _ = term.finish()
+    assert status == 0
+    assert term.shown.count(BEL) == 1
+
+
+def test_a_bad_askcli_notify_is_said_and_auto_used(tmp_path: Path) -> None:
+    term = Terminal(["ask", str(BASH)], tmp_path, ASKCLI_NOTIFY="loud\x1b[31m")
+    term.expect("askcli: ASKCLI_NOTIFY=loud\\x1b[31m is not one of auto, bell, osc9, osc777")
+    term.expect(BEL)
+    term.expect("or type what to do instead: ")
+    term.type("y")
+    assert term.finish()[0] == 0
+
+
+def test_a_bad_notify_option_is_a_usage_error(tmp_path: Path) -> None:
+    term = Terminal(["ask", "--notify", "loud", str(BASH)], tmp_path)
+    status, reply = term.finish()
+    assert status == 2 and reply is None
+    assert b"--notify" in term.shown
+
+
+@COLUMNS
+@pytest.mark.parametrize(
+    ("env", "mode", "expected"),
+    [
+        ({"TMUX": "/tmp/tmux-1000/default,4242,0"}, "osc9", b"\x1bPtmux;\x1b" + OSC9 + b"\x1b\\"),
+        (
+            {"TMUX": "/tmp/tmux-1000/default,4242,0"},
+            "osc777",
+            b"\x1bPtmux;\x1b" + OSC777 + b"\x1b\\",
+        ),
+        ({"STY": "4242.pts-0.host"}, "osc9", b"\x1bP" + OSC9 + b"\x1b\\"),
+        ({"TMUX": "/tmp/tmux-1000/default,4242,0"}, "bell", BEL),  # tmux rings bells itself
+        (  # inside tmux TERM_PROGRAM is tmux's; iTerm2 still says who it is
+            {"TMUX": "/tmp/t,1,0", "TERM_PROGRAM": "tmux", "LC_TERMINAL": "iTerm2"},
+            "auto",
+            b"\x1bPtmux;\x1b" + OSC9 + b"\x1b\\",
+        ),
+    ],
+    ids=["tmux-osc9", "tmux-osc777", "screen-osc9", "tmux-bell", "tmux-auto-iterm"],
+)
+def test_notifications_pass_through_tmux_and_screen(
+    env: dict[str, str], mode: str, expected: bytes, columns: int, tmp_path: Path
+) -> None:
+    term = Terminal(["ask", "--notify", mode, str(BASH)], tmp_path, columns, **env)
+    term.expect(expected)
+    term.expect("or type what to do instead: ")
+    term.type("y")
+    status, _ = term.finish()
+    assert status == 0
+    assert term.shown.count(expected) == 1
+    assert term.shown.count(b"\x1bP") == expected.count(b"\x1bP")
+
+
+@COLUMNS
+def test_model_text_never_reaches_the_terminal_raw_with_a_notification(
+    columns: int, tmp_path: Path
+) -> None:
+    evil = "Ready?\x07\x1b]9;pwned\x07\x1bPtmux;\x1b\x1b]777;notify;x;y\x07\x1b\\"
+    path = tmp_path / "evil.json"
+    path.write_text(json.dumps(call(question(evil, labels=("A\x07", "B\x1b]9;no\x07")))))
+    term = Terminal(["ask", "--notify", "osc9", str(path)], tmp_path, columns, TMUX="/t,1,0")
+    term.expect("Choose 1-3: ")
+    term.type("1")
+    status, _ = term.finish()
+    assert status == 0
+    wrapped = b"\x1bPtmux;\x1b" + OSC9 + b"\x1b\\"
+    assert term.shown.count(wrapped) == 1
+    rest = term.shown.replace(wrapped, b"")
+    assert b"\x1b" not in rest and BEL not in rest, term.log()
+    assert b"\\x1b]9;pwned\\x07" in rest  # the model's own sequence, shown escaped
+
+
+@COLUMNS
+@pytest.mark.parametrize(("tool", "prompt"), [("Bash", "Allow?"), ("AskUserQuestion", "Choose")])
+def test_askcli_claude_rings_once_for_its_question_and_never_at_the_prompt_line(
+    tool: str, prompt: str, columns: int, tmp_path: Path
+) -> None:
+    env = {"FAKE_CLAUDE_MODE": "ask", "FAKE_CLAUDE_TOOL": tool}
+    args = ["claude", "--claude-bin", str(FAKE), "--notify", "osc777"]
+    term = Terminal(args, tmp_path, columns, **env)
+    term.expect("> ")
+    term.type("go")
+    term.expect(OSC777)
+    term.expect(prompt)
+    term.type("1")
+    term.expect("-- turn done")
+    term.expect("> ")
+    term.child.sendeof()
+    status, _ = term.finish()
+    assert status == 0
+    assert term.out.read_text() == "echo: allow: go\n"
+    assert term.shown.count(OSC777) == 1, term.log()
+    assert term.shown.count(BEL) == 1
+
+
+# --- item 6: a hang-up or SIGTERM is no answer ---------------------------------------------
+
+
+@COLUMNS
+@pytest.mark.parametrize("where", ["question", "permission"])
+def test_a_hang_up_is_no_answer_with_the_answers_so_far(
+    where: str, columns: int, tmp_path: Path
+) -> None:
+    source = LOGIN if where == "question" else BASH
+    term = Terminal(["ask", "--notify", "none", str(source)], tmp_path, columns, TERM="dumb")
+    before = ""
+    if where == "question":
+        term.expect("Choose 1-4 [1]: ")
+        term.type("2")
+        term.expect("(e.g. 1,3): ")
+        before = f' Answers given before that: "{Q1}"="Session cookie".'
+    else:
+        term.expect("or type what to do instead: ")
+    term.child.close(force=False)  # the terminal goes away: SIGHUP, and reads fail
+    assert term.child.exitstatus == 129
+    reply = json.loads(term.out.read_text())
+    block = reply["content"][0] if "role" in reply else reply
+    assert block["content"] == "No answer from the user (the terminal hung up)." + before
+    assert block["is_error"] is True
+
+
+@COLUMNS
+@pytest.mark.parametrize("where", ["question", "permission"])
+def test_sigterm_is_no_answer_and_ctrl_c_a_decline(
+    where: str, columns: int, tmp_path: Path
+) -> None:
+    source = LOGIN if where == "question" else BASH
+    prompt = "Choose 1-4 [1]: " if where == "question" else "or type what to do instead: "
+    for sig, status, text in [
+        (signal.SIGTERM, 143, "No answer from the user (askcli was stopped)."),
+        (signal.SIGINT, 130, "The user doesn't want to proceed with this tool use."),
+    ]:
+        term = Terminal(["ask", "--output", "sdk", str(source)], tmp_path, columns)
+        term.expect(prompt)
+        term.child.kill(sig)
+        got_status, decision = term.finish()
+        assert got_status == status, term.log()
+        assert decision["behavior"] == "deny" and decision["message"].startswith(text)
+        assert b"Traceback" not in term.shown
+
+
+# --- in process ----------------------------------------------------------------------------
+
+
+def test_the_cli_offers_exactly_the_modes() -> None:
+    assert list(NOTIFY_MODES) == [mode.value for mode in notify.Mode]
+
+
+@pytest.mark.parametrize("mode", ["bell", "osc9", "osc777"])
+@pytest.mark.parametrize("wrap", ["none", "tmux", "screen"])
+def test_every_sequence_is_one_of_the_fixed_ones(mode: str, wrap: str) -> None:
+    seq = notify.Notice(notify.Mode(mode), notify.Wrap(wrap)).sequence.encode()
+    plain = SEQUENCES[mode]
+    if mode == "bell" or wrap == "none":
+        assert seq == plain
+    elif wrap == "tmux":
+        assert seq == b"\x1bPtmux;" + plain.replace(b"\x1b", b"\x1b\x1b") + b"\x1b\\"
+    else:
+        assert seq == b"\x1bP" + plain + b"\x1b\\"
+
+
+@pytest.mark.parametrize(
+    ("env", "mode", "expected"),
+    [
+        ({}, "none", None),
+        ({"TERM": "dumb"}, "osc9", None),
+        ({"TERM": "dumb", "TERM_PROGRAM": "iTerm.app"}, "auto", None),
+        ({"TERM_PROGRAM": "tmux", "TMUX": "x", "KITTY_WINDOW_ID": "1"}, "auto", ("osc9", "tmux")),
+        ({"TERM_PROGRAM": "vscode", "KITTY_WINDOW_ID": "1"}, "auto", ("bell", "none")),
+        ({"WEZTERM_PANE": "3"}, "auto", ("osc9", "none")),
+        ({"STY": "1.pts"}, "bell", ("bell", "screen")),
+    ],
+)
+def test_resolve(env: dict[str, str], mode: str, expected: tuple[str, str] | None) -> None:
+    got = notify.resolve(notify.Mode(mode), env)
+    assert (None if got is None else (got.mode.value, got.wrap.value)) == expected
