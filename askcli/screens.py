@@ -186,7 +186,7 @@ def preview_block(question: Question, number: int, style: Style) -> str:
 
 
 QUESTION_HELP = (
-    ("N  N.", "choose option N ({other} is Other: then type your own answer)"),
+    ("N", "choose option N, also written N. ({other} is Other: then type your own answer)"),
     ("LABEL", "an option's label, typed whole, chooses it too"),
     ("N,M N-M", "choose several options, in the order typed{multi}"),
     ("+N -N", "add or remove option N from the choice shown{multi}"),
@@ -212,7 +212,7 @@ HELP_FOOTER = (
 )
 
 REVIEW_HELP = (
-    ("Enter y yes", "submit these answers"),
+    ("Enter y", "submit these answers (yes too)"),
     ("N", "change the answer to question N"),
     ("b back", "back to the last question"),
     ("c chat", "chat about this: decline and tell the agent what to clarify"),
@@ -234,7 +234,7 @@ def help_text(state: State, width: int = 80) -> str:
         footer = HELP_FOOTER
     lines: list[str] = []
     for key, text in entries:
-        prefix = f"  {key:<11} "
+        prefix = f"  {key:<8} "
         lines += wrap(text, width, first=prefix, rest=" " * len(prefix))
     if footer:
         lines += wrap(footer, width, first="  ")

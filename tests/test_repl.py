@@ -306,4 +306,4 @@ def test_help_lists_every_answer_word() -> None:
         "+N -N",
     ]:
         assert f"  {words} " in shown
-    assert "Enter y yes" not in shown  # the review's words only at the review
+    assert "Enter y " not in shown  # the review's words only at the review
