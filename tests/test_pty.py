@@ -31,6 +31,7 @@ class Terminal:
         full_env = {
             **os.environ,
             "TERM": "dumb",
+            "ASKCLI_NOTIFY": "none",  # what is shown never depends on the terminal running tests
             "COLUMNS": str(columns),
             "XDG_STATE_HOME": str(tmp_path / "state"),
             **env,
