@@ -139,15 +139,25 @@ def parse_object(text: str) -> Document:
             return Document(None, f"the input {exc}", shown, error_at=at)
         return Document(None, f"the input {exc}", shown)
     if not isinstance(value, dict):
-        return Document(None, "the input is not a JSON object", shown)
+        return Document(None, _not_an_object(value), shown)
     return Document(value, text=shown, size=len(text))
+
+
+def _not_an_object(value: Any) -> str:
+    """Why a JSON value that is not an object is no call; for the questions or todos
+    without their object, how to wrap them."""
+    from .envelopes import wrap_hint  # envelopes imports this module
+
+    hint = wrap_hint(value)
+    return "the input is not a JSON object" if hint is None else f"the input is {hint}"
 
 
 class _Scanner:
     """Tracks, outside JSON strings, the brace depth (where a document ends) and the
     deepest nesting of objects and arrays."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, array: bool = False) -> None:
+        self.array = array  # the document is an array: it ends with its closing bracket
         self.braces = 0
         self.depth = 0
         self.deepest = 0
@@ -183,7 +193,10 @@ class _Scanner:
                     self.braces += 1
             else:
                 self.depth -= 1
-                if char == "}":
+                if self.array:
+                    if self.depth == 0:
+                        return pos
+                elif char == "}":
                     self.braces -= 1
                     if self.braces == 0:
                         return pos
@@ -281,6 +294,13 @@ def read_documents(
             stripped = stripped[1:].lstrip()
         if not stripped:
             continue
+        if stripped.startswith("[") and not started:  # the questions without their object?
+            started = skipping = True
+            seq += 1
+            pos = len(text) - len(stripped)
+            document = _read_one(reader, text, pos, ended, array=True)
+            yield _report(document, _where(name, seq), line, pos)
+            continue
         if not stripped.startswith("{"):
             if not ended:
                 _skip_line(reader)
@@ -332,12 +352,17 @@ def _one_line(reader: LineReader, text: str, pos: int) -> Document | None:
     shown = text[pos : min(end, pos + 200)]
     if _nested_too_deep(value, text, pos, end):
         return Document(None, f"the call {TOO_DEEP}", shown)
+    if not isinstance(value, dict):
+        return Document(None, _not_an_object(value), shown)
     return Document(value, text=shown, size=end - pos)
 
 
-def _read_one(reader: LineReader, text: str, pos: int, ended: bool) -> Document:
+def _read_one(
+    reader: LineReader, text: str, pos: int, ended: bool, *, array: bool = False
+) -> Document:
     """The document starting at ``text[pos]``, read in pieces; past the size limit the
-    rest is still scanned, to find where it ends, but not kept."""
+    rest is still scanned, to find where it ends, but not kept. ``array``: it is an array
+    (read whole, to say what it is)."""
     fits = True  # a line of one piece is within the limit
     if not ended:  # a long line: gather it (within the limit) for the C decoder
         line, length = [text], len(text) - pos
@@ -354,7 +379,7 @@ def _read_one(reader: LineReader, text: str, pos: int, ended: bool) -> Document:
         found = _one_line(reader, text, pos)
         if found is not None:
             return found
-    scanner = _Scanner()
+    scanner = _Scanner(array=array)
     parts: list[str] = []
     size = 0
     raw = False  # ``text`` is a line (``ended``: it ended there), not a raw chunk

@@ -154,6 +154,36 @@ def _text_id(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def wrap_hint(value: Any, name: str | None = None) -> str | None:
+    """How to wrap input that is the questions or todos without their object (a bare
+    array, or one item on its own), as a predicate for ``the input is ...``; None for any
+    other input. With ``name``, only the wrapping that tool takes."""
+    items = value if isinstance(value, list) else [value]
+    if not items or not all(isinstance(item, dict) for item in items):
+        return None
+    if all("question" in item and "questions" not in item for item in items):
+        key, what = "questions", "question"
+    elif all("content" in item and "status" in item and "todos" not in item for item in items):
+        key, what = "todos", "todo"
+    else:
+        return None
+    if name is not None and name != {"questions": ASK_USER_QUESTION, "todos": TODO_WRITE}[key]:
+        return None
+    if isinstance(value, list):
+        return f'an array of {what}s: wrap them in {{"{key}": [...]}}'
+    if not ("options" in value or key == "todos"):  # a lone object that is surely no call
+        return None
+    return f'one {what} on its own: wrap it in {{"{key}": [...]}}'
+
+
+def _call(call_id: str | None, name: str, value: Any, **context: Any) -> ToolCall:
+    """A call with its input; input that is its items without their object is told how to
+    wrap them, and not run."""
+    hint = wrap_hint(value, name)
+    problem = None if hint is None else f"the input is {hint}"
+    return ToolCall(call_id, name, value, problem, **context)
+
+
 def _tool_use(block: dict[str, Any], **context: str | None) -> ToolCall:
     call_id = _text_id(block.get("id"))
     name = block.get("name")
@@ -163,7 +193,7 @@ def _tool_use(block: dict[str, Any], **context: str | None) -> ToolCall:
         return ToolCall(call_id, "", None, 'the tool_use block has no string "name"', **context)
     if "input" not in block:
         return ToolCall(call_id, name, None, 'the tool_use block has no "input"', **context)
-    return ToolCall(call_id, name, block["input"], **context)
+    return _call(call_id, name, block["input"], **context)
 
 
 def _arguments(call_id: str | None, name: Any, arguments: Any, what: str) -> ToolCall:
@@ -173,14 +203,14 @@ def _arguments(call_id: str | None, name: Any, arguments: Any, what: str) -> Too
     if not isinstance(name, str):
         return ToolCall(call_id, "", None, f'the {what} has no string "name"')
     if isinstance(arguments, dict):
-        return ToolCall(call_id, name, arguments)
+        return _call(call_id, name, arguments)
     if not isinstance(arguments, str):
         return ToolCall(call_id, name, None, f'the {what} has no "arguments" string')
     try:
         value = loads_limited(arguments) if arguments.strip() else {}
     except ValueError as exc:
         return ToolCall(call_id, name, None, f"the arguments string {exc}")
-    return ToolCall(call_id, name, value)
+    return _call(call_id, name, value)
 
 
 def _chat_call(call: dict[str, Any]) -> ToolCall:
@@ -259,7 +289,7 @@ def _control(document: dict[str, Any]) -> Envelope:
         call = ToolCall(tool_use_id, "", None, 'the can_use_tool request has no "tool_name"')
     else:
         suggestions = request.get("permission_suggestions")
-        call = ToolCall(tool_use_id, name, request.get("input"), **context, suggestions=suggestions)
+        call = _call(tool_use_id, name, request.get("input"), **context, suggestions=suggestions)
     return Envelope(Kind.CONTROL, (call,), request_id=request_id)
 
 
@@ -328,7 +358,10 @@ def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
         what = f'"type": {json.dumps(kind)}' if kind is not None else '"role": ...'
         raise UnreadableDocument(f"a document with {what} is not a tool call askcli knows")
     name = TODO_WRITE if "todos" in document and "questions" not in document else ASK_USER_QUESTION
-    return Envelope(Kind.BARE, (ToolCall(generated_id(document, seq), name, document),))
+    hint = wrap_hint(document)
+    if hint is not None:  # one item on its own: the tool it belongs to says how to wrap it
+        name = TODO_WRITE if "todos" in hint else ASK_USER_QUESTION
+    return Envelope(Kind.BARE, (_call(generated_id(document, seq), name, document),))
 
 
 def _json_escape(match: re.Match[str]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -270,3 +271,92 @@ def test_the_session_key_in_the_title_cannot_forge_a_line(key: str, tmp_path: Pa
     assert shown.returncode == 0
     assert shown.stdout.splitlines()[1] == title  # the same escaped title, on one line
     assert "\x1b" not in shown.stdout and "forged)\n" not in shown.stdout.split("\n", 2)[1]
+
+
+# --- issue 11 item 9(e): what changed since the last list, and status in colour --------
+
+
+def test_changes_since_the_last_list() -> None:
+    from askcli.todos import changes
+
+    old = [todo("keep"), todo("finish", "in_progress"), todo("start"), todo("drop")]
+    old += [todo("reopen", "completed"), todo("twice"), todo("twice")]
+    new = [todo("keep"), todo("finish", "completed"), todo("start", "in_progress")]
+    new += [todo("reopen"), todo("twice"), todo("new")]
+    assert changes(old, new) == [
+        ("completed", "finish"),
+        ("started", "start"),
+        ("reopened", "reopen"),
+        ("added", "new"),
+        ("removed", "drop"),
+        ("removed", "twice"),
+    ]
+    assert changes(new, new) == []
+
+
+def test_the_checklist_lists_the_changes_in_plain_text() -> None:
+    old = [todo("Read the code", "in_progress"), todo("Plan"), todo("Fix it")]
+    new = [todo("Read the code", "completed"), todo("Fix it", "in_progress"), todo("Ship")]
+    text = checklist(new, Style(), title="T", old=old)
+    assert text.split("\n")[2:] == [
+        "  [x] Read the code",
+        "  [>] Fix it-ing",
+        "  [ ] Ship",
+        "  1/3 done",
+        "  ✓ completed: Read the code",
+        "  > started: Fix it",
+        "  + added: Ship",
+        "  - removed: Plan",
+        "",
+    ]
+    assert "no change since the last list" in checklist(new, Style(), title="T", old=new)
+    assert "since" not in checklist(new, Style(), title="T", old=[])  # a first list
+
+
+def test_the_changes_wrap_with_a_hanging_indent_and_escape_model_text() -> None:
+    long = "Update the README " * 4 + "\x1b]0;owned\x07"
+    text = checklist([todo(long)], Style(width=40), title="T", old=[todo("x")])
+    lines = text.split("\n")
+    added = lines.index(next(row for row in lines if row.startswith("  + added: ")))
+    assert lines[added + 1].startswith("      ") and lines[added + 1].strip()
+    assert all(len(row) <= 40 for row in lines)
+    assert "\x1b" not in text and "\\x1b]0;owned\\x07" in text
+
+
+def test_status_colours_are_styles_the_terminal_gate_lets_through() -> None:
+    from askcli.rendering import terminal_text
+
+    old = [todo("a"), todo("b"), todo("gone")]
+    new = [todo("a", "completed"), todo("b", "in_progress"), todo("c")]
+    text = checklist(new, Style(colour=True), title="T", old=old)
+    assert "\x1b[32m[x]\x1b[0m \x1b[2ma\x1b[0m" in text  # done: green mark, dim text
+    assert "\x1b[1m\x1b[33m[>]\x1b[0m\x1b[0m" in text  # in progress: bold yellow
+    assert "  [ ] c" in text  # pending: plain
+    assert "\x1b[32m  ✓ completed:\x1b[0m a" in text
+    assert "\x1b[2m  - removed:\x1b[0m gone" in text
+    assert terminal_text(text, colour=True) == text  # every colour passes the gate
+    plain = checklist(new, Style(colour=False), title="T", old=old)
+    assert "\x1b" not in plain and re.sub("\x1b\\[[0-9;]*m", "", text) == plain
+
+
+@pytest.mark.parametrize("columns", [80, 40])
+def test_a_second_list_shows_its_changes_at_a_terminal(tmp_path: Path, columns: int) -> None:
+    from .test_small_truths import Pty
+
+    calls = tmp_path / "calls.json"
+    first = call(todo("Read the code", "in_progress"), todo("Plan the fix"), todo("Fix it"))
+    second = call(
+        todo("Read the code", "completed"),
+        todo("Fix it", "in_progress"),
+        todo("Write a regression test for the parser"),
+    )
+    calls.write_text(json.dumps(first) + "\n" + json.dumps(second) + "\n")
+    out = tmp_path / "out.json"
+    term = Pty(["ask", "--session", "s", str(calls)], tmp_path, columns, stdout=out)
+    term.expect("  0/3 done")
+    term.expect("  1/3 done\r\n  ✓ completed: Read the code\r\n  > started: Fix it\r\n")
+    term.expect("  + added: Write a regression test")
+    term.expect("  - removed: Plan the fix\r\n")
+    shown = term.finish()
+    assert all(len(row) <= columns for row in shown.split("\n")), shown
+    assert len(out.read_text().splitlines()) == 2
