@@ -23,11 +23,22 @@ from .conversation import Conversation, Ending
 from .envelopes import ToolCall
 from .errors import AnswerTimeout, InvalidCall
 from .issues import zod_type
-from .rendering import Style, display_width, escape_controls
+from .rendering import Style, display_width, escape_controls, wrap
 from .results import Status, ToolResult
 
 PROMPT = "Allow? 1 or 3 (y/n), or type what to do instead: "
 PROMPT_ALWAYS = "Allow? 1-3 (y/n), or type what to do instead: "
+ROOM_TO_TYPE = 12  # columns the prompt leaves free for the answer on its line
+
+
+def prompt(offer: Offer | None, width: int) -> str:
+    """``Allow? ...``; on a narrow terminal without the words the choices above say."""
+    text = PROMPT_ALWAYS if offer else PROMPT
+    if len(text) + ROOM_TO_TYPE > width:
+        text = text.split(",")[0] + ": "
+    return text
+
+
 MORE = "--more-- ({shown} of {total} lines; Enter for more, n to deny) "
 ALLOWED_TEXT = "The user allowed this tool use."
 EXACT = "don't ask again for this exact {what} in this session"
@@ -269,7 +280,7 @@ def request_lines(
     width = style.width
     title = fold(f"Tool use: {shown(call.name)}", width, "", "  ")
     lines = ["", *(style.strong(row) for row in title), *input_lines(data, style)]
-    lines += fold("1. Yes", width, "  ", "     ")
+    lines += wrap("1. Yes", width, first="  ", rest="     ")
     if offer is not None:
         if len(offer.phrases) == 1:
             lines += fold(f"2. Yes, and {offer.phrases[0]}", width, "  ", "     ")
@@ -277,7 +288,7 @@ def request_lines(
             lines += fold("2. Yes, and:", width, "  ", "     ")
             for phrase in offer.phrases:
                 lines += fold(f"- {phrase}", width, "     ", "       ")
-    lines += fold("3. No, and tell the agent what to do instead", width, "  ", "     ")
+    lines += wrap("3. No, and tell the agent what to do instead", width, first="  ", rest="     ")
     return lines
 
 
@@ -360,7 +371,7 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
             return denied(results.REJECT_MESSAGE)
         ending = Ending.ENDED
         while not paged.ended:
-            line = conv.read_answer(PROMPT_ALWAYS if offer else PROMPT)
+            line = conv.read_answer(prompt(offer, conv.style.width))
             if line is None:
                 break
             word = _word(line)

@@ -66,7 +66,7 @@ def ask_questions(
                 conv.show(_screen(data, state, conv.style))
                 shown = view
             line = conv.read_answer(
-                "" if conv.quiet else screens.prompt(state),
+                "" if conv.quiet else screens.prompt(state, conv.style.width),
                 command=state.mode in (Mode.QUESTION, Mode.REVIEW),
             )
             if line is None:

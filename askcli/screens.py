@@ -13,6 +13,7 @@ from .rendering import Style, display_width, truncate, visible, wrap
 from .state import Mode, State
 
 HEADER_COLUMNS = 12
+ROOM_TO_TYPE = 12  # columns a prompt leaves free for the answer on its line
 OTHER_LABEL = "Other"
 OTHER_DESCRIPTION = "type your own answer"
 
@@ -107,8 +108,9 @@ def suggested_answer(state: State, style: Style) -> str:
     return "\n".join(lines) + "\n"
 
 
-def prompt(state: State) -> str:
-    """The prompt for the state's mode; ``[...]`` shows what an empty line takes."""
+def prompt(state: State, width: int = 80) -> str:
+    """The prompt for the state's mode; ``[...]`` shows what an empty line takes. On a
+    narrow terminal a shorter form leaves room to type on the same line."""
     if state.mode is Mode.OTHER_TEXT:
         return "Other, type your answer: "
     if state.mode is Mode.CLARIFY_TEXT:
@@ -123,7 +125,10 @@ def prompt(state: State) -> str:
     default = state.default_numbers()
     bracket = f" [{','.join(map(str, default))}]" if default else ""
     if question.multi:
-        return f"Choose 1-{question.other}, several allowed (e.g. 1,3){bracket}: "
+        text = f"Choose 1-{question.other}, several allowed (e.g. 1,3){bracket}: "
+        if len(text) + ROOM_TO_TYPE > width:
+            text = f"Choose 1-{question.other} (e.g. 1,3){bracket}: "
+        return text
     return f"Choose 1-{question.other}{bracket}: "
 
 
@@ -242,7 +247,9 @@ def help_text(state: State, width: int = 80) -> str:
 
 
 def refusal(reason: str, style: Style) -> str:
-    return style.warn(f"! {reason}") + "\n"
+    """``! reason``, wrapped to the width under a hanging indent."""
+    lines = wrap(f"! {reason}", style.width, rest="  ")
+    return "\n".join(style.warn(line) for line in lines) + "\n"
 
 
 def notes_saved(notes: Mapping[int, str], index: int) -> str:

@@ -10,7 +10,7 @@ import pytest
 
 from askcli.inputs import parse_ask
 from askcli.rendering import Style, display_width
-from askcli.screens import option_lines, preview_block, question_block
+from askcli.screens import option_lines, preview_block, question_block, refusal
 
 from .helpers import call, option, question
 from .test_pty import Terminal
@@ -93,3 +93,51 @@ def test_at_a_terminal_the_layout_follows_the_width(tmp_path: Path, columns: str
     status, reply = term.finish()
     assert status == 0
     assert '"Minimal - cookie"' in reply["content"]
+
+
+def test_a_refusal_wraps_under_a_hanging_indent() -> None:
+    reason = "there is no option 7; choose from 1-4, or type ? for help with the answers"
+    rows = refusal(reason, Style(width=40)).rstrip("\n").split("\n")
+    assert rows[0].startswith("! there is no option 7;")
+    assert all(display_width(row) <= 40 for row in rows)
+    assert all(row.startswith("  ") and not row.startswith("   ") for row in rows[1:])
+    assert " ".join(row.strip(" !") for row in rows) == reason
+
+
+@pytest.mark.parametrize("columns", ["80", "40"])
+def test_the_prompt_leaves_room_to_type_on_its_line(tmp_path: Path, columns: str) -> None:
+    q = question(
+        text="Which extras?", header="Extras", labels=("Lint", "Types", "Docs"), multi=True
+    )
+    path = tmp_path / "call.json"
+    path.write_text(json.dumps(call(q)))
+    term = Terminal(["ask", str(path)], tmp_path, COLUMNS=columns)
+    if columns == "80":
+        term.expect("Choose 1-4, several allowed (e.g. 1,3): ")
+    else:
+        term.expect("Choose 1-4 (e.g. 1,3): ")
+    term.type("7")
+    term.expect("! there is no option 7")
+    term.type("3,1")
+    term.expect("Submit? [y]: ")
+    term.type("")
+    status, reply = term.finish()
+    assert status == 0
+    assert '"Docs, Lint"' in reply["content"]
+
+
+@pytest.mark.parametrize("columns", ["80", "40"])
+def test_the_permission_prompt_leaves_room_to_type(tmp_path: Path, columns: str) -> None:
+    path = tmp_path / "bash.json"
+    bash = {"type": "tool_use", "id": "t", "name": "Bash", "input": {"command": "make"}}
+    path.write_text(json.dumps(bash))
+    term = Terminal(["ask", str(path)], tmp_path, COLUMNS=columns)
+    if columns == "80":
+        term.expect("Allow? 1 or 3 (y/n), or type what to do instead: ")
+    else:
+        term.expect("  3. No, and tell the agent what to do\r\n     instead\r\n")
+        term.expect("Allow? 1 or 3 (y/n): ")
+    term.type("1")
+    status, reply = term.finish()
+    assert status == 0
+    assert reply["behavior"] == "allow"
