@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import unicodedata
 from typing import NamedTuple, TextIO
 
 # Invisible characters: Unicode's default-ignorable code points (DerivedCoreProperties) and

@@ -61,7 +61,9 @@ def test_with_journal_file_scripted_answers_are_kept_and_resumed(tmp_path: Path)
     assert first.returncode == 3  # the answers ended after the first question
     events = [json.loads(line) for line in journal.read_text().splitlines()]
     assert [e["line"] for e in events] == ["2"]
-    second = askcli("ask", str(LOGIN), "--journal", str(journal), input="\n3\ny\n", tmp_path=tmp_path)
+    second = askcli(
+        "ask", str(LOGIN), "--journal", str(journal), input="\n3\ny\n", tmp_path=tmp_path
+    )
     assert second.returncode == 0, second.stderr
     assert "You were answering this call before" in second.stderr
     content = json.loads(second.stdout)["content"][0]["content"]
