@@ -155,7 +155,7 @@ def test_each_call_of_a_stream_rings_once_and_todo_write_never(
     term.type("1")
     term.expect("Write the tests")
     term.expect(BEL)  # the permission prompt
-    term.expect("Allow? 1 or 3 (y/n), or type what to do instead: ")
+    term.expect("Allow? 1 or 3 (y/n)")
     term.type("y")
     term.expect(BEL)
     term.expect("Choose 1-3: ")
@@ -190,7 +190,7 @@ def test_nothing_is_written_when_told_or_at_a_dumb_terminal(
     args: list[str], env: dict[str, str], columns: int, tmp_path: Path
 ) -> None:
     term = Terminal(["ask", *args, str(BASH)], tmp_path, columns, **env)
-    term.expect("or type what to do instead: ")
+    term.expect("(y/n)")
     term.type("n")
     status, _ = term.finish()
     assert status == 1
@@ -242,7 +242,7 @@ def test_auto_and_the_environment_pick_by_the_terminal(
 ) -> None:
     term = Terminal(["ask", str(BASH)], tmp_path, columns, **env)
     term.expect(expected)
-    term.expect("or type what to do instead: ")
+    term.expect("(y/n)")
     term.type("y")
     status, _ = term.finish()
     assert status == 0
@@ -253,7 +253,7 @@ def test_a_bad_askcli_notify_is_said_and_auto_used(tmp_path: Path) -> None:
     term = Terminal(["ask", str(BASH)], tmp_path, ASKCLI_NOTIFY="loud\x1b[31m")
     term.expect("askcli: ASKCLI_NOTIFY=loud\\x1b[31m is not one of auto, bell, osc9, osc777")
     term.expect(BEL)
-    term.expect("or type what to do instead: ")
+    term.expect("(y/n)")
     term.type("y")
     assert term.finish()[0] == 0
 
@@ -290,7 +290,7 @@ def test_notifications_pass_through_tmux_and_screen(
 ) -> None:
     term = Terminal(["ask", "--notify", mode, str(BASH)], tmp_path, columns, **env)
     term.expect(expected)
-    term.expect("or type what to do instead: ")
+    term.expect("(y/n)")
     term.type("y")
     status, _ = term.finish()
     assert status == 0
@@ -357,7 +357,7 @@ def test_a_hang_up_is_no_answer_with_the_answers_so_far(
         term.expect("(e.g. 1,3): ")
         before = f' Answers given before that: "{Q1}"="Session cookie".'
     else:
-        term.expect("or type what to do instead: ")
+        term.expect("(y/n)")
     term.child.close(force=False)  # the terminal goes away: SIGHUP, and reads fail
     assert term.child.exitstatus == 129
     reply = json.loads(term.out.read_text())
@@ -372,7 +372,7 @@ def test_sigterm_is_no_answer_and_ctrl_c_a_decline(
     where: str, columns: int, tmp_path: Path
 ) -> None:
     source = LOGIN if where == "question" else BASH
-    prompt = "Choose 1-4 [1]: " if where == "question" else "or type what to do instead: "
+    prompt = "Choose 1-4 [1]: " if where == "question" else "(y/n)"
     for sig, status, text in [
         (signal.SIGTERM, 143, "No answer from the user (askcli was stopped)."),
         (signal.SIGINT, 130, "The user doesn't want to proceed with this tool use."),
