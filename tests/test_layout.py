@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pexpect
 import pytest
 
 from askcli.inputs import parse_ask
@@ -141,3 +142,47 @@ def test_the_permission_prompt_leaves_room_to_type(tmp_path: Path, columns: str)
     status, reply = term.finish()
     assert status == 0
     assert reply["behavior"] == "allow"
+
+
+CORPUS = Path(__file__).parent / "corpus"
+# the real calls whose first question is taller than a 24-line terminal at 40 columns
+TALL_AT_40 = ["aq-16", "aq-17", "aq-22", "aq-23", "aq-26", "aq-39", "aq-42", "aq-46", "aq-53"]
+
+
+@pytest.mark.parametrize("columns", ["80", "40"])
+@pytest.mark.parametrize("name", TALL_AT_40)
+def test_a_real_tall_question_takes_2_as_its_answer(
+    tmp_path: Path, columns: str, name: str
+) -> None:
+    tool_use = json.loads((CORPUS / f"{name}.json").read_text())["tool_use"]
+    path = tmp_path / "call.json"
+    path.write_text(json.dumps(tool_use))
+    term = Terminal(["ask", str(path)], tmp_path, COLUMNS=columns, LINES="24")
+    term.expect("Choose 1-")
+    term.type("2")
+    try:
+        term.child.expect_exact(["(question 2 of", "Submit? [y]: "])
+    except (pexpect.TIMEOUT, pexpect.EOF):
+        pytest.fail(f"2 was not taken as the answer; the terminal showed:\n{term.log.getvalue()}")
+    shown = term.log.getvalue()
+    assert "--more--" not in shown
+    assert "\n! " not in shown.replace("\r", "")
+    term.child.sendintr()
+    status, reply = term.finish()
+    assert status == 130
+    first = tool_use["input"]["questions"][0]
+    assert f'"{first["question"]}"="{first["options"][1]["label"]}"' in reply["content"]
+
+
+@pytest.mark.parametrize("columns", ["80", "40"])
+def test_wide_characters_wrap_by_their_columns_at_a_terminal(tmp_path: Path, columns: str) -> None:
+    q = question(text="哪个？" * 20, header="选择", labels=("🇯🇵 日本", "🇫🇷 法国"))
+    path = tmp_path / "call.json"
+    path.write_text(json.dumps(call(q)))
+    term = Terminal(["ask", str(path)], tmp_path, COLUMNS=columns)
+    term.expect("Choose 1-3: ")
+    for row in term.log.getvalue().replace("\r", "").split("\n"):
+        assert display_width(row) <= int(columns), row
+    term.type("1")
+    status, reply = term.finish()
+    assert status == 0 and "🇯🇵 日本" in reply["content"]
