@@ -50,8 +50,14 @@ def question_block(question: Question, index: int, total: int, style: Style) -> 
     lines = _with_prefix(lines, head, style.chip(head))
     options = [(o.label, o.description) for o in question.options]
     options.append((OTHER_LABEL, OTHER_DESCRIPTION))
+    # one layout for all options of a question: if one description needs its own line,
+    # every option of the question shows its description below its label
+    apart = any(
+        _apart(number, label, description, style.width)
+        for number, (label, description) in enumerate(options[:-1], start=1)
+    )
     for number, (label, description) in enumerate(options, start=1):
-        lines += option_lines(number, label, description, style)
+        lines += option_lines(number, label, description, style, apart=apart)
     previews = [str(n) for n, o in enumerate(question.options, start=1) if o.preview]
     if previews:
         hint = f"(p N shows a preview: options {', '.join(previews)})"
@@ -59,18 +65,27 @@ def question_block(question: Question, index: int, total: int, style: Style) -> 
     return "\n" + "\n".join(lines) + "\n"
 
 
-def option_lines(number: int, label: str, description: str, style: Style) -> list[str]:
-    """``  N. label - description`` when it fits on one line; else the label (wrapped under
-    itself) with the description on its own lines below it. A label holding `` - `` always
-    gets its description on a line of its own, so that the two are never confused. The
-    label is bold when colour is on."""
+def _apart(number: int, label: str, description: str, width: int) -> bool:
+    """The option's description needs lines of its own: it does not fit beside the label,
+    spans lines, or the label itself holds `` - ``."""
+    name = visible(label)
+    about = visible(description.strip(), multiline=True)
+    together = f"  {number}. {name} - {about}"
+    return bool(about) and ("\n" in about or " - " in name or display_width(together) > width)
+
+
+def option_lines(
+    number: int, label: str, description: str, style: Style, *, apart: bool = False
+) -> list[str]:
+    """``  N. label - description`` when it fits on one line; else (or with ``apart``) the
+    label, wrapped under itself, with the description on its own lines below it. A label
+    holding `` - `` always gets its description on a line of its own, so that the two are
+    never confused. The label is bold when colour is on."""
     prefix = f"  {number}. "
     indent = " " * len(prefix)
     name = visible(label)
     about = visible(description.strip(), multiline=True)
-    together = f"{prefix}{name} - {about}"
-    fits = "\n" not in about and " - " not in name and display_width(together) <= style.width
-    if about and fits:
+    if about and not apart and not _apart(number, label, description, style.width):
         head, tail, body = [prefix + name], f" - {about}", []
     else:
         head, tail = wrap(name, style.width, first=prefix, rest=indent), ""

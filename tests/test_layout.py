@@ -79,7 +79,7 @@ def test_at_a_terminal_the_layout_follows_the_width(tmp_path: Path, columns: str
     q = question(
         text="Which authentication method should the login use?",
         header="Auth",
-        labels=("JWT (Recommended)", "Minimal - cookie"),
+        labels=("JWT (Recommended)", "Session cookie"),
     )
     q["options"][0]["description"] = "Signed tokens, nothing to store"
     path = tmp_path / "call.json"
@@ -87,13 +87,23 @@ def test_at_a_terminal_the_layout_follows_the_width(tmp_path: Path, columns: str
     term = Terminal(["ask", str(path)], tmp_path, COLUMNS=columns)
     if columns == "80":
         term.expect("  1. JWT (Recommended) - Signed tokens, nothing to store\r\n")
+        term.expect("  2. Session cookie - about Session cookie\r\n")
     else:
         term.expect("  1. JWT (Recommended)\r\n     Signed tokens, nothing to store\r\n")
-    term.expect("  2. Minimal - cookie\r\n     about Minimal - cookie\r\n")
+        term.expect("  2. Session cookie\r\n     about Session cookie\r\n")
     term.type("2")
     status, reply = term.finish()
     assert status == 0
-    assert '"Minimal - cookie"' in reply["content"]
+    assert '"Session cookie"' in reply["content"]
+
+
+def test_one_option_that_needs_its_own_lines_puts_every_description_below() -> None:
+    q = question(labels=("Minimal - cookie", "JWT"))
+    data = parse_ask(call(q)["input"])
+    text = question_block(data.questions[0], 0, 1, Style(width=80))
+    assert "  1. Minimal - cookie\n     about Minimal - cookie\n" in text
+    assert "  2. JWT\n     about JWT\n" in text
+    assert "  3. Other\n     type your own answer\n" in text
 
 
 def test_a_refusal_wraps_under_a_hanging_indent() -> None:
