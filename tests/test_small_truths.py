@@ -326,3 +326,11 @@ def test_other_arrays_get_no_wrong_hint(text: str) -> None:
     proc = run_askcli("ask", "--state", os.devnull, input=text + "\n")
     assert proc.returncode == 2
     assert "wrap" not in proc.stderr
+
+
+@pytest.mark.parametrize("command", ["ask", "claude"])
+def test_help_names_every_exit_status(command: str) -> None:
+    shown = run_askcli(command, "--help").stdout
+    text = shown[shown.index("Exit status") :]
+    for status in ("0", "1", "2", "3", "74", "129", "130", "141", "143"):
+        assert re.search(rf"\b{status}\b", text), (status, text)
