@@ -23,11 +23,22 @@ LOGIN = EXAMPLES / "login.json"
 
 
 class Terminal:
-    """askcli in a pty, stdout to a file; failures show everything the terminal showed."""
+    """askcli in a pty, stdout to a file (``stdout_here``: to the same terminal); failures
+    show everything the terminal showed."""
 
-    def __init__(self, args: list[str], tmp_path: Path, columns: int = 80, **env: str) -> None:
+    def __init__(
+        self,
+        args: list[str],
+        tmp_path: Path,
+        columns: int = 80,
+        *,
+        stdout_here: bool = False,
+        **env: str,
+    ) -> None:
         self.out = tmp_path / "stdout.json"
         command = " ".join(shlex.quote(a) for a in [str(askcli_path()), *args])
+        if not stdout_here:
+            command += f" > {shlex.quote(str(self.out))}"
         full_env = {
             **os.environ,
             "TERM": "dumb",
@@ -41,7 +52,7 @@ class Terminal:
         self.log = io.StringIO()
         self.child = pexpect.spawn(
             "/bin/sh",
-            ["-c", f"exec {command} > {shlex.quote(str(self.out))}"],
+            ["-c", f"exec {command}"],
             env=full_env,
             timeout=5,
             encoding="utf-8",

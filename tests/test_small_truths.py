@@ -7,63 +7,36 @@ import io
 import json
 import os
 import re
-import shlex
 import subprocess
 from pathlib import Path
 from typing import Any
 
-import pexpect
 import pytest
 
 from askcli.conversation import Conversation, Ending
 from askcli.lines import TextLineReader
 
 from .helpers import EXAMPLES, ROOT, askcli_path, call, question, run_askcli
+from .test_pty import Terminal
 
 WIDTHS = [80, 40]
 
 
-class Pty:
-    """The installed askcli in a pty of ``columns``; ``stdout`` None: the same terminal."""
+class Pty(Terminal):
+    """askcli in a pty of ``columns`` with its stdout on that terminal too (``elsewhere``:
+    in ``self.out``); :meth:`finish` gives everything the terminal showed."""
 
     def __init__(
-        self, args: list[str], tmp_path: Path, columns: int, *, stdout: Path | None = None
+        self, args: list[str], tmp_path: Path, columns: int, *, elsewhere: bool = False
     ) -> None:
-        command = " ".join(shlex.quote(a) for a in [str(askcli_path()), *args])
-        if stdout is not None:
-            command += f" > {shlex.quote(str(stdout))}"
-        env = {
-            **os.environ,
-            "TERM": "dumb",
-            "COLUMNS": str(columns),
-            "XDG_STATE_HOME": str(tmp_path / "state"),
-        }
-        self.log = io.StringIO()
-        self.child = pexpect.spawn(
-            "/bin/sh",
-            ["-c", f"exec {command}"],
-            env=env,
-            timeout=5,
-            encoding="utf-8",
-            dimensions=(24, columns),
-        )
-        self.child.logfile_read = self.log
-
-    def expect(self, text: str) -> None:
-        try:
-            self.child.expect_exact(text)
-        except (pexpect.TIMEOUT, pexpect.EOF):
-            pytest.fail(f"did not see {text!r}; the terminal showed:\n{self.log.getvalue()}")
+        super().__init__(args, tmp_path, columns, stdout_here=not elsewhere)
 
     def send(self, text: str) -> None:
         self.child.send(text)
 
-    def finish(self) -> str:
+    def finish(self) -> str:  # type: ignore[override]
         """Wait for the exit; everything the terminal showed, line ends as ``\\n``."""
-        try:
-            self.child.expect(pexpect.EOF)
-        except pexpect.TIMEOUT:
-            pytest.fail(f"askcli did not exit; the terminal showed:\n{self.log.getvalue()}")
+        self.expect_end()
         self.child.close()
         return self.log.getvalue().replace("\r\n", "\n")
 
@@ -116,8 +89,8 @@ def test_ctrl_d_at_an_empty_prompt_gets_no_blank_line(tmp_path: Path, columns: i
 
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_with_stdout_elsewhere_the_persons_line_is_ended_too(tmp_path: Path, columns: int) -> None:
-    out = tmp_path / "out.json"
-    term = Pty(["ask", str(EXAMPLES / "library.json")], tmp_path, columns, stdout=out)
+    term = Pty(["ask", str(EXAMPLES / "library.json")], tmp_path, columns, elsewhere=True)
+    out = term.out
     term.expect("Choose 1-4 [1]: ")
     term.send("2" + CTRL_D)
     term.send(CTRL_D)
