@@ -210,10 +210,7 @@ class CountingReader:
     def __init__(self, reader: LineReader) -> None:
         self.reader = reader
         self.line = 1
-
-    @property
-    def interactive(self) -> bool:
-        return self.reader.interactive
+        self.interactive = reader.interactive
 
     def readline(self, timeout: float | None = None) -> str | None:
         try:

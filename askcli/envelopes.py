@@ -179,7 +179,8 @@ def wrap_hint(value: Any, name: str | None = None) -> str | None:
 def _call(call_id: str | None, name: str, value: Any, **context: Any) -> ToolCall:
     """A call with its input; input that is its items without their object is told how to
     wrap them, and not run."""
-    hint = wrap_hint(value, name)
+    whole = isinstance(value, dict) and ("questions" in value or "todos" in value)
+    hint = None if whole else wrap_hint(value, name)  # the usual call needs no look
     problem = None if hint is None else f"the input is {hint}"
     return ToolCall(call_id, name, value, problem, **context)
 
@@ -358,7 +359,7 @@ def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
         what = f'"type": {json.dumps(kind)}' if kind is not None else '"role": ...'
         raise UnreadableDocument(f"a document with {what} is not a tool call askcli knows")
     name = TODO_WRITE if "todos" in document and "questions" not in document else ASK_USER_QUESTION
-    hint = wrap_hint(document)
+    hint = None if "questions" in document or "todos" in document else wrap_hint(document)
     if hint is not None:  # one item on its own: the tool it belongs to says how to wrap it
         name = TODO_WRITE if "todos" in hint else ASK_USER_QUESTION
     return Envelope(Kind.BARE, (_call(generated_id(document, seq), name, document),))

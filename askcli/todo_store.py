@@ -15,12 +15,11 @@ alone by one that only reads.
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import json
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -190,24 +189,19 @@ class TodoStore:
             self._refuse(loaded.problem)
         return loaded.sessions  # a corrupt file is set aside when the changes are written
 
-    @contextlib.contextmanager
-    def batch(self, report: Callable[[str], None] | None = None) -> Iterator[None]:
-        """Hold the changes made inside and write them once at the end, even when the
-        block ends by an exception; then pass the notes to ``report``."""
-        if self._pending is not None:  # the outer batch writes
-            yield
-            return
-        self._pending, self._snapshot = {}, None
-        try:
-            yield
-        finally:
-            pending, self._pending, self._snapshot = self._pending, None, None
-            if pending and not self._off:
-                self._write_changes(pending)
-            if report is not None:
-                for note in self.notes:
-                    report(note)
-                self.notes.clear()
+    def batch(self, report: Callable[[str], None] | None = None) -> _Batch:
+        """A context that holds the changes made inside and writes them once at the end,
+        even when the block ends by an exception; then passes the notes to ``report``."""
+        return _Batch(self, report)
+
+    def _end_batch(self, report: Callable[[str], None] | None) -> None:
+        pending, self._pending, self._snapshot = self._pending, None, None
+        if pending and not self._off:
+            self._write_changes(pending)
+        if report is not None and self.notes:
+            for note in self.notes:
+                report(note)
+            self.notes.clear()
 
     def _write_changes(self, pending: dict[str, Todos]) -> None:
         try:
@@ -334,3 +328,21 @@ class TodoStore:
         kind = replace_whole(self.path, self._fit(sessions), 0o600)
         if kind is not None:  # something else was put there meanwhile: leave it be
             self._refuse(f"the state file {self.path} is {kind}, not a regular file")
+
+
+class _Batch:
+    """:meth:`TodoStore.batch`: a class, not a generator, since it wraps every document."""
+
+    __slots__ = ("outer", "report", "store")
+
+    def __init__(self, store: TodoStore, report: Callable[[str], None] | None) -> None:
+        self.store, self.report, self.outer = store, report, False
+
+    def __enter__(self) -> None:
+        self.outer = self.store._pending is not None  # an outer batch writes
+        if not self.outer:
+            self.store._pending, self.store._snapshot = {}, None
+
+    def __exit__(self, *exc: object) -> None:
+        if not self.outer:
+            self.store._end_batch(self.report)

@@ -64,10 +64,13 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
     before offers to resume where it stopped (at the review, if its answers were complete)
     or to start afresh; a finished call's journal entries are dropped.
     """
-    asked = specs(data)
-    for what, given in (("answer", data.answers), ("annotation", data.annotations)):
-        for key in foreign_keys(asked, given):
-            conv.error(f"the call's {what} for {key!r} is dropped: no such question in the call")
+    if data.answers or data.annotations:
+        asked = specs(data)
+        for what, given in (("answer", data.answers), ("annotation", data.annotations)):
+            for key in foreign_keys(asked, given):
+                conv.error(
+                    f"the call's {what} for {key!r} is dropped: no such question in the call"
+                )
     journal = conv.journal_for(call.id)
     if journal is not None and call.id is not None:
         digest = input_digest(call.input)

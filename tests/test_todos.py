@@ -351,8 +351,8 @@ def test_a_second_list_shows_its_changes_at_a_terminal(tmp_path: Path, columns: 
         todo("Write a regression test for the parser"),
     )
     calls.write_text(json.dumps(first) + "\n" + json.dumps(second) + "\n")
-    out = tmp_path / "out.json"
-    term = Pty(["ask", "--session", "s", str(calls)], tmp_path, columns, stdout=out)
+    term = Pty(["ask", "--session", "s", str(calls)], tmp_path, columns, elsewhere=True)
+    out = term.out
     term.expect("  0/3 done")
     term.expect("  1/3 done\r\n  ✓ completed: Read the code\r\n  > started: Fix it\r\n")
     term.expect("  + added: Write a regression test")
