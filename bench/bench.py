@@ -65,6 +65,16 @@ def median(run: Callable[[], float], runs: int = RUNS) -> float:
     return statistics.median(run() for _ in range(runs))
 
 
+def side_by_side(*runs: Callable[[], float], count: int = RUNS) -> list[float]:
+    """The median of each of ``runs``, measured in turns (one of each, again and again), so
+    that a noisy moment of a shared machine weighs on all of them alike."""
+    times: list[list[float]] = [[] for _ in runs]
+    for _ in range(count):
+        for spent, run in zip(times, runs, strict=True):
+            spent.append(run())
+    return [statistics.median(spent) for spent in times]
+
+
 def peak_kib(command: list[str], stdin: Path) -> int:
     """Peak RSS of ``command``, measured from a small parent so that nothing of this
     script's own memory (shared by a forked child until it execs) is counted."""
@@ -126,9 +136,12 @@ def bench_start(work: Path) -> None:
     )
     answer = work / "answer.txt"
     answer.write_text("2\n")
-    base = median(lambda: timed([PYTHON, "-c", "import click, pydantic"]))
-    bare = median(lambda: timed([PYTHON, "-c", "pass"]))
-    ask = median(lambda: timed([ASKCLI, "ask", str(one)], stdin=answer))
+    base, bare, ask = side_by_side(
+        lambda: timed([PYTHON, "-c", "import click, pydantic"]),
+        lambda: timed([PYTHON, "-c", "pass"]),
+        lambda: timed([ASKCLI, "ask", str(one)], stdin=answer),
+        count=max(RUNS, 11),
+    )
     ratio = ask / base
     print(
         f"  python -c pass {bare * 1000:.1f} ms;"
@@ -148,8 +161,11 @@ def bench_throughput(work: Path) -> None:
     path = stream(work / "stream.txt", count)
     calls_only = work / "calls.jsonl"
     calls_only.write_text("".join(call(n) + "\n" for n in range(count)))
-    ask = median(lambda: timed([ASKCLI, "ask"], stdin=path), runs=5)
-    floor = median(lambda: timed([PYTHON, "-c", FLOOR], stdin=calls_only), runs=5)
+    ask, floor = side_by_side(
+        lambda: timed([ASKCLI, "ask"], stdin=path),
+        lambda: timed([PYTHON, "-c", FLOOR], stdin=calls_only),
+        count=5,
+    )
     rate = count / ask
     print(
         f"  {count} calls of 2 questions, stderr to /dev/null (screens nobody sees are not drawn):"
