@@ -1,7 +1,8 @@
 """Envelopes: the shapes a tool call arrives in, and the shape its reply goes back in.
 
 - bare input ``{"questions"}`` / ``{"todos"}``: a ``tool_result`` with a generated id
-- a ``tool_use`` block: its ``tool_result`` block
+- a ``tool_use`` block: its ``tool_result`` block; a block without ``id`` (exporters drop
+  it) gets a generated one, as bare input does, with a notice
 - an assistant message / Messages API response: a user message listing the tool_results
 - a Claude Code stream-json ``assistant`` line: ``{"type":"user","message":{...}}``
 - a Claude Code ``control_request``: a ``control_response`` with the permission decision
@@ -65,6 +66,7 @@ class ToolCall(NamedTuple):
     session_id: str | None = None
     agent_id: str | None = None
     suggestions: Any = None  # a can_use_tool request's permission_suggestions, as sent
+    notice: str | None = None  # told the person before the call is asked (a made-up id)
 
 
 class Context(NamedTuple):
@@ -136,13 +138,15 @@ def _responses(result: ToolResult) -> dict[str, Any]:
     return {"type": "function_call_output", "call_id": result.tool_use_id, "output": result.content}
 
 
-def generated_id(document: dict[str, Any], seq: int) -> str:
-    """A ``toolu_`` id for bare input, derived from the call and its place in the source,
-    so that replaying the same session gives the same id."""
+def generated_id(document: dict[str, Any], seq: int, place: int | None = None) -> str:
+    """A ``toolu_`` id for bare input (or a ``tool_use`` block without one), derived from
+    the call and its place in the source, so that replaying the same session gives the
+    same id. ``place``: the block's index in its message, so that equal blocks differ."""
     import hashlib  # only bare input needs it: not at start-up
 
     canonical = json.dumps(document, sort_keys=True, ensure_ascii=True)
-    digest = int.from_bytes(hashlib.sha256(f"{seq}:{canonical}".encode()).digest()[:18], "big")
+    where = str(seq) if place is None else f"{seq}.{place}"
+    digest = int.from_bytes(hashlib.sha256(f"{where}:{canonical}".encode()).digest()[:18], "big")
     chars = []
     for _ in range(22):
         digest, rem = divmod(digest, 62)
@@ -185,16 +189,43 @@ def _call(call_id: str | None, name: str, value: Any, **context: Any) -> ToolCal
     return ToolCall(call_id, name, value, problem, **context)
 
 
-def _tool_use(block: dict[str, Any], **context: str | None) -> ToolCall:
-    call_id = _text_id(block.get("id"))
+def json_kind(value: Any) -> str:
+    """What a JSON value is, for a message: ``null``, ``a number (7)``, ``an array``, ..."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"a boolean ({json.dumps(value)})"
+    if isinstance(value, int) and value.bit_length() > 64:  # str() of a huge int is slow
+        return "a number"
+    if isinstance(value, int | float):
+        text = repr(value) if isinstance(value, float) else str(value)
+        return f"a number ({text if len(text) <= 20 else text[:19] + '…'})"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
+
+
+def _tool_use(
+    block: dict[str, Any], seq: int, place: int | None = None, **context: str | None
+) -> ToolCall:
+    """A ``tool_use`` block's call; one without ``id`` is given one, as bare input is."""
     name = block.get("name")
+    notice = None
+    if "id" not in block:
+        call_id: str | None = generated_id(block, seq, place)
+        notice = f'the tool_use block has no "id"; answering it as {call_id}'
+    else:
+        call_id = _text_id(block["id"])
     if call_id is None:
-        return ToolCall(None, str(name), None, 'the tool_use block has no string "id"', **context)
+        problem = f'the tool_use block\'s "id" is {json_kind(block["id"])}, not a string'
+        return ToolCall(None, str(name), None, problem, **context)
     if not isinstance(name, str):
-        return ToolCall(call_id, "", None, 'the tool_use block has no string "name"', **context)
+        problem = 'the tool_use block has no string "name"'
+        return ToolCall(call_id, "", None, problem, **context, notice=notice)
     if "input" not in block:
-        return ToolCall(call_id, name, None, 'the tool_use block has no "input"', **context)
-    return _call(call_id, name, block["input"], **context)
+        problem = 'the tool_use block has no "input"'
+        return ToolCall(call_id, name, None, problem, **context, notice=notice)
+    return _call(call_id, name, block["input"], **context, notice=notice)
 
 
 def _arguments(call_id: str | None, name: Any, arguments: Any, what: str) -> ToolCall:
@@ -241,7 +272,9 @@ def _texts(content: Any) -> list[Context]:
     return out
 
 
-def _message_items(message: dict[str, Any], **context: str | None) -> list[ToolCall | Context]:
+def _message_items(
+    message: dict[str, Any], seq: int, **context: str | None
+) -> list[ToolCall | Context]:
     if message.get("role", "assistant") != "assistant":
         raise UnreadableDocument('a message whose "role" is not "assistant" holds no tool call')
     content = message.get("content")
@@ -250,23 +283,23 @@ def _message_items(message: dict[str, Any], **context: str | None) -> list[ToolC
     if not isinstance(content, list):
         raise UnreadableDocument('the assistant message has no "content" list')
     items: list[ToolCall | Context] = []
-    for block in content:
+    for place, block in enumerate(content):
         if not isinstance(block, dict):
             continue
         if block.get("type") == "text":
             items += _texts([block])
         elif block.get("type") == "tool_use":
-            items.append(_tool_use(block, **context))
+            items.append(_tool_use(block, seq, place, **context))
     return items
 
 
-def _stream_json(document: dict[str, Any]) -> Envelope:
+def _stream_json(document: dict[str, Any], seq: int) -> Envelope:
     message = document.get("message")
     if not isinstance(message, dict):
         raise UnreadableDocument('the stream-json "assistant" line has no "message" object')
     agent = document.get("parent_tool_use_id")
     context = {"session_id": _text_id(document.get("session_id")), "agent_id": _text_id(agent)}
-    return Envelope(Kind.STREAM_JSON, tuple(_message_items(message, **context)))
+    return Envelope(Kind.STREAM_JSON, tuple(_message_items(message, seq, **context)))
 
 
 def _control(document: dict[str, Any]) -> Envelope:
@@ -307,14 +340,14 @@ _PASSED_OVER = frozenset(
 )
 
 
-def _by_type(document: dict[str, Any]) -> Envelope | None:
+def _by_type(document: dict[str, Any], seq: int) -> Envelope | None:
     kind = document.get("type")
     if not isinstance(kind, str):
         return None
     handlers: dict[Any, Callable[[], Envelope]] = {
-        "tool_use": lambda: Envelope(Kind.TOOL_USE, (_tool_use(document),)),
-        "message": lambda: Envelope(Kind.MESSAGE, tuple(_message_items(document))),
-        "assistant": lambda: _stream_json(document),
+        "tool_use": lambda: Envelope(Kind.TOOL_USE, (_tool_use(document, seq),)),
+        "message": lambda: Envelope(Kind.MESSAGE, tuple(_message_items(document, seq))),
+        "assistant": lambda: _stream_json(document, seq),
         "control_request": lambda: _control(document),
         "function": lambda: Envelope(Kind.OPENAI, (_chat_call(document),)),
         "function_call": lambda: Envelope(Kind.RESPONSES, (_responses_call(document),)),
@@ -328,7 +361,7 @@ def _by_type(document: dict[str, Any]) -> Envelope | None:
 
 def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
     """Recognise the envelope of one JSON object; UnreadableDocument if it is none."""
-    found = _by_type(document)
+    found = _by_type(document, seq)
     if found is not None:
         return found
     if document.get("object") == "chat.completion" and isinstance(document.get("choices"), list):
@@ -353,7 +386,7 @@ def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
                 items.append(_responses_call(item))
         return Envelope(Kind.RESPONSES, tuple(items))
     if document.get("role") == "assistant":
-        return Envelope(Kind.MESSAGE, tuple(_message_items(document)))
+        return Envelope(Kind.MESSAGE, tuple(_message_items(document, seq)))
     kind = document.get("type")
     if kind is not None or "role" in document:
         what = f'"type": {json.dumps(kind)}' if kind is not None else '"role": ...'

@@ -159,10 +159,9 @@ def review_block(data: AskInput, state: State, style: Style) -> str:
         note = state.notes.get(i)
         if note:
             lines += wrap(visible(note, multiline=True), style.width, first="       notes: ")
-    hint = (
-        f"Enter or y submits, 1-{len(data.questions)} changes an answer, "
-        "b goes back, q declines, ? for help."
-    )
+    count = len(data.questions)
+    change = "1 changes the answer" if count == 1 else f"1-{count} changes an answer"
+    hint = f"Enter or y submits, {change}, b goes back, q declines, ? for help."
     lines += wrap(hint, style.width)
     return "\n".join(lines) + "\n"
 

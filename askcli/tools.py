@@ -193,6 +193,8 @@ def check_call(call: ToolCall, *, short: bool = False) -> tuple[Tool, Any]:
 
 def run_call(call: ToolCall, conv: Conversation, *, short: bool = False) -> ToolResult:
     """Answer one call with its tool; malformed and invalid calls get errors."""
+    if call.notice is not None:
+        conv.error(call.notice)
     try:
         tool, parsed = check_call(call, short=short)
     except InvalidCall as error:

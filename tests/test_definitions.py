@@ -34,7 +34,7 @@ def example_inputs() -> list[Any]:
 
 
 def test_the_examples_are_found() -> None:
-    assert len(example_inputs()) == len(CORPUS) + 3
+    assert len(example_inputs()) == len(CORPUS) + 4
 
 
 def test_the_schema_is_valid_json_schema() -> None:

@@ -33,7 +33,7 @@ def test_tool_use_block() -> None:
 @pytest.mark.parametrize(
     ("block", "problem"),
     [
-        ({"type": "tool_use", "name": "AskUserQuestion", "input": {}}, 'no string "id"'),
+        ({"type": "tool_use", "id": 7, "name": "AskUserQuestion", "input": {}}, '"id" is a number'),
         ({"type": "tool_use", "id": "toolu_1", "input": {}}, 'no string "name"'),
         ({"type": "tool_use", "id": "toolu_1", "name": "AskUserQuestion"}, 'no "input"'),
     ],
