@@ -344,5 +344,10 @@ def parse_review_line(line: str, *, count: int) -> ReviewCommand:
         number = _number(text)
         if 1 <= number <= count:
             return Reopen(number)
-        raise Refused(f"there is no question {_shown(number)}; type 1-{count} to change an answer")
-    raise Refused(f"press Enter or y to submit, 1-{count} to change an answer, q to decline")
+        raise Refused(f"there is no question {_shown(number)}; type {_change(count)}")
+    raise Refused(f"press Enter or y to submit, {_change(count)}, q to decline")
+
+
+def _change(count: int) -> str:
+    """How a number reopens a question at the review: ``1-3 to change an answer``."""
+    return "1 to change the answer" if count == 1 else f"1-{count} to change an answer"

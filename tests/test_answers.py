@@ -310,3 +310,10 @@ def test_yes_or_no(line: str, default: bool, yes: bool) -> None:
 def test_yes_or_no_refuses_anything_else(line: str) -> None:
     with pytest.raises(Refused, match="type y for yes or n for no"):
         parse_confirm(line, default=True)
+
+
+@pytest.mark.parametrize(("count", "said"), [(1, "1 to change the answer"), (3, "1-3 to change")])
+def test_the_review_names_the_numbers_that_change_an_answer(count: int, said: str) -> None:
+    for line in ("x", "9"):
+        with pytest.raises(Refused, match=said):
+            parse_review_line(line, count=count)
