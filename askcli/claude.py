@@ -38,7 +38,7 @@ from .documents import MAX_DEPTH as DOCUMENT_DEPTH
 from .documents import TooDeep, nesting_depth, parse_json
 from .envelopes import ToolCall
 from .errors import UsageError
-from .rendering import terminal_text, visible, wrap
+from .rendering import terminal_text, truncate, visible, wrap
 from .results import Status, ToolResult, interrupted_text
 from .todos import checklist
 from .tools import run_call
@@ -67,6 +67,9 @@ EXIT_CLAUDE_FAILED = 1
 TOO_DEEP = "<tool_use_error>InputValidationError: the input nests too deep</tool_use_error>"
 EXIT_STDOUT_GONE = 141  # stdout's reader went away, as a shell reports it
 EXIT_OUTPUT_FAILED = 74  # EX_IOERR: stdout refused the result (a full disk, /dev/full)
+MAX_NAMES = 4096  # tool names kept for results still to come
+# tools whose results askcli shows in its own form (answers, checklists): shown when failed
+SHOWN_BY_ASKCLI = frozenset({"AskUserQuestion", "TodoWrite", "TaskCreate", "TaskUpdate"})
 # terminal control sequences, for telling a stderr line that holds nothing to read
 _SEQUENCE = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]"
@@ -453,6 +456,61 @@ def same_input(name: str, tool_input: Any) -> str | None:
         return None
 
 
+def same_terminal(out: Any, err: Any) -> bool:
+    """Whether ``out`` and ``err`` write to one terminal (the same tty device), so that what
+    one shows the person already sees on the other."""
+    try:
+        first, second = os.fstat(out.fileno()), os.fstat(err.fileno())
+        ttys = os.isatty(out.fileno()) and os.isatty(err.fileno())
+    except (AttributeError, OSError, ValueError):
+        return False
+    if not ttys:
+        return False
+    return first.st_rdev == second.st_rdev or (first.st_dev, first.st_ino) == (
+        second.st_dev,
+        second.st_ino,
+    )
+
+
+def retry_line(message: dict[str, Any]) -> str:
+    """One line for Claude Code's ``api_retry`` message (attempt, delay, error)."""
+    attempt, most = _number(message.get("attempt")), _number(message.get("max_retries"))
+    count = f"{attempt:.0f}" if attempt is not None else "?"
+    if most is not None:
+        count += f" of {most:.0f}"
+    delay = _number(message.get("retry_delay_ms"))
+    when = f" in {delay / 1000:.1f} s" if delay is not None and delay >= 0 else ""
+    error = _text(message.get("error"), "error")
+    status = _number(message.get("error_status"))
+    how = f"HTTP {status:.0f}" if status is not None else "no response"
+    return f"(API error: {error}, {how}; retry {count}{when})"
+
+
+def result_text(content: Any) -> str:
+    """The text of a tool_result's content: a string, or blocks of text (others named)."""
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in _list(content):
+        block = _dict(block)
+        kind = _text(block.get("type"), "?")
+        parts.append(_text(block.get("text")) if kind == "text" else f"[{kind}]")
+    return "\n".join(parts)
+
+
+def result_line(name: str, content: Any, failed: bool, width: int) -> str:
+    """One line for a tool result: ``  <- Bash: first line  (+2 lines)``, cut to ``width``;
+    a failed one says ``error:``."""
+    text = result_text(content).strip("\n")
+    first, _, rest = text.partition("\n")
+    more = rest.count("\n") + 1 if rest else 0
+    extra = f"  (+{more} line{'s' if more != 1 else ''})" if more else ""
+    head = f"  <- {truncate(visible(name), 40)}: " + ("error: " if failed else "")
+    shown = visible(first[: width * 4]) if first.strip() else "(no output)"
+    room = max(width - len(head) - len(extra), 10)
+    return head + truncate(shown, room) + extra
+
+
 class Ended(NamedTuple):
     """Why the session ends early, and with which status."""
 
@@ -471,6 +529,7 @@ class Host:
         *,
         allow: Sequence[str] = (),
         deny: Sequence[str] = (),
+        one_terminal: bool = False,
     ) -> None:
         self.link = link
         self.conv = conv
@@ -484,6 +543,11 @@ class Host:
         self.ended: Ended | None = None
         self.creating: dict[str, dict[str, Any]] = {}  # TaskCreate inputs by tool_use id
         self.tasks: dict[str, dict[str, Any]] = {}  # Claude Code's task list, by task id
+        self.names: dict[str, str] = {}  # tool names by tool_use id, for their results
+        self.listed: str | None = None  # the tool_use id of the line just shown, if any
+        self.session_shown: tuple[str, str] | None = None  # the (session, model) last shown
+        self.one_terminal = one_terminal  # stdout and stderr are the same terminal
+        self.said: str | None = None  # the text last shown as ``Claude: ...``
 
     def _id(self, what: str) -> str:
         self.serial += 1
@@ -528,6 +592,7 @@ class Host:
     def handle(self, line: dict[str, Any] | str) -> str | None:
         """Show or answer one line; its ``type`` when it was handled, None when it was a
         line of text or could not be used (then it was reported)."""
+        listed, self.listed = self.listed, None
         if isinstance(line, str):
             if line.strip():
                 self.say_item(line)
@@ -537,7 +602,7 @@ class Host:
             request = line.get("request")
             if kind == "control_request" and isinstance(request, dict):
                 if request.get("subtype") == "can_use_tool":
-                    self.decide(line.get("request_id"), request)
+                    self.decide(line.get("request_id"), request, listed)
                 else:
                     self.refuse(line.get("request_id"), request.get("subtype"))
             else:
@@ -557,15 +622,21 @@ class Host:
                     text = _text(block.get("text")).strip()
                     if text:
                         self.say_line(text, "Claude: ")
+                        self.said, self.listed = text, None
                 elif block.get("type") == "tool_use":
                     name = _text(block.get("name"), "?")
                     self._show_tool_use(name, block.get("input"), block.get("id"))
         elif kind == "user":
             self._track_tasks(message)
+            self._show_tool_results(message)
         elif kind == "system" and message.get("subtype") == "init":
             session = _text(message.get("session_id"), "?")
             model = _text(message.get("model"), "?")
-            self.say_item(f"(Claude Code session {session}, model {model})")
+            if self.session_shown != (session, model):  # once, and again when it changes
+                self.session_shown = (session, model)
+                self.say_item(f"(Claude Code session {session}, model {model})")
+        elif kind == "system" and message.get("subtype") == "api_retry":
+            self.say_item(retry_line(message))
         elif kind == "result":
             self._show_result(message)
 
@@ -600,7 +671,25 @@ class Host:
             items = list(self.tasks.values())
             self.conv.say(checklist(items, self.conv.style, title="Task list"))
 
+    def _show_tool_results(self, message: dict[str, Any]) -> None:
+        """One line per tool result; those of :data:`SHOWN_BY_ASKCLI` only when failed."""
+        for block in _list(_dict(message.get("message")).get("content")):
+            block = _dict(block)
+            if block.get("type") != "tool_result":
+                continue
+            tool_id = block.get("tool_use_id")
+            name = self.names.pop(tool_id, "tool") if isinstance(tool_id, str) else "tool"
+            failed = block.get("is_error") is True
+            if not failed and name in SHOWN_BY_ASKCLI:
+                continue
+            width = self.conv.style.width
+            self.conv.say(result_line(name, block.get("content"), failed, width) + "\n")
+
     def _show_tool_use(self, name: str, tool_input: Any, tool_id: Any = None) -> None:
+        if isinstance(tool_id, str):
+            if len(self.names) >= MAX_NAMES:  # results that never came: forget the oldest
+                del self.names[next(iter(self.names))]
+            self.names[tool_id] = name
         if name == "AskUserQuestion":
             return  # asked next, through the can_use_tool request
         if name == "TaskCreate" and isinstance(tool_input, dict) and isinstance(tool_id, str):
@@ -611,6 +700,7 @@ class Host:
             self.conv.say(checklist(items, self.conv.style, title="Todo list"))
             return
         self.say_item(tool_line(name, tool_input), "  -> ")
+        self.listed = tool_id if isinstance(tool_id, str) else None
 
     def _show_result(self, message: dict[str, Any]) -> None:
         turns = message.get("num_turns")
@@ -623,6 +713,9 @@ class Host:
         self.say_item(f"-- turn {ending}: {count} turns{money}, {seconds:.1f} s")
         self.failed = failed
         result = _text(message.get("result"))
+        said, self.said = self.said, None
+        if self.one_terminal and result.strip() == said:
+            return  # the person read it as ``Claude: ...`` on this very terminal
         if result:
             try:
                 self.out.write(terminal_text(result) + "\n")
@@ -643,7 +736,15 @@ class Host:
             }
         )
 
-    def decide(self, request_id: Any, request: dict[str, Any]) -> None:
+    def _decided(self, line: str, why: str, shown: bool) -> None:
+        """Say how a call was decided without asking: on the line of its tool use when
+        that line was just shown, else in a line of its own."""
+        if shown:
+            self.conv.say(f"     ({why})\n")
+        else:
+            self.say_item(f"{line}  ({why})", "  -> ")
+
+    def decide(self, request_id: Any, request: dict[str, Any], listed: str | None = None) -> None:
         """Answer a ``can_use_tool`` request with a permission decision.
 
         A SIGTERM or SIGHUP at the prompt denies the call and ends the session; the answer
@@ -663,21 +764,22 @@ class Host:
             suggestions=suggestions,
         )
         key = same_input(name, tool_input)
+        shown = listed is not None and listed == tool_id
         if nesting_depth(tool_input, DOCUMENT_DEPTH) > DOCUMENT_DEPTH:
             self.say_item(tool_line(name, None) + "  (denied: its input nests too deep)", "  -> ")
             self._respond(request_id, {"behavior": "deny", "message": TOO_DEEP})
             return
         if name in self.deny:
-            self.say_item(tool_line(name, tool_input) + "  (denied: --deny)", "  -> ")
+            self._decided(tool_line(name, tool_input), "denied: --deny", shown)
             decision: dict[str, Any] = {
                 "behavior": "deny",
                 "message": f"The user does not allow {name} in this session.",
             }
         elif name in self.allow:
-            self.say_item(tool_line(name, tool_input) + "  (allowed: --allow)", "  -> ")
+            self._decided(tool_line(name, tool_input), "allowed: --allow", shown)
             decision = {"behavior": "allow", "updatedInput": tool_input}
         elif key is not None and key in self.same:
-            self.say_item(tool_line(name, tool_input) + "  (allowed: same as before)", "  -> ")
+            self._decided(tool_line(name, tool_input), "allowed: same as before", shown)
             decision = {"behavior": "allow", "updatedInput": tool_input}
         else:
             try:
@@ -771,15 +873,22 @@ def host(
     prompt: str | None = None,
     allow: Sequence[str] = (),
     deny: Sequence[str] = (),
+    one_terminal: bool | None = None,
 ) -> int:
     """Hold a Claude Code session over ``link``; the exit status.
+
+    ``one_terminal`` says that ``out`` and the person's screen are one terminal (found out
+    from the streams when None): then a result that repeats the text just shown is not
+    printed again.
 
     With ``prompt``, one turn; else prompts are read at ``> `` until the input ends.
     Ctrl-C at ``> `` (or a second one in a turn), SIGTERM and SIGHUP end the session with
     :attr:`Status.INTERRUPTED`; the input ending at a question or permission prompt ends it
     with NO_ANSWER; stdout that cannot be written with 141.
     """
-    session = Host(link, conv, out, allow=allow, deny=deny)
+    if one_terminal is None:
+        one_terminal = same_terminal(out, conv.out)
+    session = Host(link, conv, out, allow=allow, deny=deny, one_terminal=one_terminal)
     conv.permission_always = True
     died = interrupted = False
     try:

@@ -23,7 +23,7 @@ from typing import Any
 import pexpect
 import pytest
 
-from askcli.claude import FLAGS, Scripted, host, tool_line
+from askcli.claude import FLAGS, Scripted, host, result_line, same_terminal, tool_line
 from askcli.conversation import Conversation
 from askcli.envelopes import ToolCall
 from askcli.lines import TextLineReader
@@ -595,3 +595,244 @@ def test_claude_codes_task_list_is_shown_as_a_checklist() -> None:
     _, _, err, _ = hosted([INIT_OK, create, *created, update, RESULT], [])
     assert "  -> TaskCreate: Build\n  -> TaskCreate: Test\n" in err
     assert "Task list\n  [>] Building\n  [ ] Test\n  0/2 done\n" in err
+
+
+# --- issue 12: what a real session showed wrong -----------------------------------------
+
+
+def retry(attempt: int, delay: float, status: int | None, error: str = "overloaded") -> dict:
+    return {
+        "type": "system",
+        "subtype": "api_retry",
+        "attempt": attempt,
+        "max_retries": 10,
+        "retry_delay_ms": delay,
+        "error_status": status,
+        "error": error,
+        "session_id": "s",
+        "uuid": "u",
+    }
+
+
+def test_api_retries_are_shown_one_escaped_line_each() -> None:
+    lines = [
+        INIT_OK,
+        retry(1, 601.5, 529),
+        retry(2, 1070.9, None, "unknown"),
+        retry(3, 2000, 500, "\x1b]0;pwned\x07server\nerror"),
+        {"type": "system", "subtype": "api_retry", "attempt": "x", "retry_delay_ms": -1},
+        RESULT,
+    ]
+    status, _, err, _ = hosted(lines, [])
+    assert status == 0
+    assert "(API error: overloaded, HTTP 529; retry 1 of 10 in 0.6 s)\n" in err
+    assert "(API error: unknown, no response; retry 2 of 10 in 1.1 s)\n" in err
+    assert (
+        "(API error: \\x1b]0;pwned\\x07server\\nerror, HTTP 500; retry 3 of 10 in 2.0 s)\n" in err
+    )
+    assert "(API error: error, no response; retry ?)\n" in err
+    assert "\x1b" not in err
+
+
+def tool_result(tool_id: str, content: Any, is_error: bool = False) -> dict:
+    block = {"type": "tool_result", "tool_use_id": tool_id, "content": content}
+    return {
+        "type": "user",
+        "message": {"role": "user", "content": [{**block, "is_error": is_error}]},
+    }
+
+
+def assistant_uses(*blocks: dict) -> dict:
+    return {"type": "assistant", "message": {"content": list(blocks)}}
+
+
+def test_tool_results_are_shown_one_line_each_errors_always() -> None:
+    lines = [
+        INIT_OK,
+        assistant_uses(
+            {"type": "tool_use", "id": "b", "name": "Bash", "input": {"command": "ls"}},
+            {"type": "tool_use", "id": "r", "name": "Read", "input": {"file_path": "x"}},
+            {"type": "tool_use", "id": "q", "name": "AskUserQuestion", "input": {}},
+            {"type": "tool_use", "id": "q2", "name": "AskUserQuestion", "input": {}},
+            {"type": "tool_use", "id": "l", "name": "Grep", "input": {"pattern": "x"}},
+            {"type": "tool_use", "id": "e", "name": "Bash", "input": {"command": "true"}},
+        ),
+        tool_result("r", "File does not exist.", is_error=True),
+        tool_result("b", "a\nb\nc"),
+        tool_result("q", "User has answered your questions: ..."),
+        tool_result("q2", "The user doesn't want to proceed", is_error=True),
+        tool_result("l", [{"type": "text", "text": "\x1b[2J" + "y" * 300}, {"type": "image"}]),
+        tool_result("e", ""),
+        tool_result("nobody", "orphan\n"),
+        RESULT,
+    ]
+    status, _, err, _ = hosted(lines, [])
+    assert status == 0
+    assert "  <- Read: error: File does not exist.\n" in err
+    assert "  <- Bash: a  (+2 lines)\n" in err
+    assert "User has answered" not in err  # askcli asked it: its answer is no news
+    assert "  <- AskUserQuestion: error: The user doesn't want to proceed\n" in err
+    grep = next(line for line in err.splitlines() if line.startswith("  <- Grep"))
+    assert grep.startswith("  <- Grep: \\x1b[2Jyyy") and grep.endswith("…  (+1 line)")
+    assert len(grep) == 80  # the width of the conversation
+    assert "  <- Bash: (no output)\n" in err
+    assert "  <- tool: orphan\n" in err
+    assert "\x1b" not in err
+
+
+def test_result_line_cuts_to_the_width_and_counts_the_rest() -> None:
+    line = result_line("Bash", "x" * 500 + "\n2\n3", False, 40)
+    assert line == "  <- Bash: " + "x" * 16 + "…  (+2 lines)"
+    assert len(line) == 40
+    assert result_line("\x1b[31mT", "ok", True, 40) == "  <- \\x1b[31mT: error: ok"
+
+
+def test_a_call_allowed_without_asking_is_listed_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = _asked(monkeypatch)
+    status_use = {"type": "tool_use", "name": "Bash", "input": {"command": "git status"}}
+    lines = [
+        INIT_OK,
+        assistant_uses({**status_use, "id": "t1"}),
+        can_use_tool("r1", "Bash", {"command": "git status"}, "t1"),
+        assistant_uses({**status_use, "id": "t2"}),
+        can_use_tool("r2", "Bash", {"command": "git status"}, "t2"),
+        assistant_uses({"type": "tool_use", "id": "t3", "name": "Read", "input": {"path": "a"}}),
+        can_use_tool("r3", "Read", {"path": "a"}, "t3"),
+        # not right after its tool use line: then the line names the call again
+        assistant_uses({**status_use, "id": "t4"}, {**status_use, "id": "t5"}),
+        can_use_tool("r4", "Bash", {"command": "git status"}, "t4"),
+        RESULT,
+    ]
+    status, _, err, sent = hosted(lines, [], allow=["Read"])
+    assert status == 0
+    assert len(asked) == 1
+    assert "  -> Bash: git status\n  -> Bash: git status\n     (allowed: same as before)\n" in err
+    assert "  -> Read: a\n     (allowed: --allow)\n" in err
+    t4_and_t5 = "  -> Bash: git status\n" * 2 + "  -> Bash: git status  (allowed: same as before)\n"
+    assert t4_and_t5 in err
+    assert err.count("-> Bash: git status") == 5  # t1, t2, t4, t5, and t4 named again
+    assert [r["behavior"] for r in responses(sent)] == ["allow"] * 4
+
+
+def test_the_final_text_is_printed_once_on_one_terminal() -> None:
+    said = {"type": "assistant", "message": {"content": [text("Done.")]}}
+    lines = [INIT_OK, said, RESULT, said, {**RESULT, "result": "Other."}]
+    _, out, err, _ = hosted(lines, ["a", "b"], prompt=None, one_terminal=True)
+    assert out == "Other.\n"  # stdout gets what the person has not read yet
+    assert err.count("Claude: Done.") == 2
+    _, out, _, _ = hosted(lines, ["a", "b"], prompt=None, one_terminal=False)
+    assert out == "Done.\nOther.\n"  # stdout elsewhere (a file, a pipe): every result
+
+
+def test_same_terminal_compares_the_devices(tmp_path: Path) -> None:
+    main, tty = os.openpty()
+    other_main, other_tty = os.openpty()
+    read, write = os.pipe()
+    again = os.open(os.ttyname(tty), os.O_WRONLY | os.O_NOCTTY)
+    try:
+        with (
+            open(tty, "w", closefd=False) as a,
+            open(again, "w", closefd=False) as b,
+            open(other_tty, "w", closefd=False) as c,
+            open(write, "w", closefd=False) as p,
+            open(tmp_path / "f", "w") as f,
+        ):
+            assert same_terminal(a, b)
+            assert not same_terminal(a, c)
+            assert not same_terminal(p, p)  # one pipe: a reader may want stdout alone
+            assert not same_terminal(f, a)
+            assert not same_terminal(io.StringIO(), a)
+    finally:
+        for fd in (main, tty, other_main, other_tty, read, write, again):
+            os.close(fd)
+
+
+def test_the_session_line_is_shown_once_and_again_when_it_changes() -> None:
+    def init(session: str, model: str) -> dict:
+        return {"type": "system", "subtype": "init", "session_id": session, "model": model}
+
+    lines = [
+        INIT_OK,
+        init("s1", "opus"),
+        RESULT,
+        init("s1", "opus"),
+        RESULT,
+        init("s1", "sonnet"),
+        RESULT,
+        init("s2", "sonnet"),
+        RESULT,
+    ]
+    _, _, err, _ = hosted(lines, ["a", "b", "c", "d"], prompt=None)
+    assert err.count("(Claude Code session") == 3
+    assert "session s1, model opus)" in err
+    assert "session s1, model sonnet)" in err
+    assert "session s2, model sonnet)" in err
+
+
+@needs_claude
+@pytest.mark.parametrize("api", [[]], indirect=True)
+def test_real_claude_code_api_retries_are_shown(api: Api, tmp_path: Path) -> None:
+    api.stop()  # nothing answers at its port: every request fails, no response
+    api.env["CLAUDE_CODE_MAX_RETRIES"] = "2"
+    proc = api.run(tmp_path / "work", "hello")
+    assert proc.returncode == 1, proc.stderr
+    assert "(API error: unknown, no response; retry 1 of 2 in " in proc.stderr
+    assert "(API error: unknown, no response; retry 2 of 2 in " in proc.stderr
+
+
+@needs_claude
+@pytest.mark.parametrize(
+    "api",
+    [
+        [
+            {
+                "content": [
+                    use("toolu_b", "Bash", {"command": "printf 'a\\nb\\nc\\n'"}),
+                    use("toolu_r", "Read", {"file_path": "/nonexistent/askcli-test"}),
+                ],
+                "stop_reason": "tool_use",
+            },
+            {"content": [text("Looked.")], "stop_reason": "end_turn"},
+        ]
+    ],
+    indirect=True,
+)
+def test_real_claude_code_tool_results_are_shown(api: Api, tmp_path: Path) -> None:
+    proc = api.run(tmp_path / "work", "--allow", "Bash", "--allow", "Read", "look")
+    assert proc.returncode == 0, proc.stderr
+    assert "  <- Bash: a  (+2 lines)\n" in proc.stderr
+    assert "  <- Read: error: File does not exist." in proc.stderr
+    assert proc.stdout == "Looked.\n"
+
+
+@needs_claude
+@pytest.mark.parametrize(
+    "api",
+    [
+        [
+            {"content": [text("First answer.")], "stop_reason": "end_turn"},
+            {"content": [text("Second answer.")], "stop_reason": "end_turn"},
+        ]
+    ],
+    indirect=True,
+)
+def test_real_claude_code_at_a_terminal_says_each_thing_once(api: Api, tmp_path: Path) -> None:
+    child, log = api.spawn(tmp_path)
+    try:
+        child.expect_exact("> ", timeout=30)  # Claude Code starts: slow on a busy machine
+        child.sendline("one")
+        child.expect_exact("-- turn done", timeout=5)
+        child.expect_exact("> ", timeout=5)
+        child.sendline("two")
+        child.expect_exact("-- turn done", timeout=5)
+        child.expect_exact("> ", timeout=5)
+        child.sendeof()
+        child.expect(pexpect.EOF, timeout=10)
+    except (pexpect.TIMEOUT, pexpect.EOF):
+        pytest.fail(f"the terminal showed:\n{log.getvalue()}")
+    child.close()
+    shown = log.getvalue()
+    assert child.exitstatus == 0, shown
+    assert shown.count("First answer.") == 1, shown
+    assert shown.count("Second answer.") == 1, shown
+    assert shown.count("(Claude Code session") == 1, shown

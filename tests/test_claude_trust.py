@@ -233,6 +233,23 @@ def attack_lines(a: str) -> list[Any]:
             "message": {"content": [{"tool_use_id": a, "type": "tool_result"}]},
             "tool_use_result": {"taskId": a, "statusChange": {"from": a, "to": a}},
         },
+        {
+            "type": "system",
+            "subtype": "api_retry",
+            **{k: a for k in ("attempt", "max_retries", "retry_delay_ms", "error_status")},
+            "error": a,
+        },
+        {"type": "system", "subtype": "api_retry", "attempt": 1, "error_status": 529, "error": a},
+        {
+            "type": "user",
+            "message": {
+                "content": [
+                    {"tool_use_id": a, "type": "tool_result", "is_error": True, "content": a},
+                    {"tool_use_id": "c1", "type": "tool_result", "content": [{"type": a}]},
+                    {"tool_use_id": a, "type": "tool_result", "content": [text(a), text(a)]},
+                ]
+            },
+        },
         can_use_tool(a, a, {a: a, "command": a}, a),
         can_use_tool("r2", "Bash", {"command": a, "description": a}, a),
         can_use_tool("r3", "AskUserQuestion", question, a),
@@ -259,10 +276,21 @@ def test_a_newline_in_a_tool_name_or_id_never_forges_a_line() -> None:
         INIT_OK,
         {"type": "system", "subtype": "init", "session_id": forged, "model": forged},
         {"type": "assistant", "message": {"content": [text(forged), use(forged, forged, {})]}},
+        {"type": "system", "subtype": "api_retry", "error": forged},
+        {
+            "type": "user",
+            "message": {
+                "content": [
+                    {"tool_use_id": forged, "type": "tool_result", "content": [text(forged)]}
+                ]
+            },
+        },
         {**RESULT, "subtype": forged, "is_error": True, "result": ""},
     ]
     _, _, err, _ = hosted(lines, [])
     assert not [line for line in err.splitlines() if line.startswith("  -> Bash")], err
+    assert "(API error: X\\n  -> Bash: rm -rf ~  (allowed: --allow), no response; retry ?)" in err
+    assert "  <- X\\n  -> Bash: rm -rf ~  (allowed: --all…: X  (+1 line)\n" in err  # name cut
     assert "  -> X\\n  -> Bash: rm -rf ~" in err
     assert "Claude: X\n          -> Bash" in err  # Claude's text keeps its lines, indented
 
