@@ -40,6 +40,7 @@ from .test_claude import (
     QUESTIONS,
     RESULT,
     Api,
+    _alive,
     can_use_tool,
     hosted,
     needs_claude,
@@ -85,15 +86,6 @@ def run_fake(*args: str, modes: str = "echo", input: str = "", **more: str) -> A
     return helpers.run_askcli(
         "claude", "--claude-bin", str(FAKE), *args, input=input, env=fake_env(modes, **more)
     )
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/status")
-    return not (status.exists() and "State:\tZ" in status.read_text())
 
 
 def _gone(pid: int, seconds: float = 8) -> bool:
