@@ -22,6 +22,7 @@ from . import __version__, signals
 from .conversation import Conversation
 from .envelopes import Output
 from .errors import BadFixture, OutputFailed, UsageError
+from .files import is_devnull
 from .journal import default_dir as journal_default_dir
 from .lines import FdLineReader, LineReader
 from .rendering import Style, terminal_text, visible
@@ -97,13 +98,10 @@ def _open(path: str, what: str) -> FdLineReader:
 
 def _terminal_or_null(fd: int) -> bool:
     """``fd`` is a terminal (``/dev/tty``) or ``/dev/null`` (no input at all)."""
-    if os.isatty(fd):
-        return True
     try:
-        here, null = os.fstat(fd), os.stat(os.devnull)
+        return os.isatty(fd) or is_devnull(os.fstat(fd))
     except OSError:
         return False
-    return (here.st_dev, here.st_ino) == (null.st_dev, null.st_ino)
 
 
 class _Stdout(io.TextIOBase):
@@ -254,10 +252,9 @@ def _quiet_stdout() -> None:
 def _discarded(stream: TextIO) -> bool:
     """The stream is ``/dev/null``: what is written there is never seen."""
     try:
-        written, null = os.fstat(stream.fileno()), os.stat(os.devnull)
+        return is_devnull(os.fstat(stream.fileno()))
     except (OSError, ValueError, AttributeError):
         return False
-    return (written.st_dev, written.st_ino) == (null.st_dev, null.st_ino)
 
 
 def _usage_error(ctx: click.Context, exc: UsageError) -> None:
