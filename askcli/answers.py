@@ -271,13 +271,19 @@ def parse_question_line(
     line: str, *, count: int, multi: bool, labels: Sequence[str] = ()
 ) -> QuestionCommand:
     """Read one line typed at a question with ``count`` choices (Other included) and the
-    option ``labels``. Command words win over a label spelled the same (type its number)."""
+    option ``labels``. A command word (``b``, ``q``, ``skip``, ...) wins over a label spelled
+    the same (type its number); an option's whole label wins over the ``n TEXT``, ``c TEXT``
+    and ``p N`` forms, so typing ``C compiler`` chooses that option, never chats."""
     text = normalize(line)
     if not text:
         return Default()
     word = text.lower()
     if word in _WORDS:
         return _WORDS[word]
+    if not _NUMBER_LINE.fullmatch(text):  # numbers mean options by number
+        label = match_label(text, labels)
+        if label is not None:
+            return Pick((label,))
     head = word[0]
     if head == "n" and (word == "n" or word[1].isspace()):
         notes = _text_after_command(line)
@@ -308,9 +314,6 @@ def parse_question_line(
         return Adjust(tuple(changes))
     if _NUMBER_LINE.fullmatch(text) or re.fullmatch(r"[0-9]+\.", text):
         return Pick(_pick_text(text, count=count, multi=multi, labels=labels))
-    label = match_label(text, labels)
-    if label is not None:
-        return Pick((label,))
     one_line = split_one_line(text)
     if one_line is not None:
         return one_line

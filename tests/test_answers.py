@@ -201,8 +201,24 @@ def test_command_words_win_over_labels_and_numbers_over_label_names() -> None:
     count = len(labels) + 1
     for word, command in [("b", Back()), ("q", Decline()), ("s", Skip()), ("back", Back())]:
         assert parse_question_line(word, count=count, multi=False, labels=labels) == command
-    assert parse_question_line("n later", count=count, multi=False, labels=labels) == Notes("later")
     assert parse_question_line("3", count=count, multi=False, labels=labels) == Pick((3,))
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("n later", Pick((1,))),
+        ("C compiler", Pick((2,))),
+        ("p 3", Pick((3,))),
+        ("n other notes", Notes("other notes")),
+        ("c why?", Clarify("why?")),
+    ],
+)
+def test_a_whole_label_wins_over_the_notes_chat_and_preview_forms(
+    typed: str, meant: object
+) -> None:
+    labels = ("n later", "C compiler", "p 3")
+    assert parse_question_line(typed, count=4, multi=False, labels=labels) == meant
 
 
 def test_labels_that_differ_only_in_case_are_refused_as_ambiguous() -> None:
