@@ -39,7 +39,7 @@ from .documents import TooDeep, nesting_depth, parse_json
 from .envelopes import ToolCall
 from .errors import UsageError
 from .rendering import terminal_text, truncate, visible, wrap
-from .results import Status, ToolResult, interrupted_text
+from .results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status, ToolResult, interrupted_text
 from .todos import checklist
 from .tools import run_call
 
@@ -65,8 +65,6 @@ ENDING_GRACE = 2.0  # seconds Claude Code has to end by itself once its input is
 TERM_GRACE = 3.0  # seconds its process group has between SIGTERM and SIGKILL
 EXIT_CLAUDE_FAILED = 1
 TOO_DEEP = "<tool_use_error>InputValidationError: the input nests too deep</tool_use_error>"
-EXIT_STDOUT_GONE = 141  # stdout's reader went away, as a shell reports it
-EXIT_OUTPUT_FAILED = 74  # EX_IOERR: stdout refused the result (a full disk, /dev/full)
 MAX_NAMES = 4096  # tool names kept for results still to come
 # tools whose results askcli shows in its own form (answers, checklists): shown when failed
 SHOWN_BY_ASKCLI = frozenset({"AskUserQuestion", "TodoWrite", "TaskCreate", "TaskUpdate"})
@@ -80,9 +78,6 @@ class Skipped(NamedTuple):
     """A line from Claude Code that askcli cannot use; ``reason`` says why."""
 
     reason: str
-
-
-Line = dict[str, Any] | str | Skipped | None
 
 
 class Link(Protocol):
@@ -884,7 +879,7 @@ def host(
     With ``prompt``, one turn; else prompts are read at ``> `` until the input ends.
     Ctrl-C at ``> `` (or a second one in a turn), SIGTERM and SIGHUP end the session with
     :attr:`Status.INTERRUPTED`; the input ending at a question or permission prompt ends it
-    with NO_ANSWER; stdout that cannot be written with 141.
+    with NO_ANSWER; a closed stdout with 141, one that cannot be written with 74.
     """
     if one_terminal is None:
         one_terminal = same_terminal(out, conv.out)

@@ -25,20 +25,17 @@ from .errors import BadFixture, OutputFailed, UsageError
 from .files import is_devnull
 from .journal import default_dir as journal_default_dir
 from .lines import FdLineReader, LineReader
-from .rendering import Style, terminal_text, visible
-from .results import Status
+from .rendering import MAX_CELLS, Style, terminal_text, visible
+from .results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status
 from .session import run
 from .todo_store import TodoStore, default_path
 
 if TYPE_CHECKING:
     from .notify import Notice
 
-EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a reader that went away
-EXIT_OUTPUT_FAILED = 74  # EX_IOERR: stdout refused the result (a full disk, /dev/full)
 EXIT_MISMATCH = 1
 _OUTPUT_ERRORS = (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG)
 MAX_TIMEOUT = 7 * 24 * 3600.0  # one week
-MAX_COLUMNS = 1000
 
 
 class _Seconds(click.ParamType[float]):
@@ -289,7 +286,7 @@ def _guard_pipe(ctx: click.Context, work: Callable[[], int], *, every_sigint: bo
     except BrokenPipeError:
         # stdout's reader went away: nobody is left to read a result
         _quiet_stdout()
-        ctx.exit(EXIT_BROKEN_PIPE)
+        ctx.exit(EXIT_STDOUT_GONE)
     except OutputFailed as exc:
         _quiet_stdout()
         _say_err(f"askcli: cannot write the result to stdout: {visible(str(exc))}\n")
@@ -440,7 +437,7 @@ class _Tee(io.StringIO):
 @click.option("--description", default="", help="What the session shows.")
 @click.option(
     "--columns",
-    type=click.IntRange(min=20, max=MAX_COLUMNS),
+    type=click.IntRange(min=20, max=MAX_CELLS),
     default=80,
     show_default=True,
     help="Width of the recorded transcript.",
@@ -725,10 +722,8 @@ def claude(
     def work() -> int:
         # host() ends Claude Code on every way out
         status = hosting.host(recorder or link, conv, out, prompt=prompt, allow=allow, deny=deny)
-        if status in (hosting.EXIT_STDOUT_GONE, hosting.EXIT_OUTPUT_FAILED):
-            devnull = os.open(os.devnull, os.O_WRONLY)  # the flush at exit cannot fail again
-            os.dup2(devnull, 1)
-            os.close(devnull)
+        if status in (EXIT_STDOUT_GONE, EXIT_OUTPUT_FAILED):
+            _quiet_stdout()
         if recorder is not None and record_path is not None:
             from . import fixtures
 
@@ -780,7 +775,7 @@ def main() -> None:
     _CLOSED_AT_START.update(_reopen_closed_fds())
     if 1 in _CLOSED_AT_START:
         _say_err("askcli: stdout is closed: nobody is left to read a result\n")
-        sys.exit(EXIT_BROKEN_PIPE)
+        sys.exit(EXIT_STDOUT_GONE)
     try:
         status = cli.main(prog_name="askcli", standalone_mode=False)
     except click.UsageError as exc:  # one line: what is wrong, and where to read more
@@ -797,7 +792,7 @@ def main() -> None:
     except BrokenPipeError:  # the reader went away (`askcli todo show | head -1`)
         with contextlib.suppress(OSError):
             _quiet_stdout()
-        status = EXIT_BROKEN_PIPE
+        status = EXIT_STDOUT_GONE
     except OSError as exc:  # most likely stdout refused what a command printed (a full disk)
         with contextlib.suppress(OSError):
             _quiet_stdout()

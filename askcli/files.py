@@ -1,9 +1,10 @@
 """The files askcli keeps: only regular files of its own, never through a symlink.
 
 A path that is a symlink, a directory, a FIFO, a socket or a device is never opened for
-writing, renamed or replaced; files are opened with :data:`SAFE_OPEN`, created with
-``O_EXCL``, read in bounded memory, and replaced whole (a new temporary file, synced and
-renamed over the old one) so that a crash never leaves half a file.
+writing, renamed or replaced. Files are opened with :data:`SAFE_OPEN`; new ones (but the
+append-only journal) are created with ``O_EXCL``; they are read in bounded memory and
+replaced whole (a new temporary file, synced and renamed over the old one), so that a
+crash never leaves half a file.
 """
 
 from __future__ import annotations

@@ -10,12 +10,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import BadFixture
+from .rendering import MAX_CELLS
 
 FORMAT = "askcli-fixture/1"
-MAX_COLUMNS = 1000
 _SHOWN_ERRORS = 3
 
-Columns = Annotated[int, Field(ge=20, le=MAX_COLUMNS)]
+Columns = Annotated[int, Field(ge=20, le=MAX_CELLS)]
 OutputName = Literal["result", "answers", "sdk", "text"]
 # a list stops at its first bad item: a reason is enough, and a huge list stays quick
 Lines = Annotated[list[str], Field(fail_fast=True)]

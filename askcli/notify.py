@@ -18,7 +18,6 @@ BODY = "a question is waiting"
 TEXT = f"{TITLE}: {BODY}"
 BEL = "\x07"
 ESC = "\x1b"
-ENV = "ASKCLI_NOTIFY"
 
 
 class Mode(enum.Enum):

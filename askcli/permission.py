@@ -15,20 +15,19 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from typing import Any, NamedTuple
 
 from . import results
+from .answers import normalize
 from .conversation import Conversation, Ending
 from .envelopes import ToolCall
 from .errors import AnswerTimeout, InvalidCall
 from .issues import zod_type
-from .rendering import Style, display_width, escape_controls, wrap
+from .rendering import ROOM_TO_TYPE, Style, display_width, escape_controls, wrap
 from .results import Status, ToolResult
 
 PROMPT = "Allow? 1 or 3 (y/n), or type what to do instead: "
 PROMPT_ALWAYS = "Allow? 1-3 (y/n), or type what to do instead: "
-ROOM_TO_TYPE = 12  # columns the prompt leaves free for the answer on its line
 
 
 def prompt(offer: Offer | None, width: int) -> str:
@@ -341,8 +340,8 @@ def show_whole(lines: list[str], conv: Conversation) -> _Paged:
 
 
 def _word(line: str) -> str:
-    """An answer line as a command word: NFKC (full-width digits), trimmed, lower case."""
-    return unicodedata.normalize("NFKC", line).strip().lower()
+    """An answer line as a command word, normalized as every answer is, lower case."""
+    return normalize(line).lower()
 
 
 def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolResult:

@@ -181,7 +181,8 @@ def _wrap_line(text: str, width: int, first: str, rest: str) -> list[str]:
     return lines
 
 
-MAX_CELLS = 1000  # a larger COLUMNS or LINES is taken as this many
+MAX_CELLS = 1000  # a larger COLUMNS or LINES is taken as this many; --columns at most this
+ROOM_TO_TYPE = 12  # columns a prompt leaves free for the answer on its line
 
 
 def _terminal_size(stream: TextIO | None, variable: str, index: int, least: int, usual: int) -> int:

@@ -34,6 +34,11 @@ class Status(enum.IntEnum):
     INTERRUPTED = 130
 
 
+# what stdout's state makes the process exit with, beside the statuses of the calls
+EXIT_STDOUT_GONE = 141  # 128 + SIGPIPE, as a shell reports a reader that went away
+EXIT_OUTPUT_FAILED = 74  # EX_IOERR: stdout refused the result (a full disk, /dev/full)
+
+
 class ToolResult(NamedTuple):
     """One tool call's outcome: the tool_result text and what it means for the exit status.
 

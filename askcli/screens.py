@@ -9,11 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .inputs import AskInput, Question
-from .rendering import Style, display_width, truncate, visible, wrap
+from .rendering import ROOM_TO_TYPE, Style, display_width, truncate, visible, wrap
 from .state import Mode, State
 
 HEADER_COLUMNS = 12
-ROOM_TO_TYPE = 12  # columns a prompt leaves free for the answer on its line
 OTHER_LABEL = "Other"
 OTHER_DESCRIPTION = "type your own answer"
 

@@ -124,10 +124,6 @@ class State(NamedTuple):
     def current(self) -> QuestionSpec:
         return self.questions[self.at]
 
-    def asked(self) -> list[int]:
-        """Indices of the questions the person is asked: all of them."""
-        return list(range(len(self.questions)))
-
     def default_numbers(self) -> tuple[int, ...] | None:
         """What an empty line takes at the current question, if anything: the person's
         answer, else the one the call suggested, else a recommended first option."""
@@ -275,10 +271,9 @@ def _question(state: State, action: Action) -> State:
             raise Refused("this is the only question; answer it, or q to decline")
         return _advance(state)
     if isinstance(action, Back):
-        earlier = [i for i in state.asked() if i < state.at]
-        if not earlier:
+        if state.at == 0:
             raise Refused("this is the first question; there is nothing before it")
-        return state._replace(at=earlier[-1], reviewing=False)
+        return state._replace(at=state.at - 1, reviewing=False)
     raise Refused("that is for the review screen")
 
 
@@ -392,12 +387,11 @@ def _record(state: State, numbers: tuple[int, ...], other: str | None) -> State:
 
 
 def _advance(state: State) -> State:
-    later = [i for i in state.asked() if i > state.at]
-    if state.reviewing or not later:
+    if state.reviewing or state.at + 1 >= len(state.questions):
         if state.show_review:
             return state._replace(at=len(state.questions), mode=Mode.REVIEW, reviewing=False)
         return _finish(state, Outcome.SUBMITTED)
-    return state._replace(at=later[0])
+    return state._replace(at=state.at + 1)
 
 
 def _review(state: State, action: Action) -> State:
@@ -414,5 +408,6 @@ def _review(state: State, action: Action) -> State:
             raise Refused(f"there is no question {action.number}")
         return state._replace(at=i, mode=Mode.QUESTION, reviewing=True)
     if isinstance(action, Back):
-        return state._replace(at=state.asked()[-1], mode=Mode.QUESTION, reviewing=False)
+        last = len(state.questions) - 1
+        return state._replace(at=last, mode=Mode.QUESTION, reviewing=False)
     raise Refused("press Enter or y to submit, a number to change an answer, q to decline")

@@ -62,7 +62,7 @@ def validate(
     cut: list[tuple[Path, Any]] = []
     reduced = _reduce(model, data, [], cut, [MAX_CHECKED])
     if cut:  # a large input: look for the problems in bounded pieces (see _find_issues)
-        issues = _find_issues(model, data, reduced, cut, refine)
+        issues = _find_issues(model, reduced, cut, refine)
         if issues:
             raise InvalidCall(tool, _bounded(issues, checked_all=False))
     try:
@@ -191,7 +191,6 @@ def _reduce(
 
 def _find_issues(
     model: type[BaseModel],
-    data: Any,
     reduced: Any,
     cut: list[tuple[Path, Any]],
     refine: Callable[[Any], str | None] | None,
