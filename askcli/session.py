@@ -70,8 +70,9 @@ def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
             raise UnreadableDocument(document.error or "the input is not a JSON object")
         envelope = detect(document.value, seq)
     except UnreadableDocument as exc:
-        conv.error(document.report or str(exc))
-        result = ToolResult(None, results.unreadable_text(str(exc)), Status.INVALID, is_error=True)
+        said = document.report or str(exc)  # the agent is told where, as the person is
+        conv.error(said)
+        result = ToolResult(None, results.unreadable_text(said), Status.INVALID, is_error=True)
         return Reply([result.block()], Status.INVALID, [result])
     if envelope.refusal is not None:
         conv.error(envelope.refusal)

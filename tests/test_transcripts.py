@@ -385,7 +385,7 @@ SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]] = {
             "",
         ],
         [
-            '{"type":"tool_result","tool_use_id":null,"content":"<tool_use_error>InputValidationError: the input is not valid JSON: Expecting value: line 1 column 16 (char 15)</tool_use_error>","is_error":true}'
+            '{"type":"tool_result","tool_use_id":null,"content":"<tool_use_error>InputValidationError: document 1, line 1: the input is not valid JSON: Expecting value (column 16)</tool_use_error>","is_error":true}'
         ],
         2,
     ),
