@@ -307,6 +307,7 @@ answers_option = click.option(
 state_option = click.option(
     "--state",
     type=click.Path(path_type=Path),
+    metavar="FILE",
     help="TodoWrite state file, a regular file (/dev/null: keep no lists) "
     "[default: $XDG_STATE_HOME/askcli/todos.json].",
 )
@@ -353,6 +354,7 @@ def cli() -> None:
 @click.option(
     "--journal",
     type=click.Path(path_type=Path),
+    metavar="FILE",
     help="Keep every answer in FILE, a regular file, as it is given, to resume after an "
     "interruption (/dev/null: keep none) [default: a file per call under "
     "$XDG_STATE_HOME/askcli/journal/ when a person answers at a terminal].",
@@ -552,7 +554,7 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
     """Re-run recorded fixtures (files, or folders of *.json) without a person.
 
     Prints `ok` or a unified diff per fixture. Exit status: 0 when all match, 1 when any
-    differs, 2 when a fixture cannot be read.
+    differs, 2 when a fixture cannot be read, 141 stdout closed, 74 stdout cannot be written.
     """
     from . import fixtures
 
@@ -591,10 +593,12 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
 def check(ctx: click.Context, source: str, strict: bool) -> None:
     """Validate the calls in SOURCE without asking anything.
 
-    Prints ok/invalid (with the reasons) per call; exit status 0 when every call is
-    valid, 2 when any is invalid or there is none. --strict also reports the seed's hints
+    Prints ok/invalid (with the reasons) per call. --strict also reports the seed's hints
     as warnings: header over 12 characters, question without ?, label over 5 words, an
     Other option, (Recommended) not first, a preview on a multiSelect question.
+
+    Exit status: 0 every call valid, 2 any invalid or none, 141 stdout closed, 74 stdout
+    cannot be written.
     """
     from .check import check as check_source
 
@@ -651,7 +655,7 @@ class _ClaudeCommand(click.Command):
 
 
 @cli.command(cls=_ClaudeCommand)
-@click.argument("words", nargs=-1, metavar="[PROMPT] [-- CLAUDE ARGS]")
+@click.argument("words", nargs=-1, metavar="[PROMPT]... [-- CLAUDE ARGS]")
 @click.option(
     "--prompt",
     "prompt_option",
@@ -756,7 +760,8 @@ def todo() -> None:
 def show(ctx: click.Context, state: Path | None, session: str) -> None:
     """Print the current todo list of a session as a checklist.
 
-    Reads the state file and changes nothing. Exit status 2 when it cannot be read.
+    Reads the state file and changes nothing. Exit status: 0 shown, 2 the state file
+    cannot be read, 141 stdout closed, 74 stdout cannot be written.
     """
     from .todos import checklist
 

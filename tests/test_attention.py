@@ -15,9 +15,8 @@ import pexpect
 import pytest
 
 from askcli import notify
-from askcli.cli import NOTIFY_MODES
 
-from .helpers import EXAMPLES, askcli_path, call, question
+from .helpers import EXAMPLES, askcli_path, call, question, run_askcli
 
 LOGIN = EXAMPLES / "login.json"
 BASH = EXAMPLES / "bash.json"
@@ -389,8 +388,11 @@ def test_sigterm_is_no_answer_and_ctrl_c_a_decline(
 # --- in process ----------------------------------------------------------------------------
 
 
-def test_the_cli_offers_exactly_the_modes() -> None:
-    assert list(NOTIFY_MODES) == [mode.value for mode in notify.Mode]
+@pytest.mark.parametrize("command", ["ask", "claude"])
+def test_the_cli_offers_exactly_the_modes(command: str) -> None:
+    shown = run_askcli(command, "--help").stdout
+    assert "--notify [auto|bell|osc9|osc777|none]" in " ".join(shown.split())
+    assert [mode.value for mode in notify.Mode] == ["auto", "bell", "osc9", "osc777", "none"]
 
 
 @pytest.mark.parametrize("mode", ["bell", "osc9", "osc777"])

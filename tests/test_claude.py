@@ -23,7 +23,7 @@ from typing import Any
 import pexpect
 import pytest
 
-from askcli.claude import FLAGS, Scripted, host, result_line, same_terminal, tool_line
+from askcli.claude import Scripted, host, result_line, same_terminal, tool_line
 from askcli.conversation import Conversation
 from askcli.envelopes import ToolCall
 from askcli.lines import TextLineReader
@@ -38,6 +38,18 @@ FAKE = PEERS / "fake-claude"
 REAL = Path(
     os.environ.get("ASKCLI_CLAUDE_BIN", ROOT / ".cache/claude-code/node_modules/.bin/claude")
 )
+# what askcli puts on Claude Code's command line, written out: no more, no less
+CLAUDE_ARGV = [
+    "-p",
+    "--input-format",
+    "stream-json",
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--permission-prompt-tool",
+    "stdio",
+]
+
 QUESTIONS = {
     "questions": [
         {
@@ -295,10 +307,10 @@ def test_prompts_through_a_stand_in_and_extra_arguments(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0
     assert proc.stdout == "echo: hello\necho: world\n"
-    assert json.loads(args.read_text()) == [*FLAGS, "--model", "opus"]
+    assert json.loads(args.read_text()) == [*CLAUDE_ARGV, "--model", "opus"]
     one = run_askcli("--claude-bin", str(FAKE), "just once", "--", "--verbose", env=env)
     assert one.stdout == "echo: just once\n"
-    assert json.loads(args.read_text()) == [*FLAGS, "--verbose"]
+    assert json.loads(args.read_text()) == [*CLAUDE_ARGV, "--verbose"]
 
 
 def test_claude_code_dying_is_a_clear_error() -> None:

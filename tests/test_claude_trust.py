@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from askcli.claude import FLAGS, MAX_LINE, Scripted, describe_exit, host, parse_line
+from askcli.claude import MAX_LINE, Scripted, describe_exit, host, parse_line
 from askcli.conversation import Conversation
 from askcli.lines import TextLineReader
 from askcli.rendering import Style
@@ -35,6 +35,7 @@ from . import helpers
 from .helpers import ROOT, askcli_path
 from .test_attacks import ATTACKS
 from .test_claude import (
+    CLAUDE_ARGV,
     FAKE,
     INIT_OK,
     QUESTIONS,
@@ -136,10 +137,10 @@ def test_a_prompt_beginning_with_a_dash_goes_as_a_message(word: str, tmp_path: P
     args = tmp_path / "args.json"
     given = run_fake(f"--prompt={word}", FAKE_CLAUDE_ARGS=str(args))
     assert (given.returncode, given.stdout) == (0, f"echo: {word}\n")
-    assert json.loads(args.read_text()) == FLAGS
+    assert json.loads(args.read_text()) == CLAUDE_ARGV
     typed = run_fake(input=f"{word}\n", FAKE_CLAUDE_ARGS=str(args))
     assert (typed.returncode, typed.stdout) == (0, f"echo: {word}\n")
-    assert json.loads(args.read_text()) == FLAGS
+    assert json.loads(args.read_text()) == CLAUDE_ARGV
 
 
 def test_prompt_words_are_joined_and_only_words_after_the_dashes_reach_claude_code(
@@ -151,7 +152,7 @@ def test_prompt_words_are_joined_and_only_words_after_the_dashes_reach_claude_co
         FAKE_CLAUDE_ARGS=str(args),
     )  # fmt: skip
     assert (proc.returncode, proc.stdout) == (0, "echo: fix the tests\n")
-    assert json.loads(args.read_text()) == [*FLAGS, "--model", "opus", "--", "x"]
+    assert json.loads(args.read_text()) == [*CLAUDE_ARGV, "--model", "opus", "--", "x"]
     both = run_fake("hi", "--prompt", "there", FAKE_CLAUDE_ARGS=str(args))
     assert both.returncode == 2 and "either as PROMPT or with --prompt" in both.stderr
 

@@ -302,9 +302,18 @@ def test_other_arrays_get_no_wrong_hint(text: str) -> None:
     assert "wrap" not in proc.stderr
 
 
-@pytest.mark.parametrize("command", ["ask", "claude"])
-def test_help_names_every_exit_status(command: str) -> None:
-    shown = run_askcli(command, "--help").stdout
-    text = shown[shown.index("Exit status") :]
-    for status in ("0", "1", "2", "3", "74", "129", "130", "141", "143"):
-        assert re.search(rf"\b{status}\b", text), (status, text)
+@pytest.mark.parametrize(
+    ("command", "statuses"),
+    [
+        (["ask"], {0, 1, 2, 3, 74, 129, 130, 141, 143}),
+        (["claude"], {0, 1, 2, 3, 74, 129, 130, 141, 143}),
+        (["check"], {0, 2, 74, 141}),
+        (["replay"], {0, 1, 2, 74, 141}),
+        (["todo", "show"], {0, 2, 74, 141}),
+    ],
+)
+def test_help_names_every_exit_status(command: list[str], statuses: set[int]) -> None:
+    shown = run_askcli(*command, "--help").stdout
+    paragraph = shown[shown.index("Exit status") : shown.index("Options:")]
+    named = {int(n) for n in re.findall(r"(?<![\w-])(\d+)(?=\s+[A-Za-z(])", paragraph)}
+    assert named == statuses, paragraph
