@@ -302,16 +302,9 @@ def parse_question_line(
         return Preview(number)
     if text.startswith("{"):
         raise Refused(f"that looks like JSON, not an answer; type an option number from 1-{count}")
-    if _ADJUST.fullmatch(text):
-        if not multi:
-            raise Refused("this question takes one answer; +N and -N change a list of several")
-        changes = []
-        for sign, digits in re.findall(r"([+-])\s*([0-9]+)", text):
-            number = _number(digits)
-            if not 1 <= number <= count:
-                raise Refused(f"there is no option {_shown(number)}; choose from 1-{count}")
-            changes.append((sign == "+", number))
-        return Adjust(tuple(changes))
+    if _ADJUST.fullmatch(text):  # whether they fit the question is the state's to say
+        changes = re.findall(r"([+-])\s*([0-9]+)", text)
+        return Adjust(tuple([(sign == "+", _number(digits)) for sign, digits in changes]))
     if _NUMBER_LINE.fullmatch(text) or re.fullmatch(r"[0-9]+\.", text):
         return Pick(_pick_text(text, count=count, multi=multi, labels=labels))
     one_line = split_one_line(text)

@@ -391,10 +391,11 @@ def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
     if kind is not None or "role" in document:
         what = f'"type": {json.dumps(kind)}' if kind is not None else '"role": ...'
         raise UnreadableDocument(f"a document with {what} is not a tool call askcli knows")
-    name = TODO_WRITE if "todos" in document and "questions" not in document else ASK_USER_QUESTION
-    hint = None if "questions" in document or "todos" in document else wrap_hint(document)
-    if hint is not None:  # one item on its own: the tool it belongs to says how to wrap it
-        name = TODO_WRITE if "todos" in hint else ASK_USER_QUESTION
+    if "questions" in document or "todos" in document:
+        todos = "todos" in document and "questions" not in document
+    else:  # perhaps one item on its own: the tool it belongs to says how to wrap it
+        todos = "content" in document and "status" in document and "question" not in document
+    name = TODO_WRITE if todos else ASK_USER_QUESTION
     return Envelope(Kind.BARE, (_call(generated_id(document, seq), name, document),))
 
 

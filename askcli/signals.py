@@ -56,29 +56,32 @@ def received_other_than_sigint() -> bool:
     return any(sig != signal.SIGINT for sig in _received)
 
 
+STOP_NOTICE = {signal.SIGHUP: "the terminal hung up (SIGHUP)", signal.SIGTERM: "stopped (SIGTERM)"}
+
+
+def _stopping() -> signal.Signals | None:
+    """The first SIGTERM or SIGHUP received (even after a Ctrl-C), if any."""
+    return next((signal.Signals(sig) for sig in _received if sig != signal.SIGINT), None)
+
+
 def no_answer_reason() -> str | None:
-    """Why no answer came, when a SIGTERM or SIGHUP stopped askcli (the first of them, even
-    after a Ctrl-C); None when nothing did, or only Ctrl-C (the person's decline)."""
-    for sig in _received:
-        if sig in NO_ANSWER_REASON:
-            return NO_ANSWER_REASON[signal.Signals(sig)]
-    return None
+    """Why no answer came, when a SIGTERM or SIGHUP stopped askcli; None when nothing did,
+    or only Ctrl-C (the person's decline)."""
+    sig = _stopping()
+    return None if sig is None else NO_ANSWER_REASON.get(sig)
 
 
 def stop_notice() -> str:
     """The ``askcli: ...`` line when a run stops: Ctrl-C, or the signal that stopped it."""
-    for sig in _received:
-        if sig == signal.SIGHUP:
-            return "the terminal hung up (SIGHUP)"
-        if sig == signal.SIGTERM:
-            return "stopped (SIGTERM)"
-    return "interrupted"
+    sig = _stopping()
+    if sig is None:
+        return "interrupted"
+    return STOP_NOTICE.get(sig, "interrupted")
 
 
 def exit_status(status: Status) -> int:
     """The process exit status for a run that ended with ``status``: a SIGTERM or SIGHUP
     says so (even after a Ctrl-C), else a Ctrl-C gives 130."""
     if status is Status.INTERRUPTED and _received:
-        ending = [sig for sig in _received if sig != signal.SIGINT] or _received
-        return EXIT_STATUS.get(signal.Signals(ending[0]), int(status))
+        return EXIT_STATUS.get(_stopping() or signal.Signals(_received[0]), int(status))
     return int(status)

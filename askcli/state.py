@@ -228,9 +228,14 @@ def reduce(state: State, action: Action) -> State:
 def _text(action: Action) -> str:
     if not isinstance(action, Text):
         raise Refused("a line of text is expected here")
-    if any("\udc80" <= ch <= "\udcff" for ch in action.text):
+    return _utf8(action.text)
+
+
+def _utf8(text: str) -> str:
+    """``text``, refused when bytes that were not UTF-8 came in it."""
+    if any("\udc80" <= ch <= "\udcff" for ch in text):
         raise Refused("that line is not valid UTF-8; type it again")
-    return action.text
+    return text
 
 
 def _back_from_prompt(state: State) -> State:
@@ -334,7 +339,7 @@ def _one_line(state: State, action: OneLine) -> State:
                 text, count=question.other, multi=question.multi, labels=question.labels
             )
             if other is not None:
-                _text(Text(other))
+                _utf8(other)
             if numbers is None:
                 numbers = new.default_numbers()
                 if numbers is None:
