@@ -172,6 +172,18 @@ def _left(pgid: int) -> list[int]:
     return sorted(pid for pid in found if not table[pid][2])
 
 
+def _running(pid: int) -> bool:
+    """``pid`` (``-pgid``: a process group) still runs: exists and is not a zombie."""
+    try:
+        if pid < 0:
+            os.killpg(-pid, 0)
+            return True
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except (OSError, IndexError):
+        return False
+
+
 def _subreaper() -> None:
     """Make askcli the parent of what Claude Code's processes orphan (Linux), so that a
     background command that outlives Claude Code can still be found and ended."""
@@ -341,10 +353,15 @@ class ChildClaude:
                 with contextlib.suppress(OSError):
                     os.kill(pid, sig)
             deadline = time.monotonic() + TERM_GRACE
+            rounds = 0
             while time.monotonic() < deadline:
                 self.proc.poll()
                 self._reap_orphans()
-                if not _left(pgid):
+                rounds += 1
+                # the processes found are watched; all of /proc is read again only now and
+                # then (for one started meanwhile), and before saying that none is left
+                left = _left(pgid) if rounds % 10 == 0 else [p for p in left if _running(p)]
+                if not left and not (left := _left(pgid)):
                     break
                 time.sleep(0.02)
         with contextlib.suppress(subprocess.TimeoutExpired):
