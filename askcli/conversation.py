@@ -68,6 +68,7 @@ class Conversation:
         self.quiet = quiet  # the screens go nowhere (stderr is /dev/null): skip drawing them
         self.permission_always = False  # offer "always" at the permission prompt (askcli claude)
         self._gone = quiet
+        self.open_line = False  # what was written last left the cursor after text
         self.notice = notice  # --notify, resolved: None when nobody is to be called
         self._attention_due = False
 
@@ -79,6 +80,8 @@ class Conversation:
             return
         try:
             self.out.write(terminal_text(text, colour=self.style.colour))
+            if text:
+                self.open_line = not text.endswith("\n")
             self.out.flush()
         except (OSError, ValueError):
             self._gone = True

@@ -13,8 +13,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
-from .errors import LineTooLong
-from .lines import CHUNK, LineReader
+from .lines import LineReader
 
 MAX_DOCUMENT_BYTES = 1024 * 1024  # a call (one JSON document) may not be larger
 MAX_DEPTH = 64  # nor nest objects and arrays deeper
@@ -202,43 +201,6 @@ class _Scanner:
                         return pos
 
 
-class CountingReader:
-    """A reader that counts the lines taken from it, for the line numbers of reports:
-    :attr:`line` is the source's line that the next character read is on. Answer lines
-    read from it count too, when they share the source with the calls."""
-
-    def __init__(self, reader: LineReader) -> None:
-        self.reader = reader
-        self.line = 1
-        self.interactive = reader.interactive
-
-    def readline(self, timeout: float | None = None) -> str | None:
-        try:
-            line = self.reader.readline(timeout)
-        except LineTooLong:  # consumed all the same
-            self.line += 1
-            raise
-        if line is not None:
-            self.line += 1
-        return line
-
-    def read_piece(self, limit: int = CHUNK) -> tuple[str, bool] | None:
-        piece = self.reader.read_piece(limit)
-        if piece is not None and piece[1]:
-            self.line += 1
-        return piece
-
-    def read_chunk(self, limit: int = CHUNK) -> str | None:
-        chunk = self.reader.read_chunk(limit)
-        if chunk is not None:
-            self.line += chunk.count("\n")
-        return chunk
-
-    def unread(self, text: str, *, line_end: bool = True) -> None:
-        self.line -= text.count("\n") + (1 if line_end else 0)
-        self.reader.unread(text, line_end=line_end)
-
-
 def _report(document: Document, where: str, line: int, column: int) -> Document:
     """``document`` with its error for the person: ``where``, the source's line and, for
     an error the decoder placed, its column (``column``: where the document began)."""
@@ -272,16 +234,13 @@ def read_documents(
     Before the first document, text that is not a JSON object is yielded as an error.
     After a document, lines that do not begin one are skipped with one ``notice`` per run.
     A document in error has its ``report``: ``NAME: document 3, line 12: ...``, the line
-    counted in the source (give a :class:`CountingReader` that the answers are read from
-    too, when they share it).
+    counted in the source (the answers' lines too, when they share it).
     """
-    counted = reader if isinstance(reader, CountingReader) else CountingReader(reader)
-    reader = counted
     started = False
     skipping = False
     seq = 0
     while True:
-        line = counted.line
+        line = reader.line
         piece = reader.read_piece()
         if piece is None:
             return

@@ -41,6 +41,14 @@ class LineReader(Protocol):
     def unread(self, text: str, *, line_end: bool = True) -> None:
         """Put ``text`` back in front of what is still to be read."""
 
+    @property
+    def line(self) -> int:
+        """The source's line the next character read is on (1 at the start)."""
+
+    @property
+    def at_end(self) -> bool:
+        """The source has ended and everything in it was read."""
+
 
 def encode(text: str) -> bytes:
     """UTF-8 bytes of ``text``; undecodable bytes (surrogateescape) go back as they came."""
@@ -71,6 +79,7 @@ class BufferedLineReader:
         self._eof = False
         self._interactive = interactive
         self.transcript: bytearray | None = None
+        self.line = 1  # counted as line ends are taken and put back
 
     @property
     def interactive(self) -> bool:
@@ -92,13 +101,19 @@ class BufferedLineReader:
             self.transcript += data
         self._buf += data
 
+    @property
+    def at_end(self) -> bool:
+        return self._eof and self._pos >= len(self._buf)
+
     def unread(self, text: str, *, line_end: bool = True) -> None:
         data = encode(text) + (b"\n" if line_end else b"")
         self._buf[self._pos : self._pos] = data
+        self.line -= text.count("\n") + line_end
 
     def _take(self, end: int, after: int) -> str:
         raw = bytes(self._buf[self._pos : end])
         self._pos = after
+        self.line += after > end  # a line end was taken
         if raw.endswith(b"\r") and after > end:
             raw = raw[:-1]
         return raw.decode("utf-8", "surrogateescape")
@@ -127,6 +142,7 @@ class BufferedLineReader:
             end = _utf8_cut(self._buf, end)
         raw = bytes(self._buf[self._pos : end])
         self._pos = end
+        self.line += raw.count(b"\n")
         return raw.decode("utf-8", "surrogateescape")
 
     def readline(self, timeout: float | None = None) -> str | None:

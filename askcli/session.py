@@ -6,15 +6,14 @@ for harnesses that hand askcli their tool calls without the CLI.
 
 from __future__ import annotations
 
-import io
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO, cast
+from typing import Any, NamedTuple, TextIO
 
 from . import results, signals
 from .conversation import Conversation
-from .documents import CountingReader, Document, parse_object, read_documents
+from .documents import Document, parse_object, read_documents
 from .envelopes import Context, Kind, Output, detect, output_lines
 from .errors import UnreadableDocument
 from .issues import MAX_TEXT
@@ -105,38 +104,12 @@ def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
     return Reply(envelope.replies(done), worst(statuses), done)
 
 
-class _LineEnds(io.TextIOBase):
-    """The person's stream, noting whether what was written last left a line open."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.open_line = False
-
-    def write(self, text: str) -> int:
-        if text:
-            self.open_line = not text.endswith("\n")
-        return self.stream.write(text)
-
-    def flush(self) -> None:
-        self.stream.flush()
-
-
-def _track_line_ends(conv: Conversation) -> None:
-    if not isinstance(conv.out, _LineEnds):
-        conv.out = cast(TextIO, _LineEnds(conv.out))
-
-
 def _end_typed_line(conv: Conversation) -> None:
     """End the person's line before a result: an answer typed at a terminal and ended with
     Ctrl-D, not Enter, leaves the cursor after it (``Choose 1-3: 2``), where the result
     line, on the same terminal, would be glued. The reader's end-of-input flag is the one
     sign of it: the line it returned came without a line ending."""
-    if (
-        isinstance(conv.out, _LineEnds)
-        and conv.out.open_line
-        and conv.reader.interactive
-        and getattr(getattr(conv.reader, "reader", conv.reader), "_eof", False)
-    ):
+    if conv.open_line and conv.reader.interactive and conv.reader.at_end:
         conv.say("\n")
 
 
@@ -156,12 +129,8 @@ def run(
     ``name`` (a path, ``stdin``) names the source where a document cannot be read.
     """
     status = Status.ANSWERED
-    _track_line_ends(conv)
-    counted = CountingReader(source)
-    if conv.reader is source:  # the answers' lines count in the source's line numbers
-        conv.reader = counted
     try:
-        for seq, document in enumerate(read_documents(counted, conv.error, name=name), start=1):
+        for seq, document in enumerate(read_documents(source, conv.error, name=name), start=1):
             if on_document is not None:
                 on_document(document)
             reply = answer_document(document, conv, seq)
