@@ -26,7 +26,6 @@ from __future__ import annotations
 import difflib
 import io
 import os
-import stat
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -225,15 +224,17 @@ MAX_FIXTURE_DEPTH = 200
 def _read(path: Path) -> str:
     """The text of a regular file of at most :data:`MAX_FIXTURE_BYTES`; a FIFO or a
     device is refused without waiting on it."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    from .files import not_regular, read_bounded
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # a FIFO: no waiting
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise BadFixture("cannot read it: it is not a regular file")
-        with os.fdopen(fd, "rb", closefd=False) as file:
-            data = file.read(MAX_FIXTURE_BYTES + 1)
+        kind = not_regular(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise BadFixture(f"cannot read it: it is {kind}, not a regular file")
+        data = read_bounded(fd, MAX_FIXTURE_BYTES)
     finally:
         os.close(fd)
-    if len(data) > MAX_FIXTURE_BYTES:
+    if data is None:
         raise BadFixture(f"cannot read it: it is larger than {MAX_FIXTURE_BYTES} bytes")
     return data.decode("utf-8-sig")
 
