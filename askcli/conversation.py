@@ -135,12 +135,6 @@ class Conversation:
             self.say(visible(line) + "\n")
         return line
 
-    def show(self, text: str) -> None:
-        """Write a screen (a question, the review, a preview) whole: never paged, since a
-        paging key could be taken for an answer or an answer for a paging key (the
-        terminal has scrollback)."""
-        self.say(text)
-
     def journal_for(self, call_id: str | None) -> Journal | None:
         """Where a call's answers are kept as they are given, if anywhere: ``--journal``,
         else a file per call when a person answers at a terminal."""

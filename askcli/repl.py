@@ -63,7 +63,9 @@ def ask_questions(
         while state.mode is not Mode.DONE:
             view = (Mode.REVIEW if state.mode is Mode.REVIEW else Mode.QUESTION, state.at)
             if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW) and not conv.quiet:
-                conv.show(_screen(data, state, conv.style))
+                # a screen is written whole, never paged: a paging key could be taken for
+                # an answer, or an answer for a paging key (the terminal has scrollback)
+                conv.say(_screen(data, state, conv.style))
                 shown = view
             line = conv.read_answer(
                 "" if conv.quiet else screens.prompt(state, conv.style.width),
@@ -80,7 +82,7 @@ def ask_questions(
                 conv.say(screens.help_text(state, conv.style.width))
             elif isinstance(meaning, Preview):
                 question = data.questions[state.at]
-                conv.show(screens.preview_block(question, meaning.number, conv.style))
+                conv.say(screens.preview_block(question, meaning.number, conv.style))
             else:
                 before = state
                 try:
