@@ -114,7 +114,7 @@ def test_a_message_with_two_calls_gives_one_line_per_call_in_the_other_modes() -
 
 def test_unreadable_input_in_each_mode() -> None:
     assert json.loads(lines("{oops}", [], Output.ANSWERS)[0])["error"].startswith(  # type: ignore[arg-type]
-        "<tool_use_error>InputValidationError: the input is not valid JSON"
+        "<tool_use_error>InputValidationError: document 1, line 1: the input is not valid JSON"
     )
     deny = json.loads(lines("{oops}", [], Output.SDK)[0])  # type: ignore[arg-type]
     assert deny["behavior"] == "deny"
