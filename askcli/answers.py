@@ -190,10 +190,11 @@ def parse_numbers(text: str, *, count: int, multi: bool) -> tuple[int, ...]:
     return tuple(numbers)
 
 
-def match_label(text: str, labels: Sequence[str]) -> int | None:
+def match_label(text: str, labels: Sequence[str], *, other: bool = True) -> int | None:
     """The number of the option whose label is ``text`` (already normalized): compared
     case-insensitively after NFKC, with or without a ``(Recommended)`` mark; ``Other``
-    names Other when no option is called that. Refused when two labels match."""
+    names Other when no option is called that (and Other is offered). Refused when two
+    labels match."""
     wanted = text.casefold()
     found = []
     for n, label in enumerate(labels, start=1):
@@ -205,41 +206,48 @@ def match_label(text: str, labels: Sequence[str]) -> int | None:
         raise Refused("that matches more than one option's label; type its number")
     if found:
         return found[0]
-    if labels and wanted == "other":
+    if labels and other and wanted == "other":
         return len(labels) + 1
     return None
 
 
-def _pick_text(text: str, *, count: int, multi: bool, labels: Sequence[str]) -> tuple[int, ...]:
+def _pick_text(
+    text: str, *, count: int, multi: bool, labels: Sequence[str], other: bool = True
+) -> tuple[int, ...]:
     """Numbers (``N``, ``N.``, lists and ranges) or an option's label: the options chosen."""
     if _NUMBER_LINE.fullmatch(text):
         return parse_numbers(text, count=count, multi=multi)
     if re.fullmatch(r"[0-9]+\.", text):
         return parse_numbers(text[:-1], count=count, multi=multi)
-    number = match_label(text, labels)
+    number = match_label(text, labels, other=other)
     if number is not None:
         return (number,)
     raise Refused(f"type an option number from 1-{count}, or ? for help")
 
 
 def parse_part(
-    text: str, *, count: int, multi: bool, labels: Sequence[str] = ()
+    text: str, *, count: int, multi: bool, labels: Sequence[str] = (), other: bool = True
 ) -> tuple[tuple[int, ...] | None, str | None]:
     """One question's part of a one-line answer: the numbers chosen (None: the default)
-    and Other's text (``N=TEXT``). Other without its text is refused."""
+    and Other's text (``N=TEXT``). Other without its text is refused. ``count`` counts
+    Other when ``other`` (it is offered)."""
     text = text.strip()
     if not text:
         return None, None
+    if not other:
+        yes_no = _yes_no(text, labels)
+        numbers = yes_no or _pick_text(text, count=count, multi=multi, labels=labels, other=False)
+        return numbers, None
     if "=" in text:
         left, right = text.split("=", 1)
-        other = right.strip()
-        if not other:
+        own = right.strip()
+        if not own:
             raise Refused(f"the text after = is empty; write {count}=your answer")
         left = left.strip()
         numbers = _pick_text(left, count=count, multi=multi, labels=labels) if left else (count,)
         if count not in numbers:
             raise Refused(f"= gives Other's text; choose Other ({count}) with it: {count}=text")
-        return numbers, other
+        return numbers, own
     numbers = _pick_text(text, count=count, multi=multi, labels=labels)
     if count in numbers:
         raise Refused(
@@ -267,21 +275,52 @@ def split_one_line(text: str) -> OneLine | None:
     return None
 
 
+def _yes_no(text: str, labels: Sequence[str]) -> tuple[int, ...] | None:
+    """At a yes/no question (options ``Yes`` and ``No``): ``y``/``yes`` and ``n``/``no``."""
+    if [normalize(label).casefold() for label in labels] != ["yes", "no"]:
+        return None
+    word = text.casefold()
+    if word in ("y", "yes"):
+        return (1,)
+    if word in ("n", "no"):
+        return (2,)
+    return None
+
+
+def parse_typed_line(line: str) -> QuestionCommand | str:
+    """Read one line typed at a text or number question: the answer as typed, or a command
+    when the line is a command word alone (``b``, ``s``, ``q``, ``c``, ``?``). A line
+    beginning with ``=`` is always the answer, without its ``=`` (``=q`` answers "q")."""
+    text = normalize(line)
+    if not text:
+        return Default()
+    if text.startswith("="):
+        return line.strip().lstrip("\ufeff")[1:]
+    word = text.lower()
+    if word in _WORDS:
+        return _WORDS[word]
+    return line.strip().lstrip("\ufeff")
+
+
 def parse_question_line(
-    line: str, *, count: int, multi: bool, labels: Sequence[str] = ()
+    line: str, *, count: int, multi: bool, labels: Sequence[str] = (), other: bool = True
 ) -> QuestionCommand:
-    """Read one line typed at a question with ``count`` choices (Other included) and the
-    option ``labels``. A command word (``b``, ``q``, ``skip``, ...) wins over a label spelled
-    the same (type its number); an option's whole label wins over the ``n TEXT``, ``c TEXT``
-    and ``p N`` forms, so typing ``C compiler`` chooses that option, never chats."""
+    """Read one line typed at a question with ``count`` choices (Other included when
+    ``other``) and the option ``labels``. A command word (``b``, ``q``, ``skip``, ...) wins
+    over a label spelled the same (type its number); an option's whole label wins over the
+    ``n TEXT``, ``c TEXT`` and ``p N`` forms, so typing ``C compiler`` chooses that option,
+    never chats. At a yes/no question ``y`` and ``n`` answer it."""
     text = normalize(line)
     if not text:
         return Default()
     word = text.lower()
+    yes_no = _yes_no(text, labels) if not other else None
+    if yes_no is not None:
+        return Pick(yes_no)
     if word in _WORDS:
         return _WORDS[word]
     if not _NUMBER_LINE.fullmatch(text):  # numbers mean options by number
-        label = match_label(text, labels)
+        label = match_label(text, labels, other=other)
         if label is not None:
             return Pick((label,))
     head = word[0]
@@ -292,12 +331,13 @@ def parse_question_line(
         return Clarify(_text_after_command(line) or None)
     if head == "p" and (word == "p" or word[1].isspace() or word[1].isdigit()):
         target = word[1:].strip()
+        options = count - 1 if other else count
         if not re.fullmatch("[0-9]+", target):
-            raise Refused(f"say which option to preview: p N, with N from 1-{count - 1}")
+            raise Refused(f"say which option to preview: p N, with N from 1-{options}")
         number = _number(target)
-        if not 1 <= number < count:
+        if not 1 <= number <= options:
             raise Refused(
-                f"there is no option {_shown(number)} to preview; choose from 1-{count - 1}"
+                f"there is no option {_shown(number)} to preview; choose from 1-{options}"
             )
         return Preview(number)
     if text.startswith("{"):
@@ -306,7 +346,7 @@ def parse_question_line(
         changes = re.findall(r"([+-])\s*([0-9]+)", text)
         return Adjust(tuple([(sign == "+", _number(digits)) for sign, digits in changes]))
     if _NUMBER_LINE.fullmatch(text) or re.fullmatch(r"[0-9]+\.", text):
-        return Pick(_pick_text(text, count=count, multi=multi, labels=labels))
+        return Pick(_pick_text(text, count=count, multi=multi, labels=labels, other=other))
     one_line = split_one_line(text)
     if one_line is not None:
         return one_line

@@ -106,11 +106,12 @@ class Conversation:
         """One ``askcli: ...`` line; the message may quote the model, so it is escaped."""
         self.say(f"askcli: {visible(message)}\n")
 
-    def read_answer(self, prompt: str, *, command: bool = True) -> str | None:
+    def read_answer(self, prompt: str, *, command: bool = True, secret: bool = False) -> str | None:
         """Show ``prompt`` and read one line; None when the answers ended.
 
         Raises AnswerTimeout and lets KeyboardInterrupt through. A line from a pipe or file
-        is echoed after the prompt so that the transcript reads like the session.
+        is echoed after the prompt so that the transcript reads like the session; a
+        ``secret`` line never is, and a terminal does not echo it either.
         """
         if self._attention_due:
             self._attention_due = False
@@ -118,7 +119,13 @@ class Conversation:
         while True:
             self.say(prompt)
             try:
-                line = self.reader.readline(self.timeout)
+                if secret and hasattr(self.reader, "unechoed"):
+                    with self.reader.unechoed():
+                        line = self.reader.readline(self.timeout)
+                    if self.reader.interactive:
+                        self.say("\n")  # the Enter the terminal did not echo
+                else:
+                    line = self.reader.readline(self.timeout)
                 break
             except LineTooLong as exc:
                 if not self.reader.interactive:
@@ -132,7 +139,7 @@ class Conversation:
             self.say("\n")
             return None
         if not self.reader.interactive and not self._gone:
-            self.say(visible(line) + "\n")
+            self.say(("(hidden)" if secret and line.strip() else visible(line)) + "\n")
         return line
 
     def journal_for(self, call_id: str | None) -> Journal | None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
+from .values import ValueRule
+
 HEADER_MAX = 12
 LABEL_MAX_WORDS = 5
 UNIQUENESS_MESSAGE = (
@@ -31,10 +33,28 @@ class Option(NamedTuple):
 
 
 class Question(NamedTuple):
+    """One question of any dialect (the shared model): a choice among ``options`` (one, or
+    several with ``multiSelect``), or a typed answer when ``kind`` is ``text`` or
+    ``number`` (``rule`` says what it must be). AskUserQuestion's questions use the first
+    four fields; the others serve the other agents' question tools and MCP forms."""
+
     question: str
     header: str
     options: tuple[Option, ...]
     multiSelect: bool = False
+    kind: str = "choice"  # choice | yesno | text | number
+    other: bool = True  # the automatic Other is offered (a choice)
+    required: bool = True  # the review submits only with an answer
+    rule: ValueRule | None = None  # a typed answer's limits
+    placeholder: str | None = None  # shown at an empty text question
+    secret: bool = False  # the answer is never shown back
+    min_items: int | None = None  # a multiSelect's bounds
+    max_items: int | None = None
+
+    @property
+    def typed(self) -> bool:
+        """Answered by typing a value rather than choosing options."""
+        return self.kind in ("text", "number")
 
 
 class AskInput(NamedTuple):
@@ -118,7 +138,7 @@ def fast_ask(data: Any) -> AskInput | None:
             options.append(new_option((label, description, preview)))
         if len({o.label for o in options}) != len(options):
             return None  # the seed's uniqueness rule, for labels
-        questions.append(Question._make((text, header, tuple(options), multi)))
+        questions.append(Question(text, header, tuple(options), multi))
     if len({q.question for q in questions}) != len(questions):
         return None  # ... and for question texts
     answers = data.get("answers")

@@ -11,10 +11,12 @@ come through as lone surrogates (``surrogateescape``) for the consumer to refuse
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import stat
 import time
+from collections.abc import Iterator
 from typing import BinaryIO, Protocol, TextIO
 
 from .errors import AnswerTimeout, LineTooLong
@@ -192,6 +194,30 @@ class FdLineReader(BufferedLineReader):
             self._wait = stat.S_ISFIFO(os.fstat(fd).st_mode)
         except OSError:
             self._wait = False
+
+    @contextlib.contextmanager
+    def unechoed(self) -> Iterator[None]:
+        """Lines read inside are not echoed by the terminal (a secret answer); nothing
+        changes for a pipe or a file."""
+        import termios  # POSIX only, as askcli is
+
+        try:
+            before = termios.tcgetattr(self.fd)
+        except (OSError, termios.error):  # not a terminal
+            yield
+            return
+        quiet = list(before)
+        quiet[3] &= ~termios.ECHO
+        try:
+            termios.tcsetattr(self.fd, termios.TCSANOW, quiet)
+        except (OSError, termios.error):
+            yield
+            return
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError, termios.error):
+                termios.tcsetattr(self.fd, termios.TCSANOW, before)
 
     def _more(self, timeout: float | None) -> bytes:
         if timeout is not None or self._wait:

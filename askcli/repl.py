@@ -19,6 +19,7 @@ from .answers import (
     parse_confirm,
     parse_question_line,
     parse_review_line,
+    parse_typed_line,
 )
 from .conversation import Conversation, Ending
 from .errors import AnswerTimeout, Refused
@@ -30,6 +31,61 @@ from .state import Action, Mode, Outcome, State, Text, reduce, specs, start
 class Conclusion(NamedTuple):
     state: State
     ending: Ending
+
+
+def converse(call_id: str | None, raw: object, data: AskInput, conv: Conversation) -> Conclusion:
+    """Ask the questions of one call, with its journal when there is one: each answer line
+    is kept as it is given, and a call interrupted before offers to resume where it
+    stopped (at the review, if its answers were complete) or to start afresh; a finished
+    call's journal entries are dropped. ``raw`` is the call's input as sent (its digest
+    tells whether kept lines are about the same call)."""
+    journal = conv.journal_for(call_id)
+    if journal is None or call_id is None or any(q.secret for q in data.questions):
+        return ask_questions(data, conv)  # a secret answer is never written down
+    from .journal import input_digest
+
+    digest = input_digest(raw)
+    kept = journal.lines(call_id, digest)
+    for note in journal.notes:  # a journal that cannot be used: said before asking
+        conv.error(note)
+    journal.notes.clear()
+    key = call_id
+    conclusion = ask_questions(
+        data,
+        conv,
+        resume=kept,
+        keep=lambda line: journal.record(key, digest, line),
+        drop=lambda: journal.finish(key),  # "Resume? n": the kept lines are done with
+    )
+    if conclusion.ending is Ending.DONE:
+        journal.finish(key)
+    for note in journal.notes:
+        conv.error(note)
+    return conclusion
+
+
+def statuses(conclusion: Conclusion) -> dict[str, str]:
+    """Each question's fate, by question text: ``answered`` or ``skipped`` when the answers
+    were submitted; else ``declined`` (the person said no, chatted, or pressed Ctrl-C),
+    ``timed out`` (``--timeout``) or ``dismissed`` (the answers ended, the terminal hung
+    up, askcli was told to stop)."""
+    state, ending = conclusion.state, conclusion.ending
+    if ending is Ending.DONE and state.outcome is Outcome.SUBMITTED:
+        return {
+            q.text: state.status(i).replace("unanswered", "skipped")
+            for i, q in enumerate(state.questions)
+        }
+    if ending is Ending.TIMEOUT:
+        fate = "timed out"
+    elif ending is Ending.DONE:
+        fate = "declined"
+    elif ending is Ending.INTERRUPTED:
+        from .signals import no_answer_reason
+
+        fate = "dismissed" if no_answer_reason() is not None else "declined"
+    else:
+        fate = "dismissed"
+    return {q.text: fate for q in state.questions}
 
 
 def ask_questions(
@@ -67,9 +123,15 @@ def ask_questions(
                 # an answer, or an answer for a paging key (the terminal has scrollback)
                 conv.say(_screen(data, state, conv.style))
                 shown = view
+            secret = (
+                state.mode in (Mode.QUESTION, Mode.OTHER_TEXT)
+                and data.questions[state.at].secret
+                and (state.mode is Mode.OTHER_TEXT or data.questions[state.at].typed)
+            )
             line = conv.read_answer(
-                "" if conv.quiet else screens.prompt(state, conv.style.width),
+                "" if conv.quiet else screens.prompt(state, conv.style.width, secret=secret),
                 command=state.mode in (Mode.QUESTION, Mode.REVIEW),
+                secret=secret,
             )
             if line is None:
                 return Conclusion(state, Ending.ENDED)
@@ -115,8 +177,15 @@ def interpret(data: AskInput, state: State, line: str) -> Action | Help | Previe
     if state.mode is Mode.REVIEW:
         return parse_review_line(line, count=len(data.questions))
     question = state.current
+    if question.typed:
+        typed = parse_typed_line(line)
+        return Text(typed) if isinstance(typed, str) else typed
     return parse_question_line(
-        line, count=question.other, multi=question.multi, labels=question.labels
+        line,
+        count=question.choices,
+        multi=question.multi,
+        labels=question.labels,
+        other=question.has_other,
     )
 
 

@@ -47,21 +47,58 @@ def question_block(question: Question, index: int, total: int, style: Style) -> 
     else:
         lines.append("  " + style.dim(position))
     lines = _with_prefix(lines, head, style.chip(head))
+    if question.typed:
+        return "\n" + "\n".join(lines + typed_lines(question, style)) + "\n"
     options = [(o.label, o.description) for o in question.options]
-    options.append((OTHER_LABEL, OTHER_DESCRIPTION))
+    if question.other:
+        options.append((OTHER_LABEL, OTHER_DESCRIPTION))
     # one layout for all options of a question: if one description needs its own line,
     # every option of the question shows its description below its label
     apart = any(
         _apart(number, label, description, style.width)
-        for number, (label, description) in enumerate(options[:-1], start=1)
+        for number, (label, description) in enumerate(options[: len(question.options)], start=1)
     )
     for number, (label, description) in enumerate(options, start=1):
         lines += option_lines(number, label, description, style, apart=apart)
     previews = [str(n) for n, o in enumerate(question.options, start=1) if o.preview]
+    hints = []
     if previews:
-        hint = f"(p N shows a preview: options {', '.join(previews)})"
+        hints.append(f"(p N shows a preview: options {', '.join(previews)})")
+    if question.multiSelect and (question.min_items or question.max_items):
+        hints.append(f"({_items(question.min_items, question.max_items)})")
+    if not question.required:
+        hints.append("(optional: s skips it)")
+    for hint in hints:
         lines += [style.dim(row) for row in wrap(hint, style.width, first="  ", rest="   ")]
     return "\n" + "\n".join(lines) + "\n"
+
+
+def _items(low: int | None, high: int | None) -> str:
+    if low and high:
+        return f"choose {low}-{high} options" if low != high else f"choose {low} options"
+    if low:
+        return f"choose at least {low} option{'s' if low != 1 else ''}"
+    return f"choose at most {high} option{'s' if high != 1 else ''}"
+
+
+def typed_lines(question: Question, style: Style) -> list[str]:
+    """Below a text or number question: what to type, its limits, its placeholder."""
+    rule = question.rule
+    what = rule.describe() if rule is not None else ""
+    head = f"Type {what}" if what else "Type your answer"
+    if question.secret:
+        head += " (it is not shown back)"
+    elif not question.required:
+        head += " (optional: s skips it)"
+    rows = wrap(head + ".", style.width, first="  ", rest="  ")
+    if question.placeholder and question.placeholder.strip():
+        example = f"e.g. {visible(question.placeholder, multiline=True)}"
+        rows += [style.dim(row) for row in wrap(example, style.width, first="  ", rest="  ")]
+    rows += [style.dim(row) for row in wrap(TYPED_HINT, style.width, first="  ", rest="  ")]
+    return rows
+
+
+TYPED_HINT = "(a command word alone is the command: b back, s skip, q decline; =q types q)"
 
 
 def _apart(number: int, label: str, description: str, width: int) -> bool:
@@ -94,8 +131,11 @@ def option_lines(
     return rows + body
 
 
-def answer_text(state: State, index: int) -> str:
-    return visible(state.answers.get(state.questions[index].text, ""), multiline=True)
+def answer_text(state: State, index: int, secret: bool = False) -> str:
+    answer = state.answers.get(state.questions[index].text, "")
+    if secret and answer:
+        return f"(hidden, {len(answer)} characters)"
+    return visible(answer, multiline=True)
 
 
 def current_answer(state: State, style: Style) -> str:
@@ -122,7 +162,7 @@ def suggested_answer(state: State, style: Style) -> str:
     return "\n".join(lines) + "\n"
 
 
-def prompt(state: State, width: int = 80) -> str:
+def prompt(state: State, width: int = 80, *, secret: bool = False) -> str:
     """The prompt for the state's mode; ``[...]`` shows what an empty line takes. On a
     narrow terminal a shorter form leaves room to type on the same line."""
     if state.mode is Mode.OTHER_TEXT:
@@ -136,14 +176,23 @@ def prompt(state: State, width: int = 80) -> str:
         what = "the question" if total == 1 else f"all {total} questions"
         return f"Decline {what}? [y/N] "
     question = state.current
+    if question.typed:
+        given = state.default_text()
+        if given is None:
+            return "Answer: "
+        shown = truncate(visible(given), max(8, width // 3))
+        return f"Answer [{shown}]: " if not secret else "Answer [hidden, Enter keeps it]: "
     default = state.default_numbers()
     bracket = f" [{','.join(map(str, default))}]" if default else ""
+    choices = question.choices
+    if question.yesno and not question.has_other:
+        return f"Choose 1-2 or y/n{bracket}: "
     if question.multi:
-        text = f"Choose 1-{question.other}, several allowed (e.g. 1,3){bracket}: "
+        text = f"Choose 1-{choices}, several allowed (e.g. 1,3){bracket}: "
         if len(text) + ROOM_TO_TYPE > width:
-            text = f"Choose 1-{question.other} (e.g. 1,3){bracket}: "
+            text = f"Choose 1-{choices} (e.g. 1,3){bracket}: "
         return text
-    return f"Choose 1-{question.other}{bracket}: "
+    return f"Choose 1-{choices}{bracket}: "
 
 
 def review_block(data: AskInput, state: State, style: Style) -> str:
@@ -153,7 +202,9 @@ def review_block(data: AskInput, state: State, style: Style) -> str:
         prefix = f"  {i + 1}. "
         title = f"{head} {visible(question.question, multiline=True)}"
         lines += wrap(title, style.width, first=prefix, rest=" " * len(prefix))
-        answer = answer_text(state, i) or "(no answer yet)"
+        answer = answer_text(state, i, question.secret) or (
+            "(no answer yet)" if question.required else "(no answer: skipped)"
+        )
         lines += wrap(answer, style.width, first="       ")
         note = state.notes.get(i)
         if note:
@@ -174,7 +225,8 @@ def resumed(data: AskInput, state: State, style: Style) -> str:
         if question.question not in state.answers:
             continue
         kept += 1
-        text = f"{chip(question.header)} {visible(question.question)} -> {answer_text(state, i)}"
+        answer = answer_text(state, i, question.secret)
+        text = f"{chip(question.header)} {visible(question.question)} -> {answer}"
         lines += wrap(text, style.width, first="  ", rest="    ")
     if not kept:
         lines.append("  (no answers yet)")

@@ -30,8 +30,11 @@ from .answers import (
     parse_part,
 )
 from .errors import Refused
-from .inputs import AskInput, is_recommended
+from .inputs import AskInput, Question, is_recommended
 from .records import same_kind
+from .values import ValueRule
+
+TEXT_RULE = ValueRule()
 
 ANSWER_SEPARATOR = ", "
 _EMPTY: Mapping[Any, Any] = MappingProxyType({})
@@ -39,17 +42,34 @@ _EMPTY: Mapping[Any, Any] = MappingProxyType({})
 
 @same_kind
 class QuestionSpec(NamedTuple):
-    """What the state machine needs of one question."""
+    """What the state machine needs of one question. ``rule`` set: a typed answer (text or
+    number) instead of options; ``has_other``: the automatic Other is offered; ``required``:
+    the review submits only once it is answered."""
 
     text: str
     labels: tuple[str, ...]
     previews: tuple[str | None, ...]
     multi: bool
+    rule: ValueRule | None = None
+    has_other: bool = True
+    required: bool = True
+    min_items: int | None = None
+    max_items: int | None = None
+    yesno: bool = False
+
+    @property
+    def typed(self) -> bool:
+        return self.rule is not None
+
+    @property
+    def choices(self) -> int:
+        """How many numbers there are to choose from, Other included."""
+        return len(self.labels) + (1 if self.has_other else 0)
 
     @property
     def other(self) -> int:
-        """Other's 1-based number: the one after the last option."""
-        return len(self.labels) + 1
+        """Other's 1-based number, the one after the last option; 0 when not offered."""
+        return len(self.labels) + 1 if self.has_other else 0
 
     @property
     def recommended(self) -> bool:
@@ -110,6 +130,7 @@ class State(NamedTuple):
     # answers the call itself carried (a model wrote them): shown as the default of their
     # question, for the person to confirm or change; never an answer until then
     suggested: Mapping[int, tuple[int, ...]] = _EMPTY
+    suggested_text: Mapping[int, str] = _EMPTY  # the same for a typed question
     pending: tuple[int, ...] = ()  # a selection waiting for Other's text
     reviewing: bool = False  # a question reopened from the review returns there
     outcome: Outcome | None = None
@@ -127,24 +148,46 @@ class State(NamedTuple):
     def default_numbers(self) -> tuple[int, ...] | None:
         """What an empty line takes at the current question, if anything: the person's
         answer, else the one the call suggested, else a recommended first option."""
+        if self.current.typed:
+            return None
         chosen = self.selections.get(self.at) or self.suggested.get(self.at)
         if chosen:
             return chosen
-        return (1,) if self.current.recommended else None
+        return (1,) if self.current.labels and self.current.recommended else None
+
+    def default_text(self) -> str | None:
+        """What an empty line takes at a typed question: its answer, else the suggested."""
+        question = self.current
+        if question.text in self.answers:
+            return self.answers[question.text]
+        return self.suggested_text.get(self.at)
+
+    def status(self, index: int) -> str:
+        """Question ``index``'s status while open: ``answered`` or ``unanswered``."""
+        return "answered" if self.questions[index].text in self.answers else "unanswered"
+
+
+def spec(q: Question) -> QuestionSpec:
+    """The state machine's view of one question of the shared model."""
+    labels = tuple([o.label for o in q.options])
+    previews = tuple([o.preview for o in q.options])
+    rule = (q.rule or TEXT_RULE) if q.typed else None
+    return QuestionSpec(
+        q.question,
+        () if rule else labels,
+        () if rule else previews,
+        q.multiSelect and rule is None,
+        rule,
+        q.other and rule is None,
+        q.required,
+        q.min_items,
+        q.max_items,
+        q.kind == "yesno",
+    )
 
 
 def specs(data: AskInput) -> tuple[QuestionSpec, ...]:
-    return tuple(
-        [
-            QuestionSpec(
-                q.question,
-                tuple([o.label for o in q.options]),
-                tuple([o.preview for o in q.options]),
-                q.multiSelect,
-            )
-            for q in data.questions
-        ]
-    )
+    return tuple([spec(q) for q in data.questions])
 
 
 def start(
@@ -160,18 +203,29 @@ def start(
     given = given or {}
     notes = notes or {}
     suggested: dict[int, tuple[int, ...]] = {}
+    suggested_text: dict[int, str] = {}
     other_text: dict[int, str] = {}
     kept_notes: dict[int, str] = {}
     for i, question in enumerate(questions):
         answer = given.get(question.text)
-        if isinstance(answer, str) and answer:
-            suggested[i], other = _numbers_for(question, answer)
+        if isinstance(answer, str) and answer and question.typed:
+            suggested_text[i] = answer
+        elif isinstance(answer, str) and answer:
+            numbers, other = _numbers_for(question, answer)
+            if numbers:
+                suggested[i] = numbers
             if other is not None:
                 other_text[i] = other
         note = notes.get(question.text)
         if isinstance(note, str) and note.strip():
             kept_notes[i] = note.strip()
-    return State(questions=questions, suggested=suggested, other_text=other_text, notes=kept_notes)
+    return State(
+        questions=questions,
+        suggested=suggested,
+        suggested_text=suggested_text,
+        other_text=other_text,
+        notes=kept_notes,
+    )
 
 
 def foreign_keys(
@@ -184,16 +238,19 @@ def foreign_keys(
 
 
 def _numbers_for(question: QuestionSpec, answer: str) -> tuple[tuple[int, ...], str | None]:
-    """The option numbers an answer text stands for, and Other's text if it needs one."""
+    """The option numbers an answer text stands for, and Other's text if it needs one.
+    Without Other, text that is no option's label is dropped."""
     if answer in question.labels:
         return (question.labels.index(answer) + 1,), None
     if question.multi:
         parts = answer.split(ANSWER_SEPARATOR)
         numbers = [question.labels.index(p) + 1 for p in parts if p in question.labels]
         rest = [p for p in parts if p not in question.labels]
-        if not rest:
+        if not rest or not question.has_other:
             return tuple(dict.fromkeys(numbers)), None
         return (*dict.fromkeys(numbers), question.other), ANSWER_SEPARATOR.join(rest)
+    if not question.has_other:
+        return (), None
     return (question.other,), answer
 
 
@@ -249,11 +306,16 @@ def _finish(state: State, outcome: Outcome, *, clarification: str = "") -> State
 
 
 def _question(state: State, action: Action) -> State:
+    if state.current.typed and isinstance(action, Default | Text):
+        text = state.default_text() if isinstance(action, Default) else _text(action)
+        if text is None:
+            raise Refused(f"type {_typed_what(state.current)}, or ? for help")
+        return _advance(_record_text(state, text))
     if isinstance(action, Default):
         numbers = state.default_numbers()
         if numbers is None:
             raise Refused(
-                f"there is no default here; type an option number from 1-{state.current.other}"
+                f"there is no default here; type an option number from 1-{state.current.choices}"
             )
         if state.current.other in numbers and state.at in state.other_text:
             return _choose(state, numbers, state.other_text[state.at])
@@ -284,10 +346,13 @@ def _question(state: State, action: Action) -> State:
 
 def _pick(state: State, numbers: tuple[int, ...]) -> State:
     question = state.current
-    if not numbers or any(not 1 <= n <= question.other for n in numbers):
-        raise Refused(f"choose from 1-{question.other}")
+    if question.typed:
+        raise Refused(f"type {_typed_what(question)}")
+    if not numbers or any(not 1 <= n <= question.choices for n in numbers):
+        raise Refused(f"choose from 1-{question.choices}")
     if len(numbers) > 1 and not question.multi:
         raise Refused("this question takes one answer; type a single number")
+    _check_items(question, numbers)
     if question.other in numbers:
         return state._replace(mode=Mode.OTHER_TEXT, pending=numbers)
     return _choose(state, numbers, None)
@@ -298,10 +363,11 @@ def _adjust(state: State, action: Adjust) -> State:
     question = state.current
     if not question.multi:
         raise Refused("this question takes one answer; +N and -N change a list of several")
+    choices = question.choices
     numbers = list(state.default_numbers() or ())
     for add, n in action.changes:
-        if not 1 <= n <= question.other:
-            raise Refused(f"there is no option {n}; choose from 1-{question.other}")
+        if not 1 <= n <= choices:
+            raise Refused(f"there is no option {n}; choose from 1-{choices}")
         if add and n in numbers:
             raise Refused(f"option {n} is already chosen")
         if not add and n not in numbers:
@@ -334,9 +400,22 @@ def _one_line(state: State, action: OneLine) -> State:
         given.add(number)
         question = state.questions[number - 1]
         new = new._replace(at=number - 1)
+        if question.typed:
+            try:
+                typed = text.strip() or new.default_text()
+                if typed is None:
+                    raise Refused(f"there is no default; type {_typed_what(question)}")
+                new = _record_text(new, typed)
+            except Refused as refused:
+                raise Refused(f"question {number}: {refused}; nothing was changed") from None
+            continue
         try:
             numbers, other = parse_part(
-                text, count=question.other, multi=question.multi, labels=question.labels
+                text,
+                count=question.choices,
+                multi=question.multi,
+                labels=question.labels,
+                other=question.has_other,
             )
             if other is not None:
                 _utf8(other)
@@ -344,16 +423,41 @@ def _one_line(state: State, action: OneLine) -> State:
                 numbers = new.default_numbers()
                 if numbers is None:
                     raise Refused(
-                        f"there is no default; type an option number from 1-{question.other}"
+                        f"there is no default; type an option number from 1-{question.choices}"
                     )
                 if question.other in numbers:
                     other = new.other_text.get(number - 1)
+            _check_items(question, numbers)
         except Refused as refused:
             raise Refused(f"question {number}: {refused}; nothing was changed") from None
         new = _record(new, numbers, other)
     if new.show_review:
         return new._replace(at=total, mode=Mode.REVIEW, reviewing=False)
     return _finish(new, Outcome.SUBMITTED)
+
+
+def _typed_what(question: QuestionSpec) -> str:
+    """What a typed question wants, for a refusal: ``a number from 1 to 10``."""
+    rule = question.rule or TEXT_RULE
+    return rule.describe() or "your answer"
+
+
+def _check_items(question: QuestionSpec, numbers: tuple[int, ...]) -> None:
+    """A multi-select's bounds (an MCP form's ``minItems`` / ``maxItems``)."""
+    low, high = question.min_items, question.max_items
+    if low is not None and len(numbers) < low:
+        raise Refused(f"choose at least {low} option{'s' if low != 1 else ''}")
+    if high is not None and len(numbers) > high:
+        raise Refused(f"choose at most {high} option{'s' if high != 1 else ''}")
+
+
+def _record_text(state: State, text: str) -> State:
+    """A typed question's answer, checked against its rule."""
+    question = state.current
+    value = (question.rule or TEXT_RULE).check(_utf8(text))
+    return state._replace(
+        answers={**state.answers, question.text: value}, pending=(), mode=Mode.QUESTION
+    )
 
 
 def _choose(state: State, numbers: tuple[int, ...], other: str | None) -> State:
@@ -401,7 +505,11 @@ def _advance(state: State) -> State:
 
 def _review(state: State, action: Action) -> State:
     if isinstance(action, Submit):
-        missing = [i + 1 for i, q in enumerate(state.questions) if q.text not in state.answers]
+        missing = [
+            i + 1
+            for i, q in enumerate(state.questions)
+            if q.required and q.text not in state.answers
+        ]
         if missing:
             raise Refused(
                 f"question {missing[0]} has no answer yet; type {missing[0]} to answer it"

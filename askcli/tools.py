@@ -18,9 +18,8 @@ from .envelopes import ASK_USER_QUESTION, TODO_WRITE, ToolCall
 from .errors import InvalidCall
 from .inputs import AskInput, TodoInput, parse_ask, parse_todos, soft_rule_warnings, todo_warnings
 from .issues import MAX_TEXT, describe_issues, long_text
-from .journal import input_digest
 from .rendering import visible
-from .repl import Conclusion, ask_questions
+from .repl import Conclusion, converse, statuses
 from .results import Status, ToolResult
 from .state import Outcome, foreign_keys, specs
 
@@ -56,13 +55,12 @@ def final_annotations(data: AskInput, conclusion: Conclusion) -> dict[str, dict[
 
 
 def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
-    """Ask the person and turn the conclusion into the tool_result.
+    """Ask the person and turn the conclusion into the tool_result, in the seed's words
+    (or the current Claude Code release's, with ``--wording claude-code``).
 
     Answers are listed in the order the person gave them. The call's own answers are only
     suggestions the person confirms; those to questions not in the call are dropped with a
-    notice. With a journal, each answer line is kept as it is given, and a call interrupted
-    before offers to resume where it stopped (at the review, if its answers were complete)
-    or to start afresh; a finished call's journal entries are dropped.
+    notice.
     """
     if data.answers or data.annotations:
         asked = specs(data)
@@ -71,31 +69,16 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
                 conv.error(
                     f"the call's {what} for {key!r} is dropped: no such question in the call"
                 )
-    journal = conv.journal_for(call.id)
-    if journal is not None and call.id is not None:
-        digest = input_digest(call.input)
-        kept = journal.lines(call.id, digest)
-        for note in journal.notes:  # a journal that cannot be used: said before asking
-            conv.error(note)
-        journal.notes.clear()
-        key = call.id
-        conclusion = ask_questions(
-            data,
-            conv,
-            resume=kept,
-            keep=lambda line: journal.record(key, digest, line),
-            drop=lambda: journal.finish(key),  # "Resume? n": the kept lines are done with
-        )
-        if conclusion.ending is Ending.DONE:
-            journal.finish(key)
-        for note in journal.notes:
-            conv.error(note)
-    else:
-        conclusion = ask_questions(data, conv)
+    conclusion = converse(call.id, call.input, data, conv)
     state = conclusion.state
     answers = dict(state.answers)
     annotations = final_annotations(data, conclusion)
-    payload = {"questions": call.input["questions"], "answers": answers, "annotations": annotations}
+    payload = {
+        "questions": call.input["questions"],
+        "answers": answers,
+        "annotations": annotations,
+        "status": statuses(conclusion),
+    }
 
     def failed(text: str, status: Status) -> ToolResult:
         return ToolResult(call.id, text, status, is_error=True, data=payload)

@@ -52,6 +52,7 @@ def test_answers_mode_is_the_data_for_jq(name: str) -> None:
         "questions": [QUESTION],
         "answers": {"Which library?": "dayjs"},
         "annotations": {},
+        "status": {"Which library?": "answered"},
     }
 
 
@@ -60,6 +61,7 @@ def test_answers_mode_when_declined_has_an_error(name: str) -> None:
     (line,) = lines(ENVELOPES[name], ["q"], Output.ANSWERS)
     data = json.loads(line)
     assert data["answers"] == {} and data["error"] == REJECT_MESSAGE
+    assert data["status"] == {"Which library?": "declined"}
 
 
 @pytest.mark.parametrize("name", ENVELOPES)
