@@ -159,6 +159,7 @@ class _Streams:
         journal: Path | None = None,
         journal_dir: Path | None = None,
         notify: str | None = None,
+        wording: str = "seed",
     ) -> Conversation:
         return Conversation(
             reader=self.answers,
@@ -172,6 +173,7 @@ class _Streams:
             journal_dir=journal_dir,
             quiet=_discarded(sys.stderr),
             notice=_notice(notify, self.answers, self.say) if notify is not None else None,
+            wording=wording,
         )
 
 
@@ -324,6 +326,20 @@ notify_option = click.option(
     "the bell, a terminal notification (osc9, osc777), what the terminal shows (auto), or "
     "nothing [default: $ASKCLI_NOTIFY, else auto].",
 )
+SCHEMA_FORMATS = (  # askcli.definitions: FORMATS + DIALECT_FORMATS, unimported
+    *("anthropic", "openai", "json-schema"),
+    *("claude-code", "opencode", "codex", "gemini", "elicitation"),
+)
+WORDINGS = ("seed", "claude-code")  # askcli.wording.WORDINGS, unimported
+wording_option = click.option(
+    "--wording",
+    type=click.Choice(WORDINGS),
+    envvar="ASKCLI_WORDING",
+    default="seed",
+    show_default=True,
+    help="The texts of AskUserQuestion's results: the seed's, or those of the current "
+    "Claude Code release (see the README) [env: ASKCLI_WORDING].",
+)
 output_option = click.option(
     "--output",
     "output",
@@ -366,6 +382,7 @@ def cli() -> None:
     help="Give up on a person who types nothing for this long (exit 3).",
 )
 @notify_option
+@wording_option
 @click.pass_context
 def ask(
     ctx: click.Context,
@@ -377,6 +394,7 @@ def ask(
     journal: Path | None,
     timeout: float | None,
     notify: str | None,
+    wording: str,
 ) -> None:
     """Ask the person the questions of each call in SOURCE (a file, or - for stdin).
 
@@ -400,6 +418,7 @@ def ask(
         journal=journal,
         journal_dir=journal_default_dir(),
         notify=notify or "",
+        wording=wording,
     )
     name = "stdin" if source == "-" else source
     _guard_pipe(
@@ -614,15 +633,17 @@ def check(ctx: click.Context, source: str, strict: bool) -> None:
 @click.option(
     "--format",
     "fmt",
-    type=click.Choice(["anthropic", "openai", "json-schema"]),
+    type=click.Choice(SCHEMA_FORMATS),
     default="anthropic",
     show_default=True,
     help="anthropic: a Messages API tool; openai: a Chat Completions function tool; "
-    "json-schema: the input schema alone.",
+    "json-schema: the input schema alone; claude-code: AskUserQuestion as the current Claude "
+    "Code release defines it; opencode, codex, gemini: that agent's own question tool; "
+    "elicitation: the MCP elicitation/create params askcli answers.",
 )
 @click.pass_context
 def schema(ctx: click.Context, fmt: str) -> None:
-    """Print the AskUserQuestion tool definition for an LLM API's `tools` list."""
+    """Print a question tool's definition for an LLM API's `tools` list."""
     import json
 
     from .definitions import tool_definition

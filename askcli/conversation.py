@@ -39,6 +39,7 @@ class Conversation:
     the ``--session`` id. ``journal_file`` (``--journal``) keeps every answer as it is
     given; without it, ``journal_dir`` does for a person at a terminal. ``quiet`` says
     that nobody can see the screens (stderr is ``/dev/null``), so they need not be drawn.
+    ``wording`` (``seed`` or ``claude-code``) picks the texts of AskUserQuestion results.
     """
 
     def __init__(
@@ -55,6 +56,7 @@ class Conversation:
         journal_dir: Path | None = None,
         quiet: bool = False,
         notice: Notice | None = None,
+        wording: str = "seed",
     ) -> None:
         self.reader = reader
         self.out = out
@@ -71,6 +73,7 @@ class Conversation:
         self.open_line = False  # what was written last left the cursor after text
         self.notice = notice  # --notify, resolved: None when nobody is to be called
         self._attention_due = False
+        self.wording = wording  # --wording: the texts of AskUserQuestion's results
 
     def say(self, text: str) -> None:
         """Write to the person; a terminal that went away (SIGHUP) is not an error.

@@ -13,6 +13,8 @@ from .envelopes import ASK_USER_QUESTION as TOOL_NAME
 from .schema import AskUserQuestionInput
 
 FORMATS = ("anthropic", "openai", "json-schema")
+# each other agent's question tool, as that agent defines it for its model
+DIALECT_FORMATS = ("claude-code", "opencode", "codex", "gemini", "elicitation")
 
 DESCRIPTION = """\
 Use this tool when you need to ask the user questions during execution. This allows you to:
@@ -63,7 +65,17 @@ def input_schema() -> dict[str, Any]:
 
 
 def tool_definition(fmt: str = "anthropic") -> dict[str, Any]:
-    """The tool definition in ``fmt``: one of :data:`FORMATS`."""
+    """The tool definition in ``fmt``: one of :data:`FORMATS` or :data:`DIALECT_FORMATS`."""
+    if fmt == "claude-code":
+        from .wording import current_definition
+
+        return current_definition()
+    if fmt in DIALECT_FORMATS:
+        from .dialects import by_name
+
+        dialect = by_name(fmt)
+        assert dialect is not None
+        return dialect.definition()
     schema = input_schema()
     if fmt == "json-schema":
         return schema
@@ -75,4 +87,5 @@ def tool_definition(fmt: str = "anthropic") -> dict[str, Any]:
         }
     if fmt == "anthropic":
         return {"name": TOOL_NAME, "description": DESCRIPTION, "input_schema": schema}
-    raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    known = ", ".join(FORMATS + DIALECT_FORMATS)
+    raise ValueError(f"unknown format {fmt!r}; choose from {known}")

@@ -9,6 +9,11 @@
 - an OpenAI chat tool call, or an assistant message with ``tool_calls``: one
   ``{"role":"tool","tool_call_id","content"}`` per call
 - an OpenAI Responses ``function_call``: its ``function_call_output``
+- a Gemini ``functionCall`` part, a ``content`` of parts or a ``generateContent``
+  response: the ``functionResponse`` part(s), in a ``user`` content when they came in one
+- a JSON-RPC ``elicitation/create`` request (an MCP server asking): its JSON-RPC response
+- a Claude Code ``control_request`` of subtype ``elicitation`` (an MCP server asking
+  through Claude Code): a ``control_response`` carrying ``{action, content}``
 
 Unknown extra keys (``caller``, ``usage``, ...) are ignored; stream-json lines of other
 types (``system``, ``result``, ``stream_event``, ...) are passed over.
@@ -29,6 +34,9 @@ from .results import ToolResult
 
 ASK_USER_QUESTION = "AskUserQuestion"
 TODO_WRITE = "TodoWrite"
+ELICITATION = "elicitation/create"  # MCP's method, the name its calls go by here
+JSONRPC_INVALID_PARAMS = -32602
+JSONRPC_NO_METHOD = -32601
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 # characters JSON may carry raw but a terminal could act on: escaped in every output line
@@ -52,6 +60,9 @@ class Kind(enum.Enum):
     CONTROL = "control"
     OPENAI = "openai"
     RESPONSES = "responses"
+    GEMINI = "gemini"  # a functionCall part on its own
+    GEMINI_CONTENT = "gemini-content"  # a content (or response) holding parts
+    JSONRPC = "jsonrpc"
     PASSED_OVER = "passed-over"
 
 
@@ -86,6 +97,7 @@ class Envelope(NamedTuple):
     items: tuple[ToolCall | Context, ...] = ()
     request_id: Any = None
     refusal: str | None = None
+    sent_ids: tuple[Any, ...] = ()  # Gemini: each call's own id (None: it had none)
 
     @property
     def calls(self) -> list[ToolCall]:
@@ -105,11 +117,26 @@ class Envelope(NamedTuple):
                 response = {
                     "subtype": "success",
                     "request_id": self.request_id,
-                    "response": result.decision(),
+                    "response": result.decision() if result.reply is None else dict(result.reply),
                 }
+                if result.reply is None and self.calls and self.calls[0].name == ELICITATION:
+                    response = {  # an elicitation that could not be asked
+                        "subtype": "error",
+                        "request_id": self.request_id,
+                        "error": result.content,
+                    }
             return [{"type": "control_response", "response": response}]
+        if self.kind is Kind.JSONRPC:
+            return [_jsonrpc(self.request_id, self.refusal, results)]
         if not results:
             return []
+        if self.kind in (Kind.GEMINI, Kind.GEMINI_CONTENT):
+            ids = self.sent_ids or tuple(r.tool_use_id for r in results)
+            calls = self.calls
+            parts = [_gemini(r, c.name, i) for r, c, i in zip(results, calls, ids, strict=False)]
+            if self.kind is Kind.GEMINI:
+                return parts
+            return [{"role": "user", "parts": parts}]
         if self.kind is Kind.OPENAI:
             return [_openai(r) for r in results]
         if self.kind is Kind.RESPONSES:
@@ -120,6 +147,31 @@ class Envelope(NamedTuple):
         if self.kind is Kind.STREAM_JSON:
             return [{"type": "user", "message": {"role": "user", "content": blocks}}]
         return blocks
+
+
+def _jsonrpc(request_id: Any, refusal: str | None, results: Sequence[ToolResult]) -> dict[str, Any]:
+    """A JSON-RPC response: the result object, or an error for a request not served."""
+    head: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id}
+    if refusal is not None:
+        return {**head, "error": {"code": JSONRPC_NO_METHOD, "message": refusal}}
+    (result,) = results
+    if result.reply is None:  # the params could not be asked
+        return {**head, "error": {"code": JSONRPC_INVALID_PARAMS, "message": result.content}}
+    return {**head, "result": dict(result.reply)}
+
+
+def _gemini(result: ToolResult, name: str, sent_id: Any) -> dict[str, Any]:
+    """A ``functionResponse`` part; ``id`` only when the call had one."""
+    if result.deferred:
+        return result.permission("id")
+    if result.reply is not None:
+        response = dict(result.reply)
+    else:
+        response = {"error" if result.is_error else "output": result.content}
+    part: dict[str, Any] = {"name": name, "response": response}
+    if sent_id is not None:
+        part = {"id": sent_id, **part}
+    return {"functionResponse": part}
 
 
 def _anthropic(result: ToolResult) -> dict[str, Any]:
@@ -308,9 +360,12 @@ def _control(document: dict[str, Any]) -> Envelope:
     if not isinstance(request, dict):
         raise UnreadableDocument('the control_request has no "request" object')
     subtype = request.get("subtype")
+    if subtype == "elicitation":
+        return Envelope(Kind.CONTROL, (_elicitation(document, request),), request_id=request_id)
     if subtype != "can_use_tool":
         refusal = (
-            f"control requests of subtype {json.dumps(subtype)} are not served (only can_use_tool)"
+            f"control requests of subtype {json.dumps(subtype)} are not served "
+            "(only can_use_tool and elicitation)"
         )
         return Envelope(Kind.CONTROL, request_id=request_id, refusal=refusal)
     name = request.get("tool_name")
@@ -325,6 +380,24 @@ def _control(document: dict[str, Any]) -> Envelope:
         suggestions = request.get("permission_suggestions")
         call = _call(tool_use_id, name, request.get("input"), **context, suggestions=suggestions)
     return Envelope(Kind.CONTROL, (call,), request_id=request_id)
+
+
+_ELICITATION_KEYS = {  # Claude Code's spelling -> MCP's
+    "requested_schema": "requestedSchema",
+    "elicitation_id": "elicitationId",
+}
+
+
+def _elicitation(document: dict[str, Any], request: dict[str, Any]) -> ToolCall:
+    """An MCP server's elicitation forwarded by Claude Code, as MCP ``elicitation/create``
+    params (``mcp_server_name`` and the other extras kept, to say who asks)."""
+    params = {
+        _ELICITATION_KEYS.get(key, key): value
+        for key, value in request.items()
+        if key != "subtype" and value is not None
+    }
+    call_id = generated_id(document, 0)
+    return ToolCall(call_id, ELICITATION, params, session_id=_text_id(document.get("session_id")))
 
 
 _PASSED_OVER = frozenset(
@@ -359,11 +432,83 @@ def _by_type(document: dict[str, Any], seq: int) -> Envelope | None:
     return None
 
 
+def _gemini_call(part: dict[str, Any], seq: int, place: int) -> tuple[ToolCall, Any]:
+    """A ``functionCall`` part's call and its own id (None when it has none: the Gemini
+    API often sends none; one is made up for askcli's own use, as for bare input)."""
+    call = part["functionCall"]
+    if not isinstance(call, dict):
+        return ToolCall(None, "", None, 'the "functionCall" is not an object'), None
+    sent = call.get("id")
+    call_id = sent if isinstance(sent, str) and sent else generated_id(call, seq, place)
+    name = call.get("name")
+    if not isinstance(name, str):
+        return ToolCall(call_id, "", None, 'the functionCall has no string "name"'), sent
+    args = call.get("args", {})
+    return _call(call_id, name, args), sent
+
+
+def _gemini_content(content: Any, seq: int) -> Envelope:
+    if not isinstance(content, dict) or not isinstance(content.get("parts"), list):
+        raise UnreadableDocument('the Gemini content has no "parts" list')
+    if content.get("role", "model") != "model":
+        raise UnreadableDocument('a content whose "role" is not "model" holds no function call')
+    items: list[ToolCall | Context] = []
+    sent: list[Any] = []
+    for place, part in enumerate(content["parts"]):
+        if not isinstance(part, dict):
+            continue
+        if "functionCall" in part:
+            call, own = _gemini_call(part, seq, place)
+            items.append(call)
+            sent.append(own)
+        elif isinstance(part.get("text"), str) and part["text"].strip() and not part.get("thought"):
+            items.append(Context(part["text"]))
+    return Envelope(Kind.GEMINI_CONTENT, tuple(items), sent_ids=tuple(sent))
+
+
+def _gemini_envelope(document: dict[str, Any], seq: int) -> Envelope | None:
+    """A Gemini API ``functionCall`` part, ``content`` or ``generateContent`` response."""
+    if "functionCall" in document:
+        call, own = _gemini_call(document, seq, 0)
+        return Envelope(Kind.GEMINI, (call,), sent_ids=(own,))
+    if isinstance(document.get("candidates"), list):
+        first = document["candidates"][0] if document["candidates"] else None
+        content = first.get("content") if isinstance(first, dict) else None
+        return _gemini_content(content, seq)
+    if "parts" in document and "role" in document:
+        return _gemini_content(document, seq)
+    return None
+
+
+def _jsonrpc_envelope(document: dict[str, Any], seq: int) -> Envelope:
+    """A JSON-RPC 2.0 message: ``elicitation/create`` is asked; another request is
+    answered "method not found"; notifications and responses are passed over."""
+    method = document.get("method")
+    if "id" not in document or not isinstance(method, str):
+        return Envelope(Kind.PASSED_OVER)
+    request_id = document["id"]
+    if method != ELICITATION:
+        refusal = f"askcli serves only {ELICITATION}, not {json.dumps(method)}"
+        return Envelope(Kind.JSONRPC, request_id=request_id, refusal=refusal)
+    params = document.get("params")
+    call_id = generated_id(document, seq)
+    if not isinstance(params, dict):
+        call = ToolCall(call_id, ELICITATION, None, 'the request has no "params" object')
+    else:
+        call = ToolCall(call_id, ELICITATION, params)
+    return Envelope(Kind.JSONRPC, (call,), request_id=request_id)
+
+
 def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
     """Recognise the envelope of one JSON object; UnreadableDocument if it is none."""
+    if document.get("jsonrpc") == "2.0":
+        return _jsonrpc_envelope(document, seq)
     found = _by_type(document, seq)
     if found is not None:
         return found
+    gemini = _gemini_envelope(document, seq)
+    if gemini is not None:
+        return gemini
     if document.get("object") == "chat.completion" and isinstance(document.get("choices"), list):
         first = document["choices"][0] if document["choices"] else None
         message = first.get("message") if isinstance(first, dict) else None

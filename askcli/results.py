@@ -48,7 +48,9 @@ class ToolResult(NamedTuple):
     ``deferred`` marks a call the person allowed but askcli does not run (any tool other
     than its own): there is no tool_result yet, only the permission to run it.
     ``updated_permissions`` are the permission suggestions the person chose ("don't ask
-    again"), as the host sent them.
+    again"), as the host sent them. ``reply`` is the structured reply of a dialect whose
+    answer is an object rather than text (an MCP elicitation's ``{action, content}``, a
+    Gemini ``functionResponse``'s ``response``); ``content`` is then its text form.
     """
 
     tool_use_id: str | None
@@ -59,6 +61,7 @@ class ToolResult(NamedTuple):
     updated_input: Mapping[str, Any] | None = None
     deferred: bool = False
     updated_permissions: Sequence[Any] | None = None
+    reply: Mapping[str, Any] | None = None  # a structured reply (Gemini, MCP), as sent
 
     @property
     def allowed(self) -> bool:

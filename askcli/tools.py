@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import permission, results, todos
 from .conversation import Conversation, Ending
@@ -22,6 +22,9 @@ from .rendering import visible
 from .repl import Conclusion, converse, statuses
 from .results import Status, ToolResult
 from .state import Outcome, foreign_keys, specs
+
+if TYPE_CHECKING:
+    from .dialects import Dialect
 
 
 class Tool(NamedTuple):
@@ -146,8 +149,37 @@ FALLBACK = Tool("", permission.parse_any, permission.fallback)
 
 
 def tool_for(name: str) -> Tool:
-    """The tool serving ``name``: its own, or the fallback permission prompt."""
-    return REGISTRY.get(name, FALLBACK)
+    """The tool serving ``name``: its own, another agent's question tool (a dialect), or
+    the fallback permission prompt."""
+    tool = REGISTRY.get(name)
+    if tool is not None:
+        return tool
+    from .dialects import by_tool  # only for calls that are not Claude Code's
+
+    dialect = by_tool(name)
+    if dialect is None:
+        return FALLBACK
+    return Tool(dialect.tool, dialect.parse, _dialect_answer(dialect), dialect.warnings)
+
+
+def _dialect_answer(dialect: Dialect) -> Callable[[ToolCall, Any, Conversation], ToolResult]:
+    """Ask a dialect's call as AskUserQuestion is asked, and let the dialect reply."""
+
+    def answer(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
+        from .dialects import Asked
+
+        conclusion = converse(call.id, call.input, data, conv)
+        why = None
+        if conclusion.ending in (Ending.ENDED, Ending.TIMEOUT):
+            why = conv.why(conclusion.ending)
+            conv.error(f"no answer ({why})")
+        elif conclusion.ending is Ending.INTERRUPTED:
+            from .signals import no_answer_reason
+
+            why = no_answer_reason()
+        return dialect.reply(Asked(call, data, conclusion, why))
+
+    return answer
 
 
 def invalid_result(call: ToolCall, error: InvalidCall) -> ToolResult:

@@ -10,7 +10,13 @@ from typing import Any
 import jsonschema
 import pytest
 
-from askcli.definitions import DESCRIPTION, FORMATS, input_schema, tool_definition
+from askcli.definitions import (
+    DESCRIPTION,
+    DIALECT_FORMATS,
+    FORMATS,
+    input_schema,
+    tool_definition,
+)
 from askcli.errors import InvalidCall
 from askcli.inputs import parse_ask as parse_input
 
@@ -121,4 +127,4 @@ def test_the_cli_offers_every_format() -> None:
     from askcli.cli import schema
 
     choices = next(p for p in schema.params if p.name == "fmt").type.choices  # type: ignore[attr-defined]
-    assert tuple(choices) == FORMATS
+    assert tuple(choices) == FORMATS + DIALECT_FORMATS
