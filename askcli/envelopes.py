@@ -14,6 +14,9 @@
 - a JSON-RPC ``elicitation/create`` request (an MCP server asking): its JSON-RPC response
 - a Claude Code ``control_request`` of subtype ``elicitation`` (an MCP server asking
   through Claude Code): a ``control_response`` carrying ``{action, content}``
+- an OpenCode ``question.asked`` event (or a ``GET /question`` request object): the
+  ``question.replied`` event with the answers, or ``question.rejected``; OpenCode's other
+  events (``session.updated``, ...) are passed over
 
 Unknown extra keys (``caller``, ``usage``, ...) are ignored; stream-json lines of other
 types (``system``, ``result``, ``stream_event``, ...) are passed over.
@@ -30,11 +33,12 @@ from typing import Any, NamedTuple
 from .documents import loads_limited
 from .errors import UnreadableDocument
 from .rendering import UNSAFE_BEYOND_C0, escape_controls
-from .results import ToolResult
+from .results import Status, ToolResult
 
 ASK_USER_QUESTION = "AskUserQuestion"
 TODO_WRITE = "TodoWrite"
 ELICITATION = "elicitation/create"  # MCP's method, the name its calls go by here
+OPENCODE_QUESTION = "question"  # OpenCode's question tool
 JSONRPC_INVALID_PARAMS = -32602
 JSONRPC_NO_METHOD = -32601
 
@@ -63,6 +67,7 @@ class Kind(enum.Enum):
     GEMINI = "gemini"  # a functionCall part on its own
     GEMINI_CONTENT = "gemini-content"  # a content (or response) holding parts
     JSONRPC = "jsonrpc"
+    OPENCODE = "opencode"  # a question.asked event: question.replied / question.rejected
     PASSED_OVER = "passed-over"
 
 
@@ -128,6 +133,8 @@ class Envelope(NamedTuple):
             return [{"type": "control_response", "response": response}]
         if self.kind is Kind.JSONRPC:
             return [_jsonrpc(self.request_id, self.refusal, results)]
+        if self.kind is Kind.OPENCODE:
+            return [_opencode_reply(self.request_id, self.calls, results)]
         if not results:
             return []
         if self.kind in (Kind.GEMINI, Kind.GEMINI_CONTENT):
@@ -158,6 +165,47 @@ def _jsonrpc(request_id: Any, refusal: str | None, results: Sequence[ToolResult]
     if result.reply is None:  # the params could not be asked
         return {**head, "error": {"code": JSONRPC_INVALID_PARAMS, "message": result.content}}
     return {**head, "result": dict(result.reply)}
+
+
+def _opencode_reply(
+    request_id: Any, calls: Sequence[ToolCall], results: Sequence[ToolResult]
+) -> dict[str, Any]:
+    """The event OpenCode itself emits when its question is answered (the body of ``POST
+    /question/{requestID}/reply`` is ``{"answers"}``) or dismissed (``.../reject``). A call
+    not answered, or not valid, is dismissed, as OpenCode dismisses what it stops waiting
+    for; the person's words of "chat about this" go with it as ``message``."""
+    from .dialects.opencode import DISMISSED  # the dialect imports this module
+
+    (result,) = results
+    head = {"sessionID": calls[0].session_id if calls else None, "requestID": request_id}
+    metadata = (result.data or {}).get("metadata")
+    if result.allowed and isinstance(metadata, dict):
+        return {"type": "question.replied", "properties": {**head, "answers": metadata["answers"]}}
+    if result.status is Status.DECLINED and result.content != DISMISSED:
+        head["message"] = result.content
+    return {"type": "question.rejected", "properties": head}
+
+
+def _opencode_envelope(document: dict[str, Any]) -> Envelope | None:
+    """An OpenCode ``question.asked`` event, a pending question request as ``GET /question``
+    lists it, or another OpenCode event (passed over); None for anything else."""
+    kind = document.get("type")
+    if kind == "question.asked" and isinstance(document.get("properties"), dict):
+        request = document["properties"]
+    elif kind is None and "sessionID" in document and "questions" in document:
+        request = document
+    elif isinstance(kind, str) and "." in kind and isinstance(document.get("properties"), dict):
+        return Envelope(Kind.PASSED_OVER)
+    else:
+        return None
+    request_id = _text_id(request.get("id"))
+    session_id = _text_id(request.get("sessionID"))
+    if request_id is None:
+        call = ToolCall(None, OPENCODE_QUESTION, None, 'the question request has no string "id"')
+    else:
+        value = {"questions": request["questions"]} if "questions" in request else {}
+        call = _call(request_id, OPENCODE_QUESTION, value, session_id=session_id)
+    return Envelope(Kind.OPENCODE, (call,), request_id=request_id)
 
 
 def _gemini(result: ToolResult, name: str, sent_id: Any) -> dict[str, Any]:
@@ -503,6 +551,9 @@ def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
     """Recognise the envelope of one JSON object; UnreadableDocument if it is none."""
     if document.get("jsonrpc") == "2.0":
         return _jsonrpc_envelope(document, seq)
+    opencode = _opencode_envelope(document)
+    if opencode is not None:
+        return opencode
     found = _by_type(document, seq)
     if found is not None:
         return found
