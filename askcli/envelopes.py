@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 from .documents import loads_limited
 from .errors import UnreadableDocument
 from .rendering import UNSAFE_BEYOND_C0, escape_controls
-from .results import Status, ToolResult
+from .results import CANCEL_MESSAGE, Status, ToolResult
 
 ASK_USER_QUESTION = "AskUserQuestion"
 TODO_WRITE = "TodoWrite"
@@ -143,7 +143,7 @@ class Envelope(NamedTuple):
             parts = [_gemini(r, c.name, i) for r, c, i in zip(results, calls, ids, strict=False)]
             if self.kind is Kind.GEMINI:
                 return parts
-            return [{"role": "user", "parts": parts}]
+            return [{"role": "user", "parts": parts + _gemini_words(results)}]
         if self.kind is Kind.OPENAI:
             return [_openai(r) for r in results]
         if self.kind is Kind.RESPONSES:
@@ -215,11 +215,32 @@ def _gemini(result: ToolResult, name: str, sent_id: Any) -> dict[str, Any]:
     if result.reply is not None:
         response = dict(result.reply)
     else:
-        response = {"error" if result.is_error else "output": result.content}
+        response = {"error" if result.is_error else "output": _gemini_text(result, name)}
     part: dict[str, Any] = {"name": name, "response": response}
     if sent_id is not None:
         part = {"id": sent_id, **part}
     return {"functionResponse": part}
+
+
+def _gemini_text(result: ToolResult, name: str) -> str:
+    """Gemini CLI's own words where the shared results have Claude Code's: the error of an
+    invalid ``ask_user`` call (Ajv's or the tool's text alone), and a call of the batch
+    that was not asked because an earlier one was declined."""
+    from .dialects import gemini  # the dialects import this module
+
+    if result.content == CANCEL_MESSAGE:
+        return gemini.QUEUED_CANCELLED
+    if name == gemini.TOOL and result.content.startswith("<tool_use_error>"):
+        return gemini.invalid_text(result.content)
+    return result.content
+
+
+def _gemini_words(results: Sequence[ToolResult]) -> list[dict[str, Any]]:
+    """The person's words of "chat about this" at an ``ask_user`` call, as the text part
+    that follows the functionResponse parts: what Gemini CLI sends as the person's next
+    message after a dismissed dialog."""
+    words = [(r.data or {}).get("clarification") for r in results if r.reply is not None]
+    return [{"text": w} for w in words if isinstance(w, str) and w]
 
 
 def _anthropic(result: ToolResult) -> dict[str, Any]:
