@@ -141,6 +141,7 @@ def parse(raw: Any) -> AskInput:
             "Expected a value with a length of at least 1, got []", ["questions"], "too_small"
         )
     parsed: list[Question] = []
+    several = len(items) > 1  # one question alone is answered or dismissed, never skipped
     for i, item in enumerate(items):
         where: Path = ["questions", i]
         if not isinstance(item, dict):
@@ -159,7 +160,7 @@ def parse(raw: Any) -> AskInput:
         multiple = _optional_boolean(item, "multiple", where)
         custom = item.get("custom")  # not in the model's schema: honoured when a boolean
         if not options:  # nothing to choose: the answer is typed
-            parsed.append(Question(text, header, (), kind="text", other=False, required=False))
+            parsed.append(Question(text, header, (), kind="text", required=not several))
             continue
         parsed.append(
             Question(
@@ -168,7 +169,7 @@ def parse(raw: Any) -> AskInput:
                 tuple(options),
                 multiSelect=multiple is True,
                 other=custom is not False,
-                required=False,  # OpenCode's Confirm tab submits a question unanswered
+                required=not several,  # OpenCode's Confirm tab submits one unanswered
             )
         )
     names = _unique([q.question for q in parsed])
