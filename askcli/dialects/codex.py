@@ -43,6 +43,7 @@ MAX_QUESTIONS = 3
 OPTIONS_RANGE = (2, 3)
 HEADER_MAX = 12
 LABEL_MAX_WORDS = 5
+_clock = time.monotonic  # how long a call ran (tests set their own)
 _SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*")
 
 
@@ -254,7 +255,7 @@ class _Parsed(AskInput):
     def __new__(cls, questions: tuple[Question, ...], raw: dict[str, Any]) -> _Parsed:
         self = super().__new__(cls, questions)
         self.raw = raw
-        self.started = time.monotonic()
+        self.started = _clock()
         return self
 
 
@@ -350,7 +351,7 @@ def _json(value: Any) -> str:
 
 def _elapsed(asked: Asked) -> float:
     started = getattr(asked.data, "started", None)
-    return 0.0 if started is None else time.monotonic() - started
+    return 0.0 if started is None else _clock() - started
 
 
 def abort_text(seconds: float) -> str:
