@@ -128,7 +128,7 @@ class Envelope(NamedTuple):
                     response = {  # an elicitation that could not be asked
                         "subtype": "error",
                         "request_id": self.request_id,
-                        "error": result.content,
+                        "error": _invalid_params(result.content)["message"],
                     }
             return [{"type": "control_response", "response": response}]
         if self.kind is Kind.JSONRPC:
@@ -163,8 +163,29 @@ def _jsonrpc(request_id: Any, refusal: str | None, results: Sequence[ToolResult]
         return {**head, "error": {"code": JSONRPC_NO_METHOD, "message": refusal}}
     (result,) = results
     if result.reply is None:  # the params could not be asked
-        return {**head, "error": {"code": JSONRPC_INVALID_PARAMS, "message": result.content}}
+        return {**head, "error": _invalid_params(result.content)}
     return {**head, "result": dict(result.reply)}
+
+
+_INVALID = ("<tool_use_error>InputValidationError: ", "</tool_use_error>")
+
+
+def _invalid_params(text: str) -> dict[str, Any]:
+    """JSON-RPC's -32602 for params that could not be asked: the reasons in one line,
+    and the zod-style issues as ``data`` when there are some."""
+    head, tail = _INVALID
+    inner = text[len(head) : -len(tail)] if text.startswith(head) and text.endswith(tail) else text
+    error: dict[str, Any] = {"code": JSONRPC_INVALID_PARAMS, "message": f"Invalid params: {inner}"}
+    try:
+        issues = json.loads(inner)
+    except ValueError:
+        return error
+    if isinstance(issues, list) and all(isinstance(i, dict) and "path" in i for i in issues):
+        from .issues import describe_issues
+
+        error["message"] = f"Invalid params: {describe_issues(issues)}"
+        error["data"] = {"issues": issues}
+    return error
 
 
 def _opencode_reply(
@@ -466,7 +487,24 @@ def _elicitation(document: dict[str, Any], request: dict[str, Any]) -> ToolCall:
         if key != "subtype" and value is not None
     }
     call_id = generated_id(document, 0)
-    return ToolCall(call_id, ELICITATION, params, session_id=_text_id(document.get("session_id")))
+    session = _text_id(document.get("session_id"))
+    return ToolCall(call_id, ELICITATION, params, session_id=session, notice=asked_by(params))
+
+
+def asked_by(params: Any) -> str | None:
+    """Who asks and why, told the person before an elicitation is asked (the spec: make
+    clear which server is requesting information): ``MCP server "github" asks: ...``."""
+    if not isinstance(params, dict) or not isinstance(params.get("message"), str):
+        return None
+    from .issues import MAX_TEXT
+
+    server = params.get("mcp_server_name")
+    named = isinstance(server, str) and 0 < len(server) <= MAX_TEXT
+    who = f"MCP server {json.dumps(server, ensure_ascii=False)}" if named else "the MCP server"
+    message = params["message"].strip()
+    if not message or len(message) > MAX_TEXT:
+        return f"{who} asks:"
+    return f"{who} asks: {message}"
 
 
 _PASSED_OVER = frozenset(
@@ -564,7 +602,7 @@ def _jsonrpc_envelope(document: dict[str, Any], seq: int) -> Envelope:
     if not isinstance(params, dict):
         call = ToolCall(call_id, ELICITATION, None, 'the request has no "params" object')
     else:
-        call = ToolCall(call_id, ELICITATION, params)
+        call = ToolCall(call_id, ELICITATION, params, notice=asked_by(params))
     return Envelope(Kind.JSONRPC, (call,), request_id=request_id)
 
 
