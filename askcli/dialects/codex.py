@@ -110,6 +110,9 @@ def definition() -> dict[str, Any]:
     }
 
 
+_ZOD = {"a string": "string", "a boolean": "boolean", "a sequence": "array"}  # zod's names
+
+
 # serde's words for what it found (``Unexpected``) and what it wanted
 def _found(value: Any) -> str:
     if value is None:
@@ -135,9 +138,6 @@ def _wrong(value: Any, expected: str, path: Path) -> InvalidCall:
         "path": path,
     }
     return InvalidCall(TOOL, [issue])
-
-
-_ZOD = {"a string": "string", "a boolean": "boolean", "a sequence": "array"}
 
 
 def _fields(node: dict[str, Any], types: dict[str, str], path: Path) -> None:
@@ -192,6 +192,20 @@ def _unique(text: str, taken: set[str]) -> str:
     return candidate
 
 
+class _Parsed(AskInput):
+    """A parsed call, with the input as sent (for ``check --strict``: ids, keys Codex
+    ignores) and when it was read (Codex's abort text says how long the tool ran)."""
+
+    raw: dict[str, Any]
+    started: float
+
+    def __new__(cls, questions: tuple[Question, ...], raw: dict[str, Any]) -> _Parsed:
+        self = super().__new__(cls, questions)
+        self.raw = raw
+        self.started = _clock()
+        return self
+
+
 def parse(raw: Any) -> AskInput:
     """The call as the shared question model, checked as Codex checks it: serde's types
     and required fields (its first complaint, in its words), then non-empty options.
@@ -243,20 +257,6 @@ def parse(raw: Any) -> AskInput:
         for q in items
     )
     return _Parsed(questions, raw)
-
-
-class _Parsed(AskInput):
-    """A parsed call, with the input as sent (for ``check --strict``: ids, keys Codex
-    ignores) and when it was read (Codex's abort text says how long the tool ran)."""
-
-    raw: dict[str, Any]
-    started: float
-
-    def __new__(cls, questions: tuple[Question, ...], raw: dict[str, Any]) -> _Parsed:
-        self = super().__new__(cls, questions)
-        self.raw = raw
-        self.started = _clock()
-        return self
 
 
 def invalid_text(issues: list[Issue]) -> str:
