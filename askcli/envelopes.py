@@ -582,7 +582,11 @@ def _gemini_envelope(document: dict[str, Any], seq: int) -> Envelope | None:
         first = document["candidates"][0] if document["candidates"] else None
         content = first.get("content") if isinstance(first, dict) else None
         return _gemini_content(content, seq)
-    if "parts" in document and "role" in document:
+    parts = document.get("parts")
+    calls = isinstance(parts, list) and any(
+        isinstance(p, dict) and "functionCall" in p for p in parts
+    )
+    if "parts" in document and ("role" in document or calls):  # role is optional in a content
         return _gemini_content(document, seq)
     return None
 

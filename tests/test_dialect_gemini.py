@@ -818,3 +818,39 @@ def test_ctrl_c_at_a_terminal(tmp_path: Path) -> None:
     status, reply = term.finish()
     assert status == 130
     assert reply == {"functionResponse": {"name": "ask_user", "response": {"error": DENIED}}}
+
+
+def test_a_content_without_role_holding_a_function_call_is_a_gemini_content() -> None:
+    content = {"parts": [{"text": "One thing."}, part(choice(), id="r1")]}
+    outcome = play(calls=[content], answers=["2"])
+    assert outcome.stderr.startswith("\nAssistant: One thing.\n")
+    assert json.loads(outcome.stdout[0]) == {
+        "role": "user",
+        "parts": [
+            {
+                "functionResponse": {
+                    "id": "r1",
+                    "name": "ask_user",
+                    "response": {"output": '{"answers":{"0":"B"}}'},
+                }
+            }
+        ],
+    }
+
+
+@pytest.mark.parametrize(
+    ("document", "said"),
+    [
+        ({"functionCall": "x"}, 'the "functionCall" is not an object'),
+        ({"functionCall": {"name": 5}}, 'the functionCall has no string "name"'),
+        ({"role": "user", "parts": []}, 'a content whose "role" is not "model"'),
+        ({"candidates": []}, 'the Gemini content has no "parts" list'),
+    ],
+)
+def test_malformed_gemini_documents_are_refused_in_one_line(
+    document: dict[str, Any], said: str
+) -> None:
+    outcome = play(calls=[document])
+    assert outcome.status == 2
+    assert said in outcome.stderr.splitlines()[0]
+    assert len(outcome.stdout) == 1 and "Traceback" not in outcome.stderr
