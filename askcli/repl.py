@@ -123,10 +123,10 @@ def ask_questions(
                 # an answer, or an answer for a paging key (the terminal has scrollback)
                 conv.say(_screen(data, state, conv.style))
                 shown = view
+            # at a secret question every line is read unechoed: its answer, Other's text
+            # and its notes (n TEXT) may each be the secret
             secret = (
-                state.mode in (Mode.QUESTION, Mode.OTHER_TEXT)
-                and data.questions[state.at].secret
-                and (state.mode is Mode.OTHER_TEXT or data.questions[state.at].typed)
+                state.mode in (Mode.QUESTION, Mode.OTHER_TEXT) and data.questions[state.at].secret
             )
             line = conv.read_answer(
                 "" if conv.quiet else screens.prompt(state, conv.style.width, secret=secret),
@@ -229,12 +229,13 @@ def replay(data: AskInput, state: State, lines: Sequence[str]) -> State:
 def _screen(data: AskInput, state: State, style: Style) -> str:
     if state.mode is Mode.REVIEW:
         return screens.review_block(data, state, style)
-    text = screens.question_block(data.questions[state.at], state.at, len(data.questions), style)
-    if state.at in state.selections:
-        text += screens.current_answer(state, style)
+    question = data.questions[state.at]
+    text = screens.question_block(question, state.at, len(data.questions), style)
+    if state.at in state.selections or (question.typed and question.question in state.answers):
+        text += screens.current_answer(state, style, question.secret)
     else:
         if state.at in state.suggested:
             text += screens.suggested_answer(state, style)
         if state.at in state.notes:
-            text += screens.notes_line(state, style)
+            text += screens.notes_line(state, style, question.secret)
     return text

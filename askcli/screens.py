@@ -68,6 +68,8 @@ def question_block(question: Question, index: int, total: int, style: Style) -> 
         hints.append(f"({_items(question.min_items, question.max_items)})")
     if not question.required:
         hints.append("(optional: s skips it)")
+    if question.secret:
+        hints.append("(a secret: what you type here is not shown)")
     for hint in hints:
         lines += [style.dim(row) for row in wrap(hint, style.width, first="  ", rest="   ")]
     return "\n" + "\n".join(lines) + "\n"
@@ -138,15 +140,19 @@ def answer_text(state: State, index: int, secret: bool = False) -> str:
     return visible(answer, multiline=True)
 
 
-def current_answer(state: State, style: Style) -> str:
+def current_answer(state: State, style: Style, secret: bool = False) -> str:
     """Shown when the person comes back to a question they answered."""
-    lines = wrap(answer_text(state, state.at), style.width, first="  current answer: ")
-    return "\n".join(lines) + "\n" + (notes_line(state, style) if state.at in state.notes else "")
+    shown = answer_text(state, state.at, secret)
+    lines = wrap(shown, style.width, first="  current answer: ")
+    notes = notes_line(state, style, secret) if state.at in state.notes else ""
+    return "\n".join(lines) + "\n" + notes
 
 
-def notes_line(state: State, style: Style) -> str:
-    """The current question's notes (``n`` alone clears them)."""
-    lines = wrap(visible(state.notes[state.at], multiline=True), style.width, first="  notes: ")
+def notes_line(state: State, style: Style, secret: bool = False) -> str:
+    """The current question's notes (``n`` alone clears them); a secret question's hidden."""
+    note = state.notes[state.at]
+    shown = f"(hidden, {len(note)} characters)" if secret else visible(note, multiline=True)
+    lines = wrap(shown, style.width, first="  notes: ")
     return "\n".join(lines) + "\n"
 
 
@@ -208,7 +214,8 @@ def review_block(data: AskInput, state: State, style: Style) -> str:
         lines += wrap(answer, style.width, first="       ")
         note = state.notes.get(i)
         if note:
-            lines += wrap(visible(note, multiline=True), style.width, first="       notes: ")
+            shown = f"(hidden, {len(note)} characters)" if question.secret else note
+            lines += wrap(visible(shown, multiline=True), style.width, first="       notes: ")
     count = len(data.questions)
     change = "1 changes the answer" if count == 1 else f"1-{count} changes an answer"
     hint = f"Enter or y submits, {change}, b goes back, q declines, ? for help."

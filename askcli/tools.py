@@ -17,11 +17,11 @@ from .conversation import Conversation, Ending
 from .envelopes import ASK_USER_QUESTION, TODO_WRITE, ToolCall
 from .errors import InvalidCall
 from .inputs import AskInput, TodoInput, parse_ask, parse_todos, soft_rule_warnings, todo_warnings
-from .issues import MAX_TEXT, describe_issues, long_text
+from .issues import MAX_TEXT, Issue, describe_issues, long_text
 from .rendering import visible
 from .repl import Conclusion, converse, statuses
 from .results import Status, ToolResult
-from .state import Outcome, foreign_keys, specs
+from .state import Mode, Outcome, State, foreign_keys, specs
 
 if TYPE_CHECKING:
     from .dialects import Dialect
@@ -38,6 +38,7 @@ class Tool(NamedTuple):
     parse: Callable[[Any], Any]
     answer: Callable[[ToolCall, Any, Conversation], ToolResult]
     warnings: Callable[[Any], list[str]] = lambda _: []
+    invalid: Callable[[list[Issue]], str] = results.validation_error_text
 
 
 def final_annotations(data: AskInput, conclusion: Conclusion) -> dict[str, dict[str, str]]:
@@ -159,7 +160,8 @@ def tool_for(name: str) -> Tool:
     dialect = by_tool(name)
     if dialect is None:
         return FALLBACK
-    return Tool(dialect.tool, dialect.parse, _dialect_answer(dialect), dialect.warnings)
+    invalid = dialect.invalid or results.validation_error_text
+    return Tool(dialect.tool, dialect.parse, _dialect_answer(dialect), dialect.warnings, invalid)
 
 
 def _dialect_answer(dialect: Dialect) -> Callable[[ToolCall, Any, Conversation], ToolResult]:
@@ -168,6 +170,10 @@ def _dialect_answer(dialect: Dialect) -> Callable[[ToolCall, Any, Conversation],
     def answer(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
         from .dialects import Asked
 
+        if not data.questions:  # an agent that allows an empty list gets its empty answer
+            conv.error(f"the {dialect.tool} call has no questions; nothing to ask")
+            done = State((), mode=Mode.DONE, outcome=Outcome.SUBMITTED)
+            return dialect.reply(Asked(call, data, Conclusion(done, Ending.DONE)))
         conclusion = converse(call.id, call.input, data, conv)
         why = None
         if conclusion.ending in (Ending.ENDED, Ending.TIMEOUT):
@@ -183,9 +189,8 @@ def _dialect_answer(dialect: Dialect) -> Callable[[ToolCall, Any, Conversation],
 
 
 def invalid_result(call: ToolCall, error: InvalidCall) -> ToolResult:
-    return ToolResult(
-        call.id, results.validation_error_text(error.issues), Status.INVALID, is_error=True
-    )
+    text = tool_for(call.name).invalid(error.issues)
+    return ToolResult(call.id, text, Status.INVALID, is_error=True)
 
 
 def check_call(call: ToolCall, *, short: bool = False) -> tuple[Tool, Any]:

@@ -22,7 +22,7 @@ from askcli.fixtures import play
 from askcli.lines import TextLineReader
 from askcli.rendering import Style
 from askcli.results import Status
-from askcli.session import answer_document
+from askcli.session import answer_document, ask
 
 from .helpers import example
 from .test_attacks import ATTACKS, check_bytes
@@ -596,7 +596,6 @@ def test_is_secret_makes_a_secret_question() -> None:
         ),
         ({"questions": [{**CONFIRM, "options": None}]}, "questions[0].options", codex.NO_OPTIONS),
         ({"questions": [{**CONFIRM, "options": []}]}, "questions[0].options", codex.NO_OPTIONS),
-        ({"questions": []}, "questions", "there are no questions to ask"),
     ],
 )
 def test_what_codex_refuses_in_its_words(raw: Any, where: str, message: str) -> None:
@@ -614,8 +613,30 @@ def test_serde_reports_a_wrong_type_before_a_missing_field() -> None:
     assert caught.value.issues[0]["message"] == "invalid type: integer `5`, expected a string"
 
 
-def test_the_texts_codex_would_send_for_an_invalid_call() -> None:
-    """For the shared code to send in place of InputValidationError (see the report)."""
+def test_an_empty_list_is_answered_at_once_as_codex_does() -> None:
+    call = {"type": "function_call", "call_id": "call_0", "name": "request_user_input"}
+    reply = ask({**call, "arguments": '{"questions":[]}'}, input=io.StringIO(""))
+    assert reply.envelope == {
+        "type": "function_call_output",
+        "call_id": "call_0",
+        "output": '{"answers":{}}',
+    }
+    assert reply.status == 0
+
+
+def test_an_invalid_call_gets_codex_s_own_text() -> None:
+    call = {"type": "function_call", "call_id": "call_0", "name": "request_user_input"}
+    reply = ask({**call, "arguments": '{"questions":[{"question":5}]}'}, input=io.StringIO(""))
+    assert reply.envelope == {
+        "type": "function_call_output",
+        "call_id": "call_0",
+        "output": "failed to parse function arguments: invalid type: integer `5`, expected a "
+        "string",
+    }
+    assert reply.status == 2
+
+
+def test_the_texts_codex_sends_for_an_invalid_call() -> None:
     assert codex.invalid_text([{"message": codex.NO_OPTIONS, "path": []}]) == codex.NO_OPTIONS
     assert (
         codex.invalid_text([{"message": "missing field `id`", "path": []}])

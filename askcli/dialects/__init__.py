@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from ..conversation import Ending
 from ..envelopes import ToolCall
 from ..inputs import AskInput
+from ..issues import Issue
 from ..repl import Conclusion, statuses
 from ..results import Status, ToolResult
 from ..state import Outcome
@@ -96,7 +97,9 @@ class Dialect(NamedTuple):
     (InvalidCall with the agent's own reasons); ``reply``: what the person did to the
     ToolResult the agent expects (its text in ``content``, a structured reply in
     ``reply``); ``definition``: the tool as that agent defines it for its model
-    (``askcli schema --format NAME``); ``warnings``: soft rules for ``check --strict``.
+    (``askcli schema --format NAME``); ``warnings``: soft rules for ``check --strict``;
+    ``invalid``: the text the agent's model gets for input that fails ``parse`` (default:
+    Claude Code's ``<tool_use_error>``).
     """
 
     name: str
@@ -106,6 +109,7 @@ class Dialect(NamedTuple):
     definition: Callable[[], dict[str, Any]]
     warnings: Callable[[Any], list[str]] = lambda _: []
     about: str = ""  # one line for --help and the README
+    invalid: Callable[[list[Issue]], str] | None = None  # the agent's own invalid-input text
 
 
 def _all() -> tuple[Dialect, ...]:

@@ -233,17 +233,6 @@ def parse(raw: Any) -> AskInput:
         raise InvalidCall(
             TOOL, [{"code": "custom", "message": NO_OPTIONS, "path": path} for path in empty]
         )
-    if not items:  # Codex asks nothing and replies {"answers":{}}; askcli has nothing to show
-        too_small: Issue = {
-            "code": "too_small",
-            "minimum": 1,
-            "type": "array",
-            "inclusive": True,
-            "exact": False,
-            "message": "there are no questions to ask",
-            "path": ["questions"],
-        }
-        raise InvalidCall(TOOL, [too_small])
     taken: set[str] = set()
     questions = tuple(
         Question(
@@ -397,4 +386,5 @@ DIALECT = Dialect(
     definition,
     warnings,
     "Codex request_user_input: answers by question id, Other as a user_note",
+    invalid_text,
 )
