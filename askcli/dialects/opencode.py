@@ -6,7 +6,9 @@ only): no limit on the number of questions or options, nor on any length; unknow
 dropped. ``custom`` is not in the model's schema (OpenCode strips it from a model's call)
 but is part of the question as its server and SDK carry it: ``custom: false`` is honoured
 here, so the question has no Other. A question without options can only be answered by
-typing, so it is asked as a text question whatever ``custom`` says.
+typing, so it is asked as a text question whatever ``custom`` says. With several questions
+any may be left unanswered (OpenCode's Confirm tab); a question alone is answered or
+dismissed. An empty ``questions`` is refused, as OpenCode's next runtime refuses it.
 
 Reply: ``User has answered your questions: "q"="a, b", ... You can now continue with the
 user's answers in mind.``, ``Unanswered`` for a question left without answer; a dismissal
@@ -33,6 +35,7 @@ from . import Asked, Dialect, failed
 TOOL = "question"
 DISMISSED = "The user dismissed this question"
 UNANSWERED = "Unanswered"
+TYPE_OWN = "Type your own answer"  # the TUI's custom row and its placeholder
 HEADER_HINT = 30  # "Very short label (max 30 chars)": a hint, never enforced
 
 DESCRIPTION = (
@@ -101,7 +104,7 @@ def _expect(node: Any, key: str, path: Path, expected: str, ok: type | tuple[typ
     if key not in node:
         raise _issue("Missing key", [*path, key])
     value = node[key]
-    if not isinstance(value, ok) or (ok is str and isinstance(value, bool)):
+    if not isinstance(value, ok):
         raise _issue(f"Expected {expected}, got {_shown(value)}", [*path, key])
     return value
 
@@ -169,7 +172,7 @@ def parse(raw: Any) -> AskInput:
                 tuple(options),
                 multiSelect=multiple is True,
                 other=custom is not False,
-                required=not several,  # OpenCode's Confirm tab submits one unanswered
+                required=not several,  # its Confirm tab submits a question unanswered
             )
         )
     names = _unique([q.question for q in parsed])
@@ -183,7 +186,9 @@ def invalid_text(issues: list[Issue]) -> str:
     for issue in issues:
         line = issue["message"]
         if issue["path"]:
-            line += "\n  at " + "".join(f"[{json.dumps(p)}]" for p in issue["path"])
+            line += "\n  at " + "".join(
+                f"[{json.dumps(p, ensure_ascii=False)}]" for p in issue["path"]
+            )
         lines.append(line)
     detail = "SchemaError(" + "\n".join(lines) + ")"
     return (
@@ -283,7 +288,7 @@ def warnings(data: AskInput) -> list[str]:
                 found.append(
                     f"{where}.options[{j}].label {label!r} has more than {LABEL_MAX_WORDS} words"
                 )
-            if q.other and label.lower().rstrip(".…:") in ("other", "type your own answer"):
+            if q.other and label.lower().rstrip(".…:") in ("other", TYPE_OWN.lower()):
                 found.append(
                     f"{where}.options[{j}].label {label!r} is a catch-all option; "
                     '"Type your own answer" is added automatically'
