@@ -368,7 +368,6 @@ def test_invalid_input_is_refused_in_opencodes_words(raw: dict[str, Any], detail
     ("raw", "where", "message"),
     [
         (None, "", "Expected object, got null"),
-        ({"questions": []}, "questions", "Expected a value with a length of at least 1, got []"),
         ({"questions": ["Which?"]}, "questions[0]", 'Expected QuestionPrompt, got "Which?"'),
         ({"questions": [q(question=7)]}, "questions[0].question", "Expected string, got 7"),
         ({"questions": [q(header=None)]}, "questions[0].header", "Expected string, got null"),
@@ -405,10 +404,29 @@ def test_an_invalid_call_gets_one_line_a_result_and_status_2() -> None:
         outcome.stderr
         == "askcli: invalid question call call_14: questions[0].header: Missing key\n"
     )
-    (line,) = outcome.stdout
-    reply = json.loads(line)
-    assert reply["tool_use_id"] == "call_14" and reply["is_error"] is True
-    assert "Missing key" in reply["content"]
+    assert outcome.stdout == [
+        '{"type":"tool_result","tool_use_id":"call_14","content":"The question tool was called '
+        'with invalid arguments: SchemaError(Missing key\\n  at [\\"questions\\"][0]'
+        '[\\"header\\"]).\\nPlease rewrite the input so it satisfies the expected schema.",'
+        '"is_error":true}'
+    ]
+
+
+def test_an_empty_list_is_answered_at_once_as_opencode_answers_it() -> None:
+    empty = {
+        "id": "call_42",
+        "type": "function",
+        "function": {"name": "question", "arguments": '{"questions":[]}'},
+    }
+    outcome = play(calls=[empty], answers=[])
+    assert outcome.status == 0
+    assert outcome.stderr == "askcli: the question call has no questions; nothing to ask\n"
+    assert outcome.stdout == [
+        '{"role":"tool","tool_call_id":"call_42","content":"User has answered your questions: . '
+        "You can now continue with the user's answers in mind.\"}"
+    ]
+    data = json.loads(play(calls=[empty], output=Output.ANSWERS).stdout[0])
+    assert data["title"] == "Asked 0 question" and data["metadata"] == {"answers": []}
 
 
 def test_an_invalid_event_is_rejected_with_status_2() -> None:

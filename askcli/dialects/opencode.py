@@ -8,7 +8,7 @@ but is part of the question as its server and SDK carry it: ``custom: false`` is
 here, so the question has no Other. A question without options can only be answered by
 typing, so it is asked as a text question whatever ``custom`` says. With several questions
 any may be left unanswered (OpenCode's Confirm tab); a question alone is answered or
-dismissed. An empty ``questions`` is refused, as OpenCode's next runtime refuses it.
+dismissed. An empty ``questions`` is answered at once, as OpenCode 1.18.34 answers it.
 
 Reply: ``User has answered your questions: "q"="a, b", ... You can now continue with the
 user's answers in mind.``, ``Unanswered`` for a question left without answer; a dismissal
@@ -139,10 +139,6 @@ def parse(raw: Any) -> AskInput:
     if not isinstance(raw, dict):
         raise _issue(f"Expected object, got {_shown(raw)}", [])
     items = _expect(raw, "questions", [], "array", list)
-    if not items:  # OpenCode's next runtime says so; 1.18.34 shows an empty form
-        raise _issue(
-            "Expected a value with a length of at least 1, got []", ["questions"], "too_small"
-        )
     parsed: list[Question] = []
     several = len(items) > 1  # one question alone is answered or dismissed, never skipped
     for i, item in enumerate(items):
@@ -308,4 +304,5 @@ DIALECT = Dialect(
     definition,
     warnings,
     "OpenCode's question tool: any number of questions and options, multiple, custom",
+    invalid_text,
 )
