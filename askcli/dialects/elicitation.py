@@ -234,11 +234,16 @@ def _choices(
 
 
 def _question_text(key: str, node: dict[str, Any], used: set[str]) -> str:
-    """The title (else the property name) on one line, the description below it."""
-    title = node.get("title")
-    head = visible(" ".join(title.split()) if isinstance(title, str) and title.strip() else key)
-    description = node.get("description")
+    """The title on one line with the description below it; without a title, the
+    description alone (on one line), else the property name. Unique within the form."""
+    title, description = node.get("title"), node.get("description")
+    title = " ".join(title.split()) if isinstance(title, str) else ""
     about = description.strip() if isinstance(description, str) else ""
+    if not title:
+        title, about = " ".join(about.split()) or key, ""
+    elif about.casefold() == title.casefold():  # pydantic's titles often repeat it
+        about = ""
+    head = visible(title)
     text, n = head, 2
     while (text + "\n" + about if about else text) in used:
         text, n = f"{head} ({n})", n + 1
