@@ -132,7 +132,7 @@ SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]] = {
             "  domain: xn--pple-43d.com",
             "  ! not https: what you send on that page can be read on the way",
             "  ! the URL has a user name before an @: the domain is what follows the @",
-            "  ! the domain is punycode (xn--), it reads as аpple.com: it may imitate another",
+            "  ! punycode domain, read as аpple.com: it may imitate another",
             "  askcli opens nothing: if you say yes, open it yourself.   (question 1 of 1)",
             "  1. Yes - I will open it myself",
             "  2. No - decline",
@@ -535,8 +535,8 @@ def test_a_stream_of_requests_each_gets_its_response() -> None:
         ("http://example.com/", "example.com", ["not https"]),
         ("javascript://example.com/%0aalert(1)", "example.com", ["scheme is javascript:"]),
         ("https://google.com@evil.example/", "evil.example", ["user name before an @"]),
-        ("https://xn--pple-43d.com/", "xn--pple-43d.com", ["punycode", "аpple.com"]),
-        ("https://аpple.com/", "аpple.com", ["beyond ASCII", "xn--pple-43d.com"]),
+        ("https://xn--pple-43d.com/", "xn--pple-43d.com", ["punycode domain, read as аpple.com"]),
+        ("https://аpple.com/", "аpple.com", ["non-ASCII domain (ASCII form xn--pple-43d.com)"]),
     ],
 )
 def test_the_url_is_read_for_its_domain_and_what_is_suspicious(

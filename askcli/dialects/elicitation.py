@@ -524,20 +524,16 @@ def url_target(url: str) -> Target | None:
         warnings.append("the URL has a user name before an @: the domain is what follows the @")
     if not host.isascii():
         try:
-            ascii_form = host.encode("idna").decode("ascii")
-            also = f" (its ASCII form: {ascii_form})"
+            also = f" (ASCII form {host.encode('idna').decode('ascii')})"
         except UnicodeError:
             also = ""
-        warnings.append(
-            f"the domain has characters beyond ASCII{also}: it may imitate another domain"
-        )
+        warnings.append(f"non-ASCII domain{also}: it may imitate another")
     elif any(label.startswith("xn--") for label in host.split(".")):
         try:
-            shown = host.encode("ascii").decode("idna")
-            reads = f", it reads as {shown}"
+            reads = f", read as {host.encode('ascii').decode('idna')}"
         except UnicodeError:
             reads = ""
-        warnings.append(f"the domain is punycode (xn--){reads}: it may imitate another")
+        warnings.append(f"punycode domain{reads}: it may imitate another")
     shown_host = host if port is None else f"{host}:{port}"
     return Target(shown_host, tuple(warnings))
 
