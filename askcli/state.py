@@ -334,6 +334,8 @@ def _question(state: State, action: Action) -> State:
             notes.pop(state.at, None)
         return state._replace(notes=notes)
     if isinstance(action, Skip):
+        if not state.show_review and not state.current.required:
+            return _finish(state, Outcome.SUBMITTED)  # a lone optional question, left out
         if not state.show_review:
             raise Refused("this is the only question; answer it, or q to decline")
         return _advance(state)

@@ -201,3 +201,16 @@ def test_an_askuserquestion_question_is_as_before() -> None:
     q = Question("Which?", "Pick", (Option("A", ""), Option("B", "")))
     s = spec(q)
     assert (s.choices, s.other, s.has_other, s.typed, s.required) == (3, 3, True, False, True)
+
+
+def test_a_lone_optional_question_is_left_out_with_s() -> None:
+    conclusion, err = ask(text_q("Name?", required=False), lines=["s"])
+    assert "(optional: s skips it)" in err
+    assert conclusion.state.outcome is Outcome.SUBMITTED
+    assert statuses(conclusion) == {"Name?": "skipped"}
+
+
+def test_a_lone_required_question_cannot_be_skipped() -> None:
+    conclusion, err = ask(text_q("Name?"), lines=["s", "Ada"])
+    assert "! this is the only question; answer it, or q to decline" in err
+    assert dict(conclusion.state.answers) == {"Name?": "Ada"}
