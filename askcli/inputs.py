@@ -50,6 +50,7 @@ class Question(NamedTuple):
     secret: bool = False  # the answer is never shown back
     min_items: int | None = None  # a multiSelect's bounds
     max_items: int | None = None
+    notes: bool = True  # the agent has a place for the person's notes (n TEXT)
 
     @property
     def typed(self) -> bool:

@@ -56,6 +56,7 @@ class QuestionSpec(NamedTuple):
     min_items: int | None = None
     max_items: int | None = None
     yesno: bool = False
+    takes_notes: bool = True
 
     @property
     def typed(self) -> bool:
@@ -183,6 +184,7 @@ def spec(q: Question) -> QuestionSpec:
         q.min_items,
         q.max_items,
         q.kind == "yesno",
+        q.notes,
     )
 
 
@@ -327,6 +329,8 @@ def _question(state: State, action: Action) -> State:
     if isinstance(action, OneLine):
         return _one_line(state, action)
     if isinstance(action, Notes):
+        if not state.current.takes_notes:
+            raise Refused("this agent has no place for notes; answer with an option or Other")
         notes = dict(state.notes)
         if action.text.strip():
             notes[state.at] = action.text.strip()

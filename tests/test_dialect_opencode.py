@@ -513,10 +513,11 @@ def test_the_answered_text_is_opencodes_byte_for_byte() -> None:
 
 def test_output_answers_has_the_statuses_title_and_opencodes_answers() -> None:
     outcome = play(calls=[CALL], answers=["n small team", "3", "s", ""], output=Output.ANSWERS)
+    assert "! this agent has no place for notes; answer with an option or Other" in outcome.stderr
     assert json.loads(outcome.stdout[0]) == {
         "questions": ARGS["questions"],
         "answers": {Q1: "MySQL"},
-        "annotations": {Q1: {"notes": "small team"}},
+        "annotations": {},
         "status": {Q1: "answered", Q2: "skipped"},
         "title": "Asked 2 questions",
         "metadata": {"answers": [["MySQL"], []]},

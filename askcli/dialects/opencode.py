@@ -159,7 +159,9 @@ def parse(raw: Any) -> AskInput:
         multiple = _optional_boolean(item, "multiple", where)
         custom = item.get("custom")  # not in the model's schema: honoured when a boolean
         if not options:  # nothing to choose: the answer is typed
-            parsed.append(Question(text, header, (), kind="text", required=not several))
+            parsed.append(
+                Question(text, header, (), kind="text", required=not several, notes=False)
+            )
             continue
         parsed.append(
             Question(
@@ -169,6 +171,7 @@ def parse(raw: Any) -> AskInput:
                 multiSelect=multiple is True,
                 other=custom is not False,
                 required=not several,  # its Confirm tab submits a question unanswered
+                notes=False,  # OpenCode's reply has no place for notes
             )
         )
     names = _unique([q.question for q in parsed])
