@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from askcli import signals
 from askcli.conversation import Conversation
@@ -862,6 +864,13 @@ def test_output_answers_is_the_content_by_property() -> None:
     }
 
 
+def test_notes_are_not_sent_but_kept_for_scripts() -> None:
+    outcome = play(calls=[URL], answers=["n see the wiki", "y"], output=Output.ANSWERS)
+    data = json.loads(outcome.stdout[0])
+    assert data["notes"] == {"url": "see the wiki"} and data["action"] == "accept"
+    assert sent([URL], ["n see the wiki", "y"]) == {"action": "accept"}
+
+
 def test_output_answers_when_cancelled_has_the_answers_so_far_and_an_error() -> None:
     outcome = play(calls=[FORM], answers=["Ada"], output=Output.ANSWERS)
     data = json.loads(outcome.stdout[0])
@@ -947,3 +956,69 @@ def test_a_form_at_a_terminal(tmp_path: Path) -> None:
             "content": {"name": "Monalisa Octocat", "email": "octocat@github.com", "age": 30},
         },
     }
+
+
+# -- no input makes a traceback ----------------------------------------------------------
+
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+_WORDS = st.sampled_from(
+    [
+        "type",
+        "enum",
+        "enumNames",
+        "oneOf",
+        "anyOf",
+        "items",
+        "default",
+        "title",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "minItems",
+        "maxItems",
+        "format",
+        "pattern",
+        "const",
+    ]
+)
+_PROPERTY = st.dictionaries(
+    _WORDS,
+    st.sampled_from(["string", "number", "integer", "boolean", "array", "object", "null"]) | _JSON,
+    max_size=5,
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    properties=st.dictionaries(st.text(max_size=5), _PROPERTY, max_size=3),
+    required=_JSON,
+    mode=st.sampled_from([None, "form", "url", 3]),
+    url=_JSON | st.sampled_from(["https://a.example/", "http://xn--a.b/", "https://[::1]:99/"]),
+)
+def test_any_params_are_asked_or_refused_never_a_traceback(
+    properties: Any, required: Any, mode: Any, url: Any
+) -> None:
+    params: dict[str, Any] = {
+        "message": "m",
+        "requestedSchema": {"type": "object", "properties": properties, "required": required},
+        "url": url,
+        "elicitationId": "e",
+    }
+    if mode is not None:
+        params["mode"] = mode
+    call = {"jsonrpc": "2.0", "id": 1, "method": "elicitation/create", "params": params}
+    outcome = play(calls=[call], answers=["1", "1", "1", "", "y"])
+    assert len(outcome.stdout) == 1 and "Traceback" not in outcome.stderr
+    reply = json.loads(outcome.stdout[0])
+    assert ("result" in reply) != ("error" in reply)

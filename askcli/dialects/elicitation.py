@@ -665,6 +665,9 @@ def reply(asked: Asked) -> ToolResult:
         "status": dict(zip(keys, fates, strict=False)),
         "action": action,
     }
+    notes = {key: asked.notes(i) for i, key in enumerate(keys) if asked.notes(i)}
+    if notes:  # MCP has no place for them: kept for scripts only
+        data["notes"] = notes
     if asked.clarified:
         data["clarification"] = asked.clarification
     if asked.why:
