@@ -236,23 +236,20 @@ def _gemini(result: ToolResult, name: str, sent_id: Any) -> dict[str, Any]:
     if result.reply is not None:
         response = dict(result.reply)
     else:
-        response = {"error" if result.is_error else "output": _gemini_text(result, name)}
+        response = {"error" if result.is_error else "output": _gemini_text(result)}
     part: dict[str, Any] = {"name": name, "response": response}
     if sent_id is not None:
         part = {"id": sent_id, **part}
     return {"functionResponse": part}
 
 
-def _gemini_text(result: ToolResult, name: str) -> str:
-    """Gemini CLI's own words where the shared results have Claude Code's: the error of an
-    invalid ``ask_user`` call (Ajv's or the tool's text alone), and a call of the batch
-    that was not asked because an earlier one was declined."""
-    from .dialects import gemini  # the dialects import this module
-
+def _gemini_text(result: ToolResult) -> str:
+    """Gemini CLI's own words where the shared results have Claude Code's: a call of the
+    batch that was not asked because an earlier one was declined."""
     if result.content == CANCEL_MESSAGE:
-        return gemini.QUEUED_CANCELLED
-    if name == gemini.TOOL and result.content.startswith("<tool_use_error>"):
-        return gemini.invalid_text(result.content)
+        from .dialects.gemini import QUEUED_CANCELLED  # the dialects import this module
+
+        return QUEUED_CANCELLED
     return result.content
 
 

@@ -854,3 +854,24 @@ def test_malformed_gemini_documents_are_refused_in_one_line(
     assert outcome.status == 2
     assert said in outcome.stderr.splitlines()[0]
     assert len(outcome.stdout) == 1 and "Traceback" not in outcome.stderr
+
+
+def test_a_single_text_question_left_empty_is_submitted_without_it() -> None:
+    call = part({"question": "Anything else?", "header": "More", "type": "text"})
+    outcome = play(calls=[call], answers=["s"])
+    assert "  Type your answer (optional: s skips it).\n" in outcome.stderr
+    assert answers_of(outcome.stdout[0]) == {}  # as Enter on an empty input in the dialog
+    assert outcome.status == 0
+
+
+def test_notes_have_no_place_in_gemini() -> None:
+    outcome = play(calls=[part(choice())], answers=["n prefer the first", "1"])
+    assert "! this agent has no place for notes; answer with an option or Other" in outcome.stderr
+    assert answers_of(outcome.stdout[0]) == {"0": "A"}
+
+
+def test_output_text_of_an_invalid_call_is_the_clis_text() -> None:
+    bad = part(choice(labels=("Only",)))
+    assert play(calls=[bad], output=Output.TEXT).stdout == [
+        "Question 1: type='choice' requires 'options' array with 2-4 items."
+    ]

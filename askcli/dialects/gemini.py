@@ -19,6 +19,7 @@ from typing import Any
 
 from ..errors import InvalidCall
 from ..inputs import AskInput, Option, Question
+from ..issues import Issue
 from ..results import Status, ToolResult
 from . import Asked, Dialect
 
@@ -170,21 +171,10 @@ def _tool_checks(params: dict[str, Any]) -> None:
                 raise _Refusal(message, [*at, j - 1, "label"])
 
 
-def invalid_text(content: str) -> str:
-    """The CLI's own text of an invalid call's error, from askcli's InputValidationError
-    result (whose one issue carries it as its message); ``content`` itself otherwise."""
-    head, tail = "<tool_use_error>InputValidationError: ", "</tool_use_error>"
-    if not (content.startswith(head) and content.endswith(tail)):
-        return content
-    try:
-        issues = json.loads(content[len(head) : -len(tail)])
-    except ValueError:
-        return content
-    if isinstance(issues, list) and issues and isinstance(issues[0], dict):
-        message = issues[0].get("message")
-        if isinstance(message, str):
-            return message
-    return content
+def invalid_text(issues: list[Issue]) -> str:
+    """What the model gets for an invalid call: the one message, Ajv's or the tool's own,
+    as the scheduler's error response carries it (no prefix)."""
+    return "; ".join(str(issue["message"]) for issue in issues)
 
 
 def _unique(text: str, taken: set[str]) -> str:
@@ -202,25 +192,30 @@ def _question(q: dict[str, Any], text: str, alone: bool) -> Question:
     header = unescape(q["header"]) if q["header"] else q["header"]
     placeholder = unescape(q["placeholder"]) if q.get("placeholder") else q.get("placeholder")
     multi = q["type"] == "choice" and q.get("multiSelect") is True
-    # a question may be left unanswered from the review (it is left out of the reply); a
-    # single question has no review unless it is a multi-select: it is answered or dismissed
-    required = alone and not multi
+    # any question may be left unanswered (it is left out of the reply): from the review,
+    # or, alone, as an empty text or a multi-select's Done with nothing chosen; a lone
+    # single choice (or yes/no) is answered or dismissed
+    required = alone and q["type"] != "text" and not multi
     if q["type"] == "text":
         return Question(
             text, header, (), kind="text", other=False, required=required,
-            placeholder=placeholder,
+            placeholder=placeholder, notes=False,
         )  # fmt: skip
     if q["type"] == "yesno":  # the model's options are not shown
         return Question(
-            text, header, YES_NO, kind="yesno", required=required, placeholder=placeholder
-        )
+            text, header, YES_NO, kind="yesno", required=required,
+            placeholder=placeholder, notes=False,
+        )  # fmt: skip
     options = []
     for o in q["options"]:
         about = js_trim(o["description"])
         options.append(Option(unescape(o["label"]), unescape(about) if about else ""))
     if multi:
         options.append(ALL_OF_THE_ABOVE)  # the dialog's row; never itself in an answer
-    return Question(text, header, tuple(options), multi, required=required, placeholder=placeholder)
+    return Question(
+        text, header, tuple(options), multi, required=required, placeholder=placeholder,
+        notes=False,
+    )  # fmt: skip
 
 
 def parse(raw: Any) -> AskInput:
@@ -451,4 +446,5 @@ DIALECT = Dialect(
     definition,
     warnings,
     "Gemini CLI ask_user: functionCall in, functionResponse out, answers by index",
+    invalid_text,
 )
