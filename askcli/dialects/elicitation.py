@@ -2,14 +2,16 @@
 
 Form mode (``mode`` ``"form"`` or absent): one question per property of the flat
 ``requestedSchema``, in its order (Claude Code's ``property_order`` when it sends one).
-The question is the property's ``title`` (else its name) with its ``description`` below,
-under a chip of the property name. A string is typed (``minLength``, ``maxLength``,
-``pattern``, ``format`` checked before it is sent), a number or integer too (``minimum``,
-``maximum``); a boolean is a yes/no; ``enum`` (with the legacy ``enumNames``) and titled
-``oneOf`` are a choice among the values, an array of ``items.enum`` / ``items.anyOf`` a
-multi-select (``minItems``, ``maxItems``). There is never an Other: a value outside the
+The question is the property's ``title`` with its ``description`` below (without a title:
+the description, else the property name), under a chip of the property name. A string
+is typed (``minLength``, ``maxLength``, ``pattern``, ``format`` checked before it is
+sent), a number or integer too (``minimum``, ``maximum``); a boolean is a yes/no;
+``enum`` (with the legacy ``enumNames``) and titled ``oneOf`` are a choice among the
+values, an array of ``items.enum`` / ``items.anyOf`` a multi-select (``minItems``,
+``maxItems``). There is never an Other: a value outside the
 schema could not be sent. ``default`` values are suggested answers the person confirms;
-a property not ``required`` may be skipped and is then left out of ``content``.
+a property not ``required`` may be skipped and is then left out of ``content``. A form
+without properties is a yes/no: accept with empty ``content``, or decline.
 
 URL mode (``mode: "url"``): the whole URL, its domain on a line of its own, warnings for
 punycode, non-ASCII hosts, a user name before the host and schemes other than https, and
@@ -64,8 +66,9 @@ class Field(NamedTuple):
 
 
 class Elicitation(AskInput):
-    """The questions of one elicitation, with what its reply needs: ``mode`` (form or
-    url), each question's :class:`Field`, and the soft rules the request breaks."""
+    """The questions of one elicitation, with what its reply needs: ``mode`` (form, url,
+    or empty: a form without properties), each question's :class:`Field`, and the soft
+    rules the request breaks."""
 
     mode: str
     fields: tuple[Field, ...]
