@@ -167,25 +167,16 @@ def _jsonrpc(request_id: Any, refusal: str | None, results: Sequence[ToolResult]
     return {**head, "result": dict(result.reply)}
 
 
-_INVALID = ("<tool_use_error>InputValidationError: ", "</tool_use_error>")
+_WRAPPED = ("<tool_use_error>InputValidationError: ", "</tool_use_error>")
 
 
 def _invalid_params(text: str) -> dict[str, Any]:
-    """JSON-RPC's -32602 for params that could not be asked: the reasons in one line,
-    and the zod-style issues as ``data`` when there are some."""
-    head, tail = _INVALID
-    inner = text[len(head) : -len(tail)] if text.startswith(head) and text.endswith(tail) else text
-    error: dict[str, Any] = {"code": JSONRPC_INVALID_PARAMS, "message": f"Invalid params: {inner}"}
-    try:
-        issues = json.loads(inner)
-    except ValueError:
-        return error
-    if isinstance(issues, list) and all(isinstance(i, dict) and "path" in i for i in issues):
-        from .issues import describe_issues
-
-        error["message"] = f"Invalid params: {describe_issues(issues)}"
-        error["data"] = {"issues": issues}
-    return error
+    """JSON-RPC's -32602 for params that could not be asked: the dialect's text (see
+    :func:`askcli.dialects.elicitation.invalid_text`), or a malformed request's reason."""
+    head, tail = _WRAPPED
+    if text.startswith(head) and text.endswith(tail):
+        text = f"Invalid params: {text[len(head) : -len(tail)]}"
+    return {"code": JSONRPC_INVALID_PARAMS, "message": text}
 
 
 def _opencode_reply(

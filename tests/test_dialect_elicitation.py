@@ -436,10 +436,12 @@ def test_an_empty_form_is_a_yes_or_no() -> None:
     assert sent([missing], ["1"]) == {"action": "accept", "content": {}}
 
 
-def test_a_lone_optional_property_is_asked_without_a_skip_it_cannot_take() -> None:
-    reply, _, err = result_of([request({"n": {"type": "string"}})], ["x"])
-    assert "optional" not in err
-    assert reply["result"] == {"action": "accept", "content": {"n": "x"}}
+def test_a_lone_optional_property_may_be_left_out() -> None:
+    call = request({"n": {"type": "string"}})
+    reply, status, err = result_of([call], ["s"])
+    assert "(optional: s skips it)" in err
+    assert reply["result"] == {"action": "accept", "content": {}} and status == 0
+    assert sent([call], ["x"]) == {"action": "accept", "content": {"n": "x"}}
 
 
 class Stopping(TextLineReader):
@@ -651,7 +653,7 @@ def test_params_askcli_cannot_ask_are_refused_with_the_reason(name: str) -> None
     assert reply["error"]["code"] == -32602
     assert reply["error"]["message"].startswith("Invalid params: ")
     assert reason in reply["error"]["message"]
-    assert reply["error"]["data"]["issues"]
+    assert set(reply["error"]) == {"code", "message"}
     errors = [line for line in outcome.stderr.split("\n") if "invalid" in line]
     assert len(errors) == 1 and reason in errors[0]
     assert outcome.status == 2
@@ -864,11 +866,11 @@ def test_output_answers_is_the_content_by_property() -> None:
     }
 
 
-def test_notes_are_not_sent_but_kept_for_scripts() -> None:
+def test_notes_are_refused_mcp_has_no_place_for_them() -> None:
     outcome = play(calls=[URL], answers=["n see the wiki", "y"], output=Output.ANSWERS)
+    assert "! this agent has no place for notes" in outcome.stderr
     data = json.loads(outcome.stdout[0])
-    assert data["notes"] == {"url": "see the wiki"} and data["action"] == "accept"
-    assert sent([URL], ["n see the wiki", "y"]) == {"action": "accept"}
+    assert "notes" not in data and data["action"] == "accept"
 
 
 def test_output_answers_when_cancelled_has_the_answers_so_far_and_an_error() -> None:
@@ -885,6 +887,16 @@ def test_output_text_is_the_result_as_json() -> None:
     assert outcome.stdout == ['{"action":"accept"}']
     outcome = play(calls=[FORM], answers=["q"], output=Output.TEXT)
     assert outcome.stdout == ['{"action":"decline"}'] and outcome.status == 1
+
+
+def test_output_text_of_params_askcli_cannot_ask_is_the_reason() -> None:
+    call = request({"a": {"type": "object"}})
+    outcome = play(calls=[call], answers=[], output=Output.TEXT)
+    assert outcome.stdout == [
+        "Invalid params: requestedSchema.properties.a: nested objects are not supported: "
+        "a form has only top-level properties of primitive types"
+    ]
+    assert outcome.status == 2
 
 
 def test_output_sdk_allows_with_the_result_or_denies() -> None:

@@ -291,7 +291,9 @@ def _property(
         elif default is not None:
             soft.append(f"{where}.default is not a boolean; it is not suggested")
         yes_no = (Option(YES, ""), Option(NO, ""))
-        question = Question(text, key, yes_no, kind="yesno", other=False, required=required)
+        question = Question(
+            text, key, yes_no, kind="yesno", other=False, required=required, notes=False
+        )
         return question, Field(key, "boolean"), suggested
     if kind in ("number", "integer"):
         low, high = _bound(node, "minimum", path), _bound(node, "maximum", path)
@@ -306,7 +308,9 @@ def _property(
         suggested = _number_text(default, kind)
         if default is not None and suggested is None:
             soft.append(f"{where}.default is not a number; it is not suggested")
-        question = Question(text, key, (), kind="number", other=False, required=required, rule=rule)
+        question = Question(
+            text, key, (), kind="number", other=False, required=required, rule=rule, notes=False
+        )
         return question, Field(key, kind), suggested
     if kind != "string":
         raise _Problem(
@@ -322,7 +326,7 @@ def _property(
             titled = _untitled(node["enum"], node.get("enumNames"), [*path, "enum"])
         values, labels = _choices(titled, path)
         options = tuple(Option(label, "") for label in labels)
-        question = Question(text, key, options, other=False, required=required)
+        question = Question(text, key, options, other=False, required=required, notes=False)
         suggested = None
         if isinstance(default, str) and default in values:
             suggested = labels[values.index(default)]
@@ -365,7 +369,9 @@ def _string(
     suggested = default if isinstance(default, str) and default else None
     if default is not None and not isinstance(default, str):
         soft.append(f"{where}.default is not a string; it is not suggested")
-    question = Question(text, key, (), kind="text", other=False, required=required, rule=rule)
+    question = Question(
+        text, key, (), kind="text", other=False, required=required, rule=rule, notes=False
+    )
     return question, Field(key, "text"), suggested
 
 
@@ -411,6 +417,7 @@ def _multi(
         required=required,
         min_items=low or None,
         max_items=high,
+        notes=False,
     )
     default = node.get("default")
     suggested = None
@@ -420,11 +427,6 @@ def _multi(
     elif default is not None:
         soft.append(f"{where}.default is not a list of the values; it is not suggested")
     return question, Field(key, "multi", values), suggested
-
-
-def _lone(node: Any) -> bool:
-    """A property that would be asked alone without a review: anything but a multi-select."""
-    return not (isinstance(node, dict) and _flatten(node).get("type") == "array")
 
 
 def _form(params: dict[str, Any], soft: list[str]) -> Elicitation:
@@ -459,8 +461,6 @@ def _form(params: dict[str, Any], soft: list[str]) -> Elicitation:
     if isinstance(order, list):
         first = [k for k in dict.fromkeys(order) if isinstance(k, str) and k in properties]
         keys = first + [k for k in keys if k not in first]
-    if len(keys) == 1:  # a lone question cannot be skipped (there is no review to go to)
-        required = [*required, keys[0]] if _lone(properties[keys[0]]) else required
     if not keys:
         question = Question(
             EMPTY_QUESTION,
@@ -468,6 +468,7 @@ def _form(params: dict[str, Any], soft: list[str]) -> Elicitation:
             (Option(YES, ""), Option(NO, "")),
             kind="yesno",
             other=False,
+            notes=False,
         )
         return _elicitation([question], {}, "empty", [], soft)
     questions: list[Question] = []
@@ -568,6 +569,7 @@ def _url(params: dict[str, Any], soft: list[str]) -> Elicitation:
         (Option(YES, "I will open it myself"), Option(NO, "decline")),
         kind="yesno",
         other=False,
+        notes=False,
     )
     return _elicitation([question], {}, "url", [Field("url", "consent")], soft)
 
@@ -595,6 +597,13 @@ def parse(raw: Any) -> AskInput:
         )
     except _Problem as problem:
         raise InvalidCall(ELICITATION, [problem.issue]) from None
+
+
+def invalid_text(issues: list[Issue]) -> str:
+    """The JSON-RPC error message for params askcli cannot ask (code -32602)."""
+    from ..issues import describe_issues
+
+    return f"Invalid params: {describe_issues(issues)}"
 
 
 def warnings(data: Any) -> list[str]:
@@ -668,9 +677,6 @@ def reply(asked: Asked) -> ToolResult:
         "status": dict(zip(keys, fates, strict=False)),
         "action": action,
     }
-    notes = {key: asked.notes(i) for i, key in enumerate(keys) if asked.notes(i)}
-    if notes:  # MCP has no place for them: kept for scripts only
-        data["notes"] = notes
     if asked.clarified:
         data["clarification"] = asked.clarification
     if asked.why:
@@ -918,4 +924,5 @@ DIALECT = Dialect(
     definition,
     warnings,
     "MCP elicitation/create (2025-11-25): forms and URL consent, replied {action, content}",
+    invalid_text,
 )
