@@ -226,7 +226,13 @@ def _pick_text(
 
 
 def parse_part(
-    text: str, *, count: int, multi: bool, labels: Sequence[str] = (), other: bool = True
+    text: str,
+    *,
+    count: int,
+    multi: bool,
+    labels: Sequence[str] = (),
+    other: bool = True,
+    yesno: bool = False,
 ) -> tuple[tuple[int, ...] | None, str | None]:
     """One question's part of a one-line answer: the numbers chosen (None: the default)
     and Other's text (``N=TEXT``). Other without its text is refused. ``count`` counts
@@ -234,10 +240,11 @@ def parse_part(
     text = text.strip()
     if not text:
         return None, None
+    yes_no = _yes_no(text, labels) if yesno else None
+    if yes_no is not None:
+        return yes_no, None
     if not other:
-        yes_no = _yes_no(text, labels)
-        numbers = yes_no or _pick_text(text, count=count, multi=multi, labels=labels, other=False)
-        return numbers, None
+        return _pick_text(text, count=count, multi=multi, labels=labels, other=False), None
     if "=" in text:
         left, right = text.split("=", 1)
         own = right.strip()
@@ -303,7 +310,13 @@ def parse_typed_line(line: str) -> QuestionCommand | str:
 
 
 def parse_question_line(
-    line: str, *, count: int, multi: bool, labels: Sequence[str] = (), other: bool = True
+    line: str,
+    *,
+    count: int,
+    multi: bool,
+    labels: Sequence[str] = (),
+    other: bool = True,
+    yesno: bool = False,
 ) -> QuestionCommand:
     """Read one line typed at a question with ``count`` choices (Other included when
     ``other``) and the option ``labels``. A command word (``b``, ``q``, ``skip``, ...) wins
@@ -314,7 +327,7 @@ def parse_question_line(
     if not text:
         return Default()
     word = text.lower()
-    yes_no = _yes_no(text, labels) if not other else None
+    yes_no = _yes_no(text, labels) if yesno else None
     if yes_no is not None:
         return Pick(yes_no)
     if word in _WORDS:

@@ -186,6 +186,7 @@ def interpret(data: AskInput, state: State, line: str) -> Action | Help | Previe
         multi=question.multi,
         labels=question.labels,
         other=question.has_other,
+        yesno=question.yesno,
     )
 
 

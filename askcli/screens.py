@@ -191,8 +191,8 @@ def prompt(state: State, width: int = 80, *, secret: bool = False) -> str:
     default = state.default_numbers()
     bracket = f" [{','.join(map(str, default))}]" if default else ""
     choices = question.choices
-    if question.yesno and not question.has_other:
-        return f"Choose 1-2 or y/n{bracket}: "
+    if question.yesno:
+        return f"Choose 1-{choices} or y/n{bracket}: "
     if question.multi:
         text = f"Choose 1-{choices}, several allowed (e.g. 1,3){bracket}: "
         if len(text) + ROOM_TO_TYPE > width:

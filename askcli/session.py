@@ -96,7 +96,12 @@ def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
             done.append(result)
             if result.status in (Status.DECLINED, Status.INTERRUPTED):
                 stopped = result.status
-    if not done and envelope.kind in (Kind.MESSAGE, Kind.OPENAI, Kind.RESPONSES):
+    if not done and envelope.kind in (
+        Kind.MESSAGE,
+        Kind.OPENAI,
+        Kind.RESPONSES,
+        Kind.GEMINI_CONTENT,
+    ):
         conv.error("this message holds no tool call; nothing to answer")
     statuses = [r.status for r in done]
     if stopped is Status.INTERRUPTED:

@@ -422,6 +422,7 @@ def _one_line(state: State, action: OneLine) -> State:
                 multi=question.multi,
                 labels=question.labels,
                 other=question.has_other,
+                yesno=question.yesno,
             )
             if other is not None:
                 _utf8(other)

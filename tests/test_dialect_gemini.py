@@ -175,7 +175,7 @@ Answer: my-app
   2. No
   3. Other - type your own answer
   (optional: s skips it)
-Choose 1-3: 3
+Choose 1-3 or y/n: 3
 Other, type your answer: Only after tests pass
 
 Review your answers:
@@ -251,7 +251,7 @@ def test_a_generate_content_response_partly_answered() -> None:
         "  2. No\n"
         "  3. Other - type your own answer\n"
         "  (optional: s skips it)\n"
-        "Choose 1-3: 2\n"
+        "Choose 1-3 or y/n: 2\n"
         "\n"
         "Review your answers:\n"
         "  1. [Tests] Which test runner should the project use?\n"
@@ -792,7 +792,7 @@ def test_at_a_terminal(tmp_path: Path) -> None:
     term.type("4")
     term.expect("Answer: ")
     term.type("my-app")
-    term.expect("Choose 1-3: ")
+    term.expect("Choose 1-3 or y/n: ")
     term.type("2")
     term.expect("       All of the above")  # the model gets the labels
     term.expect("Submit? [y]: ")

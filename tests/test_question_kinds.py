@@ -214,3 +214,10 @@ def test_a_lone_required_question_cannot_be_skipped() -> None:
     conclusion, err = ask(text_q("Name?"), lines=["s", "Ada"])
     assert "! this is the only question; answer it, or q to decline" in err
     assert dict(conclusion.state.answers) == {"Name?": "Ada"}
+
+
+def test_y_and_n_answer_a_yes_no_question_that_also_offers_other() -> None:
+    q = Question("Proceed?", "Go", YES_NO, kind="yesno")
+    conclusion, err = ask(q, lines=["n"])
+    assert "  3. Other - type your own answer" in err
+    assert dict(conclusion.state.answers) == {"Proceed?": "No"}
