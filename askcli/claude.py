@@ -5,7 +5,8 @@ Claude Code runs as ``claude -p --input-format stream-json --output-format strea
 and the person's prompts (as stream-json messages, never on the command line), shows what
 Claude Code says as plain lines on stderr, answers its ``can_use_tool`` control requests
 with askcli's own prompts (the question UI for AskUserQuestion, the permission prompt for
-any other tool), and prints each turn's result text on stdout. The link to Claude Code is an
+any other tool) and the ``elicitation`` requests of its MCP servers (their forms), and prints
+each turn's result text on stdout. The link to Claude Code is an
 object with ``send``/``receive``/``close``, so a recorded session can stand in for the real
 process.
 
@@ -17,6 +18,7 @@ item) and the terminal gate.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import math
@@ -36,8 +38,8 @@ from . import signals
 from .conversation import Conversation
 from .documents import MAX_DEPTH as DOCUMENT_DEPTH
 from .documents import TooDeep, nesting_depth, parse_json
-from .envelopes import ToolCall
-from .errors import UsageError
+from .envelopes import ToolCall, detect
+from .errors import UsageError, Withdrawn
 from .rendering import terminal_text, truncate, visible, wrap
 from .results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status, ToolResult, interrupted_text
 from .todos import checklist
@@ -238,6 +240,7 @@ class ChildClaude:
         self.fd = self.proc.stdout.fileno()
         self.buf = bytearray()
         self.scanned = 0
+        self.ready: collections.deque[dict[str, Any] | str | Skipped] = collections.deque()
         self.on_stderr = on_stderr
         self.pump = threading.Thread(target=self._pump_stderr, daemon=True)
         self.pump.start()
@@ -281,7 +284,26 @@ class ChildClaude:
         except (OSError, ValueError):
             return b""
 
+    def take_ready(self) -> bool:
+        """Take what Claude Code has written so far, without waiting, as complete lines
+        into :attr:`ready` (read while the person answers); False at its end, or when a
+        line is too long to take this way (:meth:`receive` deals with it)."""
+        try:
+            data = os.read(self.fd, CHUNK)
+        except OSError:
+            return False
+        if not data:
+            return False
+        self.buf += data
+        self.scanned = 0
+        while (newline := self.buf.find(b"\n")) >= 0:
+            self.ready.append(parse_line(bytes(self.buf[:newline])))
+            del self.buf[: newline + 1]
+        return len(self.buf) <= MAX_LINE
+
     def receive(self) -> dict[str, Any] | str | Skipped | None:
+        if self.ready:
+            return self.ready.popleft()
         while True:
             newline = self.buf.find(b"\n", self.scanned)
             if newline >= 0:
@@ -615,6 +637,8 @@ class Host:
             if kind == "control_request" and isinstance(request, dict):
                 if request.get("subtype") == "can_use_tool":
                     self.decide(line.get("request_id"), request, listed)
+                elif request.get("subtype") == "elicitation":
+                    self.elicit(line)
                 else:
                     self.refuse(line.get("request_id"), request.get("subtype"))
             else:
@@ -795,10 +819,16 @@ class Host:
             decision = {"behavior": "allow", "updatedInput": tool_input}
         else:
             try:
-                result = run_call(call, self.conv)
+                result = self._ask(request_id, call)
             except KeyboardInterrupt:  # between prompts: the call still gets its answer
                 self._respond(request_id, _interrupted())
                 raise
+            except Withdrawn:
+                asked = (
+                    "the question" if name == "AskUserQuestion" else f"its request to use {name}"
+                )
+                self._withdrawn(asked)
+                return
             decision = result.decision()
             if _always(result) and not suggestions and key is not None:
                 self.same.add(key)
@@ -809,6 +839,64 @@ class Host:
         self._respond(request_id, decision)
         if signals.received_other_than_sigint():
             raise KeyboardInterrupt  # SIGTERM/SIGHUP: the call is answered; now end
+
+    def _ask(self, request_id: Any, call: ToolCall) -> ToolResult:
+        """Ask ``call`` while watching Claude Code's output: a ``control_cancel_request``
+        for ``request_id`` withdraws the question (Withdrawn); other lines wait in order."""
+        watch = getattr(self.conv.reader, "watch", None)
+        take = getattr(self.link, "take_ready", None)
+        ready = getattr(self.link, "ready", None)
+        fd = getattr(self.link, "fd", None)
+        if watch is None or take is None or ready is None or not isinstance(fd, int):
+            return run_call(call, self.conv)  # a recorded session: nothing can come
+
+        def check() -> bool:
+            alive = bool(take())
+            for line in list(ready):
+                if (
+                    isinstance(line, dict)
+                    and line.get("type") == "control_cancel_request"
+                    and line.get("request_id") == request_id
+                ):
+                    ready.remove(line)
+                    raise Withdrawn
+            return alive
+
+        watch(fd, check)
+        try:
+            return run_call(call, self.conv)
+        finally:
+            watch(None)
+
+    def _withdrawn(self, what: str) -> None:
+        """Said when Claude Code took back the request being answered."""
+        self.conv.say("\n")
+        self.conv.error(f"Claude Code withdrew {what} (control_cancel_request); nothing was sent")
+
+    def elicit(self, line: dict[str, Any]) -> None:
+        """Answer an MCP server's ``elicitation`` that Claude Code passes on: its form (or
+        URL consent) is asked like any question, and the reply is ``{action, content}``;
+        a request askcli cannot ask is refused with the reason."""
+        request_id = line.get("request_id")
+        (call,) = detect(line).calls
+        try:
+            result = self._ask(request_id, call)
+        except KeyboardInterrupt:  # between prompts: the server is told the person left
+            self._respond(request_id, {"action": "cancel"})
+            raise
+        except Withdrawn:
+            self._withdrawn("the form")
+            return
+        if result.reply is None:
+            self.refuse(request_id, "elicitation", result.content)
+            return
+        self._respond(request_id, dict(result.reply))
+        if result.status is Status.NO_ANSWER:
+            self.ended = Ended(int(Status.NO_ANSWER))
+        elif result.status is Status.INTERRUPTED:
+            self.interrupted = True
+        if signals.received_other_than_sigint():
+            raise KeyboardInterrupt
 
     def refuse(self, request_id: Any, subtype: Any, why: str | None = None) -> None:
         what = json.dumps(subtype) if isinstance(subtype, str) else "such"

@@ -42,6 +42,11 @@ class AnswerTimeout(AskcliError):
         super().__init__(f"no reply within {seconds:g} seconds")
 
 
+class Withdrawn(AskcliError):
+    """The asker took its question back while the person was answering (Claude Code's
+    ``control_cancel_request``); nothing is sent for it."""
+
+
 class LineTooLong(AskcliError):
     """An answer line longer than the limit; it was read to its end and dropped."""
 

@@ -16,7 +16,7 @@ import os
 import select
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import BinaryIO, Protocol, TextIO
 
 from .errors import AnswerTimeout, LineTooLong
@@ -189,6 +189,7 @@ class FdLineReader(BufferedLineReader):
             tty = False
         super().__init__(interactive=tty)
         self.fd = fd
+        self._watched: tuple[int, Callable[[], bool]] | None = None
         try:
             # a FIFO reads as ended until its first writer comes: wait for it in select
             self._wait = stat.S_ISFIFO(os.fstat(fd).st_mode)
@@ -219,7 +220,15 @@ class FdLineReader(BufferedLineReader):
             with contextlib.suppress(OSError, termios.error):
                 termios.tcsetattr(self.fd, termios.TCSANOW, before)
 
+    def watch(self, fd: int | None, ready: Callable[[], bool] | None = None) -> None:
+        """While waiting for a line, also wait on ``fd`` (another process's output) and
+        call ``ready`` whenever it has bytes: ``ready`` may raise (e.g. Withdrawn) and
+        returns False to stop watching. ``None`` stops watching."""
+        self._watched = (fd, ready) if fd is not None and ready is not None else None
+
     def _more(self, timeout: float | None) -> bytes:
+        if self._watched is not None:
+            return self._more_watching(timeout)
         if timeout is not None or self._wait:
             ready, _, _ = select.select([self.fd], [], [], timeout)
             if not ready and timeout is not None:
@@ -228,6 +237,31 @@ class FdLineReader(BufferedLineReader):
             return os.read(self.fd, CHUNK)
         except OSError:  # e.g. EIO from a terminal that went away
             return b""
+
+    def _more_watching(self, timeout: float | None) -> bytes:
+        assert self._watched is not None
+        other, ready = self._watched
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+            try:
+                readable, _, _ = select.select([self.fd, other], [], [], left)
+            except (OSError, ValueError):  # the watched descriptor was closed
+                self._watched = None
+                return self._more(left)
+            if not readable:
+                assert timeout is not None
+                raise AnswerTimeout(timeout)
+            if other in readable and not ready():
+                self._watched = None
+                return self._more(
+                    None if deadline is None else max(deadline - time.monotonic(), 0.0)
+                )
+            if self.fd in readable:
+                try:
+                    return os.read(self.fd, CHUNK)
+                except OSError:
+                    return b""
 
 
 class TextLineReader(BufferedLineReader):

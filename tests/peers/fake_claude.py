@@ -15,6 +15,8 @@ then, after each prompt, does what the comma-separated MODES say:
   spawn  start a grandchild `sleep 300` in the background first (its pid to
          $FAKE_CLAUDE_CHILDPID)
   stderr write the lines of $FAKE_CLAUDE_STDERR (JSON list of strings) to stderr
+  withdraw  send the can_use_tool request of "ask", then after $FAKE_CLAUDE_WITHDRAW
+         seconds (default 1) a control_cancel_request for it, and answer
 
 With $FAKE_CLAUDE_ARGS it writes its arguments there as JSON; with $FAKE_CLAUDE_PIDFILE its
 pid; with $FAKE_CLAUDE_LOG every line it receives is appended there.
@@ -84,6 +86,17 @@ def ask():
     sys.exit(0)
 
 
+def withdraw():
+    """Ask, then take the request back, as Claude Code does when a turn is aborted."""
+    tool = os.environ.get("FAKE_CLAUDE_TOOL", "AskUserQuestion")
+    tool_input = QUESTIONS if tool == "AskUserQuestion" else {"command": "touch pwned"}
+    request = {"subtype": "can_use_tool", "tool_name": tool, "input": tool_input}
+    request_id = "perm-withdrawn"
+    send({"type": "control_request", "request_id": request_id, "request": request})
+    time.sleep(float(os.environ.get("FAKE_CLAUDE_WITHDRAW", "1")))
+    send({"type": "control_cancel_request", "request_id": request_id})
+
+
 def main():
     modes = sys.argv[1].split(",") if len(sys.argv) > 1 and sys.argv[1] else ["echo"]
     if os.environ.get("FAKE_CLAUDE_ARGS"):
@@ -125,6 +138,9 @@ def main():
         if "ask" in modes:
             decision = ask()
             text = f"{decision['behavior']}: {text}"
+        if "withdraw" in modes:
+            withdraw()
+            text = f"withdrawn: {text}"
         if "lines" in modes:
             with open(os.environ["FAKE_CLAUDE_LINES"], "rb") as lines:
                 sys.stdout.buffer.write(lines.read())
