@@ -38,10 +38,11 @@ from . import signals
 from .conversation import Conversation
 from .documents import MAX_DEPTH as DOCUMENT_DEPTH
 from .documents import TooDeep, nesting_depth, parse_json
-from .envelopes import ToolCall, detect
+from .envelopes import Context, ToolCall, detect
 from .errors import UsageError, Withdrawn
 from .rendering import terminal_text, truncate, visible, wrap
 from .results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status, ToolResult, interrupted_text
+from .screens import context_text
 from .todos import checklist
 from .tools import run_call
 
@@ -878,7 +879,11 @@ class Host:
         URL consent) is asked like any question, and the reply is ``{action, content}``;
         a request askcli cannot ask is refused with the reason."""
         request_id = line.get("request_id")
-        (call,) = detect(line).calls
+        envelope = detect(line)
+        for item in envelope.items:
+            if isinstance(item, Context):
+                self.conv.say(context_text(item.text, self.conv.style, item.label))
+        (call,) = envelope.calls
         try:
             result = self._ask(request_id, call)
         except KeyboardInterrupt:  # between prompts: the server is told the person left

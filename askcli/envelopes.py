@@ -86,9 +86,11 @@ class ToolCall(NamedTuple):
 
 
 class Context(NamedTuple):
-    """Text the assistant wrote next to its tool calls, shown to the person."""
+    """Text the assistant wrote next to its tool calls, shown to the person; ``label``
+    says whose words they are (an MCP server's, for an elicitation)."""
 
     text: str
+    label: str = "Assistant"
 
 
 class Envelope(NamedTuple):
@@ -439,7 +441,8 @@ def _control(document: dict[str, Any]) -> Envelope:
         raise UnreadableDocument('the control_request has no "request" object')
     subtype = request.get("subtype")
     if subtype == "elicitation":
-        return Envelope(Kind.CONTROL, (_elicitation(document, request),), request_id=request_id)
+        items = elicitation_items(_elicitation(document, request))
+        return Envelope(Kind.CONTROL, items, request_id=request_id)
     if subtype != "can_use_tool":
         refusal = (
             f"control requests of subtype {json.dumps(subtype)} are not served "
@@ -476,23 +479,29 @@ def _elicitation(document: dict[str, Any], request: dict[str, Any]) -> ToolCall:
     }
     call_id = generated_id(document, 0)
     session = _text_id(document.get("session_id"))
-    return ToolCall(call_id, ELICITATION, params, session_id=session, notice=asked_by(params))
+    return ToolCall(call_id, ELICITATION, params, session_id=session)
 
 
-def asked_by(params: Any) -> str | None:
-    """Who asks and why, told the person before an elicitation is asked (the spec: make
-    clear which server is requesting information): ``MCP server "github" asks: ...``."""
-    if not isinstance(params, dict) or not isinstance(params.get("message"), str):
+def asked_by(params: Any) -> Context | None:
+    """Who asks and why, shown whole before an elicitation is asked (the spec: make clear
+    which server is requesting information): ``MCP server "github" asks: ...``."""
+    if not isinstance(params, dict):
         return None
     from .issues import MAX_TEXT
 
     server = params.get("mcp_server_name")
     named = isinstance(server, str) and 0 < len(server) <= MAX_TEXT
-    who = f"MCP server {json.dumps(server, ensure_ascii=False)}" if named else "the MCP server"
-    message = params["message"].strip()
-    if not message or len(message) > MAX_TEXT:
-        return f"{who} asks:"
-    return f"{who} asks: {message}"
+    who = f"MCP server {json.dumps(server, ensure_ascii=False)}" if named else "The MCP server"
+    message = params.get("message")
+    if not isinstance(message, str) or not message.strip():
+        return Context("(no message)", f"{who} asks")
+    return Context(message, f"{who} asks")
+
+
+def elicitation_items(call: ToolCall) -> tuple[ToolCall | Context, ...]:
+    """An elicitation call, after who asks and their message."""
+    said = asked_by(call.input) if call.problem is None else None
+    return (call,) if said is None else (said, call)
 
 
 _PASSED_OVER = frozenset(
@@ -594,8 +603,8 @@ def _jsonrpc_envelope(document: dict[str, Any], seq: int) -> Envelope:
     if not isinstance(params, dict):
         call = ToolCall(call_id, ELICITATION, None, 'the request has no "params" object')
     else:
-        call = ToolCall(call_id, ELICITATION, params, notice=asked_by(params))
-    return Envelope(Kind.JSONRPC, (call,), request_id=request_id)
+        call = ToolCall(call_id, ELICITATION, params)
+    return Envelope(Kind.JSONRPC, elicitation_items(call), request_id=request_id)
 
 
 def detect(document: dict[str, Any], seq: int = 1) -> Envelope:

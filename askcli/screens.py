@@ -29,9 +29,10 @@ def _with_prefix(lines: list[str], plain: str, styled: str) -> list[str]:
     return lines
 
 
-def context_text(text: str, style: Style) -> str:
-    """An assistant text block, shown before the questions that follow it."""
-    label = "Assistant: "
+def context_text(text: str, style: Style, who: str = "Assistant") -> str:
+    """An assistant text block (or ``who`` else wrote it), shown before the questions that
+    follow it."""
+    label = f"{visible(who)}: "
     lines = wrap(visible(text.strip(), multiline=True), style.width, first=label, rest="  ")
     return "\n" + "\n".join(_with_prefix(lines, label, style.strong(label))) + "\n"
 

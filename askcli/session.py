@@ -82,7 +82,7 @@ def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
         if isinstance(item, Context):
             if stopped is None:
                 try:
-                    conv.say(context_text(item.text, conv.style))
+                    conv.say(context_text(item.text, conv.style, item.label))
                 except KeyboardInterrupt:
                     conv.say("\n")
                     stopped = Status.INTERRUPTED

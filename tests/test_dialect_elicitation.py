@@ -71,7 +71,8 @@ SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]] = {
         [FORM],
         ["Monalisa Octocat", "octocat@github.com", "30", ""],
         [
-            "askcli: the MCP server asks: Please provide your contact information",
+            "",
+            "The MCP server asks: Please provide your contact information",
             "",
             "[name] Your full name   (question 1 of 3)",
             "  Type your answer.",
@@ -109,7 +110,8 @@ SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]] = {
         [URL],
         ["y"],
         [
-            "askcli: the MCP server asks: Please provide your API key to continue.",
+            "",
+            "The MCP server asks: Please provide your API key to continue.",
             "",
             "[URL] Open this URL in your browser?",
             "  https://mcp.example.com/ui/set_api_key",
@@ -127,7 +129,8 @@ SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]] = {
         [url_request("http://bank.example@xn--pple-43d.com/login")],
         ["", "n"],
         [
-            "askcli: the MCP server asks: Open it",
+            "",
+            "The MCP server asks: Open it",
             "",
             "[URL] Open this URL in your browser?",
             "  http://bank.example@xn--pple-43d.com/login",
@@ -150,7 +153,8 @@ SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]] = {
         [FORM],
         ["q"],
         [
-            "askcli: the MCP server asks: Please provide your contact information",
+            "",
+            "The MCP server asks: Please provide your contact information",
             "",
             "[name] Your full name   (question 1 of 3)",
             "  Type your answer.",
@@ -165,7 +169,8 @@ SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]] = {
         [FORM],
         ["Ada"],
         [
-            "askcli: the MCP server asks: Please provide your contact information",
+            "",
+            "The MCP server asks: Please provide your contact information",
             "",
             "[name] Your full name   (question 1 of 3)",
             "  Type your answer.",
@@ -186,8 +191,9 @@ SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]] = {
         [CONTROL],
         ["y", "", "3", "s", "", ""],
         [
-            'askcli: MCP server "booking" asks: No tables for 4 on 2024-12-25 at 19:00. '
-            "Would you like to check another date?",
+            "",
+            'MCP server "booking" asks: No tables for 4 on 2024-12-25 at 19:00. Would you',
+            "  like to check another date?",
             "",
             "[checkAltern…] Checkalternative",
             "  Would you like to check another date?   (question 1 of 5)",
@@ -681,7 +687,7 @@ def test_claude_code_gets_the_reason_in_an_error_control_response() -> None:
         "supported: a form has only top-level properties of primitive types",
     }
     assert status == 2
-    assert err.startswith('askcli: MCP server "booking" asks: No tables for 4')
+    assert err.startswith('\nMCP server "booking" asks: No tables for 4')
 
 
 def test_what_real_servers_send_is_taken() -> None:
@@ -815,7 +821,8 @@ HOSTILE = {
     "elicitation-id": (in_elicitation_id, ["y"]),
     "mode": (in_mode, []),
 }
-ONE_LINE = ["message", "server-name", "title", "key", "enum", "titled-option", "url", "host"]
+# the message is text of several lines, shown under a hanging indent as an assistant's is
+ONE_LINE = ["server-name", "title", "key", "enum", "titled-option", "url", "host"]
 
 
 @pytest.mark.parametrize("field", HOSTILE)
@@ -943,7 +950,7 @@ def test_schema_format_elicitation_is_the_params_schema_and_the_examples_fit_it(
 
 def test_a_form_at_a_terminal(tmp_path: Path) -> None:
     term = Terminal(["ask", str(EXAMPLES / "elicitation.json")], tmp_path)
-    term.expect("askcli: the MCP server asks: Please provide your contact information")
+    term.expect("The MCP server asks: Please provide your contact information")
     term.expect("[name] Your full name   (question 1 of 3)")
     term.expect("Answer: ")
     term.type("Monalisa Octocat")
