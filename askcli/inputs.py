@@ -59,11 +59,16 @@ class Question(NamedTuple):
 
 
 class AskInput(NamedTuple):
-    """A valid AskUserQuestion input; ``annotations`` hold only ``preview``/``notes``."""
+    """A valid AskUserQuestion input (or another dialect's, in the shared model);
+    ``annotations`` hold only ``preview``/``notes``. ``review``: a review screen comes
+    even after a lone question (an MCP form: the spec wants a review before sending);
+    ``asker``: who suggests the ``answers``, as the screens name them."""
 
     questions: tuple[Question, ...]
     answers: dict[str, str] | None = None
     annotations: dict[str, dict[str, str]] | None = None
+    review: bool = False
+    asker: str = "the agent"
 
 
 class TodoItem(NamedTuple):

@@ -104,7 +104,7 @@ def ask_questions(
     on, except those of a decline's confirmation.
     """
     notes = {q: a["notes"] for q, a in (data.annotations or {}).items() if "notes" in a}
-    fresh = start(specs(data), data.answers, notes)
+    fresh = start(specs(data), data.answers, notes, review=data.review)
     state = replay(data, fresh, resume)
     shown: tuple[Mode, int] | None = None
     try:
@@ -236,7 +236,7 @@ def _screen(data: AskInput, state: State, style: Style) -> str:
         text += screens.current_answer(state, style, question.secret)
     else:
         if state.at in state.suggested:
-            text += screens.suggested_answer(state, style)
+            text += screens.suggested_answer(state, style, data.asker)
         if state.at in state.notes:
             text += screens.notes_line(state, style, question.secret)
     return text

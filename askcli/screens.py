@@ -157,14 +157,14 @@ def notes_line(state: State, style: Style, secret: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def suggested_answer(state: State, style: Style) -> str:
+def suggested_answer(state: State, style: Style, asker: str = "the agent") -> str:
     """Shown at a question the call came with an answer to: the agent's suggestion, which
     an empty line takes (the person confirms what a model wrote, never unseen)."""
     numbers = state.suggested[state.at]
     question = state.current
     other = state.other_text.get(state.at, "")
     text = ", ".join(other if n == question.other else question.labels[n - 1] for n in numbers)
-    first = f"  suggested by the agent ({','.join(map(str, numbers))}): "
+    first = f"  suggested by {asker} ({','.join(map(str, numbers))}): "
     lines = wrap(visible(text, multiline=True), style.width, first=first, rest="    ")
     return "\n".join(lines) + "\n"
 

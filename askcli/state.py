@@ -136,11 +136,12 @@ class State(NamedTuple):
     reviewing: bool = False  # a question reopened from the review returns there
     outcome: Outcome | None = None
     clarification: str = ""
+    always_review: bool = False  # even a lone single-select question is reviewed
 
     @property
     def show_review(self) -> bool:
         """The seed hides the submit view only for a single single-select question."""
-        return len(self.questions) > 1 or self.questions[0].multi
+        return self.always_review or len(self.questions) > 1 or self.questions[0].multi
 
     @property
     def current(self) -> QuestionSpec:
@@ -196,6 +197,8 @@ def start(
     questions: tuple[QuestionSpec, ...],
     given: Mapping[str, str] | None = None,
     notes: Mapping[str, str] | None = None,
+    *,
+    review: bool = False,
 ) -> State:
     """The state before the first line. Answers in ``given`` (the call's own ``answers``)
     become the pre-selected defaults of their questions, and ``notes`` (the call's own
@@ -227,6 +230,7 @@ def start(
         suggested_text=suggested_text,
         other_text=other_text,
         notes=kept_notes,
+        always_review=review,
     )
 
 

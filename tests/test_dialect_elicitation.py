@@ -212,7 +212,7 @@ SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]] = {
             "  2. M",
             "  3. L",
             "  (optional: s skips it)",
-            "  suggested by the agent (2): M",
+            "  suggested by the server (2): M",
             "Choose 1-3 [2]: 3",
             "",
             "[email] Email   (question 4 of 5)",
@@ -314,7 +314,7 @@ def test_every_schema_form_is_sent_as_its_type() -> None:
 def test_legacy_enum_names_and_titles_are_shown_values_are_sent() -> None:
     reply, _, err = result_of(
         [request({"c": {"type": "string", "enum": ["a", "b"], "enumNames": ["Alpha", "Beta"]}})],
-        ["2"],
+        ["2", ""],
     )
     assert "  1. Alpha\n  2. Beta\n" in err and "Other" not in err
     assert reply["result"] == {"action": "accept", "content": {"c": "b"}}
@@ -399,7 +399,7 @@ def test_required_properties_must_be_answered_before_submitting() -> None:
 def test_values_are_checked_before_they_are_sent(
     schema: dict[str, Any], bad: str, reason: str, good: str, value: Any
 ) -> None:
-    reply, status, err = result_of([request({"v": schema})], [bad, good])
+    reply, status, err = result_of([request({"v": schema})], [bad, good, ""])
     assert reason in err
     assert reply["result"] == {"action": "accept", "content": {"v": value}}
     assert status == 0
@@ -444,10 +444,20 @@ def test_an_empty_form_is_a_yes_or_no() -> None:
 
 def test_a_lone_optional_property_may_be_left_out() -> None:
     call = request({"n": {"type": "string"}})
-    reply, status, err = result_of([call], ["s"])
+    reply, status, err = result_of([call], ["s", ""])
     assert "(optional: s skips it)" in err
     assert reply["result"] == {"action": "accept", "content": {}} and status == 0
-    assert sent([call], ["x"]) == {"action": "accept", "content": {"n": "x"}}
+    assert sent([call], ["x", ""]) == {"action": "accept", "content": {"n": "x"}}
+
+
+def test_a_lone_field_is_reviewed_before_it_is_sent() -> None:
+    """The spec: clients MUST let the person review (and change) what is sent."""
+    call = request({"n": {"type": "string"}}, ["n"])
+    reply, status, err = result_of([call], ["x", "1", "y", ""])
+    assert "Review your answers:" in err and "Submit? [y]: " in err
+    assert reply["result"] == {"action": "accept", "content": {"n": "y"}} and status == 0
+    reply, _, _ = result_of([call], ["x"])
+    assert reply["result"] == {"action": "cancel"}  # nothing is sent unreviewed
 
 
 class Stopping(TextLineReader):
@@ -854,7 +864,7 @@ def test_a_url_cannot_forge_its_domain_line() -> None:
 
 
 def test_what_the_person_types_is_sent_as_typed_and_echoed_escaped() -> None:
-    outcome = play(calls=[request({"a": {"type": "string"}})], answers=["\x1b[2Jhi"])
+    outcome = play(calls=[request({"a": {"type": "string"}})], answers=["\x1b[2Jhi", ""])
     check_bytes(outcome.stderr.encode(), "stderr")
     assert json.loads(outcome.stdout[0])["result"]["content"] == {"a": "\x1b[2Jhi"}
     assert "\\u001b[2Jhi" in outcome.stdout[0]

@@ -82,7 +82,8 @@ def _elicitation(
     fields: list[Field],
     soft: list[str],
 ) -> Elicitation:
-    made = Elicitation(tuple(questions), answers or None, None)
+    # a form is always reviewed before it is sent (the spec), its defaults are the server's
+    made = Elicitation(tuple(questions), answers or None, None, mode == "form", "the server")
     made.mode, made.fields, made.soft = mode, tuple(fields), tuple(soft)
     return made
 
