@@ -62,6 +62,22 @@ class Clarify(NamedTuple):
 
 
 @same_kind
+class FollowUp(NamedTuple):
+    """``m``: ask me more before you start (Claude Code's ``followUp``); ``text`` when
+    typed on the same line (``m TEXT``)."""
+
+    text: str | None = None
+
+
+@same_kind
+class Respond(NamedTuple):
+    """``r``: free text instead of choosing (Claude Code's ``response``); ``text`` when
+    typed on the same line (``r TEXT``)."""
+
+    text: str | None = None
+
+
+@same_kind
 class Help(NamedTuple):
     """Show the help."""
 
@@ -102,9 +118,21 @@ class Confirm(NamedTuple):
 
 
 QuestionCommand = (
-    Pick | Default | Preview | Notes | Back | Skip | Decline | Clarify | Help | Adjust | OneLine
+    Pick
+    | Default
+    | Preview
+    | Notes
+    | Back
+    | Skip
+    | Decline
+    | Clarify
+    | Help
+    | Adjust
+    | OneLine
+    | FollowUp
+    | Respond
 )
-ReviewCommand = Submit | Reopen | Back | Decline | Clarify | Help
+ReviewCommand = Submit | Reopen | Back | Decline | Clarify | Help | FollowUp | Respond
 
 _WORDS: dict[str, Back | Skip | Decline | Clarify | Help] = {
     "b": Back(),
@@ -294,7 +322,15 @@ def _yes_no(text: str, labels: Sequence[str]) -> tuple[int, ...] | None:
     return None
 
 
-def parse_typed_line(line: str) -> QuestionCommand | str:
+def _extra(line: str, word: str) -> FollowUp | Respond | None:
+    """``m`` / ``m TEXT`` and ``r`` / ``r TEXT``, where the asker takes them."""
+    if word[0] not in "mr" or not (len(word) == 1 or word[1].isspace()):
+        return None
+    text = _text_after_command(line) or None
+    return FollowUp(text) if word[0] == "m" else Respond(text)
+
+
+def parse_typed_line(line: str, *, extras: bool = False) -> QuestionCommand | str:
     """Read one line typed at a text or number question: the answer as typed, or a command
     when the line is a command word alone (``b``, ``s``, ``q``, ``c``, ``?``). A line
     beginning with ``=`` is always the answer, without its ``=`` (``=q`` answers "q")."""
@@ -306,6 +342,8 @@ def parse_typed_line(line: str) -> QuestionCommand | str:
     word = text.lower()
     if word in _WORDS:
         return _WORDS[word]
+    if extras and word in ("m", "r"):  # alone: a typed answer is rarely one letter
+        return FollowUp() if word == "m" else Respond()
     return line.strip().lstrip("\ufeff")
 
 
@@ -317,6 +355,7 @@ def parse_question_line(
     labels: Sequence[str] = (),
     other: bool = True,
     yesno: bool = False,
+    extras: bool = False,
 ) -> QuestionCommand:
     """Read one line typed at a question with ``count`` choices (Other included when
     ``other``) and the option ``labels``. A command word (``b``, ``q``, ``skip``, ...) wins
@@ -332,6 +371,9 @@ def parse_question_line(
         return Pick(yes_no)
     if word in _WORDS:
         return _WORDS[word]
+    extra = _extra(line, word) if extras else None
+    if extra is not None:
+        return extra
     if not _NUMBER_LINE.fullmatch(text):  # numbers mean options by number
         label = match_label(text, labels, other=other)
         if label is not None:
@@ -378,8 +420,9 @@ def parse_confirm(line: str, *, default: bool) -> Confirm:
     raise Refused(f"type y for yes or n for no (Enter: {'yes' if default else 'no'})")
 
 
-def parse_review_line(line: str, *, count: int) -> ReviewCommand:
-    """Read one line typed at the review screen of ``count`` questions."""
+def parse_review_line(line: str, *, count: int, extras: bool = False) -> ReviewCommand:
+    """Read one line typed at the review screen of ``count`` questions (``extras``: ``m``
+    and ``r`` are taken)."""
     text = normalize(line)
     word = text.lower()
     if word in ("", "y", "yes"):
@@ -387,6 +430,9 @@ def parse_review_line(line: str, *, count: int) -> ReviewCommand:
     command = _WORDS.get(word)
     if command is not None and not isinstance(command, Skip):
         return command
+    extra = _extra(line, word) if extras else None
+    if extra is not None:
+        return extra
     if word[0] == "c" and word[1:2].isspace():
         return Clarify(_text_after_command(line) or None)
     if re.fullmatch("[0-9]+", text):

@@ -38,7 +38,7 @@ from . import signals
 from .conversation import Conversation
 from .documents import MAX_DEPTH as DOCUMENT_DEPTH
 from .documents import TooDeep, nesting_depth, parse_json
-from .envelopes import Context, ToolCall, detect
+from .envelopes import Context, ToolCall, capabilities, detect
 from .errors import UsageError, Withdrawn
 from .rendering import terminal_text, truncate, visible, wrap
 from .results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status, ToolResult, interrupted_text
@@ -667,6 +667,7 @@ class Host:
             self._track_tasks(message)
             self._show_tool_results(message)
         elif kind == "system" and message.get("subtype") == "init":
+            self.conv.capabilities.update(capabilities(message))
             session = _text(message.get("session_id"), "?")
             model = _text(message.get("model"), "?")
             if self.session_shown != (session, model):  # once, and again when it changes
@@ -947,6 +948,7 @@ class Host:
             if line is None:
                 return False
             if isinstance(line, dict) and line.get("type") == "control_response":
+                self.conv.capabilities.update(capabilities(line))
                 return True
             self.handle(line)
         return True

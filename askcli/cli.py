@@ -455,6 +455,7 @@ class _Tee(io.StringIO):
 @answers_option
 @output_option
 @session_option
+@wording_option
 @click.option("--description", default="", help="What the session shows.")
 @click.option(
     "--columns",
@@ -471,6 +472,7 @@ def record(
     answers_path: str,
     output: str,
     session: str | None,
+    wording: str,
     description: str,
     columns: int,
 ) -> None:
@@ -508,7 +510,9 @@ def record(
         with tempfile.TemporaryDirectory(prefix="askcli-record-") as scratch:
             status = run(
                 streams.calls,
-                streams.conversation(state=Path(scratch) / "todos.json", session=session),
+                streams.conversation(
+                    state=Path(scratch) / "todos.json", session=session, wording=wording
+                ),
                 out,
                 output=mode,
                 on_document=None if streams.shared else keep,
@@ -521,7 +525,12 @@ def record(
             {"stdin": lines} if streams.shared else {"calls": calls, "answers": lines}
         )
         fixture = fixtures.make(
-            **shape, description=description, columns=columns, output=mode, session=session
+            **shape,
+            description=description,
+            columns=columns,
+            output=mode,
+            session=session,
+            wording=wording,
         )
         if fixture["stdout"] != out.getvalue().splitlines() or fixture["status"] != status:
             streams.say("askcli: warning: replaying this session does not give what it printed\n")

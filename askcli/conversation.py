@@ -74,6 +74,8 @@ class Conversation:
         self.notice = notice  # --notify, resolved: None when nobody is to be called
         self._attention_due = False
         self.wording = wording  # --wording: the texts of AskUserQuestion's results
+        # what the asking Claude Code said it supports (system/init, initialize response)
+        self.capabilities: set[str] = set()
 
     def say(self, text: str) -> None:
         """Write to the person; a terminal that went away (SIGHUP) is not an error.

@@ -680,6 +680,21 @@ def json_document(value: Any) -> str:
     return _UNSAFE_IN_JSON.sub(_json_escape, text) + "\n"
 
 
+def capabilities(document: dict[str, Any]) -> list[str]:
+    """The protocol capabilities a Claude Code line lists: a ``system`` ``init`` line's
+    ``capabilities``, or those of the ``initialize`` response; none for any other line."""
+    found: Any = None
+    if document.get("type") == "system" and document.get("subtype") == "init":
+        found = document.get("capabilities")
+    elif document.get("type") == "control_response":
+        response = document.get("response")
+        inner = response.get("response") if isinstance(response, dict) else None
+        found = inner.get("capabilities") if isinstance(inner, dict) else None
+    if not isinstance(found, list):
+        return []
+    return [c for c in found if isinstance(c, str) and len(c) <= 200]
+
+
 def _refusal(reply: dict[str, Any]) -> str:
     """The error text of a reply that carries no tool result (an unserved request)."""
     response = reply.get("response")

@@ -40,6 +40,7 @@ class CallsFixture(_Common):
 
     output: OutputName = "result"
     session: str | None = None
+    wording: Literal["seed", "claude-code"] = "seed"
     calls: Calls
     answers: Lines
 
@@ -49,6 +50,7 @@ class StdinFixture(_Common):
 
     output: OutputName = "result"
     session: str | None = None
+    wording: Literal["seed", "claude-code"] = "seed"
     stdin: Lines
 
 

@@ -17,8 +17,9 @@ Format ``askcli-fixture/1``, one JSON object per file::
 ``calls`` are fed as the source (an object as one JSON line, a string as it is) and
 ``answers`` as a separate stream. A session whose calls and answers came in one stream
 (stdin) has ``"stdin": [lines]`` instead of both. ``output`` is the ``--output`` mode
-(default ``result``), ``columns`` the width (default 80) and ``session`` the ``--session``
-(optional); colour is off and TodoWrite starts from an empty state.
+(default ``result``), ``columns`` the width (default 80), ``session`` the ``--session``
+(optional) and ``wording`` the ``--wording`` (default ``seed``); colour is off and TodoWrite
+starts from an empty state.
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ def play(
     columns: int = 80,
     output: Output = Output.RESULT,
     session: str | None = None,
+    wording: str = "seed",
 ) -> Outcome:
     """Run a session in process, with no person, and collect what was printed.
 
@@ -96,6 +98,7 @@ def play(
             calls_follow=stdin is not None,
             todos=TodoStore(Path(scratch) / "todos.json"),
             session=session,
+            wording=wording,
         )
         status = run(source, conv, out, output=output)
     return Outcome(out.getvalue().splitlines(), err.getvalue(), int(status))
@@ -110,16 +113,25 @@ def make(
     columns: int = 80,
     output: Output = Output.RESULT,
     session: str | None = None,
+    wording: str = "seed",
 ) -> dict[str, Any]:
     """A fixture recording what askcli prints for this session now."""
     outcome = play(
-        calls=calls, answers=answers, stdin=stdin, columns=columns, output=output, session=session
+        calls=calls,
+        answers=answers,
+        stdin=stdin,
+        columns=columns,
+        output=output,
+        session=session,
+        wording=wording,
     )
     fixture: dict[str, Any] = {"format": FORMAT, "description": description, "columns": columns}
     if output is not Output.RESULT:
         fixture["output"] = output.value
     if session is not None:
         fixture["session"] = session
+    if wording != "seed":
+        fixture["wording"] = wording
     if stdin is not None:
         fixture["stdin"] = list(stdin)
     else:
@@ -291,6 +303,7 @@ def _replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
         columns=fixture.get("columns", 80),
         output=Output(fixture.get("output", "result")),
         session=fixture.get("session"),
+        wording=fixture.get("wording", "seed"),
     )
     return expected, actual
 

@@ -69,6 +69,8 @@ class AskInput(NamedTuple):
     annotations: dict[str, dict[str, str]] | None = None
     review: bool = False
     asker: str = "the agent"
+    extras: bool = False  # m (ask me more) and r (free text instead) are taken: Claude Code
+    title: str | None = None  # one line shown above the questions
 
 
 class TodoItem(NamedTuple):
@@ -168,7 +170,7 @@ def fast_ask(data: Any) -> AskInput | None:
         metadata = data["metadata"]
         if not isinstance(metadata, dict) or not _optional_str(metadata, "source"):
             return None
-    return AskInput(tuple(questions), answers, annotations)
+    return AskInput(tuple(questions), answers, annotations, extras=True)
 
 
 def parse_ask(data: Any) -> AskInput:
@@ -193,6 +195,7 @@ def parse_ask(data: Any) -> AskInput:
         {k: v.model_dump(exclude_none=True) for k, v in model.annotations.items()}
         if model.annotations is not None
         else None,
+        extras=True,
     )
 
 

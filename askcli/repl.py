@@ -70,7 +70,11 @@ def statuses(conclusion: Conclusion) -> dict[str, str]:
     ``timed out`` (``--timeout``) or ``dismissed`` (the answers ended, the terminal hung
     up, askcli was told to stop)."""
     state, ending = conclusion.state, conclusion.ending
-    if ending is Ending.DONE and state.outcome is Outcome.SUBMITTED:
+    if ending is Ending.DONE and state.outcome in (
+        Outcome.SUBMITTED,
+        Outcome.FOLLOW_UP,
+        Outcome.RESPONDED,
+    ):
         return {
             q.text: state.status(i).replace("unanswered", "skipped")
             for i, q in enumerate(state.questions)
@@ -104,7 +108,7 @@ def ask_questions(
     on, except those of a decline's confirmation.
     """
     notes = {q: a["notes"] for q, a in (data.annotations or {}).items() if "notes" in a}
-    fresh = start(specs(data), data.answers, notes, review=data.review)
+    fresh = start(specs(data), data.answers, notes, review=data.review, extras=data.extras)
     state = replay(data, fresh, resume)
     shown: tuple[Mode, int] | None = None
     try:
@@ -170,15 +174,15 @@ def ask_questions(
 def interpret(data: AskInput, state: State, line: str) -> Action | Help | Preview:
     """What one line means in ``state``: an action for the state machine, or something to
     show (help, a preview). Refused when it means nothing usable."""
-    if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT):
+    if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT, Mode.RESPOND_TEXT):
         return Text(line)
     if state.mode is Mode.CONFIRM_DECLINE:
         return parse_confirm(line, default=False)
     if state.mode is Mode.REVIEW:
-        return parse_review_line(line, count=len(data.questions))
+        return parse_review_line(line, count=len(data.questions), extras=state.extras)
     question = state.current
     if question.typed:
-        typed = parse_typed_line(line)
+        typed = parse_typed_line(line, extras=state.extras)
         return Text(typed) if isinstance(typed, str) else typed
     return parse_question_line(
         line,
@@ -187,6 +191,7 @@ def interpret(data: AskInput, state: State, line: str) -> Action | Help | Previe
         labels=question.labels,
         other=question.has_other,
         yesno=question.yesno,
+        extras=state.extras,
     )
 
 

@@ -174,6 +174,8 @@ def prompt(state: State, width: int = 80, *, secret: bool = False) -> str:
     narrow terminal a shorter form leaves room to type on the same line."""
     if state.mode is Mode.OTHER_TEXT:
         return "Other, type your answer: "
+    if state.mode is Mode.RESPOND_TEXT:
+        return "Your reply to the agent, instead of answering: "
     if state.mode is Mode.CLARIFY_TEXT:
         return "What would you like to clarify? "
     if state.mode is Mode.REVIEW:
@@ -284,6 +286,11 @@ QUESTION_HELP = (
     ("q quit", "decline to answer (asked to confirm once answers were given)"),
     ("? h help", "this help"),
 )
+# Claude Code's followUp and response, where the asker takes them (AskUserQuestion)
+EXTRAS_HELP = (
+    ("m [TEXT]", "ask me more first: the agent asks further questions before it starts"),
+    ("r [TEXT]", "reply in your own words instead of answering"),
+)
 HELP_FOOTER = (
     "A label that is also a word above (b, q, ...) is the word: type its number. "
     "At the Other and chat prompts, an empty line or b goes back."
@@ -303,6 +310,7 @@ def help_text(state: State, width: int = 80) -> str:
     """Every answer word of the current screen, wrapped to ``width`` with hanging indents."""
     entries: tuple[tuple[str, str], ...] = REVIEW_HELP
     footer = ""
+    extras = EXTRAS_HELP if state.extras else ()
     if state.mode is not Mode.REVIEW:
         multi = "" if state.current.multi else " (not for this question)"
         entries = tuple(
@@ -311,7 +319,7 @@ def help_text(state: State, width: int = 80) -> str:
         )
         footer = HELP_FOOTER
     lines: list[str] = []
-    for key, text in entries:
+    for key, text in entries[:-1] + extras + entries[-1:]:
         prefix = f"  {key:<8} "
         lines += wrap(text, width, first=prefix, rest=" " * len(prefix))
     if footer:

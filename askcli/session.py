@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, TextIO
 from . import results, signals
 from .conversation import Conversation
 from .documents import Document, parse_object, read_documents
-from .envelopes import Context, Kind, Output, detect, output_lines
+from .envelopes import Context, Kind, Output, capabilities, detect, output_lines
 from .errors import UnreadableDocument
 from .issues import MAX_TEXT
 from .lines import LineReader, reader_for
@@ -73,6 +73,8 @@ def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
         conv.error(said)
         result = ToolResult(None, results.unreadable_text(said), Status.INVALID, is_error=True)
         return Reply([result.block()], Status.INVALID, [result])
+    if envelope.kind is Kind.PASSED_OVER:  # a Claude Code line may say what it supports
+        conv.capabilities.update(capabilities(document.value))
     if envelope.refusal is not None:
         conv.error(envelope.refusal)
         return Reply(envelope.replies([]), Status.ANSWERED)

@@ -20,10 +20,12 @@ from .answers import (
     Confirm,
     Decline,
     Default,
+    FollowUp,
     Notes,
     OneLine,
     Pick,
     Reopen,
+    Respond,
     Skip,
     Submit,
     normalize,
@@ -81,6 +83,7 @@ class Mode(enum.Enum):
     QUESTION = "question"  # waiting for an answer line at questions[at]
     OTHER_TEXT = "other"  # waiting for Other's free text
     CLARIFY_TEXT = "clarify"  # waiting for the words of "chat about this"
+    RESPOND_TEXT = "respond"  # waiting for free text instead of choosing (r)
     REVIEW = "review"  # the submit screen
     CONFIRM_DECLINE = "confirm"  # q after answers were given: asked once to be sure
     DONE = "done"
@@ -90,6 +93,8 @@ class Outcome(enum.Enum):
     SUBMITTED = "submitted"
     DECLINED = "declined"
     CLARIFY = "clarify"
+    FOLLOW_UP = "follow-up"  # the person asked for more questions first
+    RESPONDED = "responded"  # the person typed free text instead of choosing
 
 
 @same_kind
@@ -113,6 +118,8 @@ Action = (
     | Adjust
     | OneLine
     | Confirm
+    | FollowUp
+    | Respond
 )
 
 
@@ -137,6 +144,8 @@ class State(NamedTuple):
     outcome: Outcome | None = None
     clarification: str = ""
     always_review: bool = False  # even a lone single-select question is reviewed
+    extras: bool = False  # m (more questions) and r (free text) are taken
+    response: str = ""  # the free text of r, or the words with m
 
     @property
     def show_review(self) -> bool:
@@ -199,6 +208,7 @@ def start(
     notes: Mapping[str, str] | None = None,
     *,
     review: bool = False,
+    extras: bool = False,
 ) -> State:
     """The state before the first line. Answers in ``given`` (the call's own ``answers``)
     become the pre-selected defaults of their questions, and ``notes`` (the call's own
@@ -231,6 +241,7 @@ def start(
         other_text=other_text,
         notes=kept_notes,
         always_review=review,
+        extras=extras,
     )
 
 
@@ -268,17 +279,27 @@ def reduce(state: State, action: Action) -> State:
         if not isinstance(action, Confirm):
             raise Refused("type y to decline, or n (or Enter) to go back")
         return _finish(state, Outcome.DECLINED) if action.yes else _back_from_prompt(state)
-    if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT):
+    if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT, Mode.RESPOND_TEXT):
         text = _text(action)
         if normalize(text).lower() in ("", "b"):  # leave the sub-prompt
             return _back_from_prompt(state)
         if state.mode is Mode.OTHER_TEXT:
             return _choose(state, state.pending, text)
+        if state.mode is Mode.RESPOND_TEXT:
+            return _finish(state, Outcome.RESPONDED)._replace(response=text)
         return _finish(state, Outcome.CLARIFY, clarification=text)
     if isinstance(action, Decline):
         if state.answers:  # something would be lost: asked once
             return state._replace(mode=Mode.CONFIRM_DECLINE, pending=())
         return _finish(state, Outcome.DECLINED)
+    if isinstance(action, FollowUp | Respond):
+        if not state.extras:
+            raise Refused("this agent takes no m or r; answer the questions, or c to chat")
+        if isinstance(action, FollowUp):
+            return _finish(state, Outcome.FOLLOW_UP)._replace(response=action.text or "")
+        if action.text:
+            return _finish(state, Outcome.RESPONDED)._replace(response=_utf8(action.text))
+        return state._replace(mode=Mode.RESPOND_TEXT)
     if isinstance(action, Clarify):
         if action.text:
             return _finish(state, Outcome.CLARIFY, clarification=action.text)

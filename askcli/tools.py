@@ -58,13 +58,41 @@ def final_annotations(data: AskInput, conclusion: Conclusion) -> dict[str, dict[
     return {key: note for key, note in out.items() if note}
 
 
+def _claude_code_answers(state: State) -> dict[str, str]:
+    """The answers as Claude Code's dialog writes them: a multi-select's labels joined by
+    :func:`askcli.wording.join_labels` (a label holding ``", "`` quoted)."""
+    from .wording import join_labels
+
+    out = dict(state.answers)
+    for i, question in enumerate(state.questions):
+        chosen = state.selections.get(i)
+        if question.multi and chosen and question.text in out:
+            parts = [
+                state.other_text.get(i, "") if n == question.other else question.labels[n - 1]
+                for n in chosen
+            ]
+            out[question.text] = join_labels(parts)
+    return out
+
+
+def _unanswered(conclusion: Conclusion) -> dict[str, str]:
+    """``annotations[q].unanswered`` for the questions a submitted answer leaves open:
+    ``replied_in_chat`` after free text (r), else ``skipped``."""
+    state = conclusion.state
+    why = "replied_in_chat" if state.outcome is Outcome.RESPONDED else "skipped"
+    return {q.text: why for q in state.questions if q.text not in state.answers}
+
+
 def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
     """Ask the person and turn the conclusion into the tool_result, in the seed's words
-    (or the current Claude Code release's, with ``--wording claude-code``).
+    (or the current Claude Code release's, with ``--wording claude-code``: then every
+    question may be left unanswered, as in Claude Code's dialog).
 
     Answers are listed in the order the person gave them. The call's own answers are only
     suggestions the person confirms; those to questions not in the call are dropped with a
-    notice.
+    notice. ``m`` (more questions first) and ``r`` (free text instead) are answers too:
+    Claude Code's ``followUp`` and ``response``. The ``unanswered`` annotations go only to a
+    Claude Code that listed :data:`askcli.wording.UNANSWERED_CAPABILITY`.
     """
     if data.answers or data.annotations:
         asked = specs(data)
@@ -73,11 +101,14 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
                 conv.error(
                     f"the call's {what} for {key!r} is dropped: no such question in the call"
                 )
+    current = conv.wording == "claude-code"
+    if current:
+        data = data._replace(questions=tuple(q._replace(required=False) for q in data.questions))
     conclusion = converse(call.id, call.input, data, conv)
     state = conclusion.state
-    answers = dict(state.answers)
+    answers = _claude_code_answers(state) if current else dict(state.answers)
     annotations = final_annotations(data, conclusion)
-    payload = {
+    payload: dict[str, Any] = {
         "questions": call.input["questions"],
         "answers": answers,
         "annotations": annotations,
@@ -87,24 +118,57 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
     def failed(text: str, status: Status) -> ToolResult:
         return ToolResult(call.id, text, status, is_error=True, data=payload)
 
-    if conclusion.ending is Ending.DONE and state.outcome is Outcome.SUBMITTED:
+    outcome = state.outcome if conclusion.ending is Ending.DONE else None
+    if outcome in (Outcome.SUBMITTED, Outcome.FOLLOW_UP, Outcome.RESPONDED):
+        from . import wording
+
         updated = {k: v for k, v in call.input.items() if k != "annotations"}
         updated["answers"] = answers
-        if annotations:
-            updated["annotations"] = annotations
-        text = results.answered_text(answers, annotations)
+        sent = {q: dict(note) for q, note in annotations.items()}
+        if wording.UNANSWERED_CAPABILITY in conv.capabilities:
+            for question, why in _unanswered(conclusion).items():
+                sent.setdefault(question, {})["unanswered"] = why
+        if sent:
+            updated["annotations"] = sent
+        if outcome is Outcome.FOLLOW_UP:
+            updated["followUp"] = True
+            payload["followUp"] = True
+        if state.response.strip():
+            updated["response"] = state.response
+            payload["response"] = state.response
+        if outcome is Outcome.FOLLOW_UP:
+            listed = wording.answer_list(data.questions, answers, annotations)
+            text = wording.follow_up_text(listed, state.response)
+        elif outcome is Outcome.RESPONDED:
+            text = wording.responded_text(state.response)
+        elif current:
+            text = wording.answered_text(data.questions, answers, annotations)
+        else:
+            text = results.answered_text(answers, annotations)
         return ToolResult(call.id, text, Status.ANSWERED, data=payload, updated_input=updated)
-    if conclusion.ending is Ending.DONE and state.outcome is Outcome.CLARIFY:
+    if outcome is Outcome.CLARIFY:
         questions = [q.question for q in data.questions]
-        return failed(
-            results.clarify_text(state.clarification, questions, answers), Status.DECLINED
-        )
+        if current:
+            from . import wording
+
+            notes = {
+                q.question: state.notes[i] for i, q in enumerate(data.questions) if i in state.notes
+            }
+            text = wording.clarify_text(state.clarification, questions, answers, notes)
+        else:
+            text = results.clarify_text(state.clarification, questions, answers)
+        return failed(text, Status.DECLINED)
     if conclusion.ending is Ending.DONE:
         return failed(results.REJECT_MESSAGE, Status.DECLINED)
     if conclusion.ending is Ending.INTERRUPTED:
         return failed(results.interrupted_text(answers), Status.INTERRUPTED)
     why = conv.why(conclusion.ending)
     conv.error(f"no answer ({why})")
+    if current and conclusion.ending is Ending.TIMEOUT and conv.timeout:
+        from . import wording
+
+        listed = wording.answer_list(data.questions, answers, annotations)
+        return failed(wording.idle_text(conv.timeout, listed), Status.NO_ANSWER)
     return failed(results.no_answer_text(why, answers), Status.NO_ANSWER)
 
 

@@ -114,6 +114,8 @@ SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]] = {
             "  c chat   chat about this: decline and tell the agent what to clarify (c TEXT",
             "           at once)",
             "  q quit   decline to answer (asked to confirm once answers were given)",
+            "  m [TEXT] ask me more first: the agent asks further questions before it starts",
+            "  r [TEXT] reply in your own words instead of answering",
             "  ? h help this help",
             "  A label that is also a word above (b, q, ...) is the word: type its number. At",
             "  the Other and chat prompts, an empty line or b goes back.",
