@@ -328,7 +328,7 @@ notify_option = click.option(
 )
 SCHEMA_FORMATS = (  # askcli.definitions: FORMATS + DIALECT_FORMATS, unimported
     *("anthropic", "openai", "json-schema"),
-    *("claude-code", "opencode", "codex", "gemini", "elicitation"),
+    *("claude-code", "claude-code-extended", "opencode", "codex", "gemini", "elicitation"),
 )
 WORDINGS = ("seed", "claude-code")  # askcli.wording.WORDINGS, unimported
 wording_option = click.option(
@@ -647,7 +647,8 @@ def check(ctx: click.Context, source: str, strict: bool) -> None:
     show_default=True,
     help="anthropic: a Messages API tool; openai: a Chat Completions function tool; "
     "json-schema: the input schema alone; claude-code: AskUserQuestion as the current Claude "
-    "Code release defines it; opencode, codex, gemini: that agent's own question tool; "
+    "Code release defines it (-extended: with text and number questions); opencode, codex, "
+    "gemini: that agent's own question tool; "
     "elicitation: the MCP elicitation/create params askcli answers.",
 )
 @click.pass_context

@@ -14,7 +14,14 @@ from .schema import AskUserQuestionInput
 
 FORMATS = ("anthropic", "openai", "json-schema")
 # each other agent's question tool, as that agent defines it for its model
-DIALECT_FORMATS = ("claude-code", "opencode", "codex", "gemini", "elicitation")
+DIALECT_FORMATS = (
+    "claude-code",
+    "claude-code-extended",
+    "opencode",
+    "codex",
+    "gemini",
+    "elicitation",
+)
 
 DESCRIPTION = """\
 Use this tool when you need to ask the user questions during execution. This allows you to:
@@ -66,10 +73,10 @@ def input_schema() -> dict[str, Any]:
 
 def tool_definition(fmt: str = "anthropic") -> dict[str, Any]:
     """The tool definition in ``fmt``: one of :data:`FORMATS` or :data:`DIALECT_FORMATS`."""
-    if fmt == "claude-code":
+    if fmt in ("claude-code", "claude-code-extended"):
         from .wording import current_definition
 
-        return current_definition()
+        return current_definition(extended=fmt == "claude-code-extended")
     if fmt in DIALECT_FORMATS:
         from .dialects import by_name
 

@@ -74,7 +74,8 @@ CASES = {
     ),
     "notes": (
         ["n a darker red", "1", "2", ""],
-        f'The user answered: "Which color?"="Red" notes: a darker red, "Which sizes?"="M". {CAREFUL}',
+        'The user answered: "Which color?"="Red" notes: a darker red, "Which sizes?"="M". '
+        + CAREFUL,
     ),
     "notes, no option": (
         ["n not sure yet", "s", "2", ""],
