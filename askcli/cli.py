@@ -698,6 +698,7 @@ class _ClaudeCommand(click.Command):
 @click.option("--deny", multiple=True, metavar="TOOL", help="Deny TOOL without asking.")
 @answers_option
 @notify_option
+@wording_option
 @click.option(
     "--record",
     "record_path",
@@ -715,6 +716,7 @@ def claude(
     answers_path: str,
     record_path: Path | None,
     notify: str | None,
+    wording: str,
 ) -> None:
     """Host Claude Code in plain lines: its questions and permission requests are asked
     here, its answers shown, each turn's result printed on stdout.
@@ -748,7 +750,7 @@ def claude(
     err = _text_stream(sys.stderr, errors="backslashreplace")
     out = _text_stream(sys.stdout, errors="strict")
     notice = _notice(notify or "", reader, _say_err)
-    conv = Conversation(reader, err, Style.for_stream(sys.stderr), notice=notice)
+    conv = Conversation(reader, err, Style.for_stream(sys.stderr), notice=notice, wording=wording)
     typed = bytearray()
     reader.transcript = typed
     link: hosting.Link = hosting.ChildClaude(command, on_stderr=hosting.show_stderr(conv))
