@@ -51,6 +51,7 @@ class Question(NamedTuple):
     min_items: int | None = None  # a multiSelect's bounds
     max_items: int | None = None
     notes: bool = True  # the agent has a place for the person's notes (n TEXT)
+    description: str | None = None  # one helper line shown under the question
 
     @property
     def typed(self) -> bool:
@@ -174,10 +175,16 @@ def fast_ask(data: Any) -> AskInput | None:
 
 
 def parse_ask(data: Any) -> AskInput:
-    """Validate an AskUserQuestion input; InvalidCall with zod issues when it fails."""
+    """Validate an AskUserQuestion input; InvalidCall with zod issues when it fails. A call
+    using Claude Code's extended questions (text and number kinds, a title) is read by
+    their rules (:mod:`askcli.extended`)."""
     parsed = fast_ask(data)
     if parsed is not None:
         return parsed
+    from .extended import is_extended, parse_extended
+
+    if is_extended(data):
+        return parse_extended(data)
     from .schema import validate_ask  # only now: pydantic is slow to import
 
     model = validate_ask(data)  # raises InvalidCall with the reasons

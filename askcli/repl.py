@@ -111,6 +111,8 @@ def ask_questions(
     fresh = start(specs(data), data.answers, notes, review=data.review, extras=data.extras)
     state = replay(data, fresh, resume)
     shown: tuple[Mode, int] | None = None
+    if data.title and not conv.quiet:
+        conv.say(screens.title_block(data.title, conv.style))
     try:
         if state != fresh:
             conv.say(screens.resumed(data, state, conv.style))

@@ -48,6 +48,9 @@ def question_block(question: Question, index: int, total: int, style: Style) -> 
     else:
         lines.append("  " + style.dim(position))
     lines = _with_prefix(lines, head, style.chip(head))
+    if question.description and question.description.strip():
+        about = visible(question.description.strip(), multiline=True)
+        lines += [style.dim(row) for row in wrap(about, style.width, first="  ", rest="  ")]
     if question.typed:
         return "\n" + "\n".join(lines + typed_lines(question, style)) + "\n"
     options = [(o.label, o.description) for o in question.options]
@@ -95,7 +98,8 @@ def typed_lines(question: Question, style: Style) -> list[str]:
         head += " (optional: s skips it)"
     rows = wrap(head + ".", style.width, first="  ", rest="  ")
     if question.placeholder and question.placeholder.strip():
-        example = f"e.g. {visible(question.placeholder, multiline=True)}"
+        shown = visible(question.placeholder.strip(), multiline=True)
+        example = shown if shown.lower().startswith(("e.g.", "eg ")) else f"e.g. {shown}"
         rows += [style.dim(row) for row in wrap(example, style.width, first="  ", rest="  ")]
     rows += [style.dim(row) for row in wrap(TYPED_HINT, style.width, first="  ", rest="  ")]
     return rows
@@ -224,6 +228,12 @@ def review_block(data: AskInput, state: State, style: Style) -> str:
     hint = f"Enter or y submits, {change}, b goes back, q declines, ? for help."
     lines += wrap(hint, style.width)
     return "\n".join(lines) + "\n"
+
+
+def title_block(title: str, style: Style) -> str:
+    """The call's title (Claude Code's extended questions), shown once above them."""
+    lines = wrap(visible(title.strip(), multiline=True), style.width, rest="  ")
+    return "\n" + "\n".join(style.strong(line) for line in lines) + "\n"
 
 
 def resumed(data: AskInput, state: State, style: Style) -> str:

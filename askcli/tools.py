@@ -252,8 +252,16 @@ def _dialect_answer(dialect: Dialect) -> Callable[[ToolCall, Any, Conversation],
     return answer
 
 
-def invalid_result(call: ToolCall, error: InvalidCall) -> ToolResult:
+def invalid_result(call: ToolCall, error: InvalidCall, wording: str = "seed") -> ToolResult:
+    """The result of a call that fails its schema, in its agent's words; with the
+    ``claude-code`` wording, Claude Code's advice comes first where it gives one."""
     text = tool_for(call.name).invalid(error.issues)
+    if wording == "claude-code" and call.name == ASK_USER_QUESTION:
+        from .wording import steer
+
+        advice = steer(call.input)
+        if advice is not None:
+            text = text.replace("InputValidationError: ", f"InputValidationError: {advice}\n\n", 1)
     return ToolResult(call.id, text, Status.INVALID, is_error=True)
 
 
@@ -284,7 +292,7 @@ def run_call(call: ToolCall, conv: Conversation, *, short: bool = False) -> Tool
     except InvalidCall as error:
         where = f" {call.id}" if call.id else ""
         conv.error(f"invalid {error.tool} call{where}: {describe_issues(error.issues)}")
-        return invalid_result(call, error)
+        return invalid_result(call, error, conv.wording)
     except LookupError as error:
         conv.error(str(error))
         text = results.unreadable_text(str(error))

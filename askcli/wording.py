@@ -223,6 +223,43 @@ def clarify_text(
     return REJECT_WITH_WORDS_PREFIX + feedback + said
 
 
+STEER = (
+    "This call included a question with fewer than 2 options, so it was rejected and the "
+    "person never saw it. A question with a single option has no decision in it. Do not retry "
+    "this call and do not invent a filler second option. Instead, state the one path you were "
+    "going to offer as the approach you are taking, then continue with the task. If this call "
+    "also contained questions with 2 to 4 options (each with distinct labels), you may re-ask "
+    "those questions alone in a new call. Ask a question only when the person has at least two "
+    "genuinely distinct choices."
+)
+EXTENDED_STEER = (
+    "This call included a choice question with fewer than 2 options, so it was rejected and the "
+    'person never saw it. If that question is open-ended, re-ask it with "kind": "text" and no '
+    "options; if there is really only one path, state it as the approach you are taking and "
+    "continue with the task. Do not invent a filler second option."
+)
+
+
+def steer(raw: object) -> str | None:
+    """Claude Code's advice to the model for a call it refused because a (choice) question
+    had fewer than two options, if that is what happened."""
+    from .extended import is_extended
+
+    questions = raw.get("questions") if isinstance(raw, dict) else None
+    if not isinstance(questions, list):
+        return None
+    extended = is_extended(raw)
+    for question in questions[:256]:
+        if not isinstance(question, dict):
+            continue
+        if extended and question.get("kind") in ("text", "number"):
+            continue
+        options = question.get("options")
+        if isinstance(options, list) and len(options) < 2:
+            return EXTENDED_STEER if extended else STEER
+    return None
+
+
 def current_definition(extended: bool = False) -> dict[str, object]:
     """AskUserQuestion as Claude Code 2.1.332 defines it for its model."""
     from .claude_code_tool import definition
