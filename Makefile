@@ -3,13 +3,19 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 EXAMPLE ?= examples/login.json
-CLAUDE_CODE := .cache/claude-code/node_modules/.bin/claude
+# The real Claude Code the tests run against, each release pinned (npm, into .cache/):
+# tests/test_claude*.py and test_permission_claude.py against 2.1.197, and
+# tests/test_wording_live.py (--wording claude-code's texts) against 2.1.332.
+CLAUDE_CODE_VERSION := 2.1.197
+CLAUDE_CODE_CURRENT_VERSION := 2.1.332
+CLAUDE_CODE := .cache/claude-code/.installed-$(CLAUDE_CODE_VERSION)
+CLAUDE_CODE_CURRENT := .cache/claude-code-$(CLAUDE_CODE_CURRENT_VERSION)/.installed-$(CLAUDE_CODE_CURRENT_VERSION)
 
 .DEFAULT_GOAL := help
-.PHONY: help install claude-code run test fuzz lint bench clean
+.PHONY: help install claude-code claude-code-current run test fuzz lint bench clean
 
 help: ## list the targets
-	@grep -E '^[a-z][a-z0-9_-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
+	@grep -E '^[a-z][a-z0-9_-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); \
@@ -30,15 +36,27 @@ install: $(VENV)/.test ## create .venv and install askcli with its test tools
 run: install ## answer the bundled example call at this terminal
 	@$(BIN)/askcli ask $(EXAMPLE); echo "(askcli exited with status $$?)" >&2
 
+# $(call npm_claude_code,FOLDER,VERSION): that release into FOLDER, then touch the target; without
+# npm, or when npm fails, a message and no target (the tests against it then skip, saying why)
+define npm_claude_code
+	@if ! command -v npm >/dev/null 2>&1; then \
+	  echo "make: npm not found: the tests against the real Claude Code $(2) will be skipped" >&2; \
+	elif npm install --prefix $(1) --save-exact --no-audit --no-fund --loglevel=error \
+	    @anthropic-ai/claude-code@$(2); then touch $@; \
+	else echo "make: npm could not install Claude Code $(2): the tests against it will be skipped" >&2; fi
+endef
+
 $(CLAUDE_CODE):
-	@if command -v npm >/dev/null 2>&1; then \
-	  npm install --prefix .cache/claude-code --no-audit --no-fund --loglevel=error @anthropic-ai/claude-code \
-	    || echo "make: npm could not install Claude Code: the tests against it will be skipped" >&2; \
-	else echo "make: npm not found: the tests against the real Claude Code will be skipped" >&2; fi
+	$(call npm_claude_code,.cache/claude-code,$(CLAUDE_CODE_VERSION))
 
-claude-code: $(CLAUDE_CODE) ## install the real Claude Code (npm) for the tests, once
+$(CLAUDE_CODE_CURRENT):
+	$(call npm_claude_code,.cache/claude-code-$(CLAUDE_CODE_CURRENT_VERSION),$(CLAUDE_CODE_CURRENT_VERSION))
 
-test: install claude-code ## run the whole test suite
+claude-code: $(CLAUDE_CODE) ## install the real Claude Code 2.1.197 (npm) for the tests, once
+
+claude-code-current: $(CLAUDE_CODE_CURRENT) ## install Claude Code 2.1.332 (npm), whose texts --wording claude-code quotes
+
+test: install claude-code claude-code-current ## run the whole test suite
 	$(BIN)/python -m pytest
 
 fuzz: install ## the fuzz suites with ten times the cases of make test

@@ -378,7 +378,8 @@ def free_port() -> int:
 class Api:
     """The stand-in Anthropic API, with a log of what Claude Code sent it."""
 
-    def __init__(self, tmp_path: Path, turns: list[dict]) -> None:
+    def __init__(self, tmp_path: Path, turns: list[dict], claude_bin: Path = REAL) -> None:
+        self.claude_bin = claude_bin  # the Claude Code that run and spawn start
         self.port = free_port()
         self.log = tmp_path / "requests.jsonl"
         scenario = tmp_path / "turns.json"
@@ -431,7 +432,7 @@ class Api:
         return helpers.run_askcli(
             "claude",
             "--claude-bin",
-            str(REAL),
+            str(self.claude_bin),
             *args,
             input=input,
             env=self.env,
@@ -443,7 +444,7 @@ class Api:
         """askcli claude with the real Claude Code in a pty; what it showed is logged."""
         child = pexpect.spawn(
             str(askcli_path()),
-            ["claude", "--claude-bin", str(REAL), *args],
+            ["claude", "--claude-bin", str(self.claude_bin), *args],
             env=self.env,
             cwd=str(cwd),
             timeout=60,
