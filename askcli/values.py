@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
 FORMATS = ("email", "uri", "date", "date-time")
 MAX_PATTERN = 1000  # a longer pattern from a schema is not compiled
+PATTERN_SECONDS = 1.0  # the longest a pattern may take on one answer
 _EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 _URI = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S+")
 _FORMAT_NAMES = {
@@ -146,14 +147,22 @@ def as_number(text: str, kind: str) -> int | float:
 
 
 def _matches(pattern: str, text: str) -> bool:
-    """JSON Schema ``pattern`` (ECMA-262, unanchored) on ``text``; a pattern Python cannot
-    read, or one too long to trust, is refused rather than ignored."""
+    """JSON Schema ``pattern`` (ECMA-262, unanchored) on ``text``. The pattern comes from
+    the asker, so it is matched with a time limit (a pattern written to backtrack forever
+    would otherwise hang askcli); a pattern that cannot be read, is too long to trust or
+    runs out of time is refused rather than ignored."""
+    import regex  # only patterns need it: not at start-up
+
     if len(pattern) > MAX_PATTERN:
         raise Refused("the question's pattern is too long to check")
     try:
-        return re.search(pattern, text) is not None
-    except re.error:
+        return regex.search(pattern, text, timeout=PATTERN_SECONDS) is not None
+    except regex.error:
         raise Refused(f"the question's pattern {pattern} cannot be checked") from None
+    except TimeoutError:
+        raise Refused(
+            f"the question's pattern {pattern} takes too long to check this answer"
+        ) from None
 
 
 def _format(name: str, text: str) -> None:

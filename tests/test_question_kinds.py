@@ -221,3 +221,10 @@ def test_y_and_n_answer_a_yes_no_question_that_also_offers_other() -> None:
     conclusion, err = ask(q, lines=["n"])
     assert "  3. Other - type your own answer" in err
     assert dict(conclusion.state.answers) == {"Proceed?": "No"}
+
+
+def test_a_pattern_written_to_backtrack_forever_is_refused_in_time() -> None:
+    rule = ValueRule(pattern="^(a|aa)+$")
+    with pytest.raises(Refused, match="takes too long to check this answer"):
+        rule.check("a" * 40 + "!")
+    assert rule.check("aaaa") == "aaaa"
