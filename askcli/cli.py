@@ -771,6 +771,7 @@ def claude(
                 received=recorder.received,
                 answers=fixtures.typed_lines(typed),
                 exit_status=recorder.exit_status,
+                wording=wording,
             )
             if fixture["claude"]["sent"] != recorder.sent or fixture["status"] != status:
                 conv.say("askcli: warning: replaying this session does not give what it did\n")

@@ -59,6 +59,7 @@ class ClaudeSession(_Strict):
     allow: Lines = []
     deny: Lines = []
     exit_status: int | None = 0
+    wording: Literal["seed", "claude-code"] = "seed"
     received: Calls
     sent: Annotated[list[dict[str, Any]], Field(fail_fast=True)]
 

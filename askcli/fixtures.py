@@ -150,6 +150,7 @@ def play_claude(
     deny: Sequence[str] = (),
     exit_status: int | None = 0,
     columns: int = 80,
+    wording: str = "seed",
 ) -> Outcome:
     """An ``askcli claude`` session with recorded Claude Code lines in place of the process."""
     from .claude import Scripted, host
@@ -157,7 +158,7 @@ def play_claude(
     out, err = io.StringIO(), io.StringIO()
     link = Scripted(received, exit_status)
     reader = TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
-    conv = Conversation(reader, err, Style(width=columns, colour=False))
+    conv = Conversation(reader, err, Style(width=columns, colour=False), wording=wording)
     status = host(link, conv, out, prompt=prompt, allow=allow, deny=deny)
     return Outcome(out.getvalue().splitlines(), err.getvalue(), status, sent=link.sent)
 
@@ -172,16 +173,19 @@ def make_claude(
     exit_status: int | None = 0,
     description: str = "",
     columns: int = 80,
+    wording: str = "seed",
 ) -> dict[str, Any]:
     """A fixture of an ``askcli claude`` session: Claude Code's lines, the person's, and
     what askcli sent and printed (as a replay prints it)."""
-    claude = {
+    claude: dict[str, Any] = {
         "prompt": prompt,
         "allow": list(allow),
         "deny": list(deny),
         "exit_status": exit_status,
-        "received": list(received),
     }
+    if wording != "seed":
+        claude["wording"] = wording
+    claude["received"] = list(received)
     outcome = play_claude(
         prompt=prompt,
         received=received,
@@ -190,6 +194,7 @@ def make_claude(
         deny=deny,
         exit_status=exit_status,
         columns=columns,
+        wording=wording,
     )
     return {
         "format": FORMAT,
@@ -293,6 +298,7 @@ def _replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
             deny=claude.get("deny", ()),
             exit_status=claude.get("exit_status", 0),
             columns=fixture.get("columns", 80),
+            wording=claude.get("wording", "seed"),
         )
         return expected, actual
     expected = Outcome(fixture["stdout"], fixture["stderr"], fixture["status"])

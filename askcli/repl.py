@@ -75,10 +75,8 @@ def statuses(conclusion: Conclusion) -> dict[str, str]:
         Outcome.FOLLOW_UP,
         Outcome.RESPONDED,
     ):
-        return {
-            q.text: state.status(i).replace("unanswered", "skipped")
-            for i, q in enumerate(state.questions)
-        }
+        answered = state.answers
+        return {q.text: "answered" if q.text in answered else "skipped" for q in state.questions}
     if ending is Ending.TIMEOUT:
         fate = "timed out"
     elif ending is Ending.DONE:
@@ -111,6 +109,7 @@ def ask_questions(
     fresh = start(specs(data), data.answers, notes, review=data.review, extras=data.extras)
     state = replay(data, fresh, resume)
     shown: tuple[Mode, int] | None = None
+    secrets = any(q.secret for q in data.questions)
     if data.title and not conv.quiet:
         conv.say(screens.title_block(data.title, conv.style))
     try:
@@ -132,7 +131,9 @@ def ask_questions(
             # at a secret question every line is read unechoed: its answer, Other's text
             # and its notes (n TEXT) may each be the secret
             secret = (
-                state.mode in (Mode.QUESTION, Mode.OTHER_TEXT) and data.questions[state.at].secret
+                secrets
+                and state.mode in (Mode.QUESTION, Mode.OTHER_TEXT)
+                and data.questions[state.at].secret
             )
             line = conv.read_answer(
                 "" if conv.quiet else screens.prompt(state, conv.style.width, secret=secret),
@@ -183,12 +184,12 @@ def interpret(data: AskInput, state: State, line: str) -> Action | Help | Previe
     if state.mode is Mode.REVIEW:
         return parse_review_line(line, count=len(data.questions), extras=state.extras)
     question = state.current
-    if question.typed:
+    if question.rule is not None:  # a typed answer
         typed = parse_typed_line(line, extras=state.extras)
         return Text(typed) if isinstance(typed, str) else typed
     return parse_question_line(
         line,
-        count=question.choices,
+        count=len(question.labels) + question.has_other,
         multi=question.multi,
         labels=question.labels,
         other=question.has_other,

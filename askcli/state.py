@@ -32,7 +32,7 @@ from .answers import (
     parse_part,
 )
 from .errors import Refused
-from .inputs import AskInput, Question, is_recommended
+from .inputs import PLAIN, AskInput, Question, is_recommended
 from .records import same_kind
 from .values import ValueRule
 
@@ -159,7 +159,7 @@ class State(NamedTuple):
     def default_numbers(self) -> tuple[int, ...] | None:
         """What an empty line takes at the current question, if anything: the person's
         answer, else the one the call suggested, else a recommended first option."""
-        if self.current.typed:
+        if self.current.rule is not None:
             return None
         chosen = self.selections.get(self.at) or self.suggested.get(self.at)
         if chosen:
@@ -182,6 +182,8 @@ def spec(q: Question) -> QuestionSpec:
     """The state machine's view of one question of the shared model."""
     labels = tuple([o.label for o in q.options])
     previews = tuple([o.preview for o in q.options])
+    if q[4:] == PLAIN:  # an AskUserQuestion question, the usual case: made quickly
+        return _new_spec((q.question, labels, previews, q.multiSelect, *_PLAIN_SPEC))
     rule = (q.rule or TEXT_RULE) if q.typed else None
     return QuestionSpec(
         q.question,
@@ -196,6 +198,10 @@ def spec(q: Question) -> QuestionSpec:
         q.kind == "yesno",
         q.notes,
     )
+
+
+_new_spec = QuestionSpec._make
+_PLAIN_SPEC = tuple(QuestionSpec._field_defaults[name] for name in QuestionSpec._fields[4:])
 
 
 def specs(data: AskInput) -> tuple[QuestionSpec, ...]:
@@ -215,6 +221,8 @@ def start(
     annotation notes) their notes: the person sees, confirms or changes each one. Keys that
     name no question are ignored (see :func:`foreign_keys`); an empty answer does not count,
     as in Claude Code."""
+    if not given and not notes:  # the usual call: nothing suggested
+        return State(questions=questions, always_review=review, extras=extras)
     given = given or {}
     notes = notes or {}
     suggested: dict[int, tuple[int, ...]] = {}
@@ -333,7 +341,7 @@ def _finish(state: State, outcome: Outcome, *, clarification: str = "") -> State
 
 
 def _question(state: State, action: Action) -> State:
-    if state.current.typed and isinstance(action, Default | Text):
+    if state.current.rule is not None and isinstance(action, Default | Text):
         text = state.default_text() if isinstance(action, Default) else _text(action)
         if text is None:
             raise Refused(f"type {_typed_what(state.current)}, or ? for help")
@@ -377,10 +385,11 @@ def _question(state: State, action: Action) -> State:
 
 def _pick(state: State, numbers: tuple[int, ...]) -> State:
     question = state.current
-    if question.typed:
+    if question.rule is not None:
         raise Refused(f"type {_typed_what(question)}")
-    if not numbers or any(not 1 <= n <= question.choices for n in numbers):
-        raise Refused(f"choose from 1-{question.choices}")
+    choices = len(question.labels) + question.has_other
+    if not numbers or any(not 1 <= n <= choices for n in numbers):
+        raise Refused(f"choose from 1-{choices}")
     if len(numbers) > 1 and not question.multi:
         raise Refused("this question takes one answer; type a single number")
     _check_items(question, numbers)

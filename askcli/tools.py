@@ -58,6 +58,9 @@ def final_annotations(data: AskInput, conclusion: Conclusion) -> dict[str, dict[
     return {key: note for key, note in out.items() if note}
 
 
+UNANSWERED_CAPABILITY = "ask_user_question_unanswered_v1"  # askcli.wording's, unimported
+
+
 def _claude_code_answers(state: State) -> dict[str, str]:
     """The answers as Claude Code's dialog writes them: a multi-select's labels joined by
     :func:`askcli.wording.join_labels` (a label holding ``", "`` quoted)."""
@@ -120,16 +123,20 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
 
     outcome = state.outcome if conclusion.ending is Ending.DONE else None
     if outcome in (Outcome.SUBMITTED, Outcome.FOLLOW_UP, Outcome.RESPONDED):
-        from . import wording
-
         updated = {k: v for k, v in call.input.items() if k != "annotations"}
         updated["answers"] = answers
-        sent = {q: dict(note) for q, note in annotations.items()}
-        if wording.UNANSWERED_CAPABILITY in conv.capabilities:
+        sent = annotations
+        if UNANSWERED_CAPABILITY in conv.capabilities:
+            sent = {q: dict(note) for q, note in annotations.items()}
             for question, why in _unanswered(conclusion).items():
                 sent.setdefault(question, {})["unanswered"] = why
         if sent:
             updated["annotations"] = sent
+        if outcome is Outcome.SUBMITTED and not current:  # the usual case
+            text = results.answered_text(answers, annotations)
+            return ToolResult(call.id, text, Status.ANSWERED, data=payload, updated_input=updated)
+        from . import wording
+
         if outcome is Outcome.FOLLOW_UP:
             updated["followUp"] = True
             payload["followUp"] = True

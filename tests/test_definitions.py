@@ -18,6 +18,7 @@ from askcli.definitions import (
     tool_definition,
 )
 from askcli.errors import InvalidCall
+from askcli.extended import is_extended
 from askcli.inputs import parse_ask as parse_input
 
 from .helpers import EXAMPLES, ROOT, askcli_path, question
@@ -25,7 +26,7 @@ from .helpers import EXAMPLES, ROOT, askcli_path, question
 CORPUS = sorted((ROOT / "tests" / "corpus").glob("aq-*.json"))
 
 
-def example_inputs() -> list[Any]:
+def all_example_inputs() -> list[Any]:
     """The AskUserQuestion inputs of the corpus and of the bundled examples."""
     inputs = [json.loads(p.read_text())["tool_use"]["input"] for p in CORPUS]
     for path in sorted(EXAMPLES.glob("*.json")):
@@ -39,8 +40,21 @@ def example_inputs() -> list[Any]:
     return inputs
 
 
+def example_inputs() -> list[Any]:
+    """Those of the seed's schema."""
+    return [data for data in all_example_inputs() if not is_extended(data)]
+
+
 def test_the_examples_are_found() -> None:
     assert len(example_inputs()) == len(CORPUS) + 4
+    assert len(all_example_inputs()) == len(CORPUS) + 5  # one of Claude Code's extended kinds
+
+
+@pytest.mark.parametrize("data", [d for d in all_example_inputs() if is_extended(d)])
+def test_an_extended_example_validates_against_claude_code_s_extended_schema(data: Any) -> None:
+    from askcli.claude_code_tool import EXTENDED_SCHEMA
+
+    jsonschema.validate(data, EXTENDED_SCHEMA, cls=jsonschema.Draft202012Validator)
 
 
 def test_the_schema_is_valid_json_schema() -> None:

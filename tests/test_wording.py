@@ -298,3 +298,30 @@ def test_a_number_in_bounds_is_clean_and_text_is_careful() -> None:
 def test_idle_seconds_round_as_javascript_does() -> None:
     assert wording.idle_text(2.5, "").startswith("No response after 3s ")
     assert wording.idle_text(60, "").startswith("No response after 60s ")
+
+
+def test_the_capability_is_named_once() -> None:
+    from askcli import tools
+
+    assert tools.UNANSWERED_CAPABILITY == wording.UNANSWERED_CAPABILITY
+
+
+def test_a_recorded_claude_session_keeps_its_wording() -> None:
+    from askcli import fixtures
+
+    from .test_claude import INIT_OK, RESULT, can_use_tool
+
+    asked = can_use_tool("req_1", "AskUserQuestion", {"questions": [COLOR, SIZES]})
+    fixture = fixtures.make_claude(
+        prompt="go",
+        received=[INIT_OK, asked, RESULT],
+        answers=["1", "s", ""],
+        wording="claude-code",
+    )
+    assert fixture["claude"]["wording"] == "claude-code" and fixture["status"] == 0
+    (response,) = [m for m in fixture["claude"]["sent"] if m["type"] == "control_response"]
+    assert response["response"]["response"]["updatedInput"]["answers"] == {"Which color?": "Red"}
+    from askcli.fixture_model import check
+
+    expected, actual = fixtures.replay(check(json.loads(fixtures.dumps(fixture))))
+    assert actual == expected
