@@ -59,6 +59,10 @@ class Question(NamedTuple):
         return self.kind in ("text", "number")
 
 
+# an AskUserQuestion question's fields past its first four: the shared model's defaults
+PLAIN = tuple(Question._field_defaults[name] for name in Question._fields[4:])
+
+
 class AskInput(NamedTuple):
     """A valid AskUserQuestion input (or another dialect's, in the shared model);
     ``annotations`` hold only ``preview``/``notes``. ``review``: a review screen comes
@@ -126,6 +130,7 @@ def fast_ask(data: Any) -> AskInput | None:
         return None
     questions = []
     new_option = Option._make  # about twice as fast as calling the class
+    new_question = Question._make
     for q in raw:
         if not isinstance(q, dict):
             return None
@@ -147,7 +152,7 @@ def fast_ask(data: Any) -> AskInput | None:
             options.append(new_option((label, description, preview)))
         if len({o.label for o in options}) != len(options):
             return None  # the seed's uniqueness rule, for labels
-        questions.append(Question(text, header, tuple(options), multi))
+        questions.append(new_question((text, header, tuple(options), multi, *PLAIN)))
     if len({q.question for q in questions}) != len(questions):
         return None  # ... and for question texts
     answers = data.get("answers")
