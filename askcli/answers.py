@@ -167,6 +167,8 @@ def _shown(n: int) -> str:
 def normalize(line: str) -> str:
     """NFKC (full-width forms to ASCII), both CJK commas to ``,``, outer spaces and a
     byte-order mark (an answers file written by Windows tools) trimmed."""
+    if line.isascii():  # the usual answer: NFKC leaves ASCII as it is
+        return line.strip()
     text = unicodedata.normalize("NFKC", line).replace("、", ",")
     return text.strip().lstrip("\ufeff").strip()
 
@@ -371,7 +373,7 @@ def parse_question_line(
         return Pick(yes_no)
     if word in _WORDS:
         return _WORDS[word]
-    extra = _extra(line, word) if extras else None
+    extra = _extra(line, word) if extras and word[0] in "mr" else None
     if extra is not None:
         return extra
     if not _NUMBER_LINE.fullmatch(text):  # numbers mean options by number

@@ -611,12 +611,12 @@ def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
     """Recognise the envelope of one JSON object; UnreadableDocument if it is none."""
     if document.get("jsonrpc") == "2.0":
         return _jsonrpc_envelope(document, seq)
+    found = _by_type(document, seq)  # the usual call: known by its "type"
+    if found is not None:
+        return found
     opencode = _opencode_envelope(document)
     if opencode is not None:
         return opencode
-    found = _by_type(document, seq)
-    if found is not None:
-        return found
     gemini = _gemini_envelope(document, seq)
     if gemini is not None:
         return gemini

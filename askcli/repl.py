@@ -109,7 +109,7 @@ def ask_questions(
     fresh = start(specs(data), data.answers, notes, review=data.review, extras=data.extras)
     state = replay(data, fresh, resume)
     shown: tuple[Mode, int] | None = None
-    secrets = any(q.secret for q in data.questions)
+    secrets = True in [q.secret for q in data.questions]
     if data.title and not conv.quiet:
         conv.say(screens.title_block(data.title, conv.style))
     try:

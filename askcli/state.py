@@ -392,7 +392,8 @@ def _pick(state: State, numbers: tuple[int, ...]) -> State:
         raise Refused(f"choose from 1-{choices}")
     if len(numbers) > 1 and not question.multi:
         raise Refused("this question takes one answer; type a single number")
-    _check_items(question, numbers)
+    if question.min_items is not None or question.max_items is not None:
+        _check_items(question, numbers)
     if question.other in numbers:
         return state._replace(mode=Mode.OTHER_TEXT, pending=numbers)
     return _choose(state, numbers, None)
