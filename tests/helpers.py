@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import copy
+import io
 import json
 import os
 import subprocess
 from pathlib import Path
 from typing import Any
+
+from askcli.lines import TextLineReader
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -83,3 +86,18 @@ def askcli_path() -> Path:
     if not path.exists():
         raise RuntimeError(f"askcli is not installed next to {sys.executable}; run make test")
     return path
+
+
+class Stopping(TextLineReader):
+    """Lines from a string, then ``exc`` raised where the next line would be read (a
+    timeout, Ctrl-C, or a signal's KeyboardInterrupt)."""
+
+    def __init__(self, text: str, exc: BaseException) -> None:
+        super().__init__(io.StringIO(text), interactive=False)
+        self.exc = exc
+
+    def _more(self, timeout: float | None) -> bytes:
+        data = super()._more(timeout)
+        if not data:
+            raise self.exc
+        return data

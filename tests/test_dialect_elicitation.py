@@ -23,11 +23,10 @@ from askcli.documents import Document
 from askcli.envelopes import ELICITATION, Output, json_line
 from askcli.errors import AnswerTimeout
 from askcli.fixtures import play
-from askcli.lines import TextLineReader
 from askcli.rendering import Style
 from askcli.session import answer_document
 
-from .helpers import EXAMPLES, example, run_askcli
+from .helpers import EXAMPLES, Stopping, example, run_askcli
 from .test_attacks import ATTACKS, LINE_BREAKS, check_bytes
 from .test_pty import Terminal
 
@@ -458,20 +457,6 @@ def test_a_lone_field_is_reviewed_before_it_is_sent() -> None:
     assert reply["result"] == {"action": "accept", "content": {"n": "y"}} and status == 0
     reply, _, _ = result_of([call], ["x"])
     assert reply["result"] == {"action": "cancel"}  # nothing is sent unreviewed
-
-
-class Stopping(TextLineReader):
-    """Lines from a string, then ``exc`` where the next line would be read."""
-
-    def __init__(self, text: str, exc: BaseException) -> None:
-        super().__init__(io.StringIO(text), interactive=False)
-        self.exc = exc
-
-    def _more(self, timeout: float | None) -> bytes:
-        data = super()._more(timeout)
-        if not data:
-            raise self.exc
-        return data
 
 
 def stopped(exc: BaseException, lines: str, call: Any = FORM) -> tuple[Any, int, Any, str]:

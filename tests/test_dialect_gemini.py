@@ -20,11 +20,10 @@ from askcli.documents import Document
 from askcli.envelopes import Output, json_line
 from askcli.errors import AnswerTimeout
 from askcli.fixtures import play
-from askcli.lines import TextLineReader
 from askcli.rendering import Style
 from askcli.session import answer_document
 
-from .helpers import EXAMPLES, example, run_askcli
+from .helpers import EXAMPLES, Stopping, example, run_askcli
 from .test_attacks import ATTACKS, check_bytes
 from .test_pty import Terminal
 
@@ -409,20 +408,6 @@ def test_the_answers_ended_before_any() -> None:
         "error": "[Operation Cancelled] Reason: No answer from the user (the input ended)."
     }
     assert outcome.status == 3
-
-
-class Stopping(TextLineReader):
-    """Lines from a string, then ``exc`` raised where the next line would be read."""
-
-    def __init__(self, text: str, exc: BaseException) -> None:
-        super().__init__(io.StringIO(text), interactive=False)
-        self.exc = exc
-
-    def _more(self, timeout: float | None) -> bytes:
-        data = super()._more(timeout)
-        if not data:
-            raise self.exc
-        return data
 
 
 def stopped(exc: BaseException, lines: str = "") -> tuple[dict[str, Any], int, str]:
