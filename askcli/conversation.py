@@ -11,7 +11,7 @@ import enum
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from .errors import LineTooLong
+from .errors import LineTooLong, Withdrawn
 from .lines import LineReader
 from .rendering import Style, terminal_text, visible
 from .todo_store import TodoStore
@@ -19,6 +19,23 @@ from .todo_store import TodoStore
 if TYPE_CHECKING:
     from .journal import Journal
     from .notify import Notice
+
+
+def _cancels(line: str, request_id: object) -> bool:
+    """``line`` is Claude Code's ``control_cancel_request`` for ``request_id``."""
+    if "control_cancel_request" not in line:  # the usual next call: no parsing
+        return False
+    from .documents import parse_json
+
+    try:
+        message = parse_json(line)
+    except ValueError:
+        return False
+    return (
+        isinstance(message, dict)
+        and message.get("type") == "control_cancel_request"
+        and message.get("request_id") == request_id
+    )
 
 
 class Ending(enum.Enum):
@@ -76,6 +93,9 @@ class Conversation:
         self.wording = wording  # --wording: the texts of AskUserQuestion's results
         # what the asking Claude Code said it supports (system/init, initialize response)
         self.capabilities: set[str] = set()
+        # the control request being answered: a control_cancel_request for it, where an
+        # answer line is read from the calls' own stream, withdraws it
+        self.pending: object = None
 
     def say(self, text: str) -> None:
         """Write to the person; a terminal that went away (SIGHUP) is not an error.
@@ -140,6 +160,8 @@ class Conversation:
             self.say("\n")
             return None
         if command and self.calls_follow and line.lstrip().startswith("{"):
+            if self.pending is not None and _cancels(line, self.pending):
+                raise Withdrawn  # the line is taken: it answered the request's question
             self.reader.unread(line)
             self.say("\n")
             return None

@@ -15,7 +15,7 @@ from . import results, signals
 from .conversation import Conversation
 from .documents import Document, parse_object, read_documents
 from .envelopes import Context, Kind, Output, capabilities, detect, output_lines
-from .errors import UnreadableDocument
+from .errors import UnreadableDocument, Withdrawn
 from .issues import MAX_TEXT
 from .lines import LineReader, reader_for
 from .rendering import Style
@@ -94,7 +94,15 @@ def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
         elif stopped is not None:  # Claude Code cancels the other calls of the message
             done.append(ToolResult(item.id, results.CANCEL_MESSAGE, Status.DECLINED, is_error=True))
         else:
-            result = run_call(item, conv, short=0 <= document.size <= MAX_TEXT)
+            conv.pending = envelope.request_id if envelope.kind is Kind.CONTROL else None
+            try:
+                result = run_call(item, conv, short=0 <= document.size <= MAX_TEXT)
+            except Withdrawn:  # no reply: the requester no longer waits for one
+                conv.say("\n")
+                conv.error("the request was withdrawn (control_cancel_request); nothing was sent")
+                return Reply([], Status.ANSWERED)
+            finally:
+                conv.pending = None
             done.append(result)
             if result.status in (Status.DECLINED, Status.INTERRUPTED):
                 stopped = result.status
