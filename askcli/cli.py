@@ -21,7 +21,7 @@ import click
 from . import __version__, signals
 from .conversation import Conversation
 from .envelopes import Output
-from .errors import BadFixture, OutputFailed, UsageError
+from .errors import BadFixture, InboxError, OutputFailed, UsageError
 from .files import is_devnull
 from .journal import default_dir as journal_default_dir
 from .lines import FdLineReader, LineReader
@@ -293,6 +293,9 @@ def _guard_pipe(ctx: click.Context, work: Callable[[], int], *, every_sigint: bo
         _quiet_stdout()
         _say_err(f"askcli: cannot write the result to stdout: {visible(str(exc))}\n")
         ctx.exit(EXIT_OUTPUT_FAILED)
+    except InboxError as exc:  # the queue file cannot be used: said in one line
+        _say_err(f"askcli: {visible(str(exc))}\n")
+        ctx.exit(int(Status.INVALID))
     if status == Status.INTERRUPTED:
         status = signals.exit_status(Status.INTERRUPTED)
     ctx.exit(status)
@@ -383,6 +386,14 @@ def cli() -> None:
 )
 @notify_option
 @wording_option
+@click.option(
+    "--inbox",
+    "inbox",
+    is_flag=True,
+    help="Queue each call for `askcli inbox` (where a person answers every agent) instead "
+    "of asking here, and print its result when it is answered [inbox file: $ASKCLI_INBOX, "
+    "else $XDG_STATE_HOME/askcli/inbox.db].",
+)
 @click.pass_context
 def ask(
     ctx: click.Context,
@@ -395,6 +406,7 @@ def ask(
     timeout: float | None,
     notify: str | None,
     wording: str,
+    inbox: bool,
 ) -> None:
     """Ask the person the questions of each call in SOURCE (a file, or - for stdin).
 
@@ -421,10 +433,27 @@ def ask(
         wording=wording,
     )
     name = "stdin" if source == "-" else source
+    answer = _inbox_answer(timeout) if inbox else None
     _guard_pipe(
         ctx,
-        lambda: int(run(streams.calls, conv, streams.out, output=Output(output), name=name)),
+        lambda: int(
+            run(streams.calls, conv, streams.out, output=Output(output), name=name, answer=answer)
+        ),
     )
+
+
+def _inbox_answer(timeout: float | None) -> Callable[[Any, Conversation, int], Any]:
+    """``ask --inbox``: each document is queued and its reply waited for."""
+    from .inbox.asking import ask_inbox
+    from .inbox.store import Agent, Store
+
+    store = Store()
+    agent = Agent("ask", None, os.getcwd())
+
+    def answer(document: Any, conv: Conversation, seq: int) -> Any:
+        return ask_inbox(store, document, agent, timeout=timeout, said=conv.error)
+
+    return answer
 
 
 class _Tee(io.StringIO):

@@ -42,6 +42,10 @@ class AnswerTimeout(AskcliError):
         super().__init__(f"no reply within {seconds:g} seconds")
 
 
+class InboxError(AskcliError):
+    """The inbox's queue file cannot be used (not a regular file, corrupt, busy)."""
+
+
 class Withdrawn(AskcliError):
     """The asker took its question back while the person was answering (Claude Code's
     ``control_cancel_request``); nothing is sent for it."""

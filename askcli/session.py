@@ -136,19 +136,22 @@ def run(
     output: Output = Output.RESULT,
     on_document: Callable[[Document], None] | None = None,
     name: str | None = None,
+    answer: Callable[[Document, Conversation, int], Reply] | None = None,
 ) -> Status:
     """Answer every document of ``source``, printing its lines as soon as they are made.
 
     One document is read, answered and printed before the next is read, so a stream of
     any length runs in constant memory and its results come out as they are made.
     ``name`` (a path, ``stdin``) names the source where a document cannot be read.
+    ``answer`` answers a document in place of asking here (``--inbox``: an inbox does).
     """
+    answer = answer or answer_document
     status = Status.ANSWERED
     try:
         for seq, document in enumerate(read_documents(source, conv.error, name=name), start=1):
             if on_document is not None:
                 on_document(document)
-            reply = answer_document(document, conv, seq)
+            reply = answer(document, conv, seq)
             _end_typed_line(conv)
             for line in output_lines(reply.replies, reply.results, output):
                 out.write(line + "\n")

@@ -1,0 +1,107 @@
+"""The askers' side of the queue: a document in, the inbox's reply out.
+
+``askcli ask --inbox``, ``askcli mcp`` and ``askcli hook`` submit a document (any envelope
+:func:`askcli.envelopes.detect` reads) and wait for the reply an inbox made for it, the same
+:class:`~askcli.session.Reply` ``ask`` would have printed. A wait that ends without an answer
+(``--timeout``, a signal) withdraws the question and gets the no-answer result of each call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .. import results
+from ..documents import Document
+from ..envelopes import detect
+from ..errors import UnreadableDocument
+from ..results import Status, ToolResult
+from ..session import Reply
+from .store import Agent, State, Store
+
+
+def reply_to_json(reply: Reply) -> dict[str, Any]:
+    """A reply as the queue keeps it."""
+    return {
+        "replies": reply.replies,
+        "status": int(reply.status),
+        "results": [_result_to_json(r) for r in reply.results],
+    }
+
+
+def _result_to_json(result: ToolResult) -> dict[str, Any]:
+    out = result._asdict()
+    out["status"] = int(result.status)
+    for key in ("data", "updated_input", "reply"):
+        if out[key] is not None:
+            out[key] = dict(out[key])
+    if out["updated_permissions"] is not None:
+        out["updated_permissions"] = list(out["updated_permissions"])
+    return out
+
+
+def reply_from_json(kept: Any) -> Reply:
+    """A reply as the queue kept it; UnreadableDocument for anything else."""
+    try:
+        found = [
+            ToolResult(**{**r, "status": Status(r["status"])}) for r in kept.get("results", [])
+        ]
+        return Reply(list(kept["replies"]), Status(kept["status"]), found)
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        raise UnreadableDocument(f"the inbox kept a reply askcli cannot read ({exc})") from None
+
+
+def unanswered(document: Any, text: str, status: Status) -> Reply:
+    """The reply of a document nobody answered: each call gets ``text``."""
+    try:
+        envelope = detect(document) if isinstance(document, dict) else None
+    except UnreadableDocument:
+        envelope = None
+    if envelope is None or envelope.refusal is not None:
+        result = ToolResult(None, text, status, is_error=True)
+        return Reply([result.block()], status, [result])
+    done = [ToolResult(call.id, text, status, is_error=True) for call in envelope.calls]
+    return Reply(envelope.replies(done), status, done)
+
+
+def ask_inbox(
+    store: Store,
+    document: Document,
+    agent: Agent,
+    *,
+    timeout: float | None = None,
+    said: Callable[[str], None] = lambda _: None,
+) -> Reply:
+    """Queue one document and wait for an inbox to answer it; the reply ``ask`` would have
+    printed. ``said`` gets the lines the person at this end should read."""
+    if document.value is None:
+        reason = document.report or document.error or "the input is not a JSON object"
+        said(reason)
+        result = ToolResult(None, results.unreadable_text(reason), Status.INVALID, is_error=True)
+        return Reply([result.block()], Status.INVALID, [result])
+    question = store.submit(document.value, agent)
+    said(f"question {question.id} is waiting in the inbox {store.path}")
+    try:
+        found = store.wait(question.id, timeout)
+    except KeyboardInterrupt:
+        store.withdraw(question.id)
+        from ..signals import no_answer_reason
+
+        why = no_answer_reason()
+        if why is None:
+            return unanswered(document.value, results.REJECT_MESSAGE, Status.INTERRUPTED)
+        return unanswered(document.value, results.no_answer_text(why, {}), Status.NO_ANSWER)
+    if found is None:  # --timeout: nobody answered in time
+        if store.withdraw(question.id):
+            why = f"no reply within {timeout:g} seconds" if timeout else "no reply"
+            said(f"no answer ({why}); question {question.id} was withdrawn")
+            return unanswered(document.value, results.no_answer_text(why, {}), Status.NO_ANSWER)
+        found = store.get(question.id)  # answered just then
+    if found is None or found.state is not State.ANSWERED:
+        why = "the question was withdrawn" if found is not None else "the question is gone"
+        return unanswered(document.value, results.no_answer_text(why, {}), Status.NO_ANSWER)
+    kept = store.take(question.id)
+    if kept is None:
+        why = "its answer was taken by another asker"
+        return unanswered(document.value, results.no_answer_text(why, {}), Status.NO_ANSWER)
+    return reply_from_json(kept)

@@ -1,0 +1,396 @@
+"""The question queue: one SQLite file (WAL) that askers and inboxes share.
+
+An asker (``ask --inbox``, ``askcli mcp``, ``askcli hook``) *submits* a document (any
+envelope askcli reads) with a label saying who asks, and *waits* for its result. An inbox
+*claims* the oldest waiting question in a transaction, asks the person, and *answers* it;
+the asker *takes* the result exactly once. A claim is held by a live inbox: one whose process
+is gone, or that has not been heard of for :data:`LEASE` seconds, loses it and the question
+waits again. An asker that gives up *withdraws* its question; one whose process is gone is
+withdrawn for it.
+
+Every operation is one short transaction on its own connection-per-process; waiting is a poll
+of a few milliseconds, so arrival and delivery take well under 100 ms on one machine. The
+file is created 0600 in a directory of 0700; ``$ASKCLI_INBOX`` names another file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import hashlib
+import json
+import os
+import secrets
+import socket
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from ..documents import parse_json
+from ..errors import InboxError
+from ..files import lstat_or_none, not_regular, state_dir
+
+LEASE = 5.0  # seconds an inbox keeps a claim without being heard of
+POLL = 0.01  # seconds between looks while waiting (raised up to POLL_MAX when idle)
+POLL_MAX = 0.05
+BUSY_MS = 10_000  # how long a write waits for another process's transaction
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS questions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    ticket TEXT NOT NULL UNIQUE,
+    key TEXT NOT NULL,
+    agent TEXT NOT NULL,
+    arrived REAL NOT NULL,
+    call TEXT NOT NULL,
+    status TEXT NOT NULL,
+    claimed_by TEXT,
+    result TEXT,
+    delivered REAL,
+    asker_pid INTEGER,
+    asker_host TEXT,
+    finished REAL
+);
+CREATE INDEX IF NOT EXISTS questions_status ON questions (status, id);
+CREATE INDEX IF NOT EXISTS questions_key ON questions (key, id);
+CREATE TABLE IF NOT EXISTS inboxes (
+    id TEXT PRIMARY KEY,
+    pid INTEGER NOT NULL,
+    host TEXT NOT NULL,
+    seen REAL NOT NULL
+);
+"""
+
+
+class State(enum.Enum):
+    WAITING = "waiting"
+    ANSWERING = "being answered"
+    ANSWERED = "answered"
+    WITHDRAWN = "withdrawn"
+    EXPIRED = "expired"
+
+
+class Agent(NamedTuple):
+    """Who asks: the client's name (``claude``, ``codex``, ``ask``), its session and its
+    working folder; ``label`` is what the inbox shows."""
+
+    client: str = "ask"
+    session: str | None = None
+    cwd: str | None = None
+
+    @property
+    def label(self) -> str:
+        where = self.cwd or ""
+        home = str(Path.home())
+        if where == home or where.startswith(home + os.sep):
+            where = "~" + where[len(home) :]
+        return f"{self.client} {where}".strip()
+
+
+class Question(NamedTuple):
+    """One queued question as the inbox and ``inbox list`` see it."""
+
+    id: int
+    ticket: str
+    agent: Agent
+    arrived: float
+    call: Any  # the document, as submitted
+    state: State
+    result: Any = None  # what the inbox answered (see :func:`Store.answer`)
+
+
+def default_path() -> Path:
+    """``$ASKCLI_INBOX``, else ``$XDG_STATE_HOME/askcli/inbox.db``."""
+    named = os.environ.get("ASKCLI_INBOX")
+    return Path(named) if named else state_dir() / "inbox.db"
+
+
+def call_key(call: Any, agent: Agent) -> str:
+    """What makes two questions the same one asked again: the call and who asks (its
+    client and session), not the moment. A retry after a client's timeout or restart
+    finds the first one's answer."""
+    canonical = json.dumps([call, agent.client, agent.session], sort_keys=True)
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _host() -> str:
+    return socket.gethostname()
+
+
+def _alive(pid: int | None) -> bool:
+    if pid is None or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class Store:
+    """The queue at ``path``; each process opens its own."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path if path is not None else default_path()
+        self._db: sqlite3.Connection | None = None
+
+    # -- the file --------------------------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        if self._db is not None:
+            return self._db
+        found = lstat_or_none(self.path)
+        if found is not None and not_regular(found.st_mode):
+            raise InboxError(f"{self.path} is {not_regular(found.st_mode)}, not an inbox file")
+        if found is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            with contextlib.suppress(FileExistsError):
+                os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        try:
+            db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
+            db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = NORMAL")
+            db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise InboxError(f"{self.path} cannot be used as an inbox: {exc}") from None
+        for extra in ("-wal", "-shm"):  # SQLite makes them with the umask's mode
+            with contextlib.suppress(OSError):
+                os.chmod(f"{self.path}{extra}", 0o600)
+        self._db = db
+        return db
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction, taken at once (``BEGIN IMMEDIATE``)."""
+        db = self._open()
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise InboxError(f"the inbox {self.path} is busy: {exc}") from None
+        try:
+            yield db
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+
+    # -- askers ----------------------------------------------------------------------
+
+    def submit(self, call: Any, agent: Agent, *, reuse: bool = True) -> Question:
+        """Queue ``call`` (a JSON document) from ``agent``; with ``reuse``, the same call
+        from the same agent already waiting or answered and not yet taken is that one."""
+        text = json.dumps(call, ensure_ascii=False, allow_nan=False)
+        key = call_key(call, agent)
+        with self._write() as db:
+            if reuse:
+                row = db.execute(
+                    "SELECT id FROM questions WHERE key = ? AND delivered IS NULL AND status IN"
+                    " ('waiting', 'being answered', 'answered') ORDER BY id LIMIT 1",
+                    (key,),
+                ).fetchone()
+                if row is not None:
+                    db.execute(
+                        "UPDATE questions SET asker_pid = ?, asker_host = ? WHERE id = ?",
+                        (os.getpid(), _host(), row[0]),
+                    )
+                    found = self._get(db, row[0])
+                    assert found is not None
+                    return found
+            cursor = db.execute(
+                "INSERT INTO questions (ticket, key, agent, arrived, call, status, asker_pid,"
+                " asker_host) VALUES (?, ?, ?, ?, ?, 'waiting', ?, ?)",
+                (
+                    "q_" + secrets.token_urlsafe(12),
+                    key,
+                    json.dumps(agent._asdict()),
+                    time.time(),
+                    text,
+                    os.getpid(),
+                    _host(),
+                ),
+            )
+            found = self._get(db, cursor.lastrowid)
+            assert found is not None
+            return found
+
+    def by_ticket(self, ticket: str) -> Question | None:
+        db = self._open()
+        row = db.execute("SELECT id FROM questions WHERE ticket = ?", (ticket,)).fetchone()
+        return self._get(db, row[0]) if row else None
+
+    def wait(self, question_id: int, timeout: float | None = None) -> Question | None:
+        """Wait until the question is answered (or withdrawn or expired); the question as
+        it then is, or None when ``timeout`` passed first. The result is not taken."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        pause = POLL
+        db = self._open()
+        while True:
+            found = self._get(db, question_id)
+            if found is None or found.state not in (State.WAITING, State.ANSWERING):
+                return found
+            if deadline is not None and time.monotonic() >= deadline:
+                return None
+            time.sleep(
+                pause if deadline is None else min(pause, max(0.0, deadline - time.monotonic()))
+            )
+            pause = min(pause * 1.5, POLL_MAX)
+
+    def take(self, question_id: int) -> Any:
+        """The answered question's result, exactly once: None when it was taken already (or
+        is not answered)."""
+        with self._write() as db:
+            row = db.execute(
+                "SELECT result FROM questions WHERE id = ? AND status = 'answered' AND"
+                " delivered IS NULL",
+                (question_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            db.execute(
+                "UPDATE questions SET delivered = ? WHERE id = ?", (time.time(), question_id)
+            )
+        return parse_json(row[0])
+
+    def withdraw(self, question_id: int) -> bool:
+        """The asker gave up: a question not answered yet is withdrawn (True)."""
+        with self._write() as db:
+            cursor = db.execute(
+                "UPDATE questions SET status = 'withdrawn', finished = ? WHERE id = ? AND"
+                " status IN ('waiting', 'being answered')",
+                (time.time(), question_id),
+            )
+            return cursor.rowcount == 1
+
+    # -- inboxes ---------------------------------------------------------------------
+
+    def heartbeat(self, inbox: str) -> None:
+        """Say that ``inbox`` is alive (it keeps its claims for :data:`LEASE` seconds)."""
+        with self._write() as db:
+            db.execute(
+                "INSERT INTO inboxes (id, pid, host, seen) VALUES (?, ?, ?, ?) ON CONFLICT(id)"
+                " DO UPDATE SET seen = excluded.seen",
+                (inbox, os.getpid(), _host(), time.time()),
+            )
+
+    def leave(self, inbox: str) -> None:
+        """``inbox`` closes: its claims wait again."""
+        with self._write() as db:
+            db.execute(
+                "UPDATE questions SET status = 'waiting', claimed_by = NULL WHERE claimed_by = ?"
+                " AND status = 'being answered'",
+                (inbox,),
+            )
+            db.execute("DELETE FROM inboxes WHERE id = ?", (inbox,))
+
+    def tidy(self) -> list[Question]:
+        """Release the claims of inboxes that died, withdraw the questions of askers that
+        died (on this machine); the questions withdrawn this way."""
+        now = time.time()
+        host = _host()
+        gone: list[Question] = []
+        with self._write() as db:
+            for inbox_id, pid, inbox_host, seen in db.execute(
+                "SELECT id, pid, host, seen FROM inboxes"
+            ).fetchall():
+                dead = (inbox_host == host and not _alive(pid)) or now - seen > LEASE
+                if dead:
+                    db.execute(
+                        "UPDATE questions SET status = 'waiting', claimed_by = NULL WHERE"
+                        " claimed_by = ? AND status = 'being answered'",
+                        (inbox_id,),
+                    )
+                    db.execute("DELETE FROM inboxes WHERE id = ?", (inbox_id,))
+            rows = db.execute(
+                "SELECT id, asker_pid FROM questions WHERE status IN ('waiting', 'being"
+                " answered') AND asker_host = ?",
+                (host,),
+            ).fetchall()
+            for question_id, pid in rows:
+                if not _alive(pid):
+                    db.execute(
+                        "UPDATE questions SET status = 'withdrawn', finished = ? WHERE id = ?",
+                        (now, question_id),
+                    )
+                    found = self._get(db, question_id)
+                    if found is not None:
+                        gone.append(found)
+        return gone
+
+    def claim(self, inbox: str, question_id: int | None = None) -> Question | None:
+        """Take the oldest waiting question (or ``question_id``) for ``inbox``; None when
+        there is none (or that one is not waiting)."""
+        with self._write() as db:
+            if question_id is None:
+                row = db.execute(
+                    "SELECT id FROM questions WHERE status = 'waiting' ORDER BY id LIMIT 1"
+                ).fetchone()
+            else:
+                row = db.execute(
+                    "SELECT id FROM questions WHERE id = ? AND status = 'waiting'", (question_id,)
+                ).fetchone()
+            if row is None:
+                return None
+            db.execute(
+                "UPDATE questions SET status = 'being answered', claimed_by = ? WHERE id = ?",
+                (inbox, row[0]),
+            )
+            return self._get(db, row[0])
+
+    def release(self, inbox: str, question_id: int) -> None:
+        """Give a claimed question back (the person picked another, or the inbox ends)."""
+        with self._write() as db:
+            db.execute(
+                "UPDATE questions SET status = 'waiting', claimed_by = NULL WHERE id = ? AND"
+                " claimed_by = ? AND status = 'being answered'",
+                (question_id, inbox),
+            )
+
+    def answer(self, inbox: str, question_id: int, result: Any) -> bool:
+        """Store the result of a question ``inbox`` holds; False when it is no longer its
+        to answer (withdrawn meanwhile, or its claim was lost)."""
+        text = json.dumps(result, ensure_ascii=False, allow_nan=False)
+        with self._write() as db:
+            cursor = db.execute(
+                "UPDATE questions SET status = 'answered', result = ?, finished = ?,"
+                " claimed_by = NULL WHERE id = ? AND claimed_by = ? AND status = 'being answered'",
+                (text, time.time(), question_id, inbox),
+            )
+            return cursor.rowcount == 1
+
+    # -- reading ---------------------------------------------------------------------
+
+    def questions(
+        self, *, states: tuple[State, ...] = (State.WAITING, State.ANSWERING)
+    ) -> list[Question]:
+        """The questions in ``states``, oldest first."""
+        db = self._open()
+        marks = ", ".join("?" for _ in states)
+        rows = db.execute(
+            f"SELECT id FROM questions WHERE status IN ({marks}) ORDER BY id",
+            tuple(s.value for s in states),
+        ).fetchall()
+        return [q for q in (self._get(db, row[0]) for row in rows) if q is not None]
+
+    def get(self, question_id: int) -> Question | None:
+        return self._get(self._open(), question_id)
+
+    @staticmethod
+    def _get(db: sqlite3.Connection, question_id: int | None) -> Question | None:
+        row = db.execute(
+            "SELECT id, ticket, agent, arrived, call, status, result FROM questions WHERE id = ?",
+            (question_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        agent = Agent(**{k: v for k, v in parse_json(row[2]).items() if k in Agent._fields})
+        result = parse_json(row[6]) if row[6] is not None else None
+        return Question(row[0], row[1], agent, row[3], parse_json(row[4]), State(row[5]), result)
