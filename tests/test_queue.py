@@ -1,0 +1,241 @@
+"""The inbox's queue: submitted, claimed once, answered, taken once; dead askers and inboxes
+tidied; a file that is not an inbox refused in one line; ``ask --inbox`` end to end."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from askcli.conversation import Conversation
+from askcli.documents import Document
+from askcli.errors import InboxError
+from askcli.inbox.asking import ask_inbox, reply_from_json, reply_to_json
+from askcli.inbox.person import answer_one, inbox_id
+from askcli.inbox.store import Agent, State, Store
+from askcli.lines import TextLineReader
+from askcli.rendering import Style
+from askcli.results import Status
+
+from .helpers import askcli_path, example
+
+LIBRARY = example("library.json")
+AGENT = Agent("ask", "s1", "/tmp/work")
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "inbox.db")
+
+
+def answer_with(store: Store, lines: str, question_id: int | None = None) -> bool:
+    me = inbox_id()
+    store.heartbeat(me)
+    question = store.claim(me, question_id)
+    assert question is not None
+    conv = Conversation(TextLineReader(io.StringIO(lines)), io.StringIO(), Style())
+    return answer_one(store, me, question, conv)
+
+
+def test_a_question_goes_round_once(store: Store) -> None:
+    asked = store.submit(LIBRARY, AGENT)
+    assert asked.state is State.WAITING and asked.ticket.startswith("q_")
+    assert answer_with(store, "2\n")
+    found = store.wait(asked.id, 1)
+    assert found is not None and found.state is State.ANSWERED
+    reply = reply_from_json(store.take(asked.id))
+    assert '"dayjs"' in reply.replies[0]["content"] and reply.status is Status.ANSWERED
+    assert store.take(asked.id) is None  # exactly once
+
+
+def test_the_same_call_from_the_same_agent_is_the_same_question(store: Store) -> None:
+    first = store.submit(LIBRARY, AGENT)
+    assert store.submit(LIBRARY, AGENT).id == first.id
+    assert store.submit(LIBRARY, AGENT._replace(session="s2")).id != first.id
+    answer_with(store, "1\n", first.id)
+    assert store.submit(LIBRARY, AGENT).id == first.id  # answered, not yet taken: at once
+    store.take(first.id)
+    assert store.submit(LIBRARY, AGENT).id != first.id  # taken: a new question
+
+
+def test_a_claim_is_one_inbox_s(store: Store) -> None:
+    asked = store.submit(LIBRARY, AGENT)
+    assert store.claim("inbox-a") is not None
+    assert store.claim("inbox-b") is None
+    assert not store.answer("inbox-b", asked.id, {"replies": [], "status": 0})
+    store.release("inbox-a", asked.id)
+    assert store.claim("inbox-b") is not None
+
+
+def test_a_withdrawn_question_takes_no_answer(store: Store) -> None:
+    asked = store.submit(LIBRARY, AGENT)
+    me = inbox_id()
+    store.heartbeat(me)
+    claimed = store.claim(me)
+    assert claimed is not None and store.withdraw(asked.id)
+    conv = Conversation(TextLineReader(io.StringIO("2\n")), io.StringIO(), Style())
+    assert not answer_one(store, me, claimed, conv)
+    assert store.get(asked.id).state is State.WITHDRAWN  # type: ignore[union-attr]
+
+
+def test_a_dead_asker_s_question_is_withdrawn(store: Store) -> None:
+    code = (
+        "import sys; from pathlib import Path; from askcli.inbox.store import Store, Agent;"
+        "print(Store(Path(sys.argv[1])).submit({'questions': []}, Agent()).id)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(store.path)], capture_output=True, text=True, check=True
+    )
+    question_id = int(out.stdout)
+    gone = store.tidy()
+    assert [q.id for q in gone] == [question_id]
+    assert store.get(question_id).state is State.WITHDRAWN  # type: ignore[union-attr]
+
+
+def test_a_dead_inbox_s_claim_waits_again(store: Store) -> None:
+    asked = store.submit(LIBRARY, AGENT)
+    code = (
+        "import sys; from pathlib import Path; from askcli.inbox.store import Store;"
+        "s = Store(Path(sys.argv[1])); s.heartbeat('dead'); print(s.claim('dead').id)"
+    )
+    subprocess.run([sys.executable, "-c", code, str(store.path)], check=True, capture_output=True)
+    assert store.get(asked.id).state is State.ANSWERING  # type: ignore[union-attr]
+    store.tidy()
+    assert store.get(asked.id).state is State.WAITING  # type: ignore[union-attr]
+
+
+def test_a_silent_inbox_loses_its_claim_after_the_lease(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked = store.submit(LIBRARY, AGENT)
+    store.heartbeat("quiet")
+    store.claim("quiet")
+    from askcli.inbox import store as module
+
+    monkeypatch.setattr(module, "LEASE", 0.0)
+    time.sleep(0.01)
+    store.tidy()
+    assert store.get(asked.id).state is State.WAITING  # type: ignore[union-attr]
+
+
+def test_two_processes_claiming_share_the_questions_out(store: Store) -> None:
+    ids = [store.submit({"n": n, **LIBRARY}, AGENT).id for n in range(40)]
+    code = (
+        "import sys, json; from pathlib import Path; from askcli.inbox.store import Store\n"
+        "s = Store(Path(sys.argv[1])); got = []\n"
+        "while (q := s.claim(sys.argv[2])) is not None: got.append(q.id)\n"
+        "print(json.dumps(got))"
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(store.path), f"inbox-{i}"],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(3)
+    ]
+    claimed = [json.loads(p.communicate(timeout=60)[0]) for p in procs]
+    together = sorted(i for got in claimed for i in got)
+    assert together == ids  # each claimed once, none lost
+
+
+def test_the_file_is_the_owner_s_alone(store: Store) -> None:
+    store.submit(LIBRARY, AGENT)
+    assert stat.S_IMODE(os.stat(store.path).st_mode) == 0o600
+
+
+def test_a_path_that_is_no_inbox_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "dir").mkdir()
+    with pytest.raises(InboxError, match="is a directory, not an inbox file"):
+        Store(tmp_path / "dir").submit(LIBRARY, AGENT)
+    (tmp_path / "link").symlink_to(tmp_path / "elsewhere.db")
+    with pytest.raises(InboxError, match="is a symbolic link"):
+        Store(tmp_path / "link").submit(LIBRARY, AGENT)
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"not a database at all" * 100)
+    with pytest.raises(InboxError, match="cannot be used as an inbox"):
+        Store(junk).submit(LIBRARY, AGENT)
+
+
+def test_replies_keep_everything_output_needs() -> None:
+    from askcli.session import ask
+
+    reply = ask(LIBRARY, input=io.StringIO("2\n"), output=io.StringIO())
+    again = reply_from_json(json.loads(json.dumps(reply_to_json(reply))))
+    assert again == reply
+
+
+def test_ask_inbox_waits_for_the_answer(store: Store) -> None:
+    said: list[str] = []
+    answering = threading.Thread(target=lambda: _answer_when_there(store, "3\n"))
+    answering.start()
+    reply = ask_inbox(store, Document(LIBRARY), AGENT, timeout=20, said=said.append)
+    answering.join()
+    assert '"Temporal"' in reply.replies[0]["content"]
+    assert said == [f"question 1 is waiting in the inbox {store.path}"]
+
+
+def _answer_when_there(store: Store, lines: str) -> None:
+    mine = Store(store.path)
+    for _ in range(2000):
+        if mine.questions():
+            answer_with(mine, lines)
+            return
+        time.sleep(0.01)
+
+
+def test_ask_inbox_gives_up_at_its_timeout_and_withdraws(store: Store) -> None:
+    reply = ask_inbox(store, Document(LIBRARY), AGENT, timeout=0.2)
+    assert reply.status is Status.NO_ANSWER
+    assert reply.replies[0]["content"] == ("No answer from the user (no reply within 0.2 seconds).")
+    assert [q.state for q in store.questions(states=tuple(State))] == [State.WITHDRAWN]
+
+
+def test_the_cli_queues_and_prints_the_reply(tmp_path: Path) -> None:
+    env = {**os.environ, "ASKCLI_INBOX": str(tmp_path / "inbox.db")}
+    proc = subprocess.Popen(
+        [str(askcli_path()), "ask", "--inbox", "--timeout", "30", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(LIBRARY) + "\n")
+    proc.stdin.close()
+    _answer_when_there(Store(tmp_path / "inbox.db"), "2\n")
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.wait(timeout=30)
+    out, err = proc.stdout.read(), proc.stderr.read()
+    proc.stdout.close()
+    proc.stderr.close()
+    assert proc.returncode == 0, err
+    assert '"dayjs"' in json.loads(out)["content"]
+    assert "is waiting in the inbox" in err
+
+
+def test_the_cli_says_a_bad_inbox_file_in_one_line(tmp_path: Path) -> None:
+    (tmp_path / "dir").mkdir()
+    env = {**os.environ, "ASKCLI_INBOX": str(tmp_path / "dir")}
+    proc = subprocess.run(
+        [str(askcli_path()), "ask", "--inbox", "-"],
+        input=json.dumps(LIBRARY) + "\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip().splitlines() == [
+        f"askcli: {tmp_path / 'dir'} is a directory, not an inbox file"
+    ]
+    assert "Traceback" not in proc.stderr
