@@ -239,3 +239,35 @@ def test_the_cli_says_a_bad_inbox_file_in_one_line(tmp_path: Path) -> None:
         f"askcli: {tmp_path / 'dir'} is a directory, not an inbox file"
     ]
     assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(("sig", "status"), [(15, 143), (1, 129), (2, 130)])
+def test_a_signal_while_waiting_withdraws_the_question(
+    tmp_path: Path, sig: int, status: int
+) -> None:
+    env = {**os.environ, "ASKCLI_INBOX": str(tmp_path / "inbox.db")}
+    proc = subprocess.Popen(
+        [
+            str(askcli_path()),
+            "ask",
+            "--inbox",
+            str(Path(__file__).parent.parent / "examples/library.json"),
+        ],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
+    )
+    store = Store(tmp_path / "inbox.db")
+    for _ in range(2000):
+        if tmp_path.joinpath("inbox.db").exists() and store.questions():
+            break
+        time.sleep(0.01)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == status, err
+    reply = json.loads(out)
+    assert reply["is_error"] is True
+    assert [q.state for q in store.questions(states=tuple(State))] == [State.WITHDRAWN]
+    assert "Traceback" not in err

@@ -83,14 +83,9 @@ def ask_inbox(
     said(f"question {question.id} is waiting in the inbox {store.path}")
     try:
         found = store.wait(question.id, timeout)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C declines; SIGHUP / SIGTERM: no answer came
         store.withdraw(question.id)
-        from ..signals import no_answer_reason
-
-        why = no_answer_reason()
-        if why is None:
-            return unanswered(document.value, results.REJECT_MESSAGE, Status.INTERRUPTED)
-        return unanswered(document.value, results.no_answer_text(why, {}), Status.NO_ANSWER)
+        return unanswered(document.value, results.interrupted_text({}), Status.INTERRUPTED)
     if found is None:  # --timeout: nobody answered in time
         if store.withdraw(question.id):
             why = f"no reply within {timeout:g} seconds" if timeout else "no reply"
