@@ -1,0 +1,413 @@
+"""``askcli hook``: Claude Code's hooks, answered through the inbox or at a terminal.
+
+Claude Code runs a hook command with one JSON object on its stdin and reads its decision
+from stdout (exit status 0). Two hooks are served:
+
+- ``PreToolUse`` for ``AskUserQuestion``: the questions are asked (queued for ``askcli
+  inbox``, or with ``--here`` at the terminal) and the answers go back as
+  ``permissionDecision: "allow"`` with ``updatedInput`` carrying them; Claude Code then
+  gives the model its own "Your questions have been answered" result. A declined, invalid
+  or unanswered question is ``permissionDecision: "deny"`` whose reason is the text askcli
+  would have sent the model (Claude Code hands the reason to the model as the tool's error).
+- ``PermissionRequest`` for any tool: the fallback permission prompt, answered as
+  ``decision: {"behavior": "allow" | "deny", ...}`` (``updatedPermissions`` when "don't
+  ask again" chose a suggestion; ``message`` on deny). ``AskUserQuestion`` arriving here
+  is asked as questions, and allowed with its answers.
+
+Any other event or tool gets no output and exit status 0: Claude Code's "no decision", it
+goes on as if there were no hook. A hook that cannot work (unreadable input, no terminal
+for ``--here``, an inbox file that cannot be used) says why in one line on stderr and exits
+1, Claude Code's non-blocking error: it goes on without the hook. Exit status 2 is never
+used for that, since Claude Code takes it as "block the tool".
+
+Claude Code ends a hook with SIGTERM after the hook's ``timeout`` (600 seconds unless the
+settings say otherwise): the question is withdrawn from the inbox, nothing is printed
+and the exit status is 143, so that Claude Code goes on with its own prompt. ``--timeout``
+gives up earlier, with a deny that tells the model nobody answered.
+
+Claude Code starts hooks in a session of their own, without a controlling terminal, so
+``--here`` looks for the terminal of the processes that started the hook (Claude Code's)
+when ``/dev/tty`` cannot be opened.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import stat
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NamedTuple, TextIO
+
+from .. import results, signals
+from ..documents import MAX_DOCUMENT_BYTES, loads_limited
+from ..envelopes import ASK_USER_QUESTION, detect
+from ..errors import AskcliError, InboxError, InvalidCall, OutputFailed
+from ..files import read_bounded
+from ..rendering import terminal_text, visible
+from ..results import Status, ToolResult
+
+PRE_TOOL_USE = "PreToolUse"
+PERMISSION_REQUEST = "PermissionRequest"
+CLIENT = "claude"  # the asking agent's name in the inbox
+REQUEST_ID = "askcli-hook"  # the request id of the control request queued for a hook
+EXIT_NOT_SERVED = 1  # Claude Code's non-blocking error: it goes on without the hook
+ANCESTORS = 12  # how far up the process tree --here looks for a terminal
+_TERMINAL = re.compile(r"/dev/(pts/\d+|tty[A-Za-z0-9]*|console)")
+
+
+class HookError(AskcliError):
+    """The hook cannot decide: its input cannot be read, or there is no terminal to ask
+    at; the message says why (one line)."""
+
+
+class Hook(NamedTuple):
+    """What Claude Code handed the hook, as far as askcli uses it."""
+
+    event: str
+    tool: str
+    input: Any
+    tool_use_id: str | None
+    session: str | None
+    cwd: str | None
+    suggestions: Any = None
+
+    @property
+    def served(self) -> bool:
+        """askcli answers this hook (else: no output, Claude Code goes on)."""
+        if self.event == PRE_TOOL_USE:
+            return self.tool == ASK_USER_QUESTION
+        return self.event == PERMISSION_REQUEST and bool(self.tool)
+
+    def document(self) -> dict[str, Any]:
+        """The call as askcli asks it anywhere: Claude Code's ``can_use_tool`` control
+        request, so the inbox shows the questions, or the tool and its whole input with
+        the permission suggestions."""
+        request: dict[str, Any] = {
+            "subtype": "can_use_tool",
+            "tool_name": self.tool,
+            "input": self.input,
+        }
+        if self.tool_use_id is not None:
+            request["tool_use_id"] = self.tool_use_id
+        if self.suggestions is not None and self.event == PERMISSION_REQUEST:
+            request["permission_suggestions"] = self.suggestions
+        out: dict[str, Any] = {"type": "control_request", "request_id": REQUEST_ID}
+        if self.session is not None:
+            out["session_id"] = self.session
+        out["request"] = request
+        return out
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def parse_hook(raw: bytes | None) -> Hook:
+    """The hook input Claude Code wrote on stdin; HookError when it is not one."""
+    if raw is None:
+        raise HookError(f"the hook input is larger than {MAX_DOCUMENT_BYTES} bytes, the limit")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise HookError("the hook input is not valid UTF-8") from None
+    if not text.strip():
+        raise HookError("the hook input is empty (Claude Code writes a JSON object on stdin)")
+    try:
+        value = loads_limited(text)
+    except ValueError as exc:
+        raise HookError(f"the hook input {exc}") from None
+    if not isinstance(value, dict):
+        raise HookError("the hook input is not a JSON object")
+    event = _text(value.get("hook_event_name"))
+    if event is None:
+        raise HookError('the hook input has no "hook_event_name"')
+    return Hook(
+        event=event,
+        tool=_text(value.get("tool_name")) or "",
+        input=value.get("tool_input"),
+        tool_use_id=_text(value.get("tool_use_id")),
+        session=_text(value.get("session_id")),
+        cwd=_text(value.get("cwd")),
+        suggestions=value.get("permission_suggestions"),
+    )
+
+
+def decision(hook: Hook, result: ToolResult) -> dict[str, Any]:
+    """The hook's output for ``result``, in Claude Code's shape."""
+    if hook.event == PRE_TOOL_USE:
+        specific: dict[str, Any] = {"hookEventName": PRE_TOOL_USE}
+        if result.allowed:
+            specific["permissionDecision"] = "allow"
+            specific["updatedInput"] = dict(result.updated_input or hook.input or {})
+        else:
+            specific["permissionDecision"] = "deny"
+            specific["permissionDecisionReason"] = result.content
+        return {"hookSpecificOutput": specific}
+    chosen: dict[str, Any]
+    if result.allowed:
+        chosen = {"behavior": "allow"}
+        updated = dict(result.updated_input) if result.updated_input is not None else None
+        if updated is not None and updated != hook.input:  # the answers of AskUserQuestion
+            chosen["updatedInput"] = updated
+        if result.updated_permissions:
+            chosen["updatedPermissions"] = list(result.updated_permissions)
+    else:
+        chosen = {"behavior": "deny", "message": result.content}
+        if result.status is Status.INTERRUPTED:  # Ctrl-C at the terminal: stop the turn
+            chosen["interrupt"] = True
+    return {"hookSpecificOutput": {"hookEventName": PERMISSION_REQUEST, "decision": chosen}}
+
+
+def checked(hook: Hook, document: dict[str, Any]) -> ToolResult | None:
+    """The result of a call that cannot be asked (it fails its schema), given at once
+    without asking anyone; None for a call to ask."""
+    from ..tools import check_call, invalid_result
+
+    envelope = detect(document)
+    (call,) = envelope.calls
+    try:
+        check_call(call)
+    except InvalidCall as error:
+        return invalid_result(call, error)
+    except LookupError as error:
+        text = results.unreadable_text(str(error))
+        return ToolResult(call.id, text, Status.INVALID, is_error=True)
+    return None
+
+
+# -- --here: the terminal ----------------------------------------------------------------
+
+
+def _proc_parent(pid: int, proc: Path) -> int | None:
+    try:
+        text = (proc / str(pid) / "stat").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    # pid (comm) state ppid ...: comm may hold spaces and parentheses
+    fields = text[text.rfind(")") + 2 :].split()
+    try:
+        return int(fields[1])
+    except (IndexError, ValueError):
+        return None
+
+
+def _proc_terminal(pid: int, proc: Path) -> str | None:
+    for fd in (0, 2, 1):
+        try:
+            target = os.readlink(proc / str(pid) / "fd" / str(fd))
+        except OSError:
+            continue
+        if _TERMINAL.fullmatch(target):
+            return target
+    return None
+
+
+def _ps(pid: int) -> tuple[int | None, str | None]:
+    """The parent and terminal of ``pid`` from ``ps`` (where there is no ``/proc``)."""
+    try:
+        done = subprocess.run(
+            ["ps", "-o", "ppid=,tty=", "-p", str(pid)],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None, None
+    fields = done.stdout.split()
+    if len(fields) != 2 or not fields[0].isdigit():
+        return None, None
+    name = fields[1]
+    path = f"/dev/{name}" if _TERMINAL.fullmatch(f"/dev/{name}") else None
+    return int(fields[0]), path
+
+
+def ancestor_terminal(start: int | None = None, proc: Path = Path("/proc")) -> str | None:
+    """The terminal of the nearest process above this one that has one (its stdin,
+    stderr or stdout): Claude Code's, for a hook it started."""
+    pid = start if start is not None else os.getppid()
+    use_proc = proc.is_dir()
+    for _ in range(ANCESTORS):
+        if pid <= 1:
+            return None
+        if use_proc:
+            found, parent = _proc_terminal(pid, proc), _proc_parent(pid, proc)
+        else:
+            parent, found = _ps(pid)
+        if found is not None:
+            return found
+        if parent is None:
+            return None
+        pid = parent
+    return None
+
+
+def open_terminal(proc: Path = Path("/proc")) -> tuple[int, str]:
+    """A descriptor on the person's terminal, and its name: ``/dev/tty`` when this
+    process has one, else the terminal of the processes that started it. HookError when
+    there is none, or when a full-screen program (Claude Code's own interface) holds it."""
+    try:
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+        name = "/dev/tty"
+    except OSError:
+        path = ancestor_terminal(proc=proc)
+        if path is None:
+            raise HookError(
+                "--here needs a terminal, and there is none: this process has no "
+                "controlling terminal and neither has any process that started it "
+                "(use the inbox: askcli hook without --here)"
+            ) from None
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
+        except OSError as exc:
+            raise HookError(f"--here cannot open the terminal {path}: {exc.strerror}") from None
+        name = path
+    if not (stat.S_ISCHR(os.fstat(fd).st_mode) and os.isatty(fd)):
+        os.close(fd)
+        raise HookError(f"--here: {name} is not a terminal")
+    if _raw(fd):
+        os.close(fd)
+        raise HookError(
+            f"--here: a full-screen program holds the terminal {name} (Claude Code's own "
+            "interface reads every key there); --here works with claude -p at a terminal. "
+            "Use the inbox instead: askcli hook without --here, askcli inbox elsewhere"
+        )
+    return fd, name
+
+
+def _raw(fd: int) -> bool:
+    """The terminal reads keys one by one (no line editing): a full-screen program has it."""
+    import termios
+
+    try:
+        return not termios.tcgetattr(fd)[3] & termios.ICANON
+    except (OSError, termios.error):
+        return False
+
+
+def ask_here(document: dict[str, Any], timeout: float | None) -> Any:
+    """Ask ``document`` at the terminal: screens written there, answers read there."""
+    from ..conversation import Conversation
+    from ..documents import Document
+    from ..journal import default_dir
+    from ..lines import FdLineReader
+    from ..rendering import Style
+    from ..session import answer_document
+
+    fd, _ = open_terminal()
+    out = open(os.dup(fd), "w", encoding="utf-8", errors="backslashreplace", closefd=True)  # noqa: SIM115
+    try:
+        conv = Conversation(
+            FdLineReader(fd),
+            out,
+            Style.for_stream(out),
+            timeout=timeout,
+            journal_dir=default_dir(),
+        )
+        conv.say("\naskcli: Claude Code asks (askcli hook --here)\n")
+        return answer_document(Document(document), conv)
+    finally:
+        with contextlib.suppress(OSError):
+            out.close()
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
+def ask_queue(
+    hook: Hook, document: dict[str, Any], timeout: float | None, say: Callable[[str], None]
+) -> Any:
+    """Queue ``document`` for ``askcli inbox`` and wait for its reply."""
+    from ..documents import Document
+    from ..inbox.asking import ask_inbox
+    from ..inbox.store import Agent, Store
+
+    store = Store()
+    try:
+        agent = Agent(CLIENT, hook.session, hook.cwd)
+        return ask_inbox(store, Document(document), agent, timeout=timeout, said=say)
+    finally:
+        store.close()
+
+
+# -- the command -------------------------------------------------------------------------
+
+
+class Outcome(NamedTuple):
+    """What the hook prints (None: nothing) and its exit status."""
+
+    output: dict[str, Any] | None
+    status: int
+
+
+def answer(
+    hook: Hook,
+    ask: Callable[[dict[str, Any]], Any],
+    say: Callable[[str], None],
+) -> Outcome:
+    """Decide ``hook``: ask its call with ``ask`` (a document in, a Reply out) unless it
+    is not askcli's to answer, or fails its schema."""
+    if not hook.served:
+        return Outcome(None, 0)
+    document = hook.document()
+    result = checked(hook, document)
+    if result is not None:
+        say(f"the {hook.tool} call is not valid; the model is told why")
+    else:
+        reply = ask(document)
+        if signals.no_answer_reason() is not None:  # SIGTERM, SIGHUP: nobody waits for it
+            return Outcome(None, signals.exit_status(Status.INTERRUPTED))
+        if not reply.results:
+            raise HookError("the inbox gave no decision for this call")
+        result = reply.results[0]
+    return Outcome(decision(hook, result), 0)
+
+
+def main(*, here: bool, timeout: float | None) -> int:
+    """``askcli hook``: read the hook input on stdin, print the decision on stdout."""
+    signals.install()
+    err = sys.stderr
+
+    def say(text: str) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            err.write(terminal_text(f"askcli hook: {visible(text)}\n"))
+            err.flush()
+
+    try:
+        try:
+            hook = parse_hook(read_bounded(0, MAX_DOCUMENT_BYTES))
+        except OSError as exc:
+            raise HookError(f"cannot read the hook input: {exc.strerror}") from None
+        if here:
+            outcome = answer(hook, lambda doc: ask_here(doc, timeout), say)
+        else:
+            outcome = answer(hook, lambda doc: ask_queue(hook, doc, timeout, say), say)
+    except (HookError, InboxError) as exc:
+        say(str(exc))
+        return EXIT_NOT_SERVED
+    except KeyboardInterrupt:  # before anything was asked: no decision
+        say(signals.stop_notice())
+        return signals.exit_status(Status.INTERRUPTED)
+    if outcome.output is None:
+        if outcome.status:
+            say(f"{signals.stop_notice()}: no decision; Claude Code goes on without this hook")
+        return outcome.status
+    return _print(outcome.output, sys.stdout, say)
+
+
+def _print(output: dict[str, Any], stream: TextIO, say: Callable[[str], None]) -> int:
+    line = json.dumps(output, ensure_ascii=True, allow_nan=False)
+    try:
+        stream.write(line + "\n")
+        stream.flush()
+    except BrokenPipeError:
+        say("stdout is closed: nobody is left to read the decision")
+        return results.EXIT_STDOUT_GONE
+    except (OSError, OutputFailed) as exc:
+        say(f"cannot write the decision to stdout: {exc}")
+        return results.EXIT_OUTPUT_FAILED
+    return 0
