@@ -1,17 +1,48 @@
-"""The person's side of the queue: a claimed question is asked like any call, and its reply
-stored for the asker (``askcli inbox``)."""
+"""The person's side of the queue: ``askcli inbox``, ``inbox list`` and ``inbox answer``.
+
+The inbox claims the oldest waiting question, shows it in one line (``[2 waiting] claude
+~/api: Which database?  (#3)``) and asks at its own prompt what to do with it: Enter asks it
+with the screens and answer grammar of ``askcli ask``, a number shows another one instead,
+``l`` lists, ``q`` declines it (the agent gets exactly what ``q`` in its screens gives). When
+nothing waits it waits, and says each arrival in one line. A thread (:mod:`.watch`) keeps
+the claim alive, tidies after dead askers and inboxes and wakes the prompt; an asker that
+withdraws is said in one line, even in the middle of its question, which then stops.
+
+Leaving (Ctrl-D at the inbox prompt, Ctrl-C, SIGHUP, SIGTERM, the answers ending in a
+question) gives the question held back to the queue, where another inbox asks it again;
+its typed lines are in the journal, so nothing typed is lost.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import socket
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TextIO
 
+from .. import results, signals
 from ..conversation import Conversation
 from ..documents import Document
-from ..session import answer_document
-from .asking import reply_to_json
-from .store import Question, Store
+from ..envelopes import Output, output_lines
+from ..errors import InboxError
+from ..lines import FdLineReader, TextLineReader
+from ..rendering import visible
+from ..results import Status
+from ..session import Reply, answer_document
+from . import screens
+from .asking import reply_to_json, unanswered
+from .store import Question, State, Store
+from .watch import Commands, Event, Kind, Watch
+
+if TYPE_CHECKING:
+    from ..notify import Notice
+
+EXIT_LEFT = 0  # the person left at the inbox prompt (Ctrl-D, the end of the input)
+EXIT_NOT_WAITING = 2  # inbox answer: no such question, or it is not waiting (any more)
+EXIT_ENDED = 3  # the answers ended in the middle of a question: it waits again
 
 
 def inbox_id() -> str:
@@ -24,3 +55,420 @@ def answer_one(store: Store, inbox: str, question: Question, conv: Conversation)
     this inbox's to answer (the asker withdrew it meanwhile)."""
     reply = answer_document(Document(question.call), conv, question.id)
     return store.answer(inbox, question.id, reply_to_json(reply))
+
+
+def decline_reply(question: Question, wording: str = "seed") -> Reply:
+    """The reply ``q`` in the question's own screens gives (the dialect's decline, in its
+    words): the call is run with the one answer line ``q``, nothing drawn, no journal."""
+    quiet = Conversation(
+        TextLineReader(io.StringIO("q\n"), interactive=False),
+        io.StringIO(),
+        quiet=True,
+        wording=wording,
+    )
+    reply = answer_document(Document(question.call), quiet, question.id)
+    if reply.status is Status.DECLINED:
+        return reply
+    return unanswered(question.call, results.REJECT_MESSAGE, Status.DECLINED)
+
+
+class AskerWithdrew(Exception):
+    """The question being answered was withdrawn by its asker (raised in the middle of
+    reading an answer line)."""
+
+    def __init__(self, question: Question) -> None:
+        super().__init__(f"question {question.id} was withdrawn")
+        self.question = question
+
+
+class _Wake(Exception):
+    """Something to tell the person at the inbox prompt: the prompt is left and shown again."""
+
+
+def not_waiting(store: Store, question_id: int) -> str:
+    """Why question ``question_id`` cannot be claimed: ``is being answered in another
+    inbox``, ``was withdrawn by its asker``, ``does not exist``."""
+    found = store.get(question_id)
+    if found is None:
+        return f"there is no question #{question_id}"
+    why = {
+        State.ANSWERING: "is being answered in another inbox",
+        State.ANSWERED: "is answered already",
+        State.WITHDRAWN: "was withdrawn by its asker",
+        State.EXPIRED: "has expired",
+    }.get(found.state, "is not waiting")
+    return f"question #{question_id} {why}"
+
+
+def _number(word: str) -> int | None:
+    word = word.removeprefix("#")
+    return int(word) if word.isascii() and word.isdigit() and len(word) < 19 else None
+
+
+class Inbox:
+    """One ``askcli inbox`` session on ``store``, talking through ``conv``.
+
+    ``notice`` (``--notify``) is written when a question arrives; ``command``
+    (``--notify-command``) is run for each arrival. :meth:`run` returns the exit status.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        conv: Conversation,
+        *,
+        notice: Notice | None = None,
+        command: str | None = None,
+        period: float | None = None,
+    ) -> None:
+        self.store = store
+        self.conv = conv
+        self.notice = notice
+        self.id = inbox_id()
+        self.current: Question | None = None
+        self.asking = False  # in a question's screens (not at the inbox prompt)
+        self.pending: list[Event] = []
+        self.released: set[int] = set()  # given back here: its "waits again" is not news
+        self.commands = Commands(command, self._problem) if command else None
+        kwargs = {} if period is None else {"period": period}
+        self.watch = Watch(store.path, self.id, on_arrival=self.commands, **kwargs)
+        self._idle_said = False
+
+    # -- the watch, seen from the main thread ----------------------------------------
+
+    def _problem(self, text: str) -> None:  # from a --notify-command thread
+        self.watch.put(Event(Kind.PROBLEM, text=text))
+
+    def _collect(self) -> None:
+        events = self.watch.events()
+        if any(e.kind is Kind.ARRIVED for e in events):
+            self._attention()
+        self.pending += events
+
+    def _attention(self) -> None:
+        """``--notify``: askcli's own fixed bytes (:attr:`askcli.notify.Notice.sequence`),
+        the one write past the terminal gate, as in :class:`Conversation`."""
+        if self.notice is None or self.conv.quiet:
+            return
+        with contextlib.suppress(OSError, ValueError):
+            self.conv.out.write(self.notice.sequence)
+            self.conv.out.flush()
+
+    def _ready(self) -> bool:
+        """Called while a line is awaited and the watch has news."""
+        self._collect()
+        held = self.current
+        if self.asking:
+            for event in self.pending:
+                gone = event.question if event.kind is Kind.WITHDRAWN else None
+                if gone is not None and held is not None and gone.id == held.id:
+                    self.pending.remove(event)
+                    raise AskerWithdrew(gone)
+            return True
+        if any(self._news(e) for e in self.pending):
+            raise _Wake
+        return True
+
+    def _news(self, event: Event) -> bool:
+        if event.kind is Kind.RETURNED:  # wakes an inbox that has nothing to show
+            return self.current is None and event.question is not None
+        return True
+
+    def _tell(self) -> None:
+        """Say what happened since the last look, one line each."""
+        self._collect()
+        events, self.pending = self.pending, []
+        for event in events:
+            question = event.question
+            if event.kind is Kind.PROBLEM:
+                self._say_line(f"askcli: {visible(event.text)}")
+            elif question is None:
+                continue
+            elif event.kind is Kind.ARRIVED:
+                if self.current is None or question.id != self.current.id:
+                    self._say_line(screens.arrival(question, self.conv.style))
+            elif event.kind is Kind.WITHDRAWN:
+                found = screens.summary(question.call).first
+                self._say_line(
+                    f"{screens.label(question)} withdrew #{question.id} "
+                    f"({visible(found)}); nothing was sent"
+                )
+                if self.current is not None and self.current.id == question.id:
+                    self.current = None
+            elif event.kind is Kind.RETURNED:
+                self.released.discard(question.id)
+
+    def _say_line(self, text: str) -> None:
+        if self.conv.open_line:
+            self.conv.say("\n")
+        self.conv.say(text + "\n")
+        self._idle_said = False
+
+    # -- the session -----------------------------------------------------------------
+
+    def run(self) -> int:
+        reader = self.conv.reader
+        watching = isinstance(reader, FdLineReader)
+        try:
+            self.store.heartbeat(self.id)
+            # before the watch's first look: questions of askers that died meanwhile are
+            # said once, and claims of dead inboxes wait again for this one
+            self.pending += [Event(Kind.WITHDRAWN, q) for q in self.store.tidy()]
+            self.watch.start()
+            if watching:
+                assert isinstance(reader, FdLineReader)
+                reader.watch(self.watch.fd, self._ready)
+            return self._loop()
+        except KeyboardInterrupt:  # Ctrl-C, SIGTERM, SIGHUP at the inbox prompt
+            if self.conv.open_line:
+                self.conv.say("\n")
+            self._left(signals.stop_notice())
+            return signals.exit_status(Status.INTERRUPTED)
+        finally:
+            if watching:
+                assert isinstance(reader, FdLineReader)
+                reader.watch(None)
+            self.watch.stop()
+            if self.commands is not None:
+                self.commands.close()
+            with contextlib.suppress(InboxError):
+                self.store.leave(self.id)
+
+    def _left(self, why: str) -> None:
+        held = self.current
+        if held is not None:
+            self.conv.error(f"{why}; #{held.id} waits again for an inbox")
+        else:
+            self.conv.error(why)
+
+    def _loop(self) -> int:
+        while True:
+            self._tell()
+            if self.current is None:
+                self.current = self.store.claim(self.id)
+                self.watch.current = None if self.current is None else self.current.id
+            held = self.current
+            if held is not None and screens.asks_nothing(held.call):
+                status = self._answer(held)  # a todo list: shown, accepted at once
+                if status is not None:
+                    return status
+                continue
+            try:
+                status = self._idle() if held is None else self._offer(held)
+            except _Wake:
+                continue
+            if status is not None:
+                return status
+
+    def _read(self, prompt: str) -> str | None:
+        self.asking = False
+        return self.conv.read_answer(self.conv.style.strong(prompt), command=False)
+
+    def _idle(self) -> int | None:
+        if not self._idle_said:
+            self.conv.say("Nothing waits in the inbox.\n")
+            self._idle_said = True
+        line = self._read(screens.prompt(None))
+        if line is None:
+            self._left("left the inbox")
+            return EXIT_LEFT
+        self._command(line.strip(), None)
+        return None
+
+    def _offer(self, held: Question) -> int | None:
+        waiting = 1 + len(self.store.ids())
+        self.conv.say(screens.line(held, waiting, self.conv.style) + "\n")
+        line = self._read(screens.prompt(held))
+        if line is None:
+            self._left("left the inbox")
+            return EXIT_LEFT
+        word = line.strip().lower()
+        if word in ("", "y", "yes", "a"):
+            return self._answer(held)
+        if word in ("q", "quit"):
+            self._decline(held)
+            return None
+        self._command(word, held)
+        return None
+
+    def _command(self, word: str, held: Question | None) -> None:
+        """The words both prompts take: ``l``, ``?``, a question's number."""
+        style = self.conv.style
+        number = _number(word)
+        if word in ("l", "list", "ls"):
+            shown = self.store.questions(states=screens.STATES_SHOWN)
+            if not shown:
+                self.conv.say("  (no questions waiting)\n")
+            mine = held.id if held is not None else None
+            for question in shown:
+                self.conv.say(screens.list_line(question, style, mine=mine) + "\n")
+        elif word in ("?", "h", "help"):
+            self.conv.say(screens.PROMPT_HELP)
+        elif number is not None:
+            self._pick(number, held)
+        elif held is None and word in ("", "q", "quit", "y"):
+            self.conv.say("Nothing to answer yet; Ctrl-D leaves the inbox.\n")
+        else:
+            what = visible(word)
+            self.conv.say(style.warn(f"! {what!s} means nothing here; ? shows what does") + "\n")
+
+    def _pick(self, number: int, held: Question | None) -> None:
+        if held is not None and number == held.id:
+            return
+        picked = self.store.claim(self.id, number)
+        if picked is None:
+            self.conv.say(self.conv.style.warn(f"! {not_waiting(self.store, number)}") + "\n")
+            return
+        if held is not None:
+            self.store.release(self.id, held.id)
+            self.released.add(held.id)
+        self.current = picked
+        self.watch.current = picked.id
+
+    def _decline(self, held: Question) -> None:
+        reply = decline_reply(held, self.conv.wording)
+        self._deliver(held, reply, "declined")
+
+    def _deliver(self, held: Question, reply: Reply, done: str) -> None:
+        self.current = None
+        self.watch.current = None
+        if self.store.answer(self.id, held.id, reply_to_json(reply)):
+            self.conv.say(f"#{held.id} {done}: sent to {screens.label(held)}\n")
+            return
+        found = self.store.get(held.id)
+        if found is not None and found.state in (State.WITHDRAWN, State.EXPIRED):
+            self.conv.error(
+                f"{screens.label(held)} withdrew #{held.id} while you answered; "
+                "your answer was not sent"
+            )
+        else:
+            self.conv.error(
+                f"#{held.id} was no longer this inbox's to answer (another inbox took it "
+                "over); your answer was not sent"
+            )
+
+    def _answer(self, held: Question) -> int | None:
+        """Ask ``held``; an exit status when the inbox must end."""
+        self.conv.session = held.agent.session
+        self.asking = True
+        try:
+            reply = answer_document(Document(held.call), self.conv, held.id)
+        except AskerWithdrew as gone:
+            self.asking = False
+            self.current = None
+            self.watch.current = None
+            self._say_line(
+                f"{screens.label(gone.question)} withdrew #{held.id} while you answered; "
+                "nothing was sent"
+            )
+            return None
+        finally:
+            self.asking = False
+        if reply.status is Status.INTERRUPTED:
+            self._left(signals.stop_notice())
+            return signals.exit_status(Status.INTERRUPTED)
+        if reply.status is Status.NO_ANSWER:
+            self._left("the answers ended")
+            return EXIT_ENDED
+        done = {
+            Status.ANSWERED: "answered",
+            Status.DECLINED: "declined",
+        }.get(reply.status, "refused (an invalid call)")
+        self._deliver(held, reply, done)
+        return None
+
+
+# -- inbox answer ID ---------------------------------------------------------------------
+
+
+def answer_by_id(
+    store: Store,
+    question_id: int,
+    conv: Conversation,
+    out: TextIO,
+    *,
+    output: Output = Output.RESULT,
+) -> int:
+    """``inbox answer ID``: claim question ``question_id``, ask it through ``conv`` (answer
+    lines on stdin), store the reply and print it on ``out`` as ``ask`` would. The exit
+    status of ``ask``; 2 when the question is not waiting (or is withdrawn meanwhile); after
+    the answers ended or a signal nothing is printed and the question waits again."""
+    inbox = inbox_id()
+    store.heartbeat(inbox)
+    held = store.claim(inbox, question_id)
+    if held is None:
+        conv.error(not_waiting(store, question_id))
+        with contextlib.suppress(InboxError):
+            store.leave(inbox)
+        return EXIT_NOT_WAITING
+    watch = Watch(store.path, inbox)
+    watch.current = held.id
+    reader = conv.reader
+    watching = isinstance(reader, FdLineReader)
+
+    def ready() -> bool:
+        for event in watch.events():
+            gone = event.question if event.kind is Kind.WITHDRAWN else None
+            if gone is not None and gone.id == held.id:
+                raise AskerWithdrew(gone)
+        return True
+
+    watch.start()
+    try:
+        if watching:
+            assert isinstance(reader, FdLineReader)
+            reader.watch(watch.fd, ready)
+        conv.session = held.agent.session
+        try:
+            reply = answer_document(Document(held.call), conv, held.id)
+        except AskerWithdrew:
+            conv.say("\n")
+            conv.error(f"{not_waiting(store, held.id)} while you answered; nothing was sent")
+            return EXIT_NOT_WAITING
+        if reply.status is Status.INTERRUPTED:
+            conv.error(f"{signals.stop_notice()}; #{held.id} waits again for an inbox")
+            return signals.exit_status(Status.INTERRUPTED)
+        if reply.status is Status.NO_ANSWER:
+            conv.error(f"the answers ended; #{held.id} waits again for an inbox")
+            return EXIT_ENDED
+        if not store.answer(inbox, held.id, reply_to_json(reply)):
+            conv.error(f"{not_waiting(store, held.id)}; your answer was not sent")
+            return EXIT_NOT_WAITING
+        for line in output_lines(reply.replies, reply.results, output):
+            out.write(line + "\n")
+        out.flush()
+        return int(reply.status)
+    finally:
+        if watching:
+            assert isinstance(reader, FdLineReader)
+            reader.watch(None)
+        watch.stop()
+        with contextlib.suppress(InboxError):
+            store.leave(inbox)
+
+
+# -- inbox list --------------------------------------------------------------------------
+
+
+def list_questions(
+    store: Store,
+    echo: Callable[[str], None],
+    *,
+    as_json: bool = False,
+    every: bool = False,
+    width: int = 80,
+) -> int:
+    """``inbox list``: one line per question waiting or being answered (``every``: all
+    kept), oldest first; ``as_json``: one JSON object per line. Exit status 0."""
+    from ..envelopes import json_line
+    from ..rendering import Style
+
+    states = tuple(State) if every else screens.STATES_SHOWN
+    style = Style(width=width)
+    now = time.time()
+    for question in store.questions(states=states):
+        if as_json:
+            echo(json_line(screens.as_json(question)))
+        else:
+            echo(screens.list_line(question, style, now=now))
+    return 0

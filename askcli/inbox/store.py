@@ -380,6 +380,17 @@ class Store:
         ).fetchall()
         return [q for q in (self._get(db, row[0]) for row in rows) if q is not None]
 
+    def ids(self, *, states: tuple[State, ...] = (State.WAITING,)) -> list[int]:
+        """The ids of the questions in ``states``, oldest first: a cheap look for an
+        inbox that watches the queue (nothing is parsed)."""
+        db = self._open()
+        marks = ", ".join("?" for _ in states)
+        rows = db.execute(
+            f"SELECT id FROM questions WHERE status IN ({marks}) ORDER BY id",
+            tuple(s.value for s in states),
+        ).fetchall()
+        return [row[0] for row in rows]
+
     def get(self, question_id: int) -> Question | None:
         return self._get(self._open(), question_id)
 

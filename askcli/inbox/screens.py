@@ -1,0 +1,200 @@
+"""What the person sees of the queue: one line per question, the inbox prompt's words, and
+the description a ``--notify-command`` gets.
+
+Everything here quotes an agent (its label, its question texts, a tool's input): each such
+string passes :func:`askcli.rendering.visible` before it is put in a line, and a line is cut
+to the terminal's width, so a question never takes more than its one line.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, NamedTuple
+
+from ..envelopes import ASK_USER_QUESTION, ELICITATION, TODO_WRITE, ToolCall, detect
+from ..errors import AskcliError
+from ..rendering import Style, truncate, visible
+from .store import Question, State
+
+QUESTION = "question"  # a question tool (AskUserQuestion, another agent's, an MCP form)
+PERMISSION = "permission"  # any other tool: a permission prompt
+TODO = "todo"  # TodoWrite: a checklist, nothing to answer
+
+
+class Summary(NamedTuple):
+    """What a queued call is about: its kind and the texts a person reads first (question
+    texts; ``Bash: npm test`` for a permission prompt), as the agent wrote them."""
+
+    kind: str
+    texts: tuple[str, ...]
+    tools: tuple[str, ...]
+
+    @property
+    def first(self) -> str:
+        return self.texts[0] if self.texts else "(nothing to read)"
+
+
+def _question_texts(call: ToolCall) -> list[str]:
+    """The question texts of a question tool's call, as the screens will show them."""
+    from ..tools import tool_for
+
+    try:
+        parsed = tool_for(call.name).parse(call.input)
+        found = [q.question for q in getattr(parsed, "questions", ())]
+    except (AskcliError, ValueError, TypeError, AttributeError, KeyError):
+        found = []
+    if found:
+        return found
+    data = call.input if isinstance(call.input, dict) else {}
+    message = data.get("message")  # an MCP form that cannot be asked still says something
+    if isinstance(message, str) and message:
+        return [message]
+    raw = data.get("questions")
+    if isinstance(raw, list):
+        return [
+            q["question"] for q in raw if isinstance(q, dict) and isinstance(q.get("question"), str)
+        ]
+    return []
+
+
+def _is_question_tool(name: str) -> bool:
+    if name in (ASK_USER_QUESTION, ELICITATION):
+        return True
+    from ..dialects import by_tool
+
+    return by_tool(name) is not None
+
+
+def summary(document: Any) -> Summary:
+    """The kind and texts of a queued document (any envelope askcli reads)."""
+    try:
+        envelope = detect(document) if isinstance(document, dict) else None
+    except AskcliError:
+        envelope = None
+    if envelope is None:
+        return Summary(QUESTION, ("(a document askcli cannot read)",), ())
+    kinds: list[str] = []
+    texts: list[str] = []
+    tools: list[str] = []
+    for call in envelope.calls:
+        tools.append(call.name)
+        if call.name == TODO_WRITE:
+            kinds.append(TODO)
+            texts.append("a todo list")
+        elif _is_question_tool(call.name):
+            kinds.append(QUESTION)
+            texts += _question_texts(call)
+        else:
+            from ..claude import tool_line
+
+            kinds.append(PERMISSION)
+            texts.append(tool_line(call.name, call.input))
+    kind = next((k for k in (QUESTION, PERMISSION, TODO) if k in kinds), QUESTION)
+    return Summary(kind, tuple(texts), tuple(tools))
+
+
+def asks_nothing(document: Any) -> bool:
+    """Every call of the document is a TodoWrite (shown, accepted at once) or there is no
+    call at all: nothing for the person to decide."""
+    found = summary(document)
+    return found.kind == TODO or not found.tools
+
+
+def label(question: Question) -> str:
+    """``claude ~/api``, escaped."""
+    return visible(question.agent.label) or "?"
+
+
+def line(question: Question, waiting: int, style: Style) -> str:
+    """The line that introduces a question: ``[2 waiting] claude ~/api: Which database?
+    (#3)``; a permission prompt says ``asks to run``."""
+    found = summary(question.call)
+    what = visible(found.first)
+    if found.kind == PERMISSION:
+        what = f"permission for {what}"
+    more = (
+        f" (+{len(found.texts) - 1} more)"
+        if found.kind == QUESTION and len(found.texts) > 1
+        else ""
+    )
+    head = f"[{waiting} waiting] {label(question)}: "
+    tail = f"{more}  (#{question.id})"
+    room = max(style.width - len(head) - len(tail), 10)
+    return style.strong(head) + truncate(what, room) + tail
+
+
+def arrival(question: Question, style: Style) -> str:
+    """One line when a question arrives: ``new #4: codex ~/web: Deploy now?``."""
+    found = summary(question.call)
+    what = visible(found.first)
+    if found.kind == PERMISSION:
+        what = f"permission for {what}"
+    head = f"new #{question.id}: {label(question)}: "
+    return head + truncate(what, max(style.width - len(head), 10))
+
+
+def ago(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    if seconds < 60:
+        return f"{seconds:.0f}s"
+    if seconds < 3600:
+        return f"{seconds / 60:.0f}m"
+    if seconds < 86400:
+        return f"{seconds / 3600:.0f}h"
+    return f"{seconds / 86400:.0f}d"
+
+
+def list_line(
+    question: Question, style: Style, *, now: float | None = None, mine: int | None = None
+) -> str:
+    """One line of ``l`` and ``inbox list``: ``  #3  waiting  2m  claude ~/api: Which
+    database?``; ``mine`` marks the question this inbox holds."""
+    found = summary(question.call)
+    what = visible(found.first)
+    if found.kind == PERMISSION:
+        what = f"permission for {what}"
+    state = "shown here" if mine == question.id else question.state.value
+    age = ago((now if now is not None else time.time()) - question.arrived)
+    head = f"  #{question.id:<4} {state:<14} {age:>4}  {label(question)}: "
+    return head + truncate(what, max(style.width - len(head), 10))
+
+
+def as_json(question: Question) -> dict[str, Any]:
+    """One question as ``inbox list --json`` prints it and ``--notify-command`` gets it."""
+    found = summary(question.call)
+    return {
+        "id": question.id,
+        "ticket": question.ticket,
+        "status": question.state.value,
+        "agent": question.agent.label,
+        "client": question.agent.client,
+        "session": question.agent.session,
+        "cwd": question.agent.cwd,
+        "arrived": question.arrived,
+        "kind": found.kind,
+        "tools": list(found.tools),
+        "question": found.first,
+        "questions": list(found.texts),
+    }
+
+
+PROMPT_HELP = """\
+At the inbox prompt:
+  Enter, y    answer the question shown (its screens and answer grammar are those of
+              askcli ask; q there declines it too)
+  N, #N       show question #N instead (the one shown waits again)
+  l           list the questions waiting and being answered
+  q           decline the question shown (the agent gets the decline, as after q in
+              its screens) and go on
+  ?           this help
+  Ctrl-D      leave the inbox (the question shown waits again); Ctrl-C too
+"""
+
+
+def prompt(question: Question | None) -> str:
+    if question is None:
+        return "Waiting for questions (l lists, ? help, Ctrl-D leaves): "
+    return f"Answer #{question.id}? Enter answers, N picks another, l lists, q declines [y]: "
+
+
+STATES_SHOWN = (State.WAITING, State.ANSWERING)

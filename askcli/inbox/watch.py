@@ -1,0 +1,260 @@
+"""An inbox's eyes on the queue while the person types: a thread that keeps this inbox's
+claims alive (a heartbeat), tidies after dead askers and inboxes, and notices arrivals,
+questions that wait again and withdrawals. It tells the main thread through a pipe, so
+that a prompt waiting for a line (:meth:`askcli.lines.FdLineReader.watch`) wakes at once.
+
+The thread has its own connection to the queue (SQLite connections stay in the thread that
+made them) and never writes to the terminal: it only records events; what is said, and
+when, is the main thread's business. Each ``--notify-command`` runs in a thread of its
+own, bounded in time, its process group ended when it overstays or the inbox closes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+from ..errors import InboxError
+from .store import Question, State, Store
+
+PERIOD = 0.02  # seconds between looks at the queue
+HEARTBEAT = 1.0  # seconds between heartbeats (the lease is store.LEASE)
+TIDY = 0.5  # seconds between tidies
+COMMAND_TIMEOUT = 10.0  # seconds a --notify-command may run
+
+
+class Kind(enum.Enum):
+    ARRIVED = "arrived"  # a new question waits
+    RETURNED = "returned"  # a question waits again (its inbox closed or died)
+    WITHDRAWN = "withdrawn"  # its asker gave up, or died
+    PROBLEM = "problem"  # something to say in one line (a failed --notify-command)
+
+
+class Event(NamedTuple):
+    kind: Kind
+    question: Question | None = None
+    text: str = ""
+
+
+class Watch:
+    """The watching thread of inbox ``inbox`` on the queue at ``path``. ``current`` is the
+    id of the question the main thread holds (its withdrawal is an event like any other);
+    ``on_arrival`` is called in the thread for each new question (``--notify-command``)."""
+
+    def __init__(
+        self,
+        path: Path,
+        inbox: str,
+        *,
+        on_arrival: Callable[[Question], None] | None = None,
+        period: float = PERIOD,
+    ) -> None:
+        self.path = path
+        self.inbox = inbox
+        self.on_arrival = on_arrival
+        self.period = period
+        self.current: int | None = None
+        self._events: list[Event] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._ready = threading.Event()
+        self.fd, self._wake = os.pipe()
+        os.set_blocking(self.fd, False)
+        os.set_blocking(self._wake, False)
+        self._thread = threading.Thread(target=self._run, name="askcli-inbox-watch", daemon=True)
+        self._failed = False
+
+    def start(self, timeout: float = 5.0) -> None:
+        """Start watching; returns once the queue was looked at once (what waits then is
+        not an arrival)."""
+        self._thread.start()
+        self._ready.wait(timeout)
+
+    def stop(self) -> None:
+        """Stop the thread (bounded) and close the pipe; once."""
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(5.0)
+        for fd in (self.fd, self._wake):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def events(self) -> list[Event]:
+        """The events since the last call (the pipe emptied)."""
+        with contextlib.suppress(OSError):
+            while os.read(self.fd, 4096):
+                pass
+        with self._lock:
+            found, self._events = self._events, []
+        return found
+
+    def put(self, event: Event) -> None:
+        with self._lock:
+            self._events.append(event)
+        with contextlib.suppress(OSError):  # a full pipe already says "look"
+            os.write(self._wake, b".")
+
+    # -- the thread ------------------------------------------------------------------
+
+    def _run(self) -> None:
+        store = Store(self.path)
+        try:
+            seen: set[int] = set()
+            waiting: set[int] = set()
+            told: set[int] = set()  # withdrawals said
+            try:
+                store.heartbeat(self.inbox)
+                seen = set(store.ids(states=(State.WAITING, State.ANSWERING)))
+                waiting = set(store.ids())
+            except (InboxError, sqlite3.Error):
+                pass
+            self._ready.set()
+            beat = time.monotonic() + HEARTBEAT
+            tidy = time.monotonic()
+            while not self._stop.wait(self.period):
+                try:
+                    now = time.monotonic()
+                    if now >= beat:
+                        store.heartbeat(self.inbox)
+                        beat = now + HEARTBEAT
+                    if now >= tidy:
+                        for gone in store.tidy():
+                            if gone.id not in told:
+                                told.add(gone.id)
+                                self.put(Event(Kind.WITHDRAWN, gone))
+                        tidy = now + TIDY
+                    waiting = self._look(store, seen, waiting, told)
+                    self._failed = False
+                except (InboxError, sqlite3.Error) as exc:
+                    if not self._failed:  # said once, until it works again
+                        self._failed = True
+                        self.put(Event(Kind.PROBLEM, text=f"the inbox cannot be read: {exc}"))
+        finally:
+            self._ready.set()
+            store.close()
+
+    def _look(self, store: Store, seen: set[int], before: set[int], told: set[int]) -> set[int]:
+        now = set(store.ids())
+        current = self.current
+        for qid in sorted(now - before):
+            question = store.get(qid)
+            if question is None:
+                continue
+            if qid in seen:
+                self.put(Event(Kind.RETURNED, question))
+            else:
+                seen.add(qid)
+                self.put(Event(Kind.ARRIVED, question))
+                if self.on_arrival is not None:
+                    self.on_arrival(question)
+        left = before - now
+        if current is not None and current not in now:
+            left.add(current)  # held here: "being answered", so never in ``now``
+        for qid in sorted(left):
+            if qid in told:
+                continue
+            question = store.get(qid)
+            if question is not None and question.state in (State.WITHDRAWN, State.EXPIRED):
+                told.add(qid)
+                self.put(Event(Kind.WITHDRAWN, question))
+        # a question that arrived and was claimed by another inbox between two looks
+        # is not an arrival here: it never waited for this person
+        seen.update(store.ids(states=(State.ANSWERING,)))
+        return now
+
+
+class Commands:
+    """``--notify-command CMD``: run with a JSON description of each arriving question on
+    its stdin, in a thread of its own (the inbox never waits for it), at most
+    :data:`COMMAND_TIMEOUT` seconds; a failure is reported through ``problem``."""
+
+    def __init__(
+        self, command: str, problem: Callable[[str], None], timeout: float = COMMAND_TIMEOUT
+    ) -> None:
+        self.command = command
+        self.problem = problem
+        self.timeout = timeout
+        self._running: set[subprocess.Popen[bytes]] = set()
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def __call__(self, question: Question) -> None:
+        from .screens import as_json
+
+        data = (json.dumps({"event": "waiting", **as_json(question)}) + "\n").encode()
+        thread = threading.Thread(target=self._run, args=(data, question.id), daemon=True)
+        thread.start()
+
+    def _run(self, data: bytes, qid: int) -> None:
+        try:
+            child = subprocess.Popen(
+                ["/bin/sh", "-c", self.command],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                start_new_session=True,  # its process group is ended with it
+            )
+        except OSError as exc:
+            self.problem(f"--notify-command could not be run: {exc.strerror or exc}")
+            return
+        with self._lock:
+            if self._closed:
+                _end(child)
+                return
+            self._running.add(child)
+        try:
+            _, err = child.communicate(data, timeout=self.timeout)
+        except subprocess.TimeoutExpired:
+            _end(child)
+            self.problem(
+                f"--notify-command for #{qid} ran longer than {self.timeout:g} s and was ended"
+            )
+            return
+        except (OSError, ValueError):  # closed under us by close()
+            _end(child)
+            return
+        finally:
+            with self._lock:
+                self._running.discard(child)
+        if child.returncode != 0 and not self._closed:
+            said = err.decode("utf-8", "replace").strip().splitlines()
+            tail = f": {said[-1][:200]}" if said else ""
+            how = (
+                f"exited with status {child.returncode}"
+                if child.returncode > 0
+                else f"was killed by signal {-child.returncode}"
+            )
+            self.problem(f"--notify-command for #{qid} {how}{tail}")
+
+    def close(self) -> None:
+        """End every command still running (the inbox closes)."""
+        with self._lock:
+            self._closed = True
+            running = list(self._running)
+        for child in running:
+            _end(child)
+
+
+def _end(child: subprocess.Popen[bytes]) -> None:
+    """End ``child`` and its process group, and reap it."""
+    with contextlib.suppress(OSError):
+        os.killpg(child.pid, signal.SIGTERM)
+    try:
+        child.wait(1.0)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(OSError):
+            os.killpg(child.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(1.0)

@@ -1,0 +1,459 @@
+"""``askcli inbox`` in a real terminal (pexpect), answering ``askcli ask --inbox`` askers that
+run as processes of their own: out of order, killed, withdrawn, two inboxes at once, an
+inbox killed in the middle of a question, EOF, Ctrl-C and signals."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+
+from askcli.inbox.store import State, Store
+
+from .helpers import askcli_path, call, question
+from .test_pty import Terminal
+
+
+def poll(check: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+class Queue:
+    """The inbox file of one test, its askers and its inboxes."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.tmp = tmp_path
+        self.path = tmp_path / "inbox.db"
+        self.state = tmp_path / "state"
+        self.env = {
+            **os.environ,
+            "ASKCLI_INBOX": str(self.path),
+            "XDG_STATE_HOME": str(self.state),
+            "NO_COLOR": "1",
+        }
+        self.askers: list[subprocess.Popen[str]] = []
+        self.terminals: list[Terminal] = []
+
+    def store(self) -> Store:
+        return Store(self.path)
+
+    def ask(self, document: dict[str, Any], name: str) -> subprocess.Popen[str]:
+        """Start an asker and wait until its question is queued."""
+        before = len(self.store().questions(states=tuple(State)))
+        source = self.tmp / f"{name}.json"
+        source.write_text(json.dumps(document))
+        proc = subprocess.Popen(
+            [str(askcli_path()), "ask", "--inbox", str(source)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=self.env,
+        )
+        self.askers.append(proc)
+        poll(
+            lambda: len(self.store().questions(states=tuple(State))) > before,
+            f"the question of {name} in the queue",
+        )
+        return proc
+
+    def inbox(self, *args: str, name: str = "a", **env: str) -> Terminal:
+        where = self.tmp / name
+        where.mkdir(exist_ok=True)
+        term = Terminal(
+            ["inbox", *args],
+            where,
+            ASKCLI_INBOX=str(self.path),
+            XDG_STATE_HOME=str(self.state),
+            **env,
+        )
+        self.terminals.append(term)
+        return term
+
+    def close(self) -> None:
+        for proc in self.askers:
+            if proc.poll() is None:
+                proc.kill()
+            proc.communicate(timeout=5)
+        for term in self.terminals:
+            if term.child.isalive():
+                term.child.kill(signal.SIGKILL)
+            term.child.close()
+
+
+@pytest.fixture
+def queue(tmp_path: Path) -> Iterator[Queue]:
+    q = Queue(tmp_path)
+    try:
+        yield q
+    finally:
+        q.close()
+
+
+def result(proc: subprocess.Popen[str]) -> tuple[int, list[Any], str]:
+    out, err = proc.communicate(timeout=10)
+    assert "Traceback" not in err, err
+    return proc.returncode, [json.loads(line) for line in out.splitlines()], err
+
+
+def labelled(text: str, header: str, *labels: str, id: str) -> dict[str, Any]:
+    return call(question(text, header, labels), id=id)
+
+
+def shown_id(term: Terminal) -> int:
+    """The id of the question the inbox shows next (``... (#N)``)."""
+    term.expect(" waiting] ")
+    term.expect("(#")
+    term.expect(")")
+    return int(term.child.before)
+
+
+def exit_status(term: Terminal) -> int:
+    term.expect_end()
+    term.child.close()
+    status = term.child.exitstatus
+    if status is None:  # killed by a signal
+        return 128 + int(term.child.signalstatus or 0)
+    return int(status)
+
+
+def test_three_askers_answered_out_of_order(queue: Queue) -> None:
+    first = queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_a"), "a")
+    second = queue.ask(labelled("Which port?", "Port", "80", "8080", id="toolu_b"), "b")
+    third = queue.ask(labelled("Which cache?", "Cache", "Redis", "None", id="toolu_c"), "c")
+    term = queue.inbox()
+    term.expect("[3 waiting] ask ")
+    term.expect(": Which database?  (#1)")
+    term.expect("Answer #1? Enter answers, N picks another, l lists, q declines [y]: ")
+    term.type("l")
+    term.expect("shown here")
+    term.expect("#2")
+    term.expect("waiting")
+    term.expect("Which port?")
+    term.expect("#3")
+    term.expect("Which cache?")
+    term.type("3")  # the third first
+    term.expect("[3 waiting] ask ")
+    term.expect(": Which cache?  (#3)")
+    term.type("")
+    term.expect("[Cache] Which cache?")
+    term.expect("Choose 1-3: ")
+    term.type("2")
+    term.expect("#3 answered: sent to ask ")
+    assert result(third)[:2] == (
+        0,
+        [
+            {
+                "type": "tool_result",
+                "tool_use_id": "toolu_c",
+                "content": 'User has answered your questions: "Which cache?"="None". You can '
+                "now continue with the user's answers in mind.",
+            }
+        ],
+    )
+    term.expect(": Which database?  (#1)")  # back to arrival order
+    term.type("#2")
+    term.expect("[2 waiting] ask ")
+    term.expect(": Which port?  (#2)")
+    term.type("y")
+    term.expect("Choose 1-3: ")
+    term.type("1")
+    term.expect("#2 answered")
+    term.expect("[1 waiting] ask ")
+    term.expect(": Which database?  (#1)")
+    term.type("")
+    term.expect("Choose 1-3: ")
+    term.type("1")
+    term.expect("#1 answered")
+    term.expect("Nothing waits in the inbox.")
+    term.expect("Waiting for questions (l lists, ? help, Ctrl-D leaves): ")
+    term.child.sendeof()
+    term.expect("askcli: left the inbox")
+    assert exit_status(term) == 0
+    assert '"Which port?"="80"' in result(second)[1][0]["content"]
+    assert '"Which database?"="Postgres"' in result(first)[1][0]["content"]
+
+
+def test_a_waiting_inbox_announces_an_arrival_and_calls_the_person(queue: Queue) -> None:
+    term = queue.inbox("--notify", "osc9", TERM="xterm", TMUX="/tmp/tmux-1/default,1,0")
+    term.expect("Nothing waits in the inbox.")
+    term.expect("Waiting for questions")
+    asker = queue.ask(labelled("Deploy now?", "Deploy", "Yes", "No", id="toolu_d"), "d")
+    # the notification, wrapped for tmux's passthrough (every ESC doubled)
+    term.expect("\x1bPtmux;\x1b\x1b]9;askcli: a question is waiting\x07\x1b\\")
+    term.expect("new #1: ask ")
+    term.expect(": Deploy now?")
+    term.expect("[1 waiting] ask ")
+    term.type("")
+    term.expect("Choose 1-3: ")
+    term.type("1")
+    term.expect("#1 answered")
+    assert '"Deploy now?"="Yes"' in result(asker)[1][0]["content"]
+    term.child.sendeof()
+    assert exit_status(term) == 0
+
+
+def test_an_asker_killed_mid_question_is_said_and_the_question_stops(queue: Queue) -> None:
+    asker = queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_k"), "k")
+    term = queue.inbox()
+    term.expect("(#1)")
+    term.type("")
+    term.expect("Choose 1-3: ")
+    asker.kill()
+    asker.communicate(timeout=5)
+    term.expect("withdrew #1 while you answered; nothing was sent")
+    term.expect("Nothing waits in the inbox.")
+    term.type("l")
+    term.expect("(no questions waiting)")
+    term.child.sendeof()
+    assert exit_status(term) == 0
+    found = queue.store().get(1)
+    assert found is not None and found.state is State.WITHDRAWN
+
+
+def test_an_asker_that_gives_up_while_its_question_waits_is_said(queue: Queue) -> None:
+    asker = queue.ask(labelled("Which port?", "Port", "80", "8080", id="toolu_w"), "w")
+    other = queue.ask(labelled("Which cache?", "Cache", "Redis", "None", id="toolu_x"), "x")
+    term = queue.inbox()
+    term.expect(": Which port?  (#1)")
+    term.expect("[y]: ")
+    other.send_signal(signal.SIGTERM)  # waits, not shown: it withdraws its own question
+    term.expect("withdrew #2 (Which cache?); nothing was sent")
+    status, replies, _ = result(other)
+    assert status == 143
+    assert replies[0]["is_error"] is True
+    asker.send_signal(signal.SIGTERM)  # the one shown at the inbox prompt
+    term.expect("withdrew #1 (Which port?); nothing was sent")
+    term.expect("Nothing waits in the inbox.")
+    term.child.sendeof()
+    assert exit_status(term) == 0
+
+
+@pytest.mark.parametrize("journal", [False, True])
+def test_an_inbox_killed_mid_answer_gives_the_question_to_the_next_with_its_lines(
+    queue: Queue, journal: bool
+) -> None:
+    document = call(
+        question("Which database?", "DB", ("Postgres", "SQLite")),
+        question("Which port?", "Port", ("80", "8080")),
+        id="toolu_two",
+    )
+    asker = queue.ask(document, "two")
+    args = ["--journal", str(queue.tmp / "answers.journal")] if journal else []
+    first = queue.inbox(*args, name="a")
+    first.expect("(#1)")
+    first.type("")
+    first.expect("(question 1 of 2)")
+    first.type("2")
+    first.expect("(question 2 of 2)")
+    first.expect("Choose 1-3: ")
+    first.child.kill(signal.SIGKILL)
+    assert exit_status(first) == 128 + signal.SIGKILL
+    second = queue.inbox(*args, name="b")
+    second.expect("[1 waiting] ask ")
+    second.expect(": Which database? (+1 more)  (#1)")
+    second.type("")
+    second.expect("You were answering this call before; kept from then:")
+    second.expect("[DB] Which database? -> SQLite")
+    second.expect("Resume? [Y/n] ")
+    second.type("")
+    second.expect("(question 2 of 2)")
+    second.type("2")
+    second.expect("Submit? [y]: ")
+    second.type("")
+    second.expect("#1 answered")
+    status, replies, _ = result(asker)
+    assert status == 0
+    assert '"Which database?"="SQLite", "Which port?"="8080"' in replies[0]["content"]
+    second.child.sendeof()
+    assert exit_status(second) == 0
+
+
+def test_two_inboxes_at_once_answer_each_question_once(queue: Queue) -> None:
+    askers = {
+        n: queue.ask(labelled(f"Question {n}?", f"Q{n}", f"A{n}", f"B{n}", id=f"toolu_{n}"), str(n))
+        for n in range(1, 5)
+    }
+    a = queue.inbox(name="a")
+    b = queue.inbox(name="b")
+    seen: dict[int, str] = {}
+    for term, name in ((a, "a"), (b, "b"), (a, "a"), (b, "b")):
+        n = shown_id(term)
+        assert n not in seen, f"#{n} shown in two inboxes"
+        seen[n] = name
+        term.type("")
+        term.expect("Choose 1-3: ")
+        term.type("1")
+        term.expect(f"#{n} answered: sent to ask ")
+    assert sorted(seen) == [1, 2, 3, 4]
+    for n, proc in askers.items():
+        status, replies, _ = result(proc)
+        assert status == 0
+        assert len(replies) == 1
+        assert f'"Question {n}?"="A{n}"' in replies[0]["content"]
+    for term in (a, b):
+        term.expect("Nothing waits in the inbox.")
+        term.child.sendeof()
+        assert exit_status(term) == 0
+    assert {q.state for q in queue.store().questions(states=tuple(State))} == {State.ANSWERED}
+
+
+def test_q_at_the_inbox_prompt_declines_as_q_in_the_question_does(queue: Queue) -> None:
+    asker = queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_q"), "q")
+    term = queue.inbox()
+    term.expect("(#1)")
+    term.type("q")
+    term.expect("#1 declined: sent to ask ")
+    status, replies, _ = result(asker)
+    assert status == 1
+    same = subprocess.run(
+        [str(askcli_path()), "ask", str(queue.tmp / "q.json")],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        env=queue.env,
+        timeout=10,
+    )
+    assert replies == [json.loads(same.stdout)]
+    term.child.sendeof()
+    assert exit_status(term) == 0
+
+
+def test_eof_at_the_inbox_prompt_leaves_and_the_question_waits_again(queue: Queue) -> None:
+    asker = queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_e"), "e")
+    term = queue.inbox()
+    term.expect("(#1)")
+    term.child.sendeof()
+    term.expect("askcli: left the inbox; #1 waits again for an inbox")
+    assert exit_status(term) == 0
+    found = queue.store().get(1)
+    assert found is not None and found.state is State.WAITING
+    assert asker.poll() is None  # still waiting for its answer
+    answered = subprocess.run(
+        [str(askcli_path()), "inbox", "answer", "1"],
+        input="2\n",
+        capture_output=True,
+        text=True,
+        env=queue.env,
+        timeout=10,
+    )
+    assert answered.returncode == 0, answered.stderr
+    status, replies, _ = result(asker)
+    assert status == 0
+    assert replies == [json.loads(answered.stdout)]
+    assert '"Which database?"="SQLite"' in replies[0]["content"]
+
+
+@pytest.mark.parametrize(
+    ("how", "status", "said"),
+    [
+        ("eof", 3, "askcli: the answers ended; #1 waits again for an inbox"),
+        ("ctrl-c", 130, "askcli: interrupted; #1 waits again for an inbox"),
+        ("sigterm", 143, "askcli: stopped (SIGTERM); #1 waits again for an inbox"),
+        ("sighup", 129, "askcli: the terminal hung up (SIGHUP); #1 waits again for an inbox"),
+    ],
+)
+def test_leaving_in_a_question_gives_it_back(
+    queue: Queue, how: str, status: int, said: str
+) -> None:
+    asker = queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_s"), "s")
+    term = queue.inbox()
+    term.expect("(#1)")
+    term.type("")
+    term.expect("Choose 1-3: ")
+    if how == "eof":
+        term.child.sendeof()
+    elif how == "ctrl-c":
+        term.child.sendintr()
+    else:
+        term.child.kill(signal.SIGTERM if how == "sigterm" else signal.SIGHUP)
+    if how != "sighup":  # after SIGHUP nobody reads the terminal
+        term.expect(said)
+    assert exit_status(term) == status
+    poll(lambda: queue.store().get(1).state is State.WAITING, "the question waiting again")  # type: ignore[union-attr]
+    assert asker.poll() is None
+
+
+def test_ctrl_c_at_the_inbox_prompt(queue: Queue) -> None:
+    queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_i"), "i")
+    term = queue.inbox()
+    term.expect("(#1)")
+    term.expect("[y]: ")
+    term.child.sendintr()
+    term.expect("askcli: interrupted; #1 waits again for an inbox")
+    assert exit_status(term) == 130
+    found = queue.store().get(1)
+    assert found is not None and found.state is State.WAITING
+
+
+def test_notify_command_gets_the_question_and_its_failure_is_said(queue: Queue) -> None:
+    told = queue.tmp / "told.json"
+    command = f"cat > {told}; exit 4"
+    term = queue.inbox("--notify-command", command)
+    term.expect("Waiting for questions")
+    document = {
+        "type": "tool_use",
+        "id": "toolu_bash",
+        "name": "Bash",
+        "input": {"command": "rm -rf build"},
+    }
+    queue.ask(document, "bash")
+    term.expect("new #1: ask ")
+    term.expect(": permission for Bash: rm -rf build")
+    term.expect("askcli: --notify-command for #1 exited with status 4")
+    data = json.loads(told.read_text())
+    assert data["id"] == 1
+    assert data["kind"] == "permission"
+    assert data["event"] == "waiting"
+    assert data["questions"] == ["Bash: rm -rf build"]
+    assert data["agent"].startswith("ask ")
+    term.child.sendeof()
+    assert exit_status(term) == 0
+
+
+def test_a_notify_command_still_running_is_ended_with_the_inbox(queue: Queue) -> None:
+    pid_file = queue.tmp / "pid"
+    term = queue.inbox("--notify-command", f"echo $$ > {pid_file}; exec sleep 30")
+    term.expect("Waiting for questions")
+    queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_n"), "n")
+    term.expect("new #1: ask ")
+    term.expect("[y]: ")  # the inbox did not wait for the command
+    poll(lambda: pid_file.exists() and pid_file.read_text().strip() != "", "the command's pid")
+    pid = int(pid_file.read_text())
+    term.child.sendeof()
+    assert exit_status(term) == 0
+
+    def gone() -> bool:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        return False
+
+    poll(gone, "the notify command ended")
+
+
+def test_inbox_answer_of_a_question_not_waiting(queue: Queue) -> None:
+    proc = subprocess.run(
+        [str(askcli_path()), "inbox", "answer", "7"],
+        input="1\n",
+        capture_output=True,
+        text=True,
+        env=queue.env,
+        timeout=10,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr == "askcli: there is no question #7\n"
+    assert pexpect  # the terminal tests above use it
