@@ -83,7 +83,7 @@ def summary(document: Any) -> Summary:
             texts.append("a todo list")
         elif _is_question_tool(call.name):
             kinds.append(QUESTION)
-            texts += _question_texts(call)
+            texts += _question_texts(call) or [f"(an invalid {call.name} call)"]
         else:
             from ..claude import tool_line
 

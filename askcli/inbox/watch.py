@@ -248,7 +248,7 @@ class Commands:
 
 
 def _end(child: subprocess.Popen[bytes]) -> None:
-    """End ``child`` and its process group, and reap it."""
+    """End ``child`` and its process group, reap it and close its pipes."""
     with contextlib.suppress(OSError):
         os.killpg(child.pid, signal.SIGTERM)
     try:
@@ -258,3 +258,7 @@ def _end(child: subprocess.Popen[bytes]) -> None:
             os.killpg(child.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             child.wait(1.0)
+    for pipe in (child.stdin, child.stderr):
+        if pipe is not None:
+            with contextlib.suppress(OSError):
+                pipe.close()
