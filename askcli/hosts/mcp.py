@@ -1,0 +1,518 @@
+"""``askcli mcp``: an MCP server whose tools are answered through the inbox's queue.
+
+Three tools: ``ask_user_questions`` (AskUserQuestion's input schema and result text),
+``todo_write`` (TodoWrite's schema; the checklist is shown in the inbox) and ``get_answer``
+(waits again on a ticket). A call is checked here, queued (:class:`~askcli.inbox.store.Store`)
+with the MCP client's name as its agent, and waited for; an inbox (``askcli inbox``) asks the
+person and stores the reply, whose result text goes back to the model.
+
+MCP clients give up on long tool calls (Codex after ``tool_timeout_sec``, 60 s by default;
+clients built on the TypeScript SDK after 60 s; Claude Code after ``MCP_TOOL_TIMEOUT``). The
+answer is never lost: a call still unanswered after ``wait`` seconds returns a result telling
+the model that the question still waits, with its ticket, and how to call ``get_answer``; an
+identical call asked again (after a timeout, or a restart of the client) is the same question,
+and returns its answer at once when it was given meanwhile. Progress notifications are sent
+while a call waits.
+
+The official SDK (``mcp`` on PyPI, the ``askcli[mcp]`` extra) is imported only here, and only
+by :func:`serve`; :class:`Asker` (the queue side) needs nothing but anyio, which the SDK brings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import json
+import os
+import secrets
+import signal
+import socket
+import sys
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, NamedTuple
+
+import anyio
+
+from .. import results
+from ..definitions import DESCRIPTION as ASK_DESCRIPTION
+from ..definitions import _clean, input_schema
+from ..documents import loads_limited
+from ..envelopes import ASK_USER_QUESTION, TODO_WRITE, detect, generated_id
+from ..errors import InvalidCall, UnreadableDocument, UsageError
+from ..inbox.asking import reply_from_json
+from ..inbox.store import Agent, Question, State, Store
+from ..issues import describe_issues
+from ..rendering import visible
+from ..schema import TodoWriteInput
+from ..tools import check_call, invalid_result
+
+# Codex's tool_timeout_sec and the TypeScript SDK's request timeout are 60 s by default;
+# Claude Code's MCP_TOOL_TIMEOUT is about 27.8 hours for a stdio server: 50 s is under all
+DEFAULT_WAIT = 50.0
+DEFAULT_PROGRESS = 10.0  # seconds between progress notifications while a call waits
+POLL = 0.05  # seconds between looks at the queue while a call waits
+MAX_CLIENT_NAME = 60
+MAX_TICKET = 100
+SERVER_NAME = "askcli"
+
+ASK = "ask_user_questions"
+TODO = "todo_write"
+GET = "get_answer"
+SDK_MISSING = (
+    "askcli mcp needs the MCP SDK: pip install 'askcli[mcp]' (or pip install 'mcp>=2.3,<3')"
+)
+
+
+class Outcome(NamedTuple):
+    """A tool call's result for the model: its text, whether it is an error, and the
+    ticket of a question that still waits (None once it is settled)."""
+
+    text: str
+    is_error: bool = False
+    ticket: str | None = None
+
+
+Progress = Callable[[float, str], Awaitable[None]]
+
+
+def still_waiting_text(ticket: str) -> str:
+    """What the model is told when the person has not answered within ``--wait``."""
+    call = json.dumps({"ticket": ticket})
+    return (
+        "The user has not answered yet: the question is still waiting in their askcli "
+        f"inbox (ticket {ticket}). To wait for the answer, call the {GET} tool with {call}; "
+        "do not ask the question again in other words. Asking the identical question again "
+        "also returns its answer once the user has given it."
+    )
+
+
+def _schema_of(model: Any) -> dict[str, Any]:
+    raw = model.model_json_schema()
+    defs = raw.get("$defs", {})
+    schema: dict[str, Any] = _clean({k: v for k, v in raw.items() if k != "description"}, defs)
+    return schema
+
+
+def tool_definitions() -> list[dict[str, Any]]:
+    """The three tools as MCP's ``tools/list`` gives them (``name``, ``description``,
+    ``inputSchema``)."""
+    ask_schema = input_schema()
+    ask_schema.pop("$schema", None)
+    waits = (
+        "\n\nThe question is answered by the user in their askcli inbox. When they take "
+        "long, the result says that the question still waits and gives a ticket: call "
+        f"{GET} with it to wait for the answer."
+    )
+    return [
+        {"name": ASK, "description": ASK_DESCRIPTION + waits, "inputSchema": ask_schema},
+        {
+            "name": TODO,
+            "description": (
+                "Create and update the task list of this session, which the user follows "
+                "in their askcli inbox: each item has content (what to do), activeForm "
+                "(the same in the present continuous) and a status, pending, in_progress "
+                "or completed; send the whole updated list each time." + waits
+            ),
+            "inputSchema": _schema_of(TodoWriteInput),
+        },
+        {
+            "name": GET,
+            "description": (
+                f"Wait for the answer to a question asked with {ASK} (or {TODO}) that was "
+                "still waiting in the user's askcli inbox: give the ticket that result "
+                "named. Returns the user's answer, or says again that it still waits."
+            ),
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "ticket": {
+                        "type": "string",
+                        "description": "The ticket of the waiting question (q_...)",
+                    }
+                },
+                "required": ["ticket"],
+                "additionalProperties": False,
+            },
+        },
+    ]
+
+
+def client_label(name: Any) -> str:
+    """The agent's name in the inbox, from the client's ``clientInfo.name``: one short
+    line (the inbox escapes what it shows; this keeps the queue's label bounded)."""
+    if not isinstance(name, str) or not name.strip():
+        return "mcp"
+    label = " ".join(name.split())
+    return label if len(label) <= MAX_CLIENT_NAME else label[: MAX_CLIENT_NAME - 1] + "…"
+
+
+class Asker:
+    """The queue side of the server: checks a call, queues it, waits for its answer.
+
+    ``session`` and ``cwd`` label the agent with the client's name (``session``: what tells
+    two agents of one client apart, so that only the same agent's identical call is the
+    same question). ``say`` gets the lines for the server's log (stderr).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        wait: float = DEFAULT_WAIT,
+        every: float = DEFAULT_PROGRESS,
+        session: str | None = None,
+        cwd: str | None = None,
+        say: Callable[[str], None] = lambda _: None,
+    ) -> None:
+        self.store = store
+        self.wait = wait
+        self.every = every
+        self.session = session
+        self.cwd = cwd
+        self.say = say
+        self.mine: set[int] = set()  # questions this server queued that still wait
+
+    def agent(self, client: Any) -> Agent:
+        return Agent(client_label(client), self.session, self.cwd)
+
+    async def call(
+        self, name: str, arguments: Mapping[str, Any] | None, client: Any, progress: Progress
+    ) -> Outcome:
+        """Answer one ``tools/call``."""
+        if name == GET:
+            return await self.get_answer(arguments, progress)
+        tool = {ASK: ASK_USER_QUESTION, TODO: TODO_WRITE}.get(name)
+        if tool is None:
+            return Outcome(f"<tool_use_error>Error: No such tool: {name}</tool_use_error>", True)
+        checked = self._check(tool, arguments)
+        if isinstance(checked, Outcome):
+            return checked
+        question = self.store.submit(checked, self.agent(client))
+        if question.state in (State.WAITING, State.ANSWERING):
+            self.mine.add(question.id)
+            self.say(f"question {question.id} ({question.ticket}) waits in the inbox")
+        else:
+            self.say(f"question {question.id} was answered already: its answer goes back")
+        return await self._wait(question, progress)
+
+    async def get_answer(self, arguments: Mapping[str, Any] | None, progress: Progress) -> Outcome:
+        ticket = (arguments or {}).get("ticket")
+        if not isinstance(ticket, str) or not ticket or len(ticket) > MAX_TICKET:
+            text = 'InputValidationError: "ticket" must be the ticket a result named (q_...)'
+            return Outcome(f"<tool_use_error>{text}</tool_use_error>", True)
+        question = self.store.by_ticket(ticket)
+        if question is None:
+            return Outcome(f"No question in the user's askcli inbox has the ticket {ticket}.", True)
+        return await self._wait(question, progress)
+
+    def _check(self, tool: str, arguments: Mapping[str, Any] | None) -> dict[str, Any] | Outcome:
+        """The call as the queue keeps it (a ``tool_use`` block whose id is made from its
+        input, so that the identical call is the same document), or the error result."""
+        try:
+            text = json.dumps(arguments or {}, ensure_ascii=False, allow_nan=False)
+            text.encode("utf-8")
+            data = loads_limited(text)
+        except (ValueError, RecursionError, UnicodeError) as exc:
+            reason = f"the {tool} input {exc}" if isinstance(exc, ValueError) else "bad text"
+            self.say(reason)
+            return Outcome(results.unreadable_text(reason), True)
+        block = {"type": "tool_use", "id": generated_id(data, 1), "name": tool, "input": data}
+        try:
+            call = detect(block).calls[0]
+            check_call(call)
+        except InvalidCall as error:
+            self.say(f"invalid {tool} call: {visible(describe_issues(error.issues))}")
+            return Outcome(invalid_result(call, error).content, True)
+        except (LookupError, UnreadableDocument) as error:
+            self.say(visible(str(error)))
+            return Outcome(results.unreadable_text(str(error)), True)
+        return block
+
+    async def _wait(self, question: Question, progress: Progress) -> Outcome:
+        """Wait up to ``wait`` seconds for ``question`` to be settled; progress every
+        ``every`` seconds; the still-waiting result when it is not."""
+        start = time.monotonic()
+        deadline = start + self.wait
+        told = start
+        while True:
+            found = self.store.get(question.id)
+            if found is None:
+                self.mine.discard(question.id)
+                return Outcome(results.no_answer_text("the question is gone", {}), True)
+            if found.state not in (State.WAITING, State.ANSWERING):
+                self.mine.discard(question.id)
+                return self._settled(found)
+            now = time.monotonic()
+            if now >= deadline:
+                self.say(f"question {found.id} still waits: the client gets its ticket")
+                return Outcome(still_waiting_text(found.ticket), False, found.ticket)
+            if self.every > 0 and now - told >= self.every:
+                told = now
+                being = "is being answered" if found.state is State.ANSWERING else "waits"
+                await progress(round(now - start, 1), f"the question {being} in the askcli inbox")
+            await anyio.sleep(min(POLL, deadline - now))
+
+    def _settled(self, found: Question) -> Outcome:
+        if found.state is State.ANSWERED:
+            kept = self.store.take(found.id)
+            if kept is None:  # taken already (an earlier call of this ticket): given again
+                kept = found.result
+            try:
+                reply = reply_from_json(kept)
+            except UnreadableDocument as exc:
+                return Outcome(results.no_answer_text(str(exc), {}), True)
+            if not reply.results:
+                return Outcome(results.no_answer_text("the inbox gave no result", {}), True)
+            first = reply.results[0]
+            self.say(f"question {found.id} answered")
+            return Outcome(first.content, first.is_error)
+        why = (
+            "the question expired" if found.state is State.EXPIRED else "the question was withdrawn"
+        )
+        return Outcome(results.no_answer_text(why, {}), True)
+
+    def withdraw_mine(self) -> list[int]:
+        """The server ends: the questions it queued that still wait are withdrawn (an
+        answered one stays, for the identical call asked again)."""
+        gone = [qid for qid in sorted(self.mine) if self.store.withdraw(qid)]
+        self.mine.clear()
+        return gone
+
+
+# -- the SDK's side ------------------------------------------------------------------------
+
+
+def sdk_missing() -> str | None:
+    """None when the SDK can be imported, else the one-line error."""
+    try:
+        import mcp.server.lowlevel  # noqa: F401
+    except ImportError:
+        return SDK_MISSING
+    return None
+
+
+def _server(asker: Asker) -> Any:
+    """The SDK's low-level server with the three tools."""
+    from mcp import types
+    from mcp.server.lowlevel import Server
+
+    tools = [
+        types.Tool(name=t["name"], description=t["description"], input_schema=t["inputSchema"])
+        for t in tool_definitions()
+    ]
+
+    async def list_tools(ctx: Any, params: Any) -> Any:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(ctx: Any, params: Any) -> Any:
+        client_params = ctx.session.client_params
+        client = client_params.client_info.name if client_params is not None else None
+
+        async def progress(done: float, message: str) -> None:
+            # a client that went away gets no progress; the wait goes on
+            with contextlib.suppress(Exception):
+                await ctx.session.report_progress(done, None, message)
+
+        try:
+            outcome = await asker.call(params.name, params.arguments, client, progress)
+        except anyio.get_cancelled_exc_class():
+            asker.say("the client stopped waiting for a call; its question stays in the inbox")
+            raise
+        return types.CallToolResult(
+            content=[types.TextContent(text=outcome.text)], is_error=outcome.is_error
+        )
+
+    from .. import __version__
+
+    return Server(
+        SERVER_NAME,
+        version=__version__,
+        instructions=(
+            "Questions for the user are answered in their askcli inbox; a question still "
+            f"waiting returns a ticket for {GET}."
+        ),
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+def parse_http(value: str) -> tuple[str, int]:
+    """``HOST:PORT``, ``[::1]:PORT``, ``:PORT`` or ``PORT`` (loopback); UsageError else."""
+    host, sep, port_text = value.rpartition(":")
+    if not sep:
+        host, port_text = "", value
+    host = host.strip("[]") or "127.0.0.1"
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise UsageError(f"--http {value!r}: give HOST:PORT, e.g. 127.0.0.1:8765") from None
+    if not 0 < port < 65536:
+        raise UsageError(f"--http {value!r}: the port must be 1-65535")
+    return host, port
+
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+class _Bearer:
+    """ASGI: every HTTP request must carry ``Authorization: Bearer TOKEN``; others get 401."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app = app
+        self.want = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") == "http":
+            got = b""
+            for key, value in scope.get("headers", []):
+                if key.lower() == b"authorization":
+                    got = value
+            if not hmac.compare_digest(got, self.want):
+                body = b'{"error":"unauthorized","error_description":"a bearer token is needed"}'
+                headers = [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"www-authenticate", b'Bearer realm="askcli"'),
+                ]
+                await send({"type": "http.response.start", "status": 401, "headers": headers})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+STOPPED = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening TCP socket at ``host``:``port``; OSError when it cannot be had."""
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(64)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def serve(
+    asker: Asker,
+    *,
+    sock: socket.socket | None = None,
+    token: str = "",
+    say: Callable[[str], None],
+) -> int:
+    """Serve over stdio (or Streamable HTTP on the listening ``sock``) until the client
+    closes stdin (0) or a signal stops the server (130, 143, 129); the questions this server
+    queued that still wait are then withdrawn."""
+    server = _server(asker)
+    status = [0]
+    web: list[Any] = []  # the HTTP server, once it runs
+
+    async def watch_signals(scope: anyio.CancelScope) -> None:
+        with anyio.open_signal_receiver(*STOPPED) as received:
+            async for signum in received:
+                status[0] = STOPPED.get(signal.Signals(signum), 143)
+                say(f"stopped ({signal.Signals(signum).name})")
+                if web:
+                    web[0].should_exit = True  # uvicorn ends its connections, then returns
+                else:
+                    scope.cancel()
+                return
+
+    async def stdio() -> None:
+        from mcp.server.stdio import stdio_server
+
+        async with stdio_server() as (read, write):
+            await server.run(read, write, server.create_initialization_options())
+
+    async def over_http(sock: socket.socket) -> None:
+        import uvicorn
+
+        host = sock.getsockname()[0]
+        app = _Bearer(server.streamable_http_app(host=host), token)
+        config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
+        web.append(uvicorn.Server(config))
+        # _serve: serve() without uvicorn's own signal handlers (watch_signals has them)
+        await web[0]._serve(sockets=[sock])
+
+    async def main() -> None:
+        async with anyio.create_task_group() as group:
+            group.start_soon(watch_signals, group.cancel_scope)
+            if sock is None:
+                await stdio()
+            else:
+                await over_http(sock)
+            group.cancel_scope.cancel()
+
+    try:
+        anyio.run(main)
+    finally:
+        for qid in asker.withdraw_mine():
+            say(f"question {qid} was withdrawn: this server ends")
+    return status[0]
+
+
+def run(
+    *,
+    wait: float,
+    every: float,
+    http: str | None,
+    token: str | None,
+    session: str | None,
+    say: Callable[[str], None],
+) -> int:
+    """``askcli mcp``: the exit status."""
+    missing = sdk_missing()
+    if missing is not None:
+        say(missing)
+        return 2
+    where = parse_http(http) if http is not None else None
+    cwd = os.getcwd()
+    store = Store()
+    asker = Asker(
+        store,
+        wait=wait,
+        every=every,
+        session=session if session is not None else (cwd if where is None else None),
+        cwd=cwd if where is None else None,
+        say=say,
+    )
+    if where is None:
+        say(f"serving MCP over stdio; questions wait in the inbox {store.path}")
+        return serve(asker, say=say)
+    secret = token or new_token()
+    host, port = where
+    try:
+        sock = listen(host, port)
+    except OSError as exc:
+        say(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+        return 2
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{port}/mcp"
+    say(f"serving MCP (Streamable HTTP) at {url}; questions wait in the inbox {store.path}")
+    if token is None:
+        say(f"clients send the header: Authorization: Bearer {secret}")
+    if host not in LOOPBACK:
+        say(
+            f"warning: listening on {host}, not loopback: this is meant for an SSH tunnel "
+            "(ssh -L 8765:127.0.0.1:8765 ...) to a server on 127.0.0.1"
+        )
+    return serve(asker, sock=sock, token=secret, say=say)
+
+
+def stderr_say(line: str) -> None:
+    """One line of the server's log on stderr (the client keeps it), escaped."""
+    try:
+        sys.stderr.write(f"askcli mcp: {visible(line)}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass

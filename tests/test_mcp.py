@@ -1,0 +1,642 @@
+"""``askcli mcp`` against the official MCP SDK's own client (stdio and Streamable HTTP),
+with the inbox answering through the queue (:func:`askcli.inbox.person.answer_one`): the
+tools, the answer's text, the still-waiting ticket and ``get_answer``, a client's timeout
+and the identical call again, progress, invalid calls, signals, the bearer token."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import jsonschema
+import pytest
+from mcp import ClientSession, types
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import MCPError
+
+from askcli.conversation import Conversation
+from askcli.definitions import input_schema
+from askcli.hosts import mcp as host
+from askcli.inbox.person import answer_one, inbox_id
+from askcli.inbox.store import Question, State, Store
+from askcli.lines import TextLineReader
+from askcli.rendering import Style
+from askcli.results import REJECT_MESSAGE
+from askcli.todos import RESULT_TEXT as TODO_RESULT
+
+from .helpers import askcli_path
+
+COLOR = {
+    "question": "Which color?",
+    "header": "Color",
+    "multiSelect": False,
+    "options": [
+        {"label": "Red", "description": "warm"},
+        {"label": "Blue", "description": "cool"},
+    ],
+}
+ASKED = {"questions": [COLOR]}
+BLUE = (
+    'User has answered your questions: "Which color?"="Blue". '
+    "You can now continue with the user's answers in mind."
+)
+LIMIT = 30  # seconds any one test may take, at most
+
+
+# -- the person: answers the next question in the queue, as askcli inbox does --------------
+
+
+def next_question(path: Path, timeout: float = 10) -> Question:
+    """The first question waiting in the inbox at ``path`` (waited for)."""
+    store = Store(path)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        waiting = store.questions(states=(State.WAITING,))
+        if waiting:
+            return waiting[0]
+        time.sleep(0.02)
+    raise AssertionError(f"no question arrived in {path} within {timeout} s")
+
+
+def answer_next(path: Path, lines: str, timeout: float = 10) -> Question:
+    """Claim the next waiting question and answer it with ``lines``; the question."""
+    question = next_question(path, timeout)
+    store = Store(path)
+    me = inbox_id()
+    store.heartbeat(me)
+    claimed = store.claim(me, question.id)
+    assert claimed is not None
+    conv = Conversation(TextLineReader(io.StringIO(lines)), io.StringIO(), Style())
+    assert answer_one(store, me, claimed, conv)
+    store.leave(me)
+    return claimed
+
+
+# -- the client ---------------------------------------------------------------------------
+
+
+def server_env(inbox: Path) -> dict[str, str]:
+    return {**os.environ, "ASKCLI_INBOX": str(inbox), "NO_COLOR": "1"}
+
+
+@asynccontextmanager
+async def connected(
+    tmp_path: Path, *args: str, name: str = "test-client", cwd: Path | None = None
+) -> AsyncIterator[ClientSession]:
+    """The SDK's client, connected over stdio to ``askcli mcp ARGS`` as its subprocess."""
+    params = StdioServerParameters(
+        command=str(askcli_path()),
+        args=["mcp", *args],
+        env=server_env(tmp_path / "inbox.db"),
+        cwd=cwd or tmp_path,
+    )
+    with (tmp_path / "server.err").open("a") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            info = types.Implementation(name=name, version="1.0")
+            async with ClientSession(read, write, client_info=info) as session:
+                await session.initialize()
+                yield session
+
+
+def text_of(result: types.CallToolResult) -> str:
+    assert len(result.content) == 1
+    block = result.content[0]
+    assert isinstance(block, types.TextContent)
+    return block.text
+
+
+def run(main: Any) -> None:
+    async def bounded() -> None:
+        with anyio.fail_after(LIMIT):
+            await main()
+
+    anyio.run(bounded)
+
+
+def server_log(tmp_path: Path) -> str:
+    log = (tmp_path / "server.err").read_text()
+    assert "Traceback" not in log, log
+    return log
+
+
+# -- tests --------------------------------------------------------------------------------
+
+
+def test_the_tools_and_their_schemas(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with connected(tmp_path) as session:
+            listed = {t.name: t for t in (await session.list_tools()).tools}
+        assert sorted(listed) == ["ask_user_questions", "get_answer", "todo_write"]
+        want = input_schema()
+        want.pop("$schema")
+        assert listed["ask_user_questions"].input_schema == want  # AskUserQuestion's
+        todo = listed["todo_write"].input_schema
+        item = {"content": "Write tests", "activeForm": "Writing tests", "status": "pending"}
+        jsonschema.validate({"todos": [item]}, todo)
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({"todos": [{**item, "status": "later"}]}, todo)
+        assert listed["get_answer"].input_schema["required"] == ["ticket"]
+        for tool in listed.values():  # a plain text result: no structured output
+            assert tool.output_schema is None
+
+    run(main)
+
+
+def test_a_question_is_answered_in_the_inbox(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    asked: list[Question] = []
+
+    async def main() -> None:
+        async with (
+            connected(tmp_path, name="my-editor", cwd=project) as session,
+            anyio.create_task_group() as group,
+        ):
+
+            async def person() -> None:
+                asked.append(await anyio.to_thread.run_sync(answer_next, inbox, "2\n"))
+
+            group.start_soon(person)
+            result = await session.call_tool("ask_user_questions", ASKED)
+        assert text_of(result) == BLUE and not result.is_error
+
+    inbox = tmp_path / "inbox.db"
+    run(main)
+    # the agent is labelled with the client's clientInfo.name and the server's folder
+    assert asked[0].agent.client == "my-editor"
+    assert asked[0].agent.cwd == str(project)
+    assert asked[0].call["name"] == "AskUserQuestion" and asked[0].call["input"] == ASKED
+    assert Store(inbox).get(asked[0].id).state is State.ANSWERED  # type: ignore[union-attr]
+    assert "question 1" in server_log(tmp_path)
+
+
+def test_a_late_answer_comes_with_get_answer(tmp_path: Path) -> None:
+    inbox = tmp_path / "inbox.db"
+    progress: list[tuple[float, str | None]] = []
+
+    async def main() -> None:
+        async with connected(tmp_path, "--wait", "1", "--progress-every", "0.2") as session:
+
+            async def seen(done: float, total: float | None, message: str | None) -> None:
+                progress.append((done, message))
+
+            start = time.monotonic()
+            first = await session.call_tool(
+                "ask_user_questions", ASKED, read_timeout_seconds=10, progress_callback=seen
+            )
+            assert 0.9 < time.monotonic() - start < 5
+            said = text_of(first)
+            assert not first.is_error
+            ticket = Store(inbox).questions()[0].ticket
+            assert f"ticket {ticket}" in said and "get_answer" in said
+            assert json.dumps({"ticket": ticket}) in said
+            await anyio.to_thread.run_sync(answer_next, inbox, "2\n")
+            start = time.monotonic()
+            late = await session.call_tool("get_answer", {"ticket": ticket})
+            assert text_of(late) == BLUE and not late.is_error
+            assert time.monotonic() - start < 1  # answered already: at once
+            # the ticket keeps its answer: asked again, it gives it again
+            again = await session.call_tool("get_answer", {"ticket": ticket})
+            assert text_of(again) == BLUE
+
+    run(main)
+    assert len(progress) >= 3, progress  # every 0.2 s for a second
+    assert all(done > 0 for done, _ in progress)
+    assert [done for done, _ in progress] == sorted(done for done, _ in progress)
+    assert "waits in the askcli inbox" in (progress[0][1] or "")
+
+
+def test_get_answer_waits_for_the_person(tmp_path: Path) -> None:
+    inbox = tmp_path / "inbox.db"
+
+    async def main() -> None:
+        async with connected(tmp_path, "--wait", "0.5") as session:
+            first = await session.call_tool("ask_user_questions", ASKED)
+            ticket = Store(inbox).questions()[0].ticket
+            assert ticket in text_of(first)
+            async with anyio.create_task_group() as group:
+
+                async def person() -> None:
+                    await anyio.sleep(0.2)  # while get_answer waits
+                    await anyio.to_thread.run_sync(answer_next, inbox, "1\n")
+
+                group.start_soon(person)
+                late = await session.call_tool("get_answer", {"ticket": ticket})
+            assert '"Which color?"="Red"' in text_of(late)
+
+    run(main)
+
+
+def test_after_a_client_timeout_the_identical_call_gets_the_answer_at_once(
+    tmp_path: Path,
+) -> None:
+    inbox = tmp_path / "inbox.db"
+
+    async def main() -> None:
+        async with connected(tmp_path, "--wait", "60") as session:
+            with pytest.raises(MCPError, match="timed out"):  # the client gives up
+                await session.call_tool("ask_user_questions", ASKED, read_timeout_seconds=0.5)
+            # the question still waits, and is answered meanwhile
+            await anyio.to_thread.run_sync(answer_next, inbox, "2\n")
+            start = time.monotonic()
+            again = await session.call_tool("ask_user_questions", ASKED, read_timeout_seconds=5)
+            assert time.monotonic() - start < 1
+            assert text_of(again) == BLUE
+
+    run(main)
+    store = Store(inbox)
+    everything = store.questions(states=tuple(State))
+    assert len(everything) == 1  # one question, asked twice, answered once
+    assert "stopped waiting" in server_log(tmp_path)
+
+
+def test_the_identical_call_after_a_restart_of_the_client(tmp_path: Path) -> None:
+    inbox = tmp_path / "inbox.db"
+
+    async def first() -> None:
+        async with connected(tmp_path, "--wait", "0.3") as session:
+            await session.call_tool("ask_user_questions", ASKED)
+            await anyio.to_thread.run_sync(answer_next, inbox, "2\n")
+        # the client ended before it called get_answer
+
+    async def second() -> None:
+        async with connected(tmp_path) as session:
+            start = time.monotonic()
+            result = await session.call_tool("ask_user_questions", ASKED)
+            assert time.monotonic() - start < 1 and text_of(result) == BLUE
+
+    run(first)
+    run(second)
+
+
+def test_a_declined_question_is_an_error_result(tmp_path: Path) -> None:
+    inbox = tmp_path / "inbox.db"
+
+    async def main() -> None:
+        async with connected(tmp_path) as session, anyio.create_task_group() as group:
+            group.start_soon(anyio.to_thread.run_sync, answer_next, inbox, "q\n")
+            result = await session.call_tool("ask_user_questions", ASKED)
+        assert result.is_error and text_of(result) == REJECT_MESSAGE
+
+    run(main)
+
+
+def test_todo_write_is_shown_in_the_inbox(tmp_path: Path) -> None:
+    inbox = tmp_path / "inbox.db"
+    todos = {
+        "todos": [
+            {"content": "Read the code", "activeForm": "Reading the code", "status": "completed"},
+            {"content": "Fix the bug", "activeForm": "Fixing the bug", "status": "in_progress"},
+        ]
+    }
+    asked: list[Question] = []
+
+    async def main() -> None:
+        async with connected(tmp_path) as session, anyio.create_task_group() as group:
+
+            async def person() -> None:
+                asked.append(await anyio.to_thread.run_sync(answer_next, inbox, ""))
+
+            group.start_soon(person)
+            result = await session.call_tool("todo_write", todos)
+        assert text_of(result) == TODO_RESULT and not result.is_error
+
+    run(main)
+    assert asked[0].call["name"] == "TodoWrite" and asked[0].call["input"] == todos
+
+
+def test_bad_calls_are_answered_at_once_and_never_queued(tmp_path: Path) -> None:
+    inbox = tmp_path / "inbox.db"
+
+    async def main() -> None:
+        async with connected(tmp_path) as session:
+            one_option = {"questions": [{**COLOR, "options": COLOR["options"][:1]}]}
+            bad = await session.call_tool("ask_user_questions", one_option)
+            assert bad.is_error
+            assert text_of(bad).startswith("<tool_use_error>InputValidationError: ")
+            assert "Array must contain at least 2 element(s)" in text_of(bad)
+            extra = await session.call_tool("ask_user_questions", {**ASKED, "x": 1})
+            assert extra.is_error and "Unrecognized key(s) in object: 'x'" in text_of(extra)
+            todo = await session.call_tool("todo_write", {"todos": [{"content": ""}]})
+            assert todo.is_error and "InputValidationError" in text_of(todo)
+            deep: Any = "x"
+            for _ in range(80):
+                deep = [deep]
+            nested = await session.call_tool("ask_user_questions", {"questions": deep})
+            assert nested.is_error and "nests deeper than 64 levels" in text_of(nested)
+            unknown = await session.call_tool("get_answer", {"ticket": "q_nothing"})
+            assert unknown.is_error and "q_nothing" in text_of(unknown)
+            for wrong in ({}, {"ticket": 3}, {"ticket": "q" * 500}):
+                no = await session.call_tool("get_answer", wrong)
+                assert no.is_error and "InputValidationError" in text_of(no)
+
+    run(main)
+    assert Store(inbox).questions(states=tuple(State)) == []
+    log = server_log(tmp_path)
+    assert "invalid AskUserQuestion call: questions[0].options" in log
+
+
+def test_hostile_text_in_the_server_log_is_escaped(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with connected(tmp_path) as session:
+            bad = {"questions": [{**COLOR, "header": 5, "question": "\x1b]0;pwned\x07?"}]}
+            await session.call_tool("ask_user_questions", bad)
+
+    run(main)
+    log = server_log(tmp_path)
+    assert "\x1b" not in log and "\x07" not in log
+
+
+# -- the server's life: the client closes, signals ------------------------------------------
+
+
+def rpc(method: str, params: dict[str, Any], id: int | None = None) -> bytes:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params}
+    if id is not None:
+        message["id"] = id
+    return (json.dumps(message) + "\n").encode()
+
+
+def start_asking(tmp_path: Path) -> subprocess.Popen[bytes]:
+    """``askcli mcp`` with a call waiting in the inbox (JSON-RPC written by hand)."""
+    proc = subprocess.Popen(
+        [str(askcli_path()), "mcp"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=server_env(tmp_path / "inbox.db"),
+        cwd=tmp_path,
+    )
+    assert proc.stdin is not None
+    hello = {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "by-hand", "version": "1"},
+    }
+    proc.stdin.write(rpc("initialize", hello, 1))
+    proc.stdin.write(rpc("notifications/initialized", {}))
+    proc.stdin.write(rpc("tools/call", {"name": "ask_user_questions", "arguments": ASKED}, 2))
+    proc.stdin.flush()
+    next_question(tmp_path / "inbox.db")
+    return proc
+
+
+def ended(proc: subprocess.Popen[bytes]) -> tuple[int, str]:
+    try:
+        _, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise AssertionError("askcli mcp did not end") from None
+    text = err.decode()
+    assert "Traceback" not in text, text
+    return proc.returncode, text
+
+
+def test_the_client_closing_ends_the_server_and_withdraws_its_question(tmp_path: Path) -> None:
+    proc = start_asking(tmp_path)
+    assert proc.stdin is not None
+    proc.stdin.close()
+    proc.stdin = None  # closed: communicate() has nothing to flush
+    status, err = ended(proc)
+    assert status == 0
+    assert "question 1 was withdrawn: this server ends" in err
+    question = Store(tmp_path / "inbox.db").get(1)
+    assert question is not None and question.state is State.WITHDRAWN
+    assert question.agent.client == "by-hand"
+
+
+@pytest.mark.parametrize(
+    ("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)]
+)
+def test_a_signal_ends_the_server_and_withdraws_its_question(
+    tmp_path: Path, sig: signal.Signals, status: int
+) -> None:
+    proc = start_asking(tmp_path)
+    proc.send_signal(sig)
+    got, err = ended(proc)
+    assert got == status, err
+    assert f"stopped ({sig.name})" in err
+    question = Store(tmp_path / "inbox.db").get(1)
+    assert question is not None and question.state is State.WITHDRAWN
+
+
+def test_an_answered_question_outlives_its_server(tmp_path: Path) -> None:
+    inbox = tmp_path / "inbox.db"
+    proc = start_asking(tmp_path)
+    answer_next(inbox, "2\n")
+    assert proc.stdout is not None
+    line = json.loads(proc.stdout.readline())  # the initialize result
+    assert line["id"] == 1
+    result = json.loads(proc.stdout.readline())
+    assert result["id"] == 2 and result["result"]["content"][0]["text"] == BLUE
+    proc.send_signal(signal.SIGTERM)
+    assert ended(proc)[0] == 143
+    assert Store(inbox).get(1).state is State.ANSWERED  # type: ignore[union-attr]
+
+
+# -- usage ----------------------------------------------------------------------------------
+
+
+def one_line_error(proc: subprocess.CompletedProcess[str]) -> str:
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    return proc.stderr
+
+
+def mcp_run(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.run(
+        [str(askcli_path()), "mcp", *args],
+        capture_output=True,
+        text=True,
+        timeout=20,
+        stdin=subprocess.DEVNULL,
+        env={**server_env(tmp_path / "inbox.db"), **env},
+        cwd=tmp_path,
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    return proc
+
+
+def test_without_the_sdk_one_line_says_how_to_get_it(tmp_path: Path) -> None:
+    fake = tmp_path / "fake" / "mcp"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ImportError('No module named mcp')\n")
+    proc = mcp_run(tmp_path, PYTHONPATH=str(fake.parent))
+    assert "pip install 'askcli[mcp]'" in one_line_error(proc)
+
+
+def test_the_core_never_imports_the_sdk() -> None:
+    code = (
+        "import sys, askcli.cli, askcli.session, askcli.inbox.asking;"
+        "print(any(m == 'mcp' or m.startswith('mcp.') for m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "False", out.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("--http", "localhost:port"), "give HOST:PORT"),
+        (("--http", "127.0.0.1:70000"), "1-65535"),
+        (("--token", "abc"), "--token is for --http"),
+        (("--wait", "0"), "out of range"),
+        (("--wait", "nan"), "out of range"),
+    ],
+)
+def test_usage_errors(tmp_path: Path, args: tuple[str, ...], said: str) -> None:
+    assert said in one_line_error(mcp_run(tmp_path, *args))
+
+
+def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = mcp_run(tmp_path, "--http", f"127.0.0.1:{port}")
+    assert proc.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in proc.stderr
+
+
+def test_parse_http() -> None:
+    assert host.parse_http("8765") == ("127.0.0.1", 8765)
+    assert host.parse_http(":8765") == ("127.0.0.1", 8765)
+    assert host.parse_http("0.0.0.0:1") == ("0.0.0.0", 1)
+    assert host.parse_http("[::1]:8765") == ("::1", 8765)
+
+
+def test_client_label() -> None:
+    assert host.client_label("claude-code") == "claude-code"
+    assert host.client_label("  a\n b ") == "a b"
+    assert host.client_label(None) == "mcp" and host.client_label("") == "mcp"
+    assert len(host.client_label("x" * 500)) == host.MAX_CLIENT_NAME
+
+
+# -- Streamable HTTP ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def serve_http(tmp_path: Path, port: int, **env: str) -> subprocess.Popen[str]:
+    proc = subprocess.Popen(
+        [str(askcli_path()), "mcp", "--http", f"127.0.0.1:{port}"],
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**server_env(tmp_path / "inbox.db"), **env},
+        cwd=tmp_path,
+    )
+    for _ in range(200):
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return proc
+        time.sleep(0.05)
+    proc.kill()
+    raise AssertionError(f"askcli mcp --http did not listen: {proc.communicate()[1]}")
+
+
+def post(port: int, headers: dict[str, str]) -> int:
+    body = rpc("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}}, 1)
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/mcp",
+        data=body,
+        headers={
+            "content-type": "application/json",
+            "accept": "application/json, text/event-stream",
+            **headers,
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as exc:
+        return exc.code
+
+
+def test_http_needs_the_bearer_token_and_answers_through_the_inbox(tmp_path: Path) -> None:
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    port = free_port()
+    token = "s3cret-token-for-the-test"
+    proc = serve_http(tmp_path, port, ASKCLI_MCP_TOKEN=token)
+    inbox = tmp_path / "inbox.db"
+    try:
+        assert post(port, {}) == 401
+        assert post(port, {"authorization": "Bearer wrong"}) == 401
+        assert post(port, {"authorization": token}) == 401
+
+        async def main() -> None:
+            headers = {"authorization": f"Bearer {token}"}
+            async with (
+                httpx2.AsyncClient(headers=headers) as http,
+                streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http) as (
+                    read,
+                    write,
+                ),
+                ClientSession(
+                    read, write, client_info=types.Implementation(name="far-agent", version="1")
+                ) as session,
+            ):
+                await session.initialize()
+                async with anyio.create_task_group() as group:
+                    group.start_soon(anyio.to_thread.run_sync, answer_next, inbox, "2\n")
+                    result = await session.call_tool("ask_user_questions", ASKED)
+                assert text_of(result) == BLUE
+
+        run(main)
+        question = Store(inbox).questions(states=tuple(State))[0]
+        assert question.agent.client == "far-agent"
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=10)
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err and token not in err  # a token given is never printed
+
+
+def test_http_makes_a_token_and_prints_it(tmp_path: Path) -> None:
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "ASKCLI_MCP_TOKEN"}
+    proc = subprocess.Popen(
+        [str(askcli_path()), "mcp", "--http", str(port)],
+        stdin=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env, "ASKCLI_INBOX": str(tmp_path / "inbox.db")},
+        cwd=tmp_path,
+    )
+    try:
+        assert proc.stderr is not None
+        lines = [proc.stderr.readline(), proc.stderr.readline()]
+        assert f"at http://127.0.0.1:{port}/mcp" in lines[0]
+        token = lines[1].rsplit("Authorization: Bearer ", 1)[1].strip()
+        assert len(token) >= 40
+        for _ in range(200):
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        assert post(port, {}) == 401
+        assert post(port, {"authorization": f"Bearer {token}"}) == 200
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=10)
+    assert proc.returncode == 130
