@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -279,6 +282,223 @@ def bench_replay() -> None:
     )
 
 
+def _inbox_env(work: Path, name: str) -> dict[str, str]:
+    folder = work / name
+    folder.mkdir()
+    return {
+        **ENV,
+        "ASKCLI_INBOX": str(folder / "inbox.db"),
+        "XDG_STATE_HOME": str(folder / "state"),
+        "ASKCLI_NOTIFY": "none",
+    }
+
+
+def _lines(stream: IO[str], into: queue.Queue[tuple[float, str]]) -> None:
+    """Each line of ``stream`` with the moment it was read, until it ends."""
+    for line in stream:
+        into.put((time.perf_counter(), line))
+    into.put((time.perf_counter(), ""))
+
+
+def _until(lines: queue.Queue[tuple[float, str]], text: str, timeout: float = 10.0) -> float:
+    """The moment a line holding ``text`` was read."""
+    deadline = time.monotonic() + timeout
+    while True:
+        seen, line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+        if text in line:
+            return seen
+        if not line:
+            raise RuntimeError(f"the stream ended before {text!r}")
+
+
+def bench_inbox_arrival(work: Path) -> None:
+    """A question submitted to the queue until a waiting ``askcli inbox`` says it arrived."""
+    from askcli.inbox.store import Agent, Store
+
+    env = _inbox_env(work, "arrival")
+    store = Store(Path(env["ASKCLI_INBOX"]))
+    inbox = subprocess.Popen(
+        [ASKCLI, "inbox"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert inbox.stdin is not None and inbox.stderr is not None
+    lines: queue.Queue[tuple[float, str]] = queue.Queue()
+    reader = threading.Thread(target=_lines, args=(inbox.stderr, lines), daemon=True)
+    reader.start()
+    spent: list[float] = []
+    try:
+        _until(lines, "Nothing waits in the inbox.")
+        for n in range(max(RUNS, 11)):
+            document = json.loads(call(n))
+            started = time.perf_counter()
+            question = store.submit(document, Agent("bench", None, str(work)))
+            spent.append(_until(lines, f"new #{question.id}:") - started)
+            store.withdraw(question.id)  # so that the inbox waits with nothing to show again
+            _until(lines, "Nothing waits in the inbox.")
+            time.sleep(0.05)
+    finally:
+        inbox.stdin.close()  # the end of the input: the inbox leaves
+        try:
+            inbox.wait(10)
+        except subprocess.TimeoutExpired:
+            inbox.kill()
+            inbox.wait()
+        reader.join(5)
+    value = statistics.median(spent)
+    print(
+        f"  {len(spent)} arrivals: min {min(spent) * 1000:.1f} ms, max {max(spent) * 1000:.1f} ms"
+    )
+    report(
+        "inbox: arrival in a waiting askcli inbox (median)",
+        "<= 100 ms",
+        f"{value * 1000:.1f} ms",
+        value <= 0.100,
+    )
+
+
+def bench_inbox_delivery(work: Path) -> None:
+    """An answer stored by an inbox until its ``askcli ask --inbox`` asker prints it."""
+    from askcli.inbox.person import inbox_id
+    from askcli.inbox.store import Store
+
+    env = _inbox_env(work, "delivery")
+    store = Store(Path(env["ASKCLI_INBOX"]))
+    me = inbox_id()
+    store.heartbeat(me)
+    source = work / "delivery.json"
+    spent: list[float] = []
+    for n in range(max(RUNS, 11)):
+        source.write_text(call(n) + "\n")
+        asker = subprocess.Popen(
+            [ASKCLI, "ask", "--inbox", str(source)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+        )
+        assert asker.stdout is not None
+        try:
+            deadline = time.monotonic() + 10
+            held = store.claim(me)
+            while held is None and time.monotonic() < deadline:
+                time.sleep(0.005)
+                held = store.claim(me)
+            if held is None:
+                raise RuntimeError("the asker's question never arrived")
+            result = {"type": "tool_result", "tool_use_id": f"toolu_bench{n:06d}", "content": "ok"}
+            reply = {"replies": [result], "status": 0, "results": []}
+            time.sleep(0.1)  # the asker is waiting by now, as it would be for a person
+            started = time.perf_counter()
+            store.answer(me, held.id, reply)
+            line = asker.stdout.readline()
+            spent.append(time.perf_counter() - started)
+            if f"toolu_bench{n:06d}" not in line:
+                raise RuntimeError(f"the asker printed {line!r}")
+        finally:
+            asker.wait(10)
+    store.leave(me)
+    value = statistics.median(spent)
+    print(f"  {len(spent)} answers: min {min(spent) * 1000:.1f} ms, max {max(spent) * 1000:.1f} ms")
+    report(
+        "inbox: delivery of an answer to its asker (median)",
+        "<= 100 ms",
+        f"{value * 1000:.1f} ms",
+        value <= 0.100,
+    )
+
+
+def bench_inbox_load(work: Path, askers: int = 50, each: int = 20) -> None:
+    """``askers`` askcli ask --inbox processes of ``each`` calls, answered by two scripted
+    inboxes at once (in process, with the screens' code): none lost, none answered twice."""
+    import io
+
+    from askcli.conversation import Conversation
+    from askcli.inbox.person import answer_one, inbox_id
+    from askcli.inbox.store import State, Store
+    from askcli.lines import TextLineReader
+
+    env = _inbox_env(work, "load")
+    path = Path(env["ASKCLI_INBOX"])
+    total = askers * each
+    sources = []
+    for a in range(askers):
+        source = work / f"asker-{a}.jsonl"
+        source.write_text("".join(call(a * each + n) + "\n" for n in range(each)))
+        sources.append(source)
+    answered: list[list[int]] = [[], []]
+    done = threading.Event()
+
+    def scripted(slot: int) -> None:
+        store = Store(path)
+        me = inbox_id() + f":{slot}"
+        store.heartbeat(me)
+        while not done.is_set():
+            held = store.claim(me)
+            if held is None:
+                time.sleep(0.002)
+                continue
+            conv = Conversation(
+                TextLineReader(io.StringIO("2\n1,3\n\n"), interactive=False),
+                io.StringIO(),
+                quiet=True,
+            )
+            if answer_one(store, me, held, conv):
+                answered[slot].append(held.id)
+        store.leave(me)
+
+    started = time.perf_counter()
+    procs = [
+        subprocess.Popen(
+            [ASKCLI, "ask", "--inbox", str(source)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+        )
+        for source in sources
+    ]
+    inboxes = [threading.Thread(target=scripted, args=(slot,)) for slot in (0, 1)]
+    for thread in inboxes:
+        thread.start()
+    outputs = [proc.communicate(timeout=600)[0] for proc in procs]
+    seconds = time.perf_counter() - started
+    done.set()
+    for thread in inboxes:
+        thread.join(10)
+    ids = [json.loads(line)["tool_use_id"] for out in outputs for line in out.splitlines()]
+    expected = {f"toolu_bench{n:06d}" for n in range(total)}
+    lost = len(expected - set(ids))
+    twice = len(ids) - len(set(ids)) + len(set(answered[0]) & set(answered[1]))
+    store = Store(path)
+    kept = store.questions(states=tuple(State))
+    right = all(
+        '"Which library should we use for date formatting?"="dayjs"' in json.loads(line)["content"]
+        for out in outputs
+        for line in out.splitlines()
+    )
+    print(
+        f"  {askers} askers x {each} calls = {total}: {len(ids)} results in {seconds:.2f} s;"
+        f" answered by inbox 1: {len(answered[0])}, inbox 2: {len(answered[1])};"
+        f" {sum(q.state is State.ANSWERED for q in kept)} answered in the queue"
+    )
+    report(
+        f"inbox: {askers} askers x {each} questions, lost / answered twice",
+        "0 / 0",
+        f"{lost} / {twice}",
+        lost == 0 and twice == 0 and right and len(ids) == total,
+    )
+    report(
+        "inbox: calls per second through the queue (2 inboxes)",
+        "reported",
+        f"{total / seconds:,.0f}/s",
+        True,
+    )
+
+
 def importtime() -> None:
     out = subprocess.run(
         [PYTHON, "-X", "importtime", "-c", "import askcli.cli"],
@@ -326,6 +546,9 @@ def main() -> None:
         bench_todos(work)
         bench_hostile(work)
         bench_replay()
+        bench_inbox_arrival(work)
+        bench_inbox_delivery(work)
+        bench_inbox_load(work)
     print(f"{sum(results)}/{len(results)} figures meet their targets")
 
 
