@@ -331,14 +331,14 @@ def bench_inbox_arrival(work: Path) -> None:
     reader.start()
     spent: list[float] = []
     try:
-        _until(lines, "Nothing waits in the inbox.")
+        _until(lines, "(nothing waits in the inbox)")
         for n in range(max(RUNS, 11)):
             document = json.loads(call(n))
             started = time.perf_counter()
             question = store.submit(document, Agent("bench", None, str(work)))
             spent.append(_until(lines, f"new #{question.id}:") - started)
             store.withdraw(question.id)  # so that the inbox waits with nothing to show again
-            _until(lines, "Nothing waits in the inbox.")
+            _until(lines, "(nothing waits in the inbox)")
             time.sleep(0.05)
     finally:
         inbox.stdin.close()  # the end of the input: the inbox leaves

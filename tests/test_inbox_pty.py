@@ -176,7 +176,7 @@ def test_three_askers_answered_out_of_order(queue: Queue) -> None:
     term.expect("Choose 1-3: ")
     term.type("1")
     term.expect("#1 answered")
-    term.expect("Nothing waits in the inbox.")
+    term.expect("(nothing waits in the inbox)")
     term.expect("Waiting for questions (l lists, ? help, Ctrl-D leaves): ")
     term.child.sendeof()
     term.expect("askcli: left the inbox")
@@ -187,7 +187,7 @@ def test_three_askers_answered_out_of_order(queue: Queue) -> None:
 
 def test_a_waiting_inbox_announces_an_arrival_and_calls_the_person(queue: Queue) -> None:
     term = queue.inbox("--notify", "osc9", TERM="xterm", TMUX="/tmp/tmux-1/default,1,0")
-    term.expect("Nothing waits in the inbox.")
+    term.expect("(nothing waits in the inbox)")
     term.expect("Waiting for questions")
     asker = queue.ask(labelled("Deploy now?", "Deploy", "Yes", "No", id="toolu_d"), "d")
     # the notification, wrapped for tmux's passthrough (every ESC doubled)
@@ -213,7 +213,7 @@ def test_an_asker_killed_mid_question_is_said_and_the_question_stops(queue: Queu
     asker.kill()
     asker.communicate(timeout=5)
     term.expect("withdrew #1 while you answered; nothing was sent")
-    term.expect("Nothing waits in the inbox.")
+    term.expect("(nothing waits in the inbox)")
     term.type("l")
     term.expect("(no questions waiting)")
     term.child.sendeof()
@@ -235,7 +235,7 @@ def test_an_asker_that_gives_up_while_its_question_waits_is_said(queue: Queue) -
     assert replies[0]["is_error"] is True
     asker.send_signal(signal.SIGTERM)  # the one shown at the inbox prompt
     term.expect("withdrew #1 (Which port?); nothing was sent")
-    term.expect("Nothing waits in the inbox.")
+    term.expect("(nothing waits in the inbox)")
     term.child.sendeof()
     assert exit_status(term) == 0
 
@@ -303,7 +303,7 @@ def test_two_inboxes_at_once_answer_each_question_once(queue: Queue) -> None:
         assert len(replies) == 1
         assert f'"Question {n}?"="A{n}"' in replies[0]["content"]
     for term in (a, b):
-        term.expect("Nothing waits in the inbox.")
+        term.expect("(nothing waits in the inbox)")
         term.child.sendeof()
         assert exit_status(term) == 0
     assert {q.state for q in queue.store().questions(states=tuple(State))} == {State.ANSWERED}

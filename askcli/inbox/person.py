@@ -266,7 +266,7 @@ class Inbox:
 
     def _idle(self) -> int | None:
         if not self._idle_said:
-            self.conv.say("Nothing waits in the inbox.\n")
+            self.conv.say("(nothing waits in the inbox)\n")
             self._idle_said = True
         line = self._read(screens.prompt(None))
         if line is None:
