@@ -1,0 +1,452 @@
+"""askcli hook in the real Claude Code 2.1.197, against the stand-in Anthropic API.
+
+Claude Code runs headless (``-p``, stream-json, ``--permission-prompt-tool stdio`` so that
+AskUserQuestion exists there) with ``askcli hook`` in its ``--settings``; the scripted model
+calls a tool; a person answers the queued question in the inbox (``askcli inbox answer
+ID``, or the queue's own person side where that command is not there); what they typed
+must be in Claude Code's next request to the model, byte for byte. The ``can_use_tool``
+requests Claude Code sends in parallel with a PermissionRequest hook are left unanswered,
+so that the hook's decision is the one that counts (recipe 2). ``--here`` is driven in a
+pty around ``claude -p``, and refused in one line in Claude Code's full-screen interface.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import queue
+import shlex
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+
+from askcli import results
+from askcli.conversation import Conversation
+from askcli.inbox.person import answer_one, inbox_id
+from askcli.inbox.store import State, Store
+from askcli.lines import TextLineReader
+from askcli.rendering import Style
+
+from .helpers import askcli_path
+from .test_claude import Api, needs_claude, text, use
+
+COLOR = {
+    "questions": [
+        {
+            "question": "Which color?",
+            "header": "Color",
+            "multiSelect": False,
+            "options": [
+                {"label": "Red", "description": "warm"},
+                {"label": "Blue", "description": "cool"},
+            ],
+        }
+    ]
+}
+BASH = {"command": 'python3 -c "print(6*7)"', "description": "compute"}
+KEY = "sk-ant-offline-test-key-0123456789abcdef"
+
+
+def turns(*calls: dict[str, Any]) -> list[dict[str, Any]]:
+    """The model calls each tool in turn, then ends."""
+    found = [{"content": [text("Working."), call], "stop_reason": "tool_use"} for call in calls]
+    return [*found, {"content": [text("Thanks.")], "stop_reason": "end_turn"}]
+
+
+def settings(tmp_path: Path, *args: str, timeout: int = 60) -> Path:
+    """Claude Code settings with askcli hook as the PreToolUse hook for AskUserQuestion
+    and the PermissionRequest hook for Bash; its stderr kept in ``hook.err``."""
+    err = tmp_path / "hook.err"
+    command = " ".join(shlex.quote(a) for a in [str(askcli_path()), "hook", *args])
+    entry = [{"type": "command", "command": f"{command} 2>>{shlex.quote(str(err))}"}]
+    entry[0]["timeout"] = timeout  # type: ignore[assignment]
+    path = tmp_path / "settings.json"
+    path.write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "PreToolUse": [{"matcher": "AskUserQuestion", "hooks": entry}],
+                    "PermissionRequest": [{"matcher": "Bash", "hooks": entry}],
+                }
+            }
+        )
+    )
+    return path
+
+
+class Headless:
+    """``claude -p`` in stream-json with the hooks: every line it writes, as it comes."""
+
+    def __init__(self, api: Api, work: Path, settings_file: Path) -> None:
+        work.mkdir(exist_ok=True)
+        self.proc = subprocess.Popen(
+            [
+                str(api.claude_bin),
+                *("-p", "--input-format", "stream-json", "--output-format", "stream-json"),
+                *("--verbose", "--permission-prompt-tool", "stdio"),
+                *("--settings", str(settings_file)),
+            ],
+            cwd=work,
+            env=api.env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.seen: list[dict[str, Any]] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        self.send(
+            {
+                "type": "control_request",
+                "request_id": "init-1",
+                "request": {"subtype": "initialize", "hooks": None},
+            }
+        )
+        self.send({"type": "user", "message": {"role": "user", "content": "ask me"}})
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if line.startswith("{"):
+                self.lines.put(json.loads(line))
+        self.lines.put(None)
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(message) + "\n")
+        self.proc.stdin.flush()
+
+    def until_result(self, prompts: str = "wait", deadline: float = 60) -> dict[str, Any]:
+        """Read until the turn's result. A ``can_use_tool`` is left unanswered (``wait``:
+        the hook decides), denied (``deny``), or ends the test (``fail``: the PreToolUse
+        hook should have decided before Claude Code asks)."""
+        end = time.monotonic() + deadline
+        while True:
+            try:
+                message = self.lines.get(timeout=max(end - time.monotonic(), 0.01))
+            except queue.Empty:
+                pytest.fail(f"Claude Code gave no result; it wrote {self.summary()}")
+            if message is None:
+                pytest.fail(f"Claude Code ended without a result; it wrote {self.summary()}")
+            self.seen.append(message)
+            request = message.get("request") or {}
+            if request.get("subtype") == "can_use_tool" and prompts == "fail":
+                pytest.fail(f"the hook did not decide; Claude Code asked: {json.dumps(request)}")
+            if request.get("subtype") == "can_use_tool" and prompts == "deny":
+                decision = {"behavior": "deny", "message": "denied at the prompt"}
+                self.send(
+                    {
+                        "type": "control_response",
+                        "response": {
+                            "subtype": "success",
+                            "request_id": message["request_id"],
+                            "response": decision,
+                        },
+                    }
+                )
+            if message.get("type") == "result":
+                return message
+
+    def summary(self) -> str:
+        """What Claude Code wrote, each line cut short."""
+        return "\n".join(json.dumps(m)[:300] for m in self.seen)
+
+    def prompts(self) -> list[str]:
+        """The tools Claude Code asked its stdio prompt about."""
+        return [
+            m["request"]["tool_name"]
+            for m in self.seen
+            if m.get("type") == "control_request" and m["request"].get("subtype") == "can_use_tool"
+        ]
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.reader.join(timeout=10)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+
+@pytest.fixture
+def api(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Api]:
+    server = Api(tmp_path, request.param)
+    server.env["ASKCLI_INBOX"] = str(tmp_path / "inbox.db")
+    yield server
+    server.stop()
+
+
+def waiting(inbox: Path, within: float = 60) -> Any:
+    """The first question waiting in ``inbox``."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        if inbox.exists():
+            store = Store(inbox)
+            try:
+                found = store.questions(states=(State.WAITING,))
+            finally:
+                store.close()
+            if found:
+                return found[0]
+        time.sleep(0.05)
+    pytest.fail("no question arrived in the inbox")
+
+
+def inbox_answer_command() -> bool:
+    """``askcli inbox answer`` is there (issue 13's inbox)."""
+    proc = subprocess.run(
+        [str(askcli_path()), "inbox", "answer", "--help"], capture_output=True, timeout=20
+    )
+    return proc.returncode == 0
+
+
+def answer_in_inbox(api: Api, inbox: Path, lines: str) -> str:
+    """A person answers the waiting question with ``lines``: ``askcli inbox answer ID``
+    where it exists, else the queue's person side; what they saw."""
+    question = waiting(inbox)
+    if inbox_answer_command():
+        proc = subprocess.run(
+            [str(askcli_path()), "inbox", "answer", str(question.id)],
+            input=lines,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            env={**api.env, "NO_COLOR": "1"},
+        )
+        assert proc.returncode in (0, 1), proc.stderr
+        assert "Traceback" not in proc.stderr
+        return proc.stderr
+    store = Store(inbox)
+    me = inbox_id()
+    store.heartbeat(me)
+    claimed = store.claim(me, question.id)
+    assert claimed is not None
+    screen = io.StringIO()
+    assert answer_one(
+        store, me, claimed, Conversation(TextLineReader(io.StringIO(lines)), screen, Style())
+    )
+    store.close()
+    return screen.getvalue()
+
+
+def states(inbox: Path) -> list[State]:
+    store = Store(inbox)
+    try:
+        return [q.state for q in store.questions(states=tuple(State))]
+    finally:
+        store.close()
+
+
+ASK = turns(use("toolu_a1", "AskUserQuestion", COLOR))
+RUN = turns(use("toolu_b1", "Bash", BASH))
+
+
+@needs_claude
+@pytest.mark.parametrize("api", [ASK], indirect=True)
+def test_pre_tool_use_answers_reach_the_model_as_typed(api: Api, tmp_path: Path) -> None:
+    claude = Headless(api, tmp_path / "work", settings(tmp_path))
+    try:
+        screen = answer_in_inbox(
+            api, tmp_path / "inbox.db", 'n keep it small\n3\nTeal — "not green"\n'
+        )
+        result = claude.until_result("fail")
+    finally:
+        claude.close()
+    assert "[Color] Which color?" in screen
+    assert result["subtype"] == "success"
+    block = api.tool_results()["toolu_a1"]
+    assert block["content"] == (
+        'Your questions have been answered: "Which color?"="Teal — "not green"" notes: keep it'
+        " small. You can now continue with these answers in mind."
+    )
+    assert "is_error" not in block
+    assert claude.prompts() == []  # the hook decided: no can_use_tool for AskUserQuestion
+    assert states(tmp_path / "inbox.db") == [State.ANSWERED]
+
+
+@needs_claude
+@pytest.mark.parametrize("api", [ASK], indirect=True)
+def test_pre_tool_use_declined_is_claude_codes_rejection(api: Api, tmp_path: Path) -> None:
+    claude = Headless(api, tmp_path / "work", settings(tmp_path))
+    try:
+        answer_in_inbox(api, tmp_path / "inbox.db", "q\n")
+        claude.until_result("fail")
+    finally:
+        claude.close()
+    block = api.tool_results()["toolu_a1"]
+    assert (block["content"], block["is_error"]) == (results.REJECT_MESSAGE, True)
+
+
+@needs_claude
+@pytest.mark.parametrize("api", [ASK], indirect=True)
+def test_pre_tool_use_timeout_tells_the_model_nobody_answered(api: Api, tmp_path: Path) -> None:
+    claude = Headless(api, tmp_path / "work", settings(tmp_path, "--timeout", "1.5"))
+    try:
+        claude.until_result("fail")
+    finally:
+        claude.close()
+    block = api.tool_results()["toolu_a1"]
+    assert block["content"] == "No answer from the user (no reply within 1.5 seconds)."
+    assert block["is_error"] is True
+    assert states(tmp_path / "inbox.db") == [State.WITHDRAWN]
+
+
+@needs_claude
+@pytest.mark.parametrize("api", [ASK], indirect=True)
+def test_claude_code_ending_the_hook_withdraws_the_question(api: Api, tmp_path: Path) -> None:
+    # the hook's own timeout (3 s) passes: Claude Code stops it with SIGTERM and asks at
+    # its own prompt, which this driver denies
+    claude = Headless(api, tmp_path / "work", settings(tmp_path, timeout=3))
+    try:
+        claude.until_result("deny")
+    finally:
+        claude.close()
+    assert api.tool_results()["toolu_a1"]["content"] == "denied at the prompt"
+    assert claude.prompts() == ["AskUserQuestion"]
+    assert states(tmp_path / "inbox.db") == [State.WITHDRAWN]
+    said = (tmp_path / "hook.err").read_text()
+    assert "askcli hook: stopped (SIGTERM): no decision; Claude Code goes on without" in said
+
+
+@needs_claude
+@pytest.mark.parametrize("api", [RUN], indirect=True)
+def test_permission_request_denied_with_the_persons_words(api: Api, tmp_path: Path) -> None:
+    claude = Headless(api, tmp_path / "work", settings(tmp_path))
+    try:
+        screen = answer_in_inbox(api, tmp_path / "inbox.db", "run « the tests » first\n")
+        claude.until_result()
+    finally:
+        claude.close()
+    assert "Tool use: Bash" in screen and 'command: python3 -c "print(6*7)"' in screen
+    block = api.tool_results()["toolu_b1"]
+    assert block["content"] == results.REJECT_WITH_WORDS_PREFIX + "run « the tests » first"
+    assert block["is_error"] is True
+    cancels = [m for m in claude.seen if m.get("type") == "control_cancel_request"]
+    assert len(cancels) == 1  # the hook answered first: Claude Code took back its prompt
+
+
+@needs_claude
+@pytest.mark.parametrize("api", [RUN], indirect=True)
+def test_permission_request_always_runs_and_keeps_the_rule(api: Api, tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    claude = Headless(api, work, settings(tmp_path))
+    try:
+        screen = answer_in_inbox(api, tmp_path / "inbox.db", "2\n")
+        claude.until_result()
+    finally:
+        claude.close()
+    assert '2. Yes, and don\'t ask again for Bash(python3 -c "print(6*7)")' in screen
+    assert api.tool_results()["toolu_b1"]["content"] == "42"
+    kept = json.loads((work / ".claude" / "settings.local.json").read_text())
+    assert kept["permissions"]["allow"] == ['Bash(python3 -c "print\\(6*7\\)")']
+
+
+# -- --here ----------------------------------------------------------------------------------
+
+
+def spawn_claude(api: Api, work: Path, args: list[str]) -> tuple[pexpect.spawn, io.StringIO]:
+    work.mkdir(exist_ok=True)
+    child = pexpect.spawn(
+        str(api.claude_bin),
+        args,
+        env={**api.env, "TERM": "xterm-256color"},
+        cwd=str(work),
+        timeout=60,
+        encoding="utf-8",
+        dimensions=(50, 150),
+    )
+    log = io.StringIO()
+    child.logfile_read = log
+    return child, log
+
+
+@needs_claude
+@pytest.mark.parametrize("api", [ASK], indirect=True)
+def test_here_asks_at_claude_codes_terminal(api: Api, tmp_path: Path) -> None:
+    given = settings(tmp_path, "--here")
+    child, log = spawn_claude(
+        api,
+        tmp_path / "work",
+        ["-p", "ask me", "--settings", str(given), "--permission-prompt-tool", "stdio"],
+    )
+    try:
+        for shown in ("askcli: Claude Code asks (askcli hook --here)", "Choose 1-3: "):
+            child.expect_exact(shown)
+        child.sendline("2")
+        child.expect_exact("Thanks.")
+        child.expect(pexpect.EOF)
+    except (pexpect.TIMEOUT, pexpect.EOF):
+        pytest.fail(f"the terminal showed:\n{log.getvalue()}\nhook: {hook_err(tmp_path)}")
+    finally:
+        child.close(force=True)
+    assert api.tool_results()["toolu_a1"]["content"] == (
+        'Your questions have been answered: "Which color?"="Blue". You can now continue with'
+        " these answers in mind."
+    )
+    assert not (tmp_path / "inbox.db").exists()
+
+
+def hook_err(tmp_path: Path) -> str:
+    path = tmp_path / "hook.err"
+    return path.read_text() if path.exists() else ""
+
+
+@needs_claude
+@pytest.mark.parametrize("api", [ASK], indirect=True)
+def test_here_leaves_claude_codes_own_screen_alone(api: Api, tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    home = Path(api.env["HOME"])
+    (home / ".claude.json").write_text(
+        json.dumps(
+            {
+                "hasCompletedOnboarding": True,
+                "theme": "dark",
+                "numStartups": 1,
+                "customApiKeyResponses": {"approved": [KEY[-20:]], "rejected": []},
+                "projects": {
+                    str(work): {
+                        "hasTrustDialogAccepted": True,
+                        "hasCompletedProjectOnboarding": True,
+                    }
+                },
+            }
+        )
+    )
+    api.env["ANTHROPIC_API_KEY"] = KEY
+    given = settings(tmp_path, "--here")
+    child, log = spawn_claude(api, work, ["--settings", str(given), "ask me"])
+    try:
+        end = time.monotonic() + 60
+        while "full-screen program" not in hook_err(tmp_path):
+            if time.monotonic() > end:
+                pytest.fail(f"the hook said nothing; the terminal showed:\n{log.getvalue()}")
+            try:
+                child.expect(pexpect.TIMEOUT, timeout=0.2)
+            except pexpect.EOF:
+                pytest.fail(f"Claude Code ended; the terminal showed:\n{log.getvalue()}")
+        while "Which color?" not in log.getvalue():  # Claude Code's own dialog asks instead
+            if time.monotonic() > end:
+                pytest.fail(f"no dialog; the terminal showed:\n{log.getvalue()}")
+            child.expect(pexpect.TIMEOUT, timeout=0.2)
+    except pexpect.EOF:
+        pytest.fail(f"Claude Code ended; the terminal showed:\n{log.getvalue()}")
+    finally:
+        child.sendcontrol("c")
+        child.sendcontrol("c")
+        child.close(force=True)
+    said = hook_err(tmp_path)
+    assert said.startswith("askcli hook: --here: a full-screen program holds the terminal")
+    assert said.count("\n") == 1
