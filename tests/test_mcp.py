@@ -282,6 +282,44 @@ def test_the_identical_call_after_a_restart_of_the_client(tmp_path: Path) -> Non
     run(second)
 
 
+def test_two_calls_at_once_are_answered_out_of_order(tmp_path: Path) -> None:
+    inbox = tmp_path / "inbox.db"
+    other = {"questions": [{**COLOR, "question": "Which shade?", "header": "Shade"}]}
+    got: dict[str, str] = {}
+
+    async def main() -> None:
+        async with connected(tmp_path) as session, anyio.create_task_group() as group:
+
+            async def asking(arguments: dict[str, Any], key: str) -> None:
+                got[key] = text_of(await session.call_tool("ask_user_questions", arguments))
+
+            group.start_soon(asking, ASKED, "color")
+            await anyio.to_thread.run_sync(next_question, inbox)
+            group.start_soon(asking, other, "shade")
+
+            def person() -> None:  # the later question first
+                deadline = time.monotonic() + 10
+                while len(Store(inbox).questions()) < 2 and time.monotonic() < deadline:
+                    time.sleep(0.02)
+                store = Store(inbox)
+                later = store.questions()[1]
+                me = inbox_id()
+                store.heartbeat(me)
+                for question, lines in ((later, "1\n"), (store.questions()[0], "2\n")):
+                    claimed = store.claim(me, question.id)
+                    assert claimed is not None
+                    conv = Conversation(TextLineReader(io.StringIO(lines)), io.StringIO(), Style())
+                    assert answer_one(store, me, claimed, conv)
+
+            await anyio.to_thread.run_sync(person)
+
+    run(main)
+    assert got == {
+        "color": BLUE,
+        "shade": BLUE.replace("Which color?", "Which shade?").replace("Blue", "Red"),
+    }
+
+
 def test_a_declined_question_is_an_error_result(tmp_path: Path) -> None:
     inbox = tmp_path / "inbox.db"
 
@@ -500,6 +538,15 @@ def test_the_core_never_imports_the_sdk() -> None:
 )
 def test_usage_errors(tmp_path: Path, args: tuple[str, ...], said: str) -> None:
     assert said in one_line_error(mcp_run(tmp_path, *args))
+
+
+def test_a_file_that_is_no_inbox_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "folder").mkdir()
+    proc = mcp_run(tmp_path, ASKCLI_INBOX=str(tmp_path / "folder"))
+    assert "is a directory, not an inbox file" in one_line_error(proc)
+    (tmp_path / "junk.db").write_text("not sqlite " * 100)
+    proc = mcp_run(tmp_path, ASKCLI_INBOX=str(tmp_path / "junk.db"))
+    assert "cannot be used as an inbox" in one_line_error(proc)
 
 
 def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:

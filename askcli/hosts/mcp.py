@@ -39,7 +39,7 @@ from ..definitions import DESCRIPTION as ASK_DESCRIPTION
 from ..definitions import _clean, input_schema
 from ..documents import loads_limited
 from ..envelopes import ASK_USER_QUESTION, TODO_WRITE, detect, generated_id
-from ..errors import InvalidCall, UnreadableDocument, UsageError
+from ..errors import InboxError, InvalidCall, UnreadableDocument, UsageError
 from ..inbox.asking import reply_from_json
 from ..inbox.store import Agent, Question, State, Store
 from ..issues import describe_issues
@@ -316,6 +316,9 @@ def _server(asker: Asker) -> Any:
 
         try:
             outcome = await asker.call(params.name, params.arguments, client, progress)
+        except InboxError as exc:  # the queue file went bad while serving: the model is told
+            asker.say(str(exc))
+            outcome = Outcome(f"The user's askcli inbox cannot be used: {exc}", True)
         except anyio.get_cancelled_exc_class():
             asker.say("the client stopped waiting for a call; its question stays in the inbox")
             raise
@@ -478,6 +481,7 @@ def run(
     where = parse_http(http) if http is not None else None
     cwd = os.getcwd()
     store = Store()
+    store.questions()  # a file that cannot be an inbox is said now (InboxError), in one line
     asker = Asker(
         store,
         wait=wait,
