@@ -271,3 +271,22 @@ def test_a_signal_while_waiting_withdraws_the_question(
     assert reply["is_error"] is True
     assert [q.state for q in store.questions(states=tuple(State))] == [State.WITHDRAWN]
     assert "Traceback" not in err
+
+
+def test_an_asker_killed_and_not_yet_reaped_counts_as_gone(store: Store) -> None:
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        asked = store.submit(LIBRARY, AGENT)
+        with store._write() as db:  # as if the child had asked
+            db.execute("UPDATE questions SET asker_pid = ? WHERE id = ?", (child.pid, asked.id))
+        assert store.tidy() == []
+        child.kill()
+        for _ in range(500):  # a zombie until reaped: wait until it is one
+            info = Path(f"/proc/{child.pid}/stat").read_text()
+            if info.rsplit(")", 1)[1].split()[0] == "Z":
+                break
+            time.sleep(0.01)
+        assert [q.id for q in store.tidy()] == [asked.id]
+    finally:
+        child.kill()
+        child.wait()

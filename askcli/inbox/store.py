@@ -119,6 +119,8 @@ def _host() -> str:
 
 
 def _alive(pid: int | None) -> bool:
+    """A process of this machine that is running (a zombie, killed and not yet reaped by
+    its parent, is not)."""
     if pid is None or pid <= 0:
         return False
     try:
@@ -127,7 +129,12 @@ def _alive(pid: int | None) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as info:
+            state = info.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True  # no /proc here: what kill said
+    return state not in (b"Z", b"X")
 
 
 class Store:
