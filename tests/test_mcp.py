@@ -510,10 +510,11 @@ def mcp_run(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProce
 
 
 def test_without_the_sdk_one_line_says_how_to_get_it(tmp_path: Path) -> None:
-    fake = tmp_path / "fake" / "mcp"
-    fake.mkdir(parents=True)
-    (fake / "__init__.py").write_text("raise ImportError('No module named mcp')\n")
-    proc = mcp_run(tmp_path, PYTHONPATH=str(fake.parent))
+    fake = tmp_path / "fake"
+    for name in ("mcp", "anyio"):  # the SDK and what it brings
+        (fake / name).mkdir(parents=True)
+        (fake / name / "__init__.py").write_text(f"raise ImportError('No module named {name}')\n")
+    proc = mcp_run(tmp_path, PYTHONPATH=str(fake))
     assert "pip install 'askcli[mcp]'" in one_line_error(proc)
 
 

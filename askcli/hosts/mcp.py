@@ -15,7 +15,8 @@ and returns its answer at once when it was given meanwhile. Progress notificatio
 while a call waits.
 
 The official SDK (``mcp`` on PyPI, the ``askcli[mcp]`` extra) is imported only here, and only
-by :func:`serve`; :class:`Asker` (the queue side) needs nothing but anyio, which the SDK brings.
+by :func:`serve`; :class:`Asker` (the queue side) needs nothing but anyio, which the SDK
+brings, imported once :func:`sdk_missing` found the SDK.
 """
 
 from __future__ import annotations
@@ -30,9 +31,7 @@ import socket
 import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, NamedTuple
-
-import anyio
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import results
 from ..definitions import DESCRIPTION as ASK_DESCRIPTION
@@ -46,6 +45,9 @@ from ..issues import describe_issues
 from ..rendering import visible
 from ..schema import TodoWriteInput
 from ..tools import check_call, invalid_result
+
+if TYPE_CHECKING:  # anyio comes with the SDK: imported where it is used, after the check
+    import anyio
 
 # Codex's tool_timeout_sec and the TypeScript SDK's request timeout are 60 s by default;
 # Claude Code's MCP_TOOL_TIMEOUT is about 27.8 hours for a stdio server: 50 s is under all
@@ -251,7 +253,7 @@ class Asker:
                 told = now
                 being = "is being answered" if found.state is State.ANSWERING else "waits"
                 await progress(round(now - start, 1), f"the question {being} in the askcli inbox")
-            await anyio.sleep(min(POLL, deadline - now))
+            await _sleep(min(POLL, deadline - now))
 
     def _settled(self, found: Question) -> Outcome:
         if found.state is State.ANSWERED:
@@ -280,6 +282,12 @@ class Asker:
         return gone
 
 
+async def _sleep(seconds: float) -> None:
+    import anyio
+
+    await anyio.sleep(seconds)
+
+
 # -- the SDK's side ------------------------------------------------------------------------
 
 
@@ -294,6 +302,7 @@ def sdk_missing() -> str | None:
 
 def _server(asker: Asker) -> Any:
     """The SDK's low-level server with the three tools."""
+    import anyio
     from mcp import types
     from mcp.server.lowlevel import Server
 
@@ -416,6 +425,8 @@ def serve(
     """Serve over stdio (or Streamable HTTP on the listening ``sock``) until the client
     closes stdin (0) or a signal stops the server (130, 143, 129); the questions this server
     queued that still wait are then withdrawn."""
+    import anyio
+
     server = _server(asker)
     status = [0]
     web: list[Any] = []  # the HTTP server, once it runs
