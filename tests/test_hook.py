@@ -561,6 +561,23 @@ def test_command_killed_outright_leaves_its_question_to_tidy(tmp_path: Path) -> 
     store.close()
 
 
+def handles_signals(proc: subprocess.Popen[str]) -> None:
+    """Wait until askcli has set up its signal handlers (SIGTERM caught), so that a
+    signal sent now is not one that came while Python was still starting."""
+    status = Path(f"/proc/{proc.pid}/status")
+    if not status.exists():
+        time.sleep(1)
+        return
+    for _ in range(1000):
+        caught = next(
+            line.split()[1] for line in status.read_text().splitlines() if line.startswith("SigCgt")
+        )
+        if int(caught, 16) & (1 << (signal.SIGTERM - 1)):
+            return
+        time.sleep(0.01)
+    pytest.fail("askcli hook never set up its signal handlers")
+
+
 def test_command_ctrl_c_before_the_input_ends(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [str(askcli_path()), "hook"],
@@ -570,11 +587,11 @@ def test_command_ctrl_c_before_the_input_ends(tmp_path: Path) -> None:
         text=True,
         env={**os.environ, **inbox_env(tmp_path)},
     )
-    time.sleep(0.3)  # reading its stdin, which does not end
+    handles_signals(proc)  # then reading its stdin, which does not end
     proc.send_signal(signal.SIGINT)
     code, out, err = finish(proc)
     assert (code, out) == (130, "")
-    assert err == "askcli hook: interrupted\n"
+    assert err == "askcli hook: interrupted: no decision; Claude Code goes on without this hook\n"
 
 
 # -- --here at a terminal (pexpect) ----------------------------------------------------------
@@ -695,3 +712,18 @@ def test_here_refuses_a_terminal_in_raw_mode(tmp_path: Path) -> None:
     assert child.exitstatus == 1, log.getvalue()
     assert "--here: a full-screen program holds the terminal /dev/tty" in log.getvalue()
     assert "Choose" not in log.getvalue()
+
+
+def test_a_signal_just_after_queueing_takes_the_question_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ASKCLI_INBOX", str(tmp_path / "inbox.db"))
+    hook = parsed()
+
+    def stopped(text: str) -> None:  # "question N is waiting": the signal comes then
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        hooks.ask_queue(hook, hook.document(), None, stopped)
+    (question,) = every_question(tmp_path)
+    assert question.state is State.WITHDRAWN

@@ -324,12 +324,17 @@ def ask_queue(
     """Queue ``document`` for ``askcli inbox`` and wait for its reply."""
     from ..documents import Document
     from ..inbox.asking import ask_inbox
-    from ..inbox.store import Agent, Store
+    from ..inbox.store import Agent, State, Store
 
     store = Store()
+    agent = Agent(CLIENT, hook.session, hook.cwd)
     try:
-        agent = Agent(CLIENT, hook.session, hook.cwd)
         return ask_inbox(store, Document(document), agent, timeout=timeout, said=say)
+    except KeyboardInterrupt:  # a signal just after the question was queued: take it back
+        for question in store.questions(states=(State.WAITING,)):
+            if question.call == document and question.agent == agent:
+                store.withdraw(question.id)
+        raise
     finally:
         store.close()
 
@@ -371,6 +376,8 @@ def main(*, here: bool, timeout: float | None) -> int:
     """``askcli hook``: read the hook input on stdin, print the decision on stdout."""
     signals.install()
     err = sys.stderr
+    with contextlib.suppress(AttributeError, ValueError):  # whatever the locale says
+        err.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
 
     def say(text: str) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -389,9 +396,8 @@ def main(*, here: bool, timeout: float | None) -> int:
     except (HookError, InboxError) as exc:
         say(str(exc))
         return EXIT_NOT_SERVED
-    except KeyboardInterrupt:  # before anything was asked: no decision
-        say(signals.stop_notice())
-        return signals.exit_status(Status.INTERRUPTED)
+    except KeyboardInterrupt:  # before anything was asked (or taken back): no decision
+        outcome = Outcome(None, signals.exit_status(Status.INTERRUPTED))
     if outcome.output is None:
         if outcome.status:
             say(f"{signals.stop_notice()}: no decision; Claude Code goes on without this hook")
