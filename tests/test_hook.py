@@ -12,6 +12,7 @@ import io
 import json
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import time
@@ -368,6 +369,7 @@ def test_a_loop_in_the_process_tree_ends(tmp_path: Path) -> None:
     assert hooks.ancestor_terminal(30, proc) is None
 
 
+@pytest.mark.skipif(shutil.which("ps") is None, reason="no ps here")
 def test_without_proc_ps_is_asked() -> None:
     parent, _ = hooks._ps(os.getpid())
     assert parent == os.getppid()
