@@ -403,10 +403,8 @@ def hook_err(tmp_path: Path) -> str:
     return path.read_text() if path.exists() else ""
 
 
-@needs_claude
-@pytest.mark.parametrize("api", [ASK], indirect=True)
-def test_here_leaves_claude_codes_own_screen_alone(api: Api, tmp_path: Path) -> None:
-    work = tmp_path / "work"
+def interactive(api: Api, work: Path) -> None:
+    """Claude Code's full-screen interface starts with no dialog in the way (recipe 2)."""
     work.mkdir()
     home = Path(api.env["HOME"])
     (home / ".claude.json").write_text(
@@ -426,6 +424,38 @@ def test_here_leaves_claude_codes_own_screen_alone(api: Api, tmp_path: Path) -> 
         )
     )
     api.env["ANTHROPIC_API_KEY"] = KEY
+
+
+@needs_claude
+@pytest.mark.parametrize("api", [ASK], indirect=True)
+def test_interactive_claude_code_answered_from_another_terminal(api: Api, tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    interactive(api, work)
+    child, log = spawn_claude(api, work, ["--settings", str(settings(tmp_path)), "ask me"])
+    try:
+        answer_in_inbox(api, tmp_path / "inbox.db", "1\n")
+        end = time.monotonic() + 60
+        while "toolu_a1" not in api.tool_results():
+            if time.monotonic() > end:
+                pytest.fail(f"no tool_result; the terminal showed:\n{log.getvalue()}")
+            child.expect(pexpect.TIMEOUT, timeout=0.2)
+    except pexpect.EOF:
+        pytest.fail(f"Claude Code ended; the terminal showed:\n{log.getvalue()}")
+    finally:
+        child.sendcontrol("c")
+        child.sendcontrol("c")
+        child.close(force=True)
+    assert api.tool_results()["toolu_a1"]["content"] == (
+        'Your questions have been answered: "Which color?"="Red". You can now continue with'
+        " these answers in mind."
+    )
+
+
+@needs_claude
+@pytest.mark.parametrize("api", [ASK], indirect=True)
+def test_here_leaves_claude_codes_own_screen_alone(api: Api, tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    interactive(api, work)
     given = settings(tmp_path, "--here")
     child, log = spawn_claude(api, work, ["--settings", str(given), "ask me"])
     try:
