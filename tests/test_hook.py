@@ -553,6 +553,24 @@ def test_command_stopped_withdraws_its_question(tmp_path: Path, sig: int, status
     assert gone.id == question.id and gone.state is State.WITHDRAWN
 
 
+def test_command_whose_reader_went_away_withdraws_its_question(tmp_path: Path) -> None:
+    proc = start_hook(tmp_path, hook_input())
+    question = queued(tmp_path, proc)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # Claude Code exited: nobody reads the decision any more
+    try:
+        status = proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("askcli hook went on waiting for nobody")
+    err = proc.stderr.read()
+    proc.stderr.close()
+    assert status == 141
+    assert "askcli hook: Claude Code went away (the hook's stdout was closed): no decision" in err
+    (gone,) = every_question(tmp_path)
+    assert gone.id == question.id and gone.state is State.WITHDRAWN
+
+
 def test_command_killed_outright_leaves_its_question_to_tidy(tmp_path: Path) -> None:
     proc = start_hook(tmp_path, hook_input())
     question = queued(tmp_path, proc)
@@ -729,3 +747,20 @@ def test_a_signal_just_after_queueing_takes_the_question_back(
         hooks.ask_queue(hook, hook.document(), None, stopped)
     (question,) = every_question(tmp_path)
     assert question.state is State.WITHDRAWN
+
+
+def test_here_stops_asking_when_nobody_reads_the_decision(tmp_path: Path) -> None:
+    given = tmp_path / "hook.json"
+    given.write_text(json.dumps(hook_input()))
+    command = f"{shlex.quote(str(askcli_path()))} hook --here < {given} | sleep 1; echo ended"
+    log = io.StringIO()
+    child = pexpect.spawn("/bin/sh", ["-c", command], timeout=5, encoding="utf-8")
+    child.logfile_read = log
+    try:
+        child.expect_exact("Choose 1-3: ")
+        child.expect_exact("askcli hook: Claude Code went away (the hook's stdout was closed)")
+        child.expect_exact("ended")
+        child.expect(pexpect.EOF)
+    except (pexpect.TIMEOUT, pexpect.EOF):
+        pytest.fail(f"the terminal showed:\n{log.getvalue()}")
+    child.close()

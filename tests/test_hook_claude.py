@@ -61,8 +61,11 @@ def turns(*calls: dict[str, Any]) -> list[dict[str, Any]]:
 
 def settings(tmp_path: Path, *args: str, timeout: int = 60) -> Path:
     """Claude Code settings with askcli hook as the PreToolUse hook for AskUserQuestion
-    and the PermissionRequest hook for Bash; its stderr kept in ``hook.err``."""
+    and the PermissionRequest hook for Bash; its stderr kept in ``hook.err``. A hook
+    left behind by a failing test gives up after 90 seconds (``--timeout``)."""
     err = tmp_path / "hook.err"
+    if "--timeout" not in args:
+        args = (*args, "--timeout", "90")
     command = " ".join(shlex.quote(a) for a in [str(askcli_path()), "hook", *args])
     entry = [{"type": "command", "command": f"{command} 2>>{shlex.quote(str(err))}"}]
     entry[0]["timeout"] = timeout  # type: ignore[assignment]
@@ -126,8 +129,8 @@ class Headless:
 
     def until_result(self, prompts: str = "wait", deadline: float = 60) -> dict[str, Any]:
         """Read until the turn's result. A ``can_use_tool`` is left unanswered (``wait``:
-        the hook decides), denied (``deny``), or ends the test (``fail``: the PreToolUse
-        hook should have decided before Claude Code asks)."""
+        the hook decides), denied (``deny``) or allowed (``allow``) at once, or ends the
+        test (``fail``: the PreToolUse hook should have decided before Claude Code asks)."""
         end = time.monotonic() + deadline
         while True:
             try:
@@ -140,8 +143,10 @@ class Headless:
             request = message.get("request") or {}
             if request.get("subtype") == "can_use_tool" and prompts == "fail":
                 pytest.fail(f"the hook did not decide; Claude Code asked: {json.dumps(request)}")
-            if request.get("subtype") == "can_use_tool" and prompts == "deny":
-                decision = {"behavior": "deny", "message": "denied at the prompt"}
+            if request.get("subtype") == "can_use_tool" and prompts in ("deny", "allow"):
+                decision: dict[str, Any] = {"behavior": "deny", "message": "denied at the prompt"}
+                if prompts == "allow":
+                    decision = {"behavior": "allow", "updatedInput": request["input"]}
                 self.send(
                     {
                         "type": "control_response",
@@ -480,3 +485,27 @@ def test_here_leaves_claude_codes_own_screen_alone(api: Api, tmp_path: Path) -> 
     said = hook_err(tmp_path)
     assert said.startswith("askcli hook: --here: a full-screen program holds the terminal")
     assert said.count("\n") == 1
+
+
+@needs_claude
+@pytest.mark.parametrize("api", [RUN], indirect=True)
+def test_claude_code_exiting_while_the_hook_waits_withdraws_the_question(
+    api: Api, tmp_path: Path
+) -> None:
+    # the prompt Claude Code sends beside the hook is answered first: Claude Code runs
+    # the tool, ignores the hook (it lets it run) and then exits
+    claude = Headless(api, tmp_path / "work", settings(tmp_path))
+    try:
+        waiting(tmp_path / "inbox.db")
+        claude.until_result("allow")
+        assert states(tmp_path / "inbox.db") == [State.WAITING]
+    finally:
+        claude.close()
+    assert api.tool_results()["toolu_b1"]["content"] == "42"
+    end = time.monotonic() + 10
+    while states(tmp_path / "inbox.db") != [State.WITHDRAWN]:
+        if time.monotonic() > end:
+            pytest.fail(
+                f"the question stayed {states(tmp_path / 'inbox.db')}: {hook_err(tmp_path)}"
+            )
+        time.sleep(0.05)

@@ -23,7 +23,9 @@ used for that, since Claude Code takes it as "block the tool".
 Claude Code ends a hook with SIGTERM after the hook's ``timeout`` (600 seconds unless the
 settings say otherwise): the question is withdrawn from the inbox, nothing is printed
 and the exit status is 143, so that Claude Code goes on with its own prompt. ``--timeout``
-gives up earlier, with a deny that tells the model nobody answered.
+gives up earlier, with a deny that tells the model nobody answered. Claude Code going
+away while the hook waits (it exits or crashes: the other end of the hook's stdout
+closes) withdraws the question too, and the hook ends with status 141.
 
 Claude Code starts hooks in a session of their own, without a controlling terminal, so
 ``--here`` looks for the terminal of the processes that started the hook (Claude Code's)
@@ -36,9 +38,12 @@ import contextlib
 import json
 import os
 import re
+import select
+import signal
 import stat
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
@@ -339,6 +344,56 @@ def ask_queue(
         store.close()
 
 
+# -- Claude Code going away -------------------------------------------------------------
+
+
+class Watch:
+    """Notices that Claude Code went away while the hook waits (it exited, crashed or was
+    killed): the other end of the hook's stdout closes. The main thread is then
+    interrupted, as by Ctrl-C, so that the question is withdrawn; :attr:`gone` says why.
+    Only a pipe or socket is watched (a file or terminal never closes that way)."""
+
+    def __init__(self, fd: int = 1, every: float = 0.2) -> None:
+        self.fd = fd
+        self.every = every
+        self.gone = False
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> Watch:
+        try:
+            mode = os.fstat(self.fd).st_mode
+        except OSError:
+            return self
+        if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+            self._thread = threading.Thread(target=self._run, name="askcli-hook-watch")
+            self._thread.daemon = True
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _run(self) -> None:
+        poller = select.poll()
+        poller.register(self.fd, 0)  # only POLLHUP and POLLERR, reported whatever is asked
+        main = threading.main_thread().ident
+        while not self._stop.is_set():
+            try:
+                events = poller.poll(self.every * 1000)
+            except OSError:
+                return
+            if any(mask & (select.POLLHUP | select.POLLERR) for _, mask in events):
+                if self._stop.is_set():
+                    return
+                self.gone = True
+                if main is not None:  # a signal to the main thread ends its wait at once
+                    signal.pthread_kill(main, signal.SIGINT)
+                return
+
+
 # -- the command -------------------------------------------------------------------------
 
 
@@ -353,9 +408,11 @@ def answer(
     hook: Hook,
     ask: Callable[[dict[str, Any]], Any],
     say: Callable[[str], None],
+    gone: Callable[[], bool] = lambda: False,
 ) -> Outcome:
     """Decide ``hook``: ask its call with ``ask`` (a document in, a Reply out) unless it
-    is not askcli's to answer, or fails its schema."""
+    is not askcli's to answer, or fails its schema. ``gone`` says that Claude Code went
+    away meanwhile: nothing is printed then."""
     if not hook.served:
         return Outcome(None, 0)
     document = hook.document()
@@ -364,6 +421,8 @@ def answer(
         say(f"the {hook.tool} call is not valid; the model is told why")
     else:
         reply = ask(document)
+        if gone():
+            return Outcome(None, results.EXIT_STDOUT_GONE)
         if signals.no_answer_reason() is not None:  # SIGTERM, SIGHUP: nobody waits for it
             return Outcome(None, signals.exit_status(Status.INTERRUPTED))
         if not reply.results:
@@ -384,22 +443,30 @@ def main(*, here: bool, timeout: float | None) -> int:
             err.write(terminal_text(f"askcli hook: {visible(text)}\n"))
             err.flush()
 
+    watch = Watch()
     try:
         try:
             hook = parse_hook(read_bounded(0, MAX_DOCUMENT_BYTES))
         except OSError as exc:
             raise HookError(f"cannot read the hook input: {exc.strerror}") from None
-        if here:
-            outcome = answer(hook, lambda doc: ask_here(doc, timeout), say)
-        else:
-            outcome = answer(hook, lambda doc: ask_queue(hook, doc, timeout, say), say)
+
+        def ask(document: dict[str, Any]) -> Any:
+            if here:
+                return ask_here(document, timeout)
+            return ask_queue(hook, document, timeout, say)
+
+        with watch:
+            outcome = answer(hook, ask, say, lambda: watch.gone)
     except (HookError, InboxError) as exc:
         say(str(exc))
         return EXIT_NOT_SERVED
     except KeyboardInterrupt:  # before anything was asked (or taken back): no decision
-        outcome = Outcome(None, signals.exit_status(Status.INTERRUPTED))
+        gone = results.EXIT_STDOUT_GONE if watch.gone else None
+        outcome = Outcome(None, gone or signals.exit_status(Status.INTERRUPTED))
     if outcome.output is None:
-        if outcome.status:
+        if outcome.status == results.EXIT_STDOUT_GONE:
+            say("Claude Code went away (the hook's stdout was closed): no decision")
+        elif outcome.status:
             say(f"{signals.stop_notice()}: no decision; Claude Code goes on without this hook")
         return outcome.status
     return _print(outcome.output, sys.stdout, say)
