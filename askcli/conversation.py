@@ -38,6 +38,18 @@ def _cancels(line: str, request_id: object) -> bool:
     )
 
 
+def no_reply_within(seconds: float) -> str:
+    """``no reply within 1 second``, ``... 2.5 seconds``; never an exponent."""
+    number = f"{seconds:g}"
+    if "e" in number:  # 1e-05, 1e+06: written out
+        from decimal import Decimal
+
+        number = format(Decimal(repr(seconds)), "f")
+        number = number.rstrip("0").rstrip(".") if "." in number else number
+    unit = "second" if number == "1" else "seconds"
+    return f"no reply within {number} {unit}"
+
+
 class Ending(enum.Enum):
     """How a conversation with the person ended."""
 
@@ -186,12 +198,5 @@ class Conversation:
         """The reason in ``No answer from the user (...)``: ``no reply within 1 second``,
         ``... 2.5 seconds``; never an exponent."""
         if ending is Ending.TIMEOUT and self.timeout:
-            number = f"{self.timeout:g}"
-            if "e" in number:  # 1e-05, 1e+06: written out
-                from decimal import Decimal
-
-                number = format(Decimal(repr(self.timeout)), "f")
-                number = number.rstrip("0").rstrip(".") if "." in number else number
-            unit = "second" if number == "1" else "seconds"
-            return f"no reply within {number} {unit}"
+            return no_reply_within(self.timeout)
         return "the input ended"

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import results
+from ..conversation import no_reply_within
 from ..documents import Document
 from ..envelopes import detect
 from ..errors import UnreadableDocument
@@ -80,15 +81,15 @@ def ask_inbox(
         result = ToolResult(None, results.unreadable_text(reason), Status.INVALID, is_error=True)
         return Reply([result.block()], Status.INVALID, [result])
     question = store.submit(document.value, agent)
-    said(f"question {question.id} is waiting in the inbox {store.path}")
-    try:
+    try:  # from here on a signal withdraws the question
+        said(f"question {question.id} is waiting in the inbox {store.path}")
         found = store.wait(question.id, timeout)
     except KeyboardInterrupt:  # Ctrl-C declines; SIGHUP / SIGTERM: no answer came
         store.withdraw(question.id)
         return unanswered(document.value, results.interrupted_text({}), Status.INTERRUPTED)
     if found is None:  # --timeout: nobody answered in time
         if store.withdraw(question.id):
-            why = f"no reply within {timeout:g} seconds" if timeout else "no reply"
+            why = no_reply_within(timeout) if timeout else "no reply"
             said(f"no answer ({why}); question {question.id} was withdrawn")
             return unanswered(document.value, results.no_answer_text(why, {}), Status.NO_ANSWER)
         found = store.get(question.id)  # answered just then
