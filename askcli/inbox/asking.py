@@ -8,7 +8,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import signal
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .. import results
@@ -65,6 +67,21 @@ def unanswered(document: Any, text: str, status: Status) -> Reply:
     return Reply(envelope.replies(done), status, done)
 
 
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Hold Ctrl-C, SIGHUP and SIGTERM back for a moment; they arrive when it ends."""
+    held = {signal.SIGINT, signal.SIGHUP, signal.SIGTERM}
+    try:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, ValueError, OSError):  # not the main thread, or no sigmask here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def ask_inbox(
     store: Store,
     document: Document,
@@ -80,7 +97,8 @@ def ask_inbox(
         said(reason)
         result = ToolResult(None, results.unreadable_text(reason), Status.INVALID, is_error=True)
         return Reply([result.block()], Status.INVALID, [result])
-    question = store.submit(document.value, agent)
+    with _signals_held():  # queued and known, or neither: a signal comes after
+        question = store.submit(document.value, agent)
     try:  # from here on a signal withdraws the question
         said(f"question {question.id} is waiting in the inbox {store.path}")
         found = store.wait(question.id, timeout)
