@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0.dev0"
 
-from .results import Status, ToolResult
-from .session import Reply, ask
+from .runners.session import Reply, ask
+from .wire.results import Status, ToolResult
 
 __all__ = ["Reply", "Status", "ToolResult", "__version__", "ask"]

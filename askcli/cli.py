@@ -18,20 +18,21 @@ from typing import IO, TYPE_CHECKING, Any, TextIO, cast
 
 import click
 
-from . import __version__, signals
-from .conversation import Conversation
-from .envelopes import Output
+from . import __version__
 from .errors import BadFixture, InboxError, OutputFailed, UsageError
 from .files import is_devnull
-from .journal import default_dir as journal_default_dir
 from .lines import FdLineReader, LineReader
-from .rendering import MAX_CELLS, Style, terminal_text, visible
-from .results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status
-from .session import run
-from .todo_store import TodoStore, default_path
+from .runners.session import run
+from .terminal import signals
+from .terminal.conversation import Conversation
+from .terminal.rendering import MAX_CELLS, Style, terminal_text, visible
+from .tools.journal import default_dir as journal_default_dir
+from .tools.todo_store import TodoStore, default_path
+from .wire.envelopes import Output
+from .wire.results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status
 
 if TYPE_CHECKING:
-    from .notify import Notice
+    from .terminal.notify import Notice
 
 EXIT_MISMATCH = 1
 _OUTPUT_ERRORS = (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG)
@@ -177,7 +178,7 @@ class _Streams:
         )
 
 
-NOTIFY_MODES = ("auto", "bell", "osc9", "osc777", "none")  # askcli.notify.Mode, unimported
+NOTIFY_MODES = ("auto", "bell", "osc9", "osc777", "none")  # askcli.terminal.notify.Mode, unimported
 
 
 def _notice(choice: str, answers: LineReader, say: Callable[[str], None]) -> Notice | None:
@@ -195,7 +196,7 @@ def _notice(choice: str, answers: LineReader, say: Callable[[str], None]) -> Not
             choice = "auto"
     if choice.lower() == "none" or not answers.interactive or not _tty(sys.stderr):
         return None
-    from .notify import Mode, resolve
+    from .terminal.notify import Mode, resolve
 
     return resolve(Mode(choice.lower()), os.environ)
 
@@ -329,11 +330,11 @@ notify_option = click.option(
     "the bell, a terminal notification (osc9, osc777), what the terminal shows (auto), or "
     "nothing [default: $ASKCLI_NOTIFY, else auto].",
 )
-SCHEMA_FORMATS = (  # askcli.definitions: FORMATS + DIALECT_FORMATS, unimported
+SCHEMA_FORMATS = (  # askcli.wire.definitions: FORMATS + DIALECT_FORMATS, unimported
     *("anthropic", "openai", "json-schema"),
     *("claude-code", "claude-code-extended", "opencode", "codex", "gemini", "elicitation"),
 )
-WORDINGS = ("seed", "claude-code")  # askcli.wording.WORDINGS, unimported
+WORDINGS = ("seed", "claude-code")  # askcli.wire.wording.WORDINGS, unimported
 wording_option = click.option(
     "--wording",
     type=click.Choice(WORDINGS),
@@ -513,8 +514,8 @@ def record(
     """
     import tempfile
 
-    from . import fixtures
-    from .documents import Document
+    from .runners import fixtures
+    from .wire.documents import Document
 
     try:
         _writable_fixture(fixture_path)
@@ -585,7 +586,7 @@ def _writable_fixture(path: Path) -> None:
 
 def _save_fixture(path: Path, fixture: dict[str, Any], say: Callable[[str], None]) -> bool:
     """Save a recorded fixture and say where; False (said why) when it cannot be."""
-    from . import fixtures
+    from .runners import fixtures
 
     where = visible(str(path))
     try:
@@ -613,7 +614,7 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
     Prints `ok` or a unified diff per fixture. Exit status: 0 when all match, 1 when any
     differs, 2 when a fixture cannot be read, 141 stdout closed, 74 stdout cannot be written.
     """
-    from . import fixtures
+    from .runners import fixtures
 
     files = _fixture_files(paths)
     if not files:
@@ -657,7 +658,7 @@ def check(ctx: click.Context, source: str, strict: bool) -> None:
     Exit status: 0 every call valid, 2 any invalid or none, 141 stdout closed, 74 stdout
     cannot be written.
     """
-    from .check import check as check_source
+    from .runners.check import check as check_source
 
     try:
         reader = _open(source, "calls from")
@@ -685,7 +686,7 @@ def schema(ctx: click.Context, fmt: str) -> None:
     """Print a question tool's definition for an LLM API's `tools` list."""
     import json
 
-    from .definitions import tool_definition
+    from .wire.definitions import tool_definition
 
     def work() -> int:
         _printer()(json.dumps(tool_definition(fmt), indent=2, ensure_ascii=False))
@@ -761,7 +762,7 @@ def claude(
     (an open question is denied with the no-answer text first),
     141 stdout closed, 74 stdout cannot be written.
     """
-    from . import claude as hosting
+    from .hosts import claude as hosting
 
     if prompt_option is not None and words:
         _usage_error(ctx, UsageError("give the prompt either as PROMPT or with --prompt"))
@@ -791,7 +792,7 @@ def claude(
         if status in (EXIT_STDOUT_GONE, EXIT_OUTPUT_FAILED):
             _quiet_stdout()
         if recorder is not None and record_path is not None:
-            from . import fixtures
+            from .runners import fixtures
 
             fixture = fixtures.make_claude(
                 prompt=prompt,
@@ -969,7 +970,7 @@ def inbox_list(ctx: click.Context, as_json: bool, every: bool) -> None:
     """
     from .inbox.person import list_questions
     from .inbox.store import Store
-    from .rendering import terminal_width
+    from .terminal.rendering import terminal_width
 
     width = terminal_width(sys.stdout)
     _guard_pipe(
@@ -1044,7 +1045,7 @@ def show(ctx: click.Context, state: Path | None, session: str) -> None:
     Reads the state file and changes nothing. Exit status: 0 shown, 2 the state file
     cannot be read, 141 stdout closed, 74 stdout cannot be written.
     """
-    from .todos import checklist
+    from .tools.todos import checklist
 
     store = TodoStore(state or default_path())
     items = store.get(session)

@@ -114,7 +114,7 @@ def stream(path: Path, count: int) -> Path:
 
 FLOOR = """\
 import json, sys
-from askcli.schema import AskUserQuestionInput
+from askcli.schema.models import AskUserQuestionInput
 out = sys.stdout
 for line in sys.stdin:
     if line.startswith("{"):
@@ -416,10 +416,10 @@ def bench_inbox_load(work: Path, askers: int = 50, each: int = 20) -> None:
     inboxes at once (in process, with the screens' code): none lost, none answered twice."""
     import io
 
-    from askcli.conversation import Conversation
     from askcli.inbox.person import answer_one, inbox_id
     from askcli.inbox.store import State, Store
     from askcli.lines import TextLineReader
+    from askcli.terminal.conversation import Conversation
 
     env = _inbox_env(work, "load")
     path = Path(env["ASKCLI_INBOX"])

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from askcli import fixtures
-from askcli.rendering import MAX_CELLS, terminal_height, terminal_width
+from askcli.runners import fixtures
+from askcli.terminal.rendering import MAX_CELLS, terminal_height, terminal_width
 
 from .helpers import askcli_path, call, run_askcli
 

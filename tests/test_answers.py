@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from askcli.answers import (
+from askcli.errors import Refused
+from askcli.questions.answers import (
     Adjust,
     Back,
     Clarify,
@@ -26,7 +27,6 @@ from askcli.answers import (
     parse_question_line,
     parse_review_line,
 )
-from askcli.errors import Refused
 
 
 def single(line: str, count: int = 4) -> object:

@@ -8,7 +8,7 @@ import re
 
 import askcli
 from askcli import Status
-from askcli.rendering import Style
+from askcli.terminal.rendering import Style
 
 from .helpers import call, example, question
 

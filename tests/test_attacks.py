@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 import askcli
-from askcli.fixtures import play
-from askcli.rendering import Style
+from askcli.runners.fixtures import play
+from askcli.terminal.rendering import Style
 
 from .helpers import askcli_path, call, option, question
 

@@ -14,7 +14,7 @@ from typing import Any
 import pexpect
 import pytest
 
-from askcli import notify
+from askcli.terminal import notify
 
 from .helpers import EXAMPLES, askcli_path, call, question, run_askcli
 

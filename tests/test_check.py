@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from askcli.check import check
-from askcli.inputs import parse_ask as parse_input
-from askcli.inputs import soft_rule_warnings
 from askcli.lines import TextLineReader
-from askcli.results import Status
+from askcli.runners.check import check
+from askcli.schema.inputs import parse_ask as parse_input
+from askcli.schema.inputs import soft_rule_warnings
+from askcli.wire.results import Status
 
 from .helpers import EXAMPLES, askcli_path, call, option, question
 

@@ -23,12 +23,12 @@ from typing import Any
 import pexpect
 import pytest
 
-from askcli.claude import Scripted, host, result_line, same_terminal, tool_line
-from askcli.conversation import Conversation
-from askcli.envelopes import ToolCall
+from askcli.hosts.claude import Scripted, host, result_line, same_terminal, tool_line
 from askcli.lines import TextLineReader
-from askcli.rendering import Style
-from askcli.results import Status, ToolResult
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.rendering import Style
+from askcli.wire.envelopes import ToolCall
+from askcli.wire.results import Status, ToolResult
 
 from . import helpers
 from .helpers import ROOT, askcli_path
@@ -154,7 +154,7 @@ def _asked(monkeypatch: pytest.MonkeyPatch, always: bool = True) -> list[ToolCal
         data = {"allowed": True, **({"always": True} if always else {})}
         return ToolResult(call.id, "ok", Status.ANSWERED, data=data, updated_input=call.input)
 
-    monkeypatch.setattr("askcli.claude.run_call", allow)
+    monkeypatch.setattr("askcli.hosts.claude.run_call", allow)
     return asked
 
 

@@ -26,10 +26,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from askcli.claude import MAX_LINE, Scripted, describe_exit, host, parse_line
-from askcli.conversation import Conversation
+from askcli.hosts.claude import MAX_LINE, Scripted, describe_exit, host, parse_line
 from askcli.lines import TextLineReader
-from askcli.rendering import Style
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.rendering import Style
 
 from . import helpers
 from .helpers import ROOT, askcli_path

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from askcli.results import REJECT_MESSAGE
+from askcli.wire.results import REJECT_MESSAGE
 
 from .helpers import EXAMPLES, askcli_path, call, question, run_askcli
 

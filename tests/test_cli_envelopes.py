@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from askcli.fixtures import source_text
+from askcli.runners.fixtures import source_text
 
 from .goldens_tools import TOOL_SESSIONS
 from .helpers import askcli_path

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from askcli.fixtures import play
-from askcli.inputs import parse_ask as parse_input
-from askcli.results import REJECT_MESSAGE
+from askcli.runners.fixtures import play
+from askcli.schema.inputs import parse_ask as parse_input
+from askcli.wire.results import REJECT_MESSAGE
 
 from .helpers import ROOT
 

@@ -10,16 +10,16 @@ from typing import Any
 import jsonschema
 import pytest
 
-from askcli.definitions import (
+from askcli.errors import InvalidCall
+from askcli.schema.extended import is_extended
+from askcli.schema.inputs import parse_ask as parse_input
+from askcli.wire.definitions import (
     DESCRIPTION,
     DIALECT_FORMATS,
     FORMATS,
     input_schema,
     tool_definition,
 )
-from askcli.errors import InvalidCall
-from askcli.extended import is_extended
-from askcli.inputs import parse_ask as parse_input
 
 from .helpers import EXAMPLES, ROOT, askcli_path, question
 
@@ -52,7 +52,7 @@ def test_the_examples_are_found() -> None:
 
 @pytest.mark.parametrize("data", [d for d in all_example_inputs() if is_extended(d)])
 def test_an_extended_example_validates_against_claude_code_s_extended_schema(data: Any) -> None:
-    from askcli.claude_code_tool import EXTENDED_SCHEMA
+    from askcli.wire.claude_code_tool import EXTENDED_SCHEMA
 
     jsonschema.validate(data, EXTENDED_SCHEMA, cls=jsonschema.Draft202012Validator)
 

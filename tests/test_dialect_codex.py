@@ -11,18 +11,18 @@ from typing import Any
 
 import pytest
 
-from askcli import signals
-from askcli.check import check
-from askcli.conversation import Conversation
-from askcli.dialects import by_name, by_tool, codex
-from askcli.documents import Document
-from askcli.envelopes import Output
 from askcli.errors import InvalidCall
-from askcli.fixtures import play
 from askcli.lines import TextLineReader
-from askcli.rendering import Style
-from askcli.results import Status
-from askcli.session import answer_document, ask
+from askcli.runners.check import check
+from askcli.runners.fixtures import play
+from askcli.runners.session import answer_document, ask
+from askcli.terminal import signals
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.rendering import Style
+from askcli.wire.dialects import by_name, by_tool, codex
+from askcli.wire.documents import Document
+from askcli.wire.envelopes import Output
+from askcli.wire.results import Status
 
 from .helpers import example
 from .test_attacks import ATTACKS, check_bytes
@@ -602,7 +602,7 @@ def test_what_codex_refuses_in_its_words(raw: Any, where: str, message: str) -> 
     with pytest.raises(InvalidCall) as caught:
         codex.parse(raw)
     (issue,) = caught.value.issues
-    from askcli.issues import format_path
+    from askcli.schema.issues import format_path
 
     assert (format_path(issue["path"]), issue["message"]) == (where, message)
 

@@ -14,17 +14,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from askcli import signals
-from askcli.conversation import Conversation
-from askcli.definitions import tool_definition
-from askcli.dialects import by_name, by_tool
-from askcli.dialects.elicitation import url_target
-from askcli.documents import Document
-from askcli.envelopes import ELICITATION, Output, json_line
 from askcli.errors import AnswerTimeout
-from askcli.fixtures import play
-from askcli.rendering import Style
-from askcli.session import answer_document
+from askcli.runners.fixtures import play
+from askcli.runners.session import answer_document
+from askcli.terminal import signals
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.rendering import Style
+from askcli.wire.definitions import tool_definition
+from askcli.wire.dialects import by_name, by_tool
+from askcli.wire.dialects.elicitation import url_target
+from askcli.wire.documents import Document
+from askcli.wire.envelopes import ELICITATION, Output, json_line
 
 from .helpers import EXAMPLES, Stopping, example, run_askcli
 from .test_attacks import ATTACKS, LINE_BREAKS, check_bytes

@@ -13,15 +13,15 @@ from typing import Any
 
 import pytest
 
-from askcli import signals
-from askcli.conversation import Conversation
-from askcli.dialects import gemini
-from askcli.documents import Document
-from askcli.envelopes import Output, json_line
 from askcli.errors import AnswerTimeout
-from askcli.fixtures import play
-from askcli.rendering import Style
-from askcli.session import answer_document
+from askcli.runners.fixtures import play
+from askcli.runners.session import answer_document
+from askcli.terminal import signals
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.rendering import Style
+from askcli.wire.dialects import gemini
+from askcli.wire.documents import Document
+from askcli.wire.envelopes import Output, json_line
 
 from .helpers import EXAMPLES, Stopping, example, run_askcli
 from .test_attacks import ATTACKS, check_bytes

@@ -13,11 +13,16 @@ from typing import Any
 
 import pytest
 
-from askcli import signals
-from askcli.conversation import Conversation
-from askcli.definitions import tool_definition
-from askcli.dialects import by_tool
-from askcli.dialects.opencode import (
+from askcli.errors import AnswerTimeout, InvalidCall
+from askcli.runners.fixtures import play
+from askcli.runners.session import Reply, answer_document
+from askcli.schema.issues import format_path
+from askcli.terminal import signals
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.rendering import Style
+from askcli.wire.definitions import tool_definition
+from askcli.wire.dialects import by_tool
+from askcli.wire.dialects.opencode import (
     DESCRIPTION,
     DISMISSED,
     PARAMETERS_JSON,
@@ -27,14 +32,9 @@ from askcli.dialects.opencode import (
     title,
     warnings,
 )
-from askcli.documents import Document
-from askcli.envelopes import Kind, Output, detect
-from askcli.errors import AnswerTimeout, InvalidCall
-from askcli.fixtures import play
-from askcli.issues import format_path
-from askcli.rendering import Style
-from askcli.results import Status
-from askcli.session import Reply, answer_document
+from askcli.wire.documents import Document
+from askcli.wire.envelopes import Kind, Output, detect
+from askcli.wire.results import Status
 
 from .helpers import EXAMPLES, example, run_askcli
 from .test_attacks import ATTACKS, check_bytes

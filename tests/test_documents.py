@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from askcli.documents import parse_object, read_documents
 from askcli.lines import TextLineReader
+from askcli.wire.documents import parse_object, read_documents
 
 
 def reader(text: str) -> TextLineReader:

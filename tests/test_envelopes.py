@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from askcli.envelopes import Context, Kind, ToolCall, detect, generated_id, json_line
 from askcli.errors import UnreadableDocument
-from askcli.results import Status, ToolResult
+from askcli.wire.envelopes import Context, Kind, ToolCall, detect, generated_id, json_line
+from askcli.wire.results import Status, ToolResult
 
 from .helpers import call, example, question
 

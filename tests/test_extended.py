@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from askcli.errors import InvalidCall
-from askcli.extended import is_extended, parse_extended
-from askcli.fixtures import play
-from askcli.inputs import parse_ask
-from askcli.wording import EXTENDED_STEER, STEER
+from askcli.runners.fixtures import play
+from askcli.schema.extended import is_extended, parse_extended
+from askcli.schema.inputs import parse_ask
+from askcli.wire.wording import EXTENDED_STEER, STEER
 
 DECK: dict[str, Any] = {
     "title": "Before I build your deck",

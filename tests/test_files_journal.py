@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from askcli import journal as journal_module
-from askcli.journal import Journal
+from askcli.tools import journal as journal_module
+from askcli.tools.journal import Journal
 
 from .helpers import EXAMPLES, run_askcli
 

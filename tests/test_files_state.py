@@ -20,13 +20,13 @@ from typing import Any
 
 import pytest
 
-from askcli import todo_store
-from askcli.conversation import Conversation
-from askcli.documents import Document
 from askcli.files import set_aside
 from askcli.lines import TextLineReader
-from askcli.session import answer_document
-from askcli.todo_store import TodoStore
+from askcli.runners.session import answer_document
+from askcli.terminal.conversation import Conversation
+from askcli.tools import todo_store
+from askcli.tools.todo_store import TodoStore
+from askcli.wire.documents import Document
 
 from .helpers import askcli_path, run_askcli
 
@@ -396,17 +396,17 @@ def test_a_document_cut_short_still_keeps_its_todo_lists(tmp_path: Path) -> None
 def test_a_call_that_fails_after_a_todo_write_still_keeps_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import askcli.session
+    import askcli.runners.session
 
     store = TodoStore(tmp_path / "todos.json")
-    real = askcli.session.run_call
+    real = askcli.runners.session.run_call
 
     def failing(item: Any, conv: Conversation, **kw: Any) -> Any:
         if item.name != "TodoWrite":
             raise RuntimeError("boom")
         return real(item, conv, **kw)
 
-    monkeypatch.setattr(askcli.session, "run_call", failing)
+    monkeypatch.setattr(askcli.runners.session, "run_call", failing)
     from .helpers import call
 
     with pytest.raises(RuntimeError):

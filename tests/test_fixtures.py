@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from askcli import fixtures
+from askcli.runners import fixtures
 
 from .helpers import ROOT
 

@@ -20,16 +20,16 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from askcli.answers import Default, Pick, normalize, parse_question_line
-from askcli.conversation import Conversation
-from askcli.envelopes import Kind, detect
 from askcli.errors import InvalidCall, Refused, UnreadableDocument
-from askcli.fixtures import play
-from askcli.inputs import AskInput, fast_ask, fast_todos, parse_ask
 from askcli.lines import BytesLineReader, TextLineReader
-from askcli.rendering import Style
-from askcli.schema import validate_ask, validate_todos
-from askcli.session import run
+from askcli.questions.answers import Default, Pick, normalize, parse_question_line
+from askcli.runners.fixtures import play
+from askcli.runners.session import run
+from askcli.schema.inputs import AskInput, fast_ask, fast_todos, parse_ask
+from askcli.schema.models import validate_ask, validate_todos
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.rendering import Style
+from askcli.wire.envelopes import Kind, detect
 
 from .helpers import ROOT
 
@@ -44,7 +44,7 @@ settings.register_profile("fuzz", parent=settings.get_profile("default"))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 SCALE = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "fuzz" else 1  # make fuzz: 10x
 # 2,500 + 2,000 + 1,000 + 500 cases of calls and answers in make test, and 2,500 checking
-# that the fast check of askcli.inputs and the pydantic models agree
+# that the fast check of askcli.schema.inputs and the pydantic models agree
 
 STATUSES = {0, 1, 2, 3}
 CASE_SECONDS = 10  # a bound, not a speed target: a hang would never end
@@ -345,5 +345,5 @@ def test_the_fast_todo_check_accepts_exactly_what_the_models_accept(data: Any, d
 
 def parse_ask_slow(data: Any) -> AskInput:
     """What parse_ask gives when the fast check is skipped."""
-    with mock.patch("askcli.inputs.fast_ask", return_value=None):
+    with mock.patch("askcli.schema.inputs.fast_ask", return_value=None):
         return parse_ask(data)

@@ -23,17 +23,18 @@ from typing import Any
 import pexpect
 import pytest
 
-from askcli import results, signals
-from askcli.conversation import Conversation
-from askcli.documents import MAX_DOCUMENT_BYTES, Document
 from askcli.hosts import hook as hooks
 from askcli.hosts.hook import Hook, HookError, Outcome, answer, decision, parse_hook
 from askcli.inbox.person import answer_one, inbox_id
 from askcli.inbox.store import State, Store
 from askcli.lines import TextLineReader
-from askcli.rendering import Style
-from askcli.results import Status, ToolResult
-from askcli.session import Reply, answer_document
+from askcli.runners.session import Reply, answer_document
+from askcli.terminal import signals
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.rendering import Style
+from askcli.wire import results
+from askcli.wire.documents import MAX_DOCUMENT_BYTES, Document
+from askcli.wire.results import Status, ToolResult
 
 from .helpers import askcli_path, run_askcli
 

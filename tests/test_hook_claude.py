@@ -26,12 +26,12 @@ from typing import Any
 import pexpect
 import pytest
 
-from askcli import results
-from askcli.conversation import Conversation
 from askcli.inbox.person import answer_one, inbox_id
 from askcli.inbox.store import State, Store
 from askcli.lines import TextLineReader
-from askcli.rendering import Style
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.rendering import Style
+from askcli.wire import results
 
 from .helpers import askcli_path
 from .test_claude import Api, needs_claude, text, use

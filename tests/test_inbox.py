@@ -13,16 +13,16 @@ from typing import Any
 
 import pytest
 
-from askcli import session
-from askcli.conversation import Conversation
-from askcli.documents import Document
-from askcli.envelopes import Output
 from askcli.inbox import screens, store, watch
 from askcli.inbox.person import Inbox, answer_by_id, decline_reply, list_questions
 from askcli.inbox.store import Agent, Question, State, Store
 from askcli.lines import TextLineReader
-from askcli.rendering import Style
-from askcli.todo_store import TodoStore
+from askcli.runners import session
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.rendering import Style
+from askcli.tools.todo_store import TodoStore
+from askcli.wire.documents import Document
+from askcli.wire.envelopes import Output
 
 from .helpers import askcli_path, call, example, question
 

@@ -17,14 +17,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from askcli import fixtures
-from askcli.documents import MAX_DOCUMENT_BYTES
-from askcli.envelopes import Output, _arguments, json_document, json_line
 from askcli.errors import BadFixture, InvalidCall
-from askcli.fixtures import play
-from askcli.inputs import parse_ask, parse_todos
-from askcli.tools import check_call
-from askcli.validation import MAX_ISSUES
+from askcli.runners import fixtures
+from askcli.runners.fixtures import play
+from askcli.schema.inputs import parse_ask, parse_todos
+from askcli.schema.validation import MAX_ISSUES
+from askcli.tools.registry import check_call
+from askcli.wire.documents import MAX_DOCUMENT_BYTES
+from askcli.wire.envelopes import Output, _arguments, json_document, json_line
 
 from .helpers import EXAMPLES, ROOT, askcli_path, call, question, run_askcli
 
@@ -579,6 +579,6 @@ def test_a_bom_in_openai_arguments_and_the_python_api_is_skipped() -> None:
     arguments = "\ufeff" + json.dumps({"questions": [ONE_QUESTION]})
     parsed = _arguments("c", "AskUserQuestion", arguments, "tool call")
     assert parsed.problem is None and isinstance(check_call(parsed)[1].questions, tuple)
-    from askcli.documents import parse_object
+    from askcli.wire.documents import parse_object
 
     assert parse_object("\ufeff" + json.dumps({"questions": [ONE_QUESTION]})).value is not None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from askcli.journal import Journal, default_dir, input_digest, journal_name
+from askcli.tools.journal import Journal, default_dir, input_digest, journal_name
 
 from .helpers import EXAMPLES, run_askcli
 

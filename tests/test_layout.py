@@ -9,9 +9,9 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from askcli.inputs import parse_ask
-from askcli.rendering import Style, display_width
-from askcli.screens import option_lines, preview_block, question_block, refusal
+from askcli.schema.inputs import parse_ask
+from askcli.terminal.rendering import Style, display_width
+from askcli.terminal.screens import option_lines, preview_block, question_block, refusal
 
 from .helpers import call, option, question
 from .test_pty import Terminal

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from askcli.conversation import Conversation
-from askcli.documents import MAX_DEPTH, MAX_DOCUMENT_BYTES
-from askcli.fixtures import play
-from askcli.inputs import parse_ask as parse_input
-from askcli.issues import MAX_TEXT
 from askcli.lines import MAX_ANSWER_BYTES, TextLineReader
-from askcli.rendering import Style
-from askcli.repl import ask_questions
+from askcli.runners.fixtures import play
+from askcli.schema.inputs import parse_ask as parse_input
+from askcli.schema.issues import MAX_TEXT
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.rendering import Style
+from askcli.tools.repl import ask_questions
+from askcli.wire.documents import MAX_DEPTH, MAX_DOCUMENT_BYTES
 
 from .helpers import askcli_path, call, question
 

@@ -27,15 +27,15 @@ from mcp import ClientSession, types
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
-from askcli.conversation import Conversation
-from askcli.definitions import input_schema
 from askcli.hosts import mcp as host
 from askcli.inbox.person import answer_one, inbox_id
 from askcli.inbox.store import Question, State, Store
 from askcli.lines import TextLineReader
-from askcli.rendering import Style
-from askcli.results import REJECT_MESSAGE
-from askcli.todos import RESULT_TEXT as TODO_RESULT
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.rendering import Style
+from askcli.tools.todos import RESULT_TEXT as TODO_RESULT
+from askcli.wire.definitions import input_schema
+from askcli.wire.results import REJECT_MESSAGE
 
 from .helpers import askcli_path
 
@@ -520,7 +520,7 @@ def test_without_the_sdk_one_line_says_how_to_get_it(tmp_path: Path) -> None:
 
 def test_the_core_never_imports_the_sdk() -> None:
     code = (
-        "import sys, askcli.cli, askcli.session, askcli.inbox.asking;"
+        "import sys, askcli.cli, askcli.runners.session, askcli.inbox.asking;"
         "print(any(m == 'mcp' or m.startswith('mcp.') for m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

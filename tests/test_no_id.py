@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from askcli import fixtures
-from askcli.envelopes import Kind, detect, generated_id
+from askcli.runners import fixtures
+from askcli.wire.envelopes import Kind, detect, generated_id
 
 from .helpers import EXAMPLES, call, question, run_askcli
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from askcli.envelopes import Output
-from askcli.fixtures import play
-from askcli.results import REJECT_MESSAGE
+from askcli.runners.fixtures import play
+from askcli.wire.envelopes import Output
+from askcli.wire.results import REJECT_MESSAGE
 
 from .helpers import call, question
 

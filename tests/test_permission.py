@@ -17,15 +17,15 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from askcli.conversation import Conversation
-from askcli.documents import Document
-from askcli.envelopes import Output
-from askcli.fixtures import play
 from askcli.lines import TextLineReader
-from askcli.permission import PROMPT, PROMPT_ALWAYS, input_lines
-from askcli.rendering import Style, display_width
-from askcli.results import REJECT_MESSAGE, REJECT_WITH_WORDS_PREFIX, Status
-from askcli.session import answer_document
+from askcli.runners.fixtures import play
+from askcli.runners.session import answer_document
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.rendering import Style, display_width
+from askcli.tools.permission import PROMPT, PROMPT_ALWAYS, input_lines
+from askcli.wire.documents import Document
+from askcli.wire.envelopes import Output
+from askcli.wire.results import REJECT_MESSAGE, REJECT_WITH_WORDS_PREFIX, Status
 
 from .helpers import run_askcli
 from .test_pty import Terminal

@@ -14,7 +14,7 @@ from typing import Any
 import pexpect
 import pytest
 
-from askcli.results import REJECT_MESSAGE
+from askcli.wire.results import REJECT_MESSAGE
 
 from .helpers import EXAMPLES, askcli_path, call, option
 

@@ -8,15 +8,15 @@ import re
 
 import pytest
 
-from askcli.answers import Skip, Submit
-from askcli.conversation import Conversation, Ending
 from askcli.errors import Refused
-from askcli.inputs import AskInput, Option, Question
 from askcli.lines import TextLineReader
-from askcli.rendering import Style
-from askcli.repl import Conclusion, ask_questions, statuses
-from askcli.state import Mode, Outcome, Text, reduce, spec, specs, start
-from askcli.values import ValueRule, as_number
+from askcli.questions.answers import Skip, Submit
+from askcli.questions.state import Mode, Outcome, Text, reduce, spec, specs, start
+from askcli.questions.values import ValueRule, as_number
+from askcli.schema.inputs import AskInput, Option, Question
+from askcli.terminal.conversation import Conversation, Ending
+from askcli.terminal.rendering import Style
+from askcli.tools.repl import Conclusion, ask_questions, statuses
 
 YES_NO = (Option("Yes", ""), Option("No", ""))
 

@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from askcli.conversation import Conversation
-from askcli.documents import Document
 from askcli.errors import InboxError
 from askcli.inbox.asking import ask_inbox, reply_from_json, reply_to_json
 from askcli.inbox.person import answer_one, inbox_id
 from askcli.inbox.store import Agent, State, Store
 from askcli.lines import TextLineReader
-from askcli.rendering import Style
-from askcli.results import Status
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.rendering import Style
+from askcli.wire.documents import Document
+from askcli.wire.results import Status
 
 from .helpers import askcli_path, example
 
@@ -166,7 +166,7 @@ def test_a_path_that_is_no_inbox_file_is_refused_in_one_line(tmp_path: Path) -> 
 
 
 def test_replies_keep_everything_output_needs() -> None:
-    from askcli.session import ask
+    from askcli.runners.session import ask
 
     reply = ask(LIBRARY, input=io.StringIO("2\n"), output=io.StringIO())
     again = reply_from_json(json.loads(json.dumps(reply_to_json(reply))))

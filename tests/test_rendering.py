@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from askcli.rendering import (
+from askcli.terminal.rendering import (
     Style,
     colour_wanted,
     display_width,
@@ -15,7 +15,7 @@ from askcli.rendering import (
     visible,
     wrap,
 )
-from askcli.screens import chip
+from askcli.terminal.screens import chip
 
 
 @pytest.mark.parametrize(

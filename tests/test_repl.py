@@ -7,15 +7,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from askcli.conversation import Conversation, Ending
-from askcli.documents import Document
 from askcli.errors import AnswerTimeout
-from askcli.inputs import parse_ask as parse_input
 from askcli.lines import TextLineReader
-from askcli.rendering import Style
-from askcli.repl import ask_questions
-from askcli.results import REJECT_MESSAGE, Status
-from askcli.session import answer_document
+from askcli.runners.session import answer_document
+from askcli.schema.inputs import parse_ask as parse_input
+from askcli.terminal.conversation import Conversation, Ending
+from askcli.terminal.rendering import Style
+from askcli.tools.repl import ask_questions
+from askcli.wire.documents import Document
+from askcli.wire.results import REJECT_MESSAGE, Status
 
 from .helpers import call, question
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from askcli.results import (
+from askcli.wire.results import (
     REJECT_MESSAGE,
     Status,
     ToolResult,

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from askcli import signals
-from askcli.results import REJECT_MESSAGE, interrupted_text
+from askcli.terminal import signals
+from askcli.wire.results import REJECT_MESSAGE, interrupted_text
 
 from .helpers import EXAMPLES, askcli_path, call, question
 

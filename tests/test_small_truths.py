@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from askcli.conversation import Conversation, Ending
 from askcli.lines import TextLineReader
+from askcli.terminal.conversation import Conversation, Ending
 
 from .helpers import EXAMPLES, ROOT, askcli_path, call, question, run_askcli
 from .test_pty import Terminal

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from askcli.answers import (
+from askcli.errors import Refused
+from askcli.questions.answers import (
     Adjust,
     Back,
     Clarify,
@@ -20,8 +21,16 @@ from askcli.answers import (
     Skip,
     Submit,
 )
-from askcli.errors import Refused
-from askcli.state import Mode, Outcome, QuestionSpec, State, Text, foreign_keys, reduce, start
+from askcli.questions.state import (
+    Mode,
+    Outcome,
+    QuestionSpec,
+    State,
+    Text,
+    foreign_keys,
+    reduce,
+    start,
+)
 
 
 def spec(

@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from askcli.envelopes import Output
 from askcli.errors import InvalidCall
-from askcli.fixtures import play
-from askcli.inputs import parse_todos
-from askcli.inputs import todo_warnings as warnings
-from askcli.rendering import Style
-from askcli.todo_store import TodoStore, default_path
-from askcli.todos import RESULT_TEXT, VERIFICATION_NOTE, checklist, needs_verification_note
+from askcli.runners.fixtures import play
+from askcli.schema.inputs import parse_todos
+from askcli.schema.inputs import todo_warnings as warnings
+from askcli.terminal.rendering import Style
+from askcli.tools.todo_store import TodoStore, default_path
+from askcli.tools.todos import RESULT_TEXT, VERIFICATION_NOTE, checklist, needs_verification_note
+from askcli.wire.envelopes import Output
 
 from .helpers import ROOT, askcli_path, run_askcli
 
@@ -277,7 +277,7 @@ def test_the_session_key_in_the_title_cannot_forge_a_line(key: str, tmp_path: Pa
 
 
 def test_changes_since_the_last_list() -> None:
-    from askcli.todos import changes
+    from askcli.tools.todos import changes
 
     old = [todo("keep"), todo("finish", "in_progress"), todo("start"), todo("drop")]
     old += [todo("reopen", "completed"), todo("twice"), todo("twice")]
@@ -324,7 +324,7 @@ def test_the_changes_wrap_with_a_hanging_indent_and_escape_model_text() -> None:
 
 
 def test_status_colours_are_styles_the_terminal_gate_lets_through() -> None:
-    from askcli.rendering import terminal_text
+    from askcli.terminal.rendering import terminal_text
 
     old = [todo("a"), todo("b"), todo("gone")]
     new = [todo("a", "completed"), todo("b", "in_progress"), todo("c")]

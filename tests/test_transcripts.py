@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from askcli.fixtures import play
+from askcli.runners.fixtures import play
 
 from .goldens_tools import TOOL_SESSIONS
 from .helpers import call, example, option, question

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from askcli import wording
-from askcli.envelopes import Output
-from askcli.fixtures import play
-from askcli.inputs import Option, Question
-from askcli.values import ValueRule
+from askcli.questions.values import ValueRule
+from askcli.runners.fixtures import play
+from askcli.schema.inputs import Option, Question
+from askcli.wire import wording
+from askcli.wire.envelopes import Output
 
 from .helpers import askcli_path, run_askcli
 
@@ -301,13 +301,13 @@ def test_idle_seconds_round_as_javascript_does() -> None:
 
 
 def test_the_capability_is_named_once() -> None:
-    from askcli import tools
+    from askcli.tools import registry as tools
 
     assert tools.UNANSWERED_CAPABILITY == wording.UNANSWERED_CAPABILITY
 
 
 def test_a_recorded_claude_session_keeps_its_wording() -> None:
-    from askcli import fixtures
+    from askcli.runners import fixtures
 
     from .test_claude import INIT_OK, RESULT, can_use_tool
 
@@ -321,7 +321,7 @@ def test_a_recorded_claude_session_keeps_its_wording() -> None:
     assert fixture["claude"]["wording"] == "claude-code" and fixture["status"] == 0
     (response,) = [m for m in fixture["claude"]["sent"] if m["type"] == "control_response"]
     assert response["response"]["response"]["updatedInput"]["answers"] == {"Which color?": "Red"}
-    from askcli.fixture_model import check
+    from askcli.runners.fixture_model import check
 
     expected, actual = fixtures.replay(check(json.loads(fixtures.dumps(fixture))))
     assert actual == expected

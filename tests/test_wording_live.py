@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from askcli import wording
-from askcli.fixtures import play
+from askcli.runners.fixtures import play
+from askcli.wire import wording
 
 from .helpers import ROOT, run_askcli
 from .test_claude import Api

@@ -48,13 +48,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
-from .. import results, signals
-from ..documents import MAX_DOCUMENT_BYTES, loads_limited
-from ..envelopes import ASK_USER_QUESTION, detect
 from ..errors import AskcliError, InboxError, InvalidCall, OutputFailed
 from ..files import read_bounded
-from ..rendering import terminal_text, visible
-from ..results import Status, ToolResult
+from ..terminal import signals
+from ..terminal.rendering import terminal_text, visible
+from ..wire import results
+from ..wire.documents import MAX_DOCUMENT_BYTES, loads_limited
+from ..wire.envelopes import ASK_USER_QUESTION, detect
+from ..wire.results import Status, ToolResult
 
 PRE_TOOL_USE = "PreToolUse"
 PERMISSION_REQUEST = "PermissionRequest"
@@ -171,7 +172,7 @@ def decision(hook: Hook, result: ToolResult) -> dict[str, Any]:
 def checked(hook: Hook, document: dict[str, Any]) -> ToolResult | None:
     """The result of a call that cannot be asked (it fails its schema), given at once
     without asking anyone; None for a call to ask."""
-    from ..tools import check_call, invalid_result
+    from ..tools.registry import check_call, invalid_result
 
     envelope = detect(document)
     (call,) = envelope.calls
@@ -297,12 +298,12 @@ def _raw(fd: int) -> bool:
 
 def ask_here(document: dict[str, Any], timeout: float | None) -> Any:
     """Ask ``document`` at the terminal: screens written there, answers read there."""
-    from ..conversation import Conversation
-    from ..documents import Document
-    from ..journal import default_dir
     from ..lines import FdLineReader
-    from ..rendering import Style
-    from ..session import answer_document
+    from ..runners.session import answer_document
+    from ..terminal.conversation import Conversation
+    from ..terminal.rendering import Style
+    from ..tools.journal import default_dir
+    from ..wire.documents import Document
 
     fd, _ = open_terminal()
     out = open(os.dup(fd), "w", encoding="utf-8", errors="backslashreplace", closefd=True)  # noqa: SIM115
@@ -327,9 +328,9 @@ def ask_queue(
     hook: Hook, document: dict[str, Any], timeout: float | None, say: Callable[[str], None]
 ) -> Any:
     """Queue ``document`` for ``askcli inbox`` and wait for its reply."""
-    from ..documents import Document
     from ..inbox.asking import ask_inbox
     from ..inbox.store import Agent, State, Store
+    from ..wire.documents import Document
 
     store = Store()
     agent = Agent(CLIENT, hook.session, hook.cwd)

@@ -33,18 +33,18 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .. import results
-from ..definitions import DESCRIPTION as ASK_DESCRIPTION
-from ..definitions import _clean, input_schema
-from ..documents import loads_limited
-from ..envelopes import ASK_USER_QUESTION, TODO_WRITE, detect, generated_id
 from ..errors import InboxError, InvalidCall, UnreadableDocument, UsageError
 from ..inbox.asking import reply_from_json
 from ..inbox.store import Agent, Question, State, Store
-from ..issues import describe_issues
-from ..rendering import visible
-from ..schema import TodoWriteInput
-from ..tools import check_call, invalid_result
+from ..schema.issues import describe_issues
+from ..schema.models import TodoWriteInput
+from ..terminal.rendering import visible
+from ..tools.registry import check_call, invalid_result
+from ..wire import results
+from ..wire.definitions import DESCRIPTION as ASK_DESCRIPTION
+from ..wire.definitions import _clean, input_schema
+from ..wire.documents import loads_limited
+from ..wire.envelopes import ASK_USER_QUESTION, TODO_WRITE, detect, generated_id
 
 if TYPE_CHECKING:  # anyio comes with the SDK: imported where it is used, after the check
     import anyio

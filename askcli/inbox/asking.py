@@ -1,9 +1,10 @@
 """The askers' side of the queue: a document in, the inbox's reply out.
 
-``askcli ask --inbox``, ``askcli mcp`` and ``askcli hook`` submit a document (any envelope
-:func:`askcli.envelopes.detect` reads) and wait for the reply an inbox made for it, the same
-:class:`~askcli.session.Reply` ``ask`` would have printed. A wait that ends without an answer
-(``--timeout``, a signal) withdraws the question and gets the no-answer result of each call.
+``askcli ask --inbox``, ``askcli mcp`` and ``askcli hook`` submit a document (any
+envelope :func:`askcli.wire.envelopes.detect` reads) and wait for the reply an inbox made
+for it, the same :class:`~askcli.runners.session.Reply` ``ask`` would have printed. A wait
+that ends without an answer (``--timeout``, a signal) withdraws the question and gets the
+no-answer result of each call.
 """
 
 from __future__ import annotations
@@ -13,13 +14,13 @@ import signal
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .. import results
-from ..conversation import no_reply_within
-from ..documents import Document
-from ..envelopes import detect
 from ..errors import UnreadableDocument
-from ..results import Status, ToolResult
-from ..session import Reply
+from ..runners.session import Reply
+from ..terminal.conversation import no_reply_within
+from ..wire import results
+from ..wire.documents import Document
+from ..wire.envelopes import detect
+from ..wire.results import Status, ToolResult
 from .store import Agent, State, Store
 
 

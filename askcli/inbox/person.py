@@ -23,22 +23,23 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
-from .. import results, signals
-from ..conversation import Conversation
-from ..documents import Document
-from ..envelopes import Output, output_lines
 from ..errors import InboxError
 from ..lines import FdLineReader, TextLineReader
-from ..rendering import visible
-from ..results import Status
-from ..session import Reply, answer_document
+from ..runners.session import Reply, answer_document
+from ..terminal import signals
+from ..terminal.conversation import Conversation
+from ..terminal.rendering import visible
+from ..wire import results
+from ..wire.documents import Document
+from ..wire.envelopes import Output, output_lines
+from ..wire.results import Status
 from . import screens
 from .asking import reply_to_json, unanswered
 from .store import Question, State, Store
 from .watch import Commands, Event, Kind, Watch
 
 if TYPE_CHECKING:
-    from ..notify import Notice
+    from ..terminal.notify import Notice
 
 EXIT_LEFT = 0  # the person left at the inbox prompt (Ctrl-D, the end of the input)
 EXIT_NOT_WAITING = 2  # inbox answer: no such question, or it is not waiting (any more)
@@ -146,7 +147,7 @@ class Inbox:
         self.pending += events
 
     def _attention(self) -> None:
-        """``--notify``: askcli's own fixed bytes (:attr:`askcli.notify.Notice.sequence`),
+        """``--notify``: askcli's own fixed bytes (:attr:`askcli.terminal.notify.Notice.sequence`),
         the one write past the terminal gate, as in :class:`Conversation`."""
         if self.notice is None or self.conv.quiet:
             return
@@ -460,8 +461,8 @@ def list_questions(
 ) -> int:
     """``inbox list``: one line per question waiting or being answered (``every``: all
     kept), oldest first; ``as_json``: one JSON object per line. Exit status 0."""
-    from ..envelopes import json_line
-    from ..rendering import Style
+    from ..terminal.rendering import Style
+    from ..wire.envelopes import json_line
 
     states = tuple(State) if every else screens.STATES_SHOWN
     style = Style(width=width)

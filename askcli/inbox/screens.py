@@ -2,8 +2,8 @@
 the description a ``--notify-command`` gets.
 
 Everything here quotes an agent (its label, its question texts, a tool's input): each such
-string passes :func:`askcli.rendering.visible` before it is put in a line, and a line is cut
-to the terminal's width, so a question never takes more than its one line.
+string passes :func:`askcli.terminal.rendering.visible` before it is put in a line, and a
+line is cut to the terminal's width, so a question never takes more than its one line.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import time
 from typing import Any, NamedTuple
 
-from ..envelopes import ASK_USER_QUESTION, ELICITATION, TODO_WRITE, ToolCall, detect
 from ..errors import AskcliError
-from ..rendering import Style, truncate, visible
+from ..terminal.rendering import Style, truncate, visible
+from ..wire.envelopes import ASK_USER_QUESTION, ELICITATION, TODO_WRITE, ToolCall, detect
 from .store import Question, State
 
 QUESTION = "question"  # a question tool (AskUserQuestion, another agent's, an MCP form)
@@ -36,7 +36,7 @@ class Summary(NamedTuple):
 
 def _question_texts(call: ToolCall) -> list[str]:
     """The question texts of a question tool's call, as the screens will show them."""
-    from ..tools import tool_for
+    from ..tools.registry import tool_for
 
     try:
         parsed = tool_for(call.name).parse(call.input)
@@ -60,7 +60,7 @@ def _question_texts(call: ToolCall) -> list[str]:
 def _is_question_tool(name: str) -> bool:
     if name in (ASK_USER_QUESTION, ELICITATION):
         return True
-    from ..dialects import by_tool
+    from ..wire.dialects import by_tool
 
     return by_tool(name) is not None
 
@@ -85,7 +85,7 @@ def summary(document: Any) -> Summary:
             kinds.append(QUESTION)
             texts += _question_texts(call) or [f"(an invalid {call.name} call)"]
         else:
-            from ..claude import tool_line
+            from ..hosts.claude import tool_line
 
             kinds.append(PERMISSION)
             texts.append(tool_line(call.name, call.input))

@@ -28,9 +28,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..documents import parse_json
 from ..errors import InboxError
 from ..files import lstat_or_none, not_regular, state_dir
+from ..wire.documents import parse_json
 
 LEASE = 5.0  # seconds an inbox keeps a claim without being heard of
 POLL = 0.01  # seconds between looks while waiting (raised up to POLL_MAX when idle)

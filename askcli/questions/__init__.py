@@ -1,0 +1,1 @@
+"""Question state (the pure reducer), the answer grammar, typed values."""

@@ -1,0 +1,1 @@
+"""Running a source: ask, check, record and replay."""

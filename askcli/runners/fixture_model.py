@@ -1,0 +1,103 @@
+"""The fixture format as pydantic models: a fixture is checked before it is replayed.
+
+Imported only by ``askcli record``/``replay`` (pydantic is slow to import).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ..errors import BadFixture
+from ..terminal.rendering import MAX_CELLS
+
+FORMAT = "askcli-fixture/1"
+_SHOWN_ERRORS = 3
+
+Columns = Annotated[int, Field(ge=20, le=MAX_CELLS)]
+OutputName = Literal["result", "answers", "sdk", "text"]
+# a list stops at its first bad item: a reason is enough, and a huge list stays quick
+Lines = Annotated[list[str], Field(fail_fast=True)]
+Calls = Annotated[list[dict[str, Any] | str], Field(fail_fast=True)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
+
+
+class _Common(_Strict):
+    format: Literal["askcli-fixture/1"]
+    description: str = ""
+    columns: Columns = 80
+    stdout: Lines
+    stderr: str
+    status: int
+
+
+class CallsFixture(_Common):
+    """Calls as the source and answer lines as a separate stream."""
+
+    output: OutputName = "result"
+    session: str | None = None
+    wording: Literal["seed", "claude-code"] = "seed"
+    calls: Calls
+    answers: Lines
+
+
+class StdinFixture(_Common):
+    """Calls and their answers in one stream (stdin)."""
+
+    output: OutputName = "result"
+    session: str | None = None
+    wording: Literal["seed", "claude-code"] = "seed"
+    stdin: Lines
+
+
+class ClaudeSession(_Strict):
+    prompt: str | None = None
+    allow: Lines = []
+    deny: Lines = []
+    exit_status: int | None = 0
+    wording: Literal["seed", "claude-code"] = "seed"
+    received: Calls
+    sent: Annotated[list[dict[str, Any]], Field(fail_fast=True)]
+
+
+class ClaudeFixture(_Common):
+    """An ``askcli claude`` session: Claude Code's lines in place of the process."""
+
+    claude: ClaudeSession
+    answers: Lines
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "the fixture"
+
+
+def check(value: Any) -> dict[str, Any]:
+    """``value`` (parsed JSON) when it is a fixture; BadFixture saying why, on one line."""
+    if not isinstance(value, dict):
+        raise BadFixture("not an askcli-fixture/1 fixture: it is not a JSON object")
+    if value.get("format") != FORMAT:
+        raise BadFixture(f'not an {FORMAT} fixture (its "format" is not "{FORMAT}")')
+    model: type[_Common]
+    if "claude" in value:
+        model = ClaudeFixture
+    elif "stdin" in value:
+        model = StdinFixture
+    else:
+        model = CallsFixture
+    try:
+        model.model_validate(value)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        parts = [f"{_where(e['loc'])}: {e['msg']}" for e in errors[:_SHOWN_ERRORS]]
+        more = len(errors) - _SHOWN_ERRORS
+        if more > 0:
+            parts.append(f"and {more} more")
+        raise BadFixture("; ".join(parts)) from None
+    return value

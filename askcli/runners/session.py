@@ -1,0 +1,197 @@
+"""Running a source: documents in, one reply line per document out, an exit status.
+
+:func:`run` is what ``askcli ask`` does; :func:`ask` is the same for one call from Python,
+for harnesses that hand askcli their tool calls without the CLI.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple, TextIO
+
+from ..errors import UnreadableDocument, Withdrawn
+from ..lines import LineReader, reader_for
+from ..schema.issues import MAX_TEXT
+from ..terminal import signals
+from ..terminal.conversation import Conversation
+from ..terminal.rendering import Style
+from ..terminal.screens import context_text
+from ..tools.registry import run_call
+from ..tools.todo_store import TodoStore, default_path
+from ..wire import results
+from ..wire.documents import Document, parse_object, read_documents
+from ..wire.envelopes import Context, Kind, Output, capabilities, detect, output_lines
+from ..wire.results import Status, ToolResult
+
+
+class Reply(NamedTuple):
+    """What one document got: its reply objects (none for a document without a call),
+    its status and the result of each call."""
+
+    replies: list[dict[str, Any]]
+    status: Status
+    results: Sequence[ToolResult] = ()
+
+    @property
+    def envelope(self) -> dict[str, Any] | None:
+        """The reply when there is exactly one (every envelope but OpenAI's with several
+        calls), else None."""
+        return self.replies[0] if len(self.replies) == 1 else None
+
+
+def worst(statuses: Iterable[Status]) -> Status:
+    """The run's status: interrupted if it was, else the first that is not ANSWERED."""
+    status = Status.ANSWERED
+    for s in statuses:
+        if s is Status.INTERRUPTED:
+            return s
+        if status is Status.ANSWERED:
+            status = s
+    return status
+
+
+def answer_document(document: Document, conv: Conversation, seq: int = 1) -> Reply:
+    """Answer every call of one document, in order, and build its reply. The document's
+    TodoWrite changes are written once, at its end."""
+    if conv.todos is None:
+        return _answer_calls(document, conv, seq)
+    with conv.todos.batch(conv.error):
+        reply = _answer_calls(document, conv, seq)
+    if conv.todos.interrupted:  # a signal came while the lists were being kept
+        return reply._replace(status=Status.INTERRUPTED)
+    return reply
+
+
+def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
+    try:
+        if document.value is None:
+            raise UnreadableDocument(document.error or "the input is not a JSON object")
+        envelope = detect(document.value, seq)
+    except UnreadableDocument as exc:
+        said = document.report or str(exc)  # the agent is told where, as the person is
+        conv.error(said)
+        result = ToolResult(None, results.unreadable_text(said), Status.INVALID, is_error=True)
+        return Reply([result.block()], Status.INVALID, [result])
+    if envelope.kind is Kind.PASSED_OVER:  # a Claude Code line may say what it supports
+        conv.capabilities.update(capabilities(document.value))
+    if envelope.refusal is not None:
+        conv.error(envelope.refusal)
+        return Reply(envelope.replies([]), Status.ANSWERED)
+    done: list[ToolResult] = []
+    stopped: Status | None = None  # after a refusal or Ctrl-C the other calls are not asked
+    for item in envelope.items:
+        if isinstance(item, Context):
+            if stopped is None:
+                try:
+                    conv.say(context_text(item.text, conv.style, item.label))
+                except KeyboardInterrupt:
+                    conv.say("\n")
+                    stopped = Status.INTERRUPTED
+        elif stopped is Status.INTERRUPTED:
+            text = results.interrupted_text({})
+            done.append(ToolResult(item.id, text, Status.INTERRUPTED, is_error=True))
+        elif stopped is not None:  # Claude Code cancels the other calls of the message
+            done.append(ToolResult(item.id, results.CANCEL_MESSAGE, Status.DECLINED, is_error=True))
+        else:
+            conv.pending = envelope.request_id if envelope.kind is Kind.CONTROL else None
+            try:
+                result = run_call(item, conv, short=0 <= document.size <= MAX_TEXT)
+            except Withdrawn:  # no reply: the requester no longer waits for one
+                conv.say("\n")
+                conv.error("the request was withdrawn (control_cancel_request); nothing was sent")
+                return Reply([], Status.ANSWERED)
+            finally:
+                conv.pending = None
+            done.append(result)
+            if result.status in (Status.DECLINED, Status.INTERRUPTED):
+                stopped = result.status
+    if not done and envelope.kind in (
+        Kind.MESSAGE,
+        Kind.OPENAI,
+        Kind.RESPONSES,
+        Kind.GEMINI_CONTENT,
+    ):
+        conv.error("this message holds no tool call; nothing to answer")
+    statuses = [r.status for r in done]
+    if stopped is Status.INTERRUPTED:
+        statuses.append(stopped)
+    return Reply(envelope.replies(done), worst(statuses), done)
+
+
+def _end_typed_line(conv: Conversation) -> None:
+    """End the person's line before a result: an answer typed at a terminal and ended with
+    Ctrl-D, not Enter, leaves the cursor after it (``Choose 1-3: 2``), where the result
+    line, on the same terminal, would be glued. The reader's end-of-input flag is the one
+    sign of it: the line it returned came without a line ending."""
+    if conv.open_line and conv.reader.interactive and conv.reader.at_end:
+        conv.say("\n")
+
+
+def run(
+    source: LineReader,
+    conv: Conversation,
+    out: TextIO,
+    *,
+    output: Output = Output.RESULT,
+    on_document: Callable[[Document], None] | None = None,
+    name: str | None = None,
+    answer: Callable[[Document, Conversation, int], Reply] | None = None,
+) -> Status:
+    """Answer every document of ``source``, printing its lines as soon as they are made.
+
+    One document is read, answered and printed before the next is read, so a stream of
+    any length runs in constant memory and its results come out as they are made.
+    ``name`` (a path, ``stdin``) names the source where a document cannot be read.
+    ``answer`` answers a document in place of asking here (``--inbox``: an inbox does).
+    """
+    answer = answer or answer_document
+    status = Status.ANSWERED
+    try:
+        for seq, document in enumerate(read_documents(source, conv.error, name=name), start=1):
+            if on_document is not None:
+                on_document(document)
+            reply = answer(document, conv, seq)
+            _end_typed_line(conv)
+            for line in output_lines(reply.replies, reply.results, output):
+                out.write(line + "\n")
+            out.flush()
+            status = worst([status, reply.status])
+            if reply.status is Status.INTERRUPTED:
+                conv.error(signals.stop_notice())
+                break
+    except KeyboardInterrupt:  # between calls: nothing was asked, nothing to answer
+        conv.say("\n")
+        conv.error(signals.stop_notice())
+        status = Status.INTERRUPTED
+    return status
+
+
+def ask(
+    call: Mapping[str, Any] | str,
+    *,
+    input: TextIO | LineReader | None = None,
+    output: TextIO | None = None,
+    timeout: float | None = None,
+    style: Style | None = None,
+    state: str | Path | None = None,
+    session: str | None = None,
+) -> Reply:
+    """Ask one call (any envelope, as a dict or JSON text) and return its reply.
+
+    Answer lines are read from ``input`` (default stdin) and the screens written to
+    ``output`` (default stderr). TodoWrite lists are kept in ``state`` (default
+    ``$XDG_STATE_HOME/askcli/todos.json``) under ``session``.
+    """
+    document = parse_object(call) if isinstance(call, str) else Document(dict(call))
+    out = output if output is not None else sys.stderr
+    conv = Conversation(
+        reader=reader_for(input if input is not None else sys.stdin),
+        out=out,
+        style=style if style is not None else Style.for_stream(out),
+        timeout=timeout,
+        todos=TodoStore(Path(state) if state is not None else default_path()),
+        session=session,
+    )
+    return answer_document(document, conv)

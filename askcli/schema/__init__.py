@@ -1,0 +1,1 @@
+"""The tool input schemas and their validation."""

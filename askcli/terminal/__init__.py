@@ -1,0 +1,1 @@
+"""The terminal conversation: streams, screens, rendering, signals, notifications."""

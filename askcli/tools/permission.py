@@ -1,0 +1,414 @@
+"""The fallback permission prompt: any tool askcli does not serve itself (Bash, Edit, ...).
+
+The seed's FallbackPermissionRequest in plain lines: the tool's name and its whole input,
+then numbered choices as in Claude Code (1 yes; 2 yes and don't ask again, when there is a
+rule to name; 3 no) and ``Allow?``. askcli never runs the tool: allowing gives the
+permission decision (``updatedInput``) for the host to run it; ``n`` gives the rejection
+result; typed words give the rejection with the person's words.
+
+A person never approves text they could not see: every key and value is shown whole,
+wrapped (never cut), with runs of whitespace, blank lines, tabs, odd spaces and controls
+made visible; at a terminal a long request is paged, and the pager can only go on or deny.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NamedTuple
+
+from ..errors import AnswerTimeout, InvalidCall
+from ..questions.answers import normalize
+from ..schema.issues import zod_type
+from ..terminal.conversation import Conversation, Ending
+from ..terminal.rendering import ROOM_TO_TYPE, Style, display_width, escape_controls, wrap
+from ..wire import results
+from ..wire.envelopes import ToolCall
+from ..wire.results import Status, ToolResult
+
+PROMPT = "Allow? 1 or 3 (y/n), or type what to do instead: "
+PROMPT_ALWAYS = "Allow? 1-3 (y/n), or type what to do instead: "
+
+
+def prompt(offer: Offer | None, width: int) -> str:
+    """``Allow? ...``; on a narrow terminal without the words the choices above say."""
+    text = PROMPT_ALWAYS if offer else PROMPT
+    if len(text) + ROOM_TO_TYPE > width:
+        text = text.split(",")[0] + ": "
+    return text
+
+
+MORE = "--more-- ({shown} of {total} lines; Enter for more, n to deny) "
+ALLOWED_TEXT = "The user allowed this tool use."
+EXACT = "don't ask again for this exact {what} in this session"
+SPACE_RUN = 4  # a longer run of spaces inside a line is shown counted
+INDENT = 24  # leading spaces kept as indentation up to this many
+BLANK_RUN = 2  # a longer run of empty lines inside a value is shown counted
+CONTINUED = "\u21aa "  # starts a line that a long line wrapped onto
+# askcli's own marks; in a value they are shown escaped, so a value cannot forge them
+_MARKS = {"\u27e8": "\\u27e8", "\u27e9": "\\u27e9", "\u21aa": "\\u21aa"}
+_MARK_RE = re.compile("[\u27e8\u27e9\u21aa]")
+# spaces that are not U+0020 (Zs), and blank-looking symbols: shown as escapes
+_ODD_SPACES = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u2800"
+_RUN = re.compile(f"( +)|(\t+)|([{_ODD_SPACES}])\\3*")
+# what a display line may be broken after, and what it may not be broken inside
+_TOKEN = re.compile(r"\u27e8[^\u27e9]*\u27e9|\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[rn])|.")
+HELP = (
+    ("1, y", "allow: the host runs the tool with this input; askcli never runs it"),
+    ("2, a", "allow, and {what}"),
+    ("3, n", "deny: the agent is told to stop and wait"),
+    ("TEXT", "deny, and tell the agent what to do instead"),
+    ("?", "this help"),
+)
+
+
+def parse_any(data: Any) -> dict[str, Any]:
+    """A tool askcli does not know takes any JSON object as input."""
+    if not isinstance(data, dict):
+        received = zod_type(data) if data is not None else "null"
+        issue = {
+            "code": "invalid_type",
+            "expected": "object",
+            "received": received,
+            "path": [],
+            "message": f"Expected object, received {received}",
+        }
+        raise InvalidCall("tool", [issue])
+    return data
+
+
+def _plain(text: str) -> str:
+    """Controls, invisible characters and askcli's marks escaped."""
+    return _MARK_RE.sub(lambda m: _MARKS[m.group()], escape_controls(text))
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"\u27e8{n} {one if n == 1 else many}\u27e9"
+
+
+def _run(match: re.Match[str], at_end: bool) -> str:
+    spaces, tabs, odd = match.group(1), match.group(2), match.group(3)
+    if spaces:
+        if at_end or len(spaces) > SPACE_RUN:
+            return _count(len(spaces), "space", "spaces")
+        return spaces
+    if tabs:
+        return _count(len(tabs), "tab", "tabs")
+    code = f"\\u{ord(odd):04x}"
+    n = len(match.group())
+    return code if n == 1 else f"\u27e8{n} \u00d7 {code}\u27e9"
+
+
+def mark_line(line: str, *, indent: bool = True) -> str:
+    """One line (no newline in it) with whitespace runs counted and the rest escaped.
+
+    Leading spaces up to :data:`INDENT` stay as indentation when ``indent``; a longer
+    run of spaces, spaces at the end, tabs and odd spaces are shown as marks.
+    """
+    if not line:
+        return ""
+    if line.isascii() and line.isprintable() and "  " not in line and not line.endswith(" "):
+        return line  # the usual case: nothing to mark (and no mark: they are not ASCII)
+    body = line.lstrip(" ")
+    lead = len(line) - len(body)
+    out = []
+    if lead and indent and body and lead <= INDENT:
+        out.append(" " * lead)
+        line = body
+    pos = 0
+    for match in _RUN.finditer(line):
+        out.append(_plain(line[pos : match.start()]))
+        out.append(_run(match, match.end() == len(line)))
+        pos = match.end()
+    out.append(_plain(line[pos:]))
+    return "".join(out)
+
+
+def shown(text: str) -> str:
+    """``text`` on one line: newlines as ``\\n``, whitespace runs counted, the rest escaped."""
+    if not text:
+        return "\u27e8empty string\u27e9"
+    return "\\n".join(mark_line(line, indent=False) for line in text.split("\n"))
+
+
+def value_lines(text: str) -> list[str]:
+    """A string value as display lines before wrapping: marked, blank-line runs counted.
+
+    The final newline is not shown; blank lines at the start or the end of the value, and
+    runs of more than :data:`BLANK_RUN` inside it, are shown counted.
+    """
+    if not text:
+        return ["\u27e8empty string\u27e9"]
+    lines = text.split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
+    out: list[str] = []
+    blank = 0
+    for line in lines:
+        if not line:
+            blank += 1
+            continue
+        if blank:
+            edge = len(out) == 0
+            out += [""] * blank if blank <= BLANK_RUN and not edge else [_blank(blank)]
+            blank = 0
+        out.append(mark_line(line))
+    if blank:
+        out.append(_blank(blank))
+    return out
+
+
+def _blank(n: int) -> str:
+    return _count(n, "blank line", "blank lines")
+
+
+def fold(text: str, width: int, first: str, rest: str) -> list[str]:
+    """``text`` (one marked line) wrapped to ``width`` columns, never cut.
+
+    A line that goes on after a wrap begins with :data:`CONTINUED`, so a wrap can never
+    be taken for a line break of the value. Marks and escapes are never split.
+    """
+    if text.isascii() and len(first) + len(text) <= width:
+        return [first + text]
+    lines: list[str] = []
+    prefix = first
+    later = rest + CONTINUED
+    room = max(width - display_width(first), 10)
+    later_room = max(width - display_width(later), 10)
+    current: list[str] = []
+    sizes: list[int] = []
+    used = 0
+    cut = 0  # where the current line may be broken: after a space or a mark
+    widths: dict[str, int] = {}
+    for token in _TOKEN.findall(text):
+        size = widths.get(token, -1)
+        if size < 0:
+            size = widths[token] = display_width(token)
+        if size > later_room:  # a mark wider than a whole line (a narrow terminal)
+            if current:
+                lines.append(prefix + "".join(current))
+                prefix = later
+            for piece in _pieces(token, later_room):
+                lines.append(prefix + piece)
+                prefix = later
+            current, sizes, used, room, cut = [], [], 0, later_room, 0
+            continue
+        while current and used + size > room:
+            if cut > 0 and cut * 2 >= len(current) and sum(sizes[cut:]) <= later_room:
+                lines.append(prefix + "".join(current[:cut]))
+                current, sizes = current[cut:], sizes[cut:]
+            else:
+                lines.append(prefix + "".join(current))
+                current, sizes = [], []
+            prefix, room, used, cut = later, later_room, sum(sizes), 0
+        current.append(token)
+        sizes.append(size)
+        used += size
+        if token == " " or token.endswith("\u27e9"):
+            cut = len(current)
+    lines.append(prefix + "".join(current))
+    return lines
+
+
+def _pieces(token: str, room: int) -> list[str]:
+    out, piece, used = [], "", 0
+    for ch in token:
+        w = display_width(ch)
+        if piece and used + w > room:
+            out.append(piece)
+            piece, used = "", 0
+        piece, used = piece + ch, used + w
+    return [*out, piece] if piece else out
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def input_lines(value: Any, style: Style) -> list[str]:
+    """The input as ``key: value`` lines, every key and value whole, wrapped to the width."""
+    width = style.width
+    if not isinstance(value, dict):
+        return [row for line in value_lines(_json(value)) for row in fold(line, width, "  ", "  ")]
+    lines: list[str] = []
+    for key, item in value.items():
+        label = f"{shown(str(key))}:"
+        rows = value_lines(item if isinstance(item, str) else _json(item))
+        if len(rows) == 1:
+            lines += fold(f"{label} {rows[0]}", width, "  ", "      ")
+            continue
+        lines += fold(label, width, "  ", "      ")
+        for row in rows:  # each line of the value indented, so code keeps its shape
+            lines += fold(row, width, "      ", "      ") if row else [""]
+    return lines or ["  (no input)"]
+
+
+class Offer(NamedTuple):
+    """Choice 2: what it allows in plain words, and the suggestions to send back (None:
+    only the identical input, remembered by the host)."""
+
+    phrases: list[str]
+    permissions: list[Any] | None
+
+
+def offer_for(call: ToolCall, conv: Conversation) -> Offer | None:
+    """Choice 2, if there is a rule to name: the call's suggestions, else (``askcli claude``)
+    the identical input."""
+    if call.suggestions is not None and call.suggestions != []:
+        from .permission_rules import offered  # pydantic: only for calls with suggestions
+
+        found = offered(call.suggestions, shown)
+        if found.dropped:
+            conv.error(
+                f"{found.dropped} permission suggestion(s) could not be read and are not offered"
+            )
+        if found.too_many:
+            conv.error("the permission suggestions are too many to show and are not offered")
+        if found.sent:
+            return Offer(found.phrases, found.sent)
+    if conv.permission_always:
+        what = "command" if call.name == "Bash" else "input"
+        return Offer([EXACT.format(what=what)], None)
+    return None
+
+
+def request_lines(
+    call: ToolCall, data: dict[str, Any], offer: Offer | None, style: Style
+) -> list[str]:
+    """Everything the approval covers, as display lines: the tool, its input, the choices."""
+    width = style.width
+    title = fold(f"Tool use: {shown(call.name)}", width, "", "  ")
+    lines = ["", *(style.strong(row) for row in title), *input_lines(data, style)]
+    lines += wrap("1. Yes", width, first="  ", rest="     ")
+    if offer is not None:
+        if len(offer.phrases) == 1:
+            lines += fold(f"2. Yes, and {offer.phrases[0]}", width, "  ", "     ")
+        else:
+            lines += fold("2. Yes, and:", width, "  ", "     ")
+            for phrase in offer.phrases:
+                lines += fold(f"- {phrase}", width, "     ", "       ")
+    lines += wrap("3. No, and tell the agent what to do instead", width, first="  ", rest="     ")
+    return lines
+
+
+def _help(offer: Offer | None, width: int) -> str:
+    lines = []
+    for keys, text in HELP:
+        if keys.startswith("2"):
+            if offer is None:
+                continue
+            one = len(offer.phrases) == 1
+            text = text.format(what=offer.phrases[0] if one else "make the changes listed in 2")
+        lines += fold(f"{keys:<9}{text}", width, "  ", "           ")
+    return "\n".join(lines) + "\n"
+
+
+class _Paged(NamedTuple):
+    denied: bool = False
+    ended: bool = False
+
+
+def show_whole(lines: list[str], conv: Conversation) -> _Paged:
+    """Show ``lines``, a page at a time when a person reads them at a terminal.
+
+    The pager cannot skip: Enter shows more, ``n`` (or ``q``) denies at once, anything
+    else is refused; the input ending is no answer. AnswerTimeout and KeyboardInterrupt
+    pass through.
+    """
+    page = max(conv.style.height - 2, 3)
+    if not conv.reader.interactive or len(lines) <= page + 1:
+        conv.say("\n".join(lines) + "\n")
+        return _Paged()
+    start = 0
+    while True:
+        chunk = lines[start : start + page]
+        start += len(chunk)
+        conv.say("\n".join(chunk) + "\n")
+        if start >= len(lines):
+            return _Paged()
+        more = MORE.format(shown=start, total=len(lines))
+        while True:
+            answer = conv.read_answer(more, command=False)
+            if answer is None:
+                return _Paged(ended=True)
+            word = _word(answer)
+            if not word:
+                break
+            if word in ("n", "no", "q", "3"):
+                return _Paged(denied=True)
+            conv.say(conv.style.warn("! press Enter to see the rest before answering") + "\n")
+
+
+def _word(line: str) -> str:
+    """An answer line as a command word, normalized as every answer is, lower case."""
+    return normalize(line).lower()
+
+
+def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolResult:
+    """Ask whether the host may run ``call``; the answer is a permission decision."""
+    facts: dict[str, Any] = {"tool_name": call.name, "input": data, "allowed": False}
+
+    def denied(text: str, status: Status = Status.DECLINED, **more: Any) -> ToolResult:
+        return ToolResult(call.id, text, status, is_error=True, data={**facts, **more})
+
+    def allowed(**more: Any) -> ToolResult:
+        permissions = more.get("permissions")
+        return ToolResult(
+            call.id,
+            ALLOWED_TEXT,
+            Status.ANSWERED,
+            data={**facts, "allowed": True, **more},
+            updated_input=data,
+            deferred=True,
+            updated_permissions=permissions,
+        )
+
+    try:
+        offer = offer_for(call, conv)
+        paged = show_whole(request_lines(call, data, offer, conv.style), conv)
+        if paged.denied:
+            return denied(results.REJECT_MESSAGE)
+        ending = Ending.ENDED
+        while not paged.ended:
+            line = conv.read_answer(prompt(offer, conv.style.width))
+            if line is None:
+                break
+            word = _word(line)
+            if word in ("1", "y", "yes"):
+                return allowed()
+            if word in ("2", "a", "always") and offer is not None:
+                if offer.permissions is None:
+                    return allowed(always=True)
+                return allowed(permissions=offer.permissions)
+            if word in ("3", "n", "no", "q"):
+                return denied(results.REJECT_MESSAGE)
+            if word in ("?", "help"):
+                conv.say(_help(offer, conv.style.width))
+            elif word in ("2", "a", "always"):
+                conv.say(
+                    conv.style.warn(
+                        "! 2 is not offered: there is no rule to name for this call; "
+                        "type 1, 3 or what to do instead"
+                    )
+                    + "\n"
+                )
+            elif not word or word.isdigit():
+                choices = "1-3" if offer else "1 or 3"
+                conv.say(
+                    conv.style.warn(
+                        f"! type {choices} (y to allow, n to deny) or what to do instead"
+                    )
+                    + "\n"
+                )
+            else:
+                words = line.strip()
+                return denied(results.REJECT_WITH_WORDS_PREFIX + words, feedback=words)
+    except AnswerTimeout:
+        conv.say("\n")
+        ending = Ending.TIMEOUT
+    except KeyboardInterrupt:
+        conv.say("\n")
+        return denied(results.interrupted_text({}), Status.INTERRUPTED)
+    why = conv.why(ending)
+    conv.error(f"no answer ({why})")
+    return denied(results.no_answer_text(why, {}), Status.NO_ANSWER)

@@ -1,0 +1,319 @@
+"""The tools registry: tool name -> tool (the seed's ``permissionComponentForTool``).
+
+A :class:`Tool` says how to validate a call's input, which soft rules to report in
+``askcli check --strict`` and how to answer it. The permission of the seed's layer lives in
+the handler: AskUserQuestion and the fallback prompt (any name not in the registry) ask the
+person; TodoWrite is ``allow`` and asks nothing. Adding a tool means adding one entry here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from ..errors import InvalidCall
+from ..questions.state import Mode, Outcome, State, foreign_keys, specs
+from ..schema.inputs import (
+    AskInput,
+    TodoInput,
+    parse_ask,
+    parse_todos,
+    soft_rule_warnings,
+    todo_warnings,
+)
+from ..schema.issues import MAX_TEXT, Issue, describe_issues, long_text
+from ..terminal.conversation import Conversation, Ending
+from ..terminal.rendering import visible
+from ..wire import results
+from ..wire.envelopes import ASK_USER_QUESTION, TODO_WRITE, ToolCall
+from ..wire.results import Status, ToolResult
+from . import permission, todos
+from .repl import Conclusion, converse, statuses
+
+if TYPE_CHECKING:
+    from ..wire.dialects import Dialect
+
+
+class Tool(NamedTuple):
+    """One tool askcli serves.
+
+    ``parse`` validates the raw input (raising InvalidCall); ``answer`` runs the parsed
+    call; ``warnings`` lists the soft rules the input breaks.
+    """
+
+    name: str
+    parse: Callable[[Any], Any]
+    answer: Callable[[ToolCall, Any, Conversation], ToolResult]
+    warnings: Callable[[Any], list[str]] = lambda _: []
+    invalid: Callable[[list[Issue]], str] = results.validation_error_text
+
+
+def final_annotations(data: AskInput, conclusion: Conclusion) -> dict[str, dict[str, str]]:
+    """The chosen previews and the person's notes, by question text. The call's own
+    annotations never pass through unseen: its notes were shown as the person's to keep or
+    clear, and a preview comes from the option chosen."""
+    out: dict[str, dict[str, str]] = {}
+    state = conclusion.state
+    for i, question in enumerate(data.questions):
+        note: dict[str, str] = {}
+        if i in state.previews:
+            note["preview"] = state.previews[i]
+        if i in state.notes:
+            note["notes"] = state.notes[i]
+        if note:
+            out[question.question] = note
+    return {key: note for key, note in out.items() if note}
+
+
+UNANSWERED_CAPABILITY = "ask_user_question_unanswered_v1"  # askcli.wire.wording's, unimported
+
+
+def _claude_code_answers(state: State) -> dict[str, str]:
+    """The answers as Claude Code's dialog writes them: a multi-select's labels joined by
+    :func:`askcli.wire.wording.join_labels` (a label holding ``", "`` quoted)."""
+    from ..wire.wording import join_labels
+
+    out = dict(state.answers)
+    for i, question in enumerate(state.questions):
+        chosen = state.selections.get(i)
+        if question.multi and chosen and question.text in out:
+            parts = [
+                state.other_text.get(i, "") if n == question.other else question.labels[n - 1]
+                for n in chosen
+            ]
+            out[question.text] = join_labels(parts)
+    return out
+
+
+def _unanswered(conclusion: Conclusion) -> dict[str, str]:
+    """``annotations[q].unanswered`` for the questions a submitted answer leaves open:
+    ``replied_in_chat`` after free text (r), else ``skipped``."""
+    state = conclusion.state
+    why = "replied_in_chat" if state.outcome is Outcome.RESPONDED else "skipped"
+    return {q.text: why for q in state.questions if q.text not in state.answers}
+
+
+def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
+    """Ask the person and turn the conclusion into the tool_result, in the seed's words
+    (or the current Claude Code release's, with ``--wording claude-code``: then every
+    question may be left unanswered, as in Claude Code's dialog).
+
+    Answers are listed in the order the person gave them. The call's own answers are only
+    suggestions the person confirms; those to questions not in the call are dropped with a
+    notice. ``m`` (more questions first) and ``r`` (free text instead) are answers too:
+    Claude Code's ``followUp`` and ``response``. The ``unanswered`` annotations go only to a
+    Claude Code that listed :data:`askcli.wire.wording.UNANSWERED_CAPABILITY`.
+    """
+    if data.answers or data.annotations:
+        asked = specs(data)
+        for what, given in (("answer", data.answers), ("annotation", data.annotations)):
+            for key in foreign_keys(asked, given):
+                conv.error(
+                    f"the call's {what} for {key!r} is dropped: no such question in the call"
+                )
+    current = conv.wording == "claude-code"
+    if current:
+        data = data._replace(questions=tuple(q._replace(required=False) for q in data.questions))
+    conclusion = converse(call.id, call.input, data, conv)
+    state = conclusion.state
+    answers = _claude_code_answers(state) if current else dict(state.answers)
+    annotations = final_annotations(data, conclusion)
+    payload: dict[str, Any] = {
+        "questions": call.input["questions"],
+        "answers": answers,
+        "annotations": annotations,
+        "status": statuses(conclusion),
+    }
+
+    def failed(text: str, status: Status) -> ToolResult:
+        return ToolResult(call.id, text, status, is_error=True, data=payload)
+
+    outcome = state.outcome if conclusion.ending is Ending.DONE else None
+    if outcome in (Outcome.SUBMITTED, Outcome.FOLLOW_UP, Outcome.RESPONDED):
+        updated = {k: v for k, v in call.input.items() if k != "annotations"}
+        updated["answers"] = answers
+        sent = annotations
+        if UNANSWERED_CAPABILITY in conv.capabilities:
+            sent = {q: dict(note) for q, note in annotations.items()}
+            for question, why in _unanswered(conclusion).items():
+                sent.setdefault(question, {})["unanswered"] = why
+        if sent:
+            updated["annotations"] = sent
+        if outcome is Outcome.SUBMITTED and not current:  # the usual case
+            text = results.answered_text(answers, annotations)
+            return ToolResult(call.id, text, Status.ANSWERED, data=payload, updated_input=updated)
+        from ..wire import wording
+
+        if outcome is Outcome.FOLLOW_UP:
+            updated["followUp"] = True
+            payload["followUp"] = True
+        if state.response.strip():
+            updated["response"] = state.response
+            payload["response"] = state.response
+        if outcome is Outcome.FOLLOW_UP:
+            listed = wording.answer_list(data.questions, answers, annotations)
+            text = wording.follow_up_text(listed, state.response)
+        elif outcome is Outcome.RESPONDED:
+            text = wording.responded_text(state.response)
+        elif current:
+            text = wording.answered_text(data.questions, answers, annotations)
+        else:
+            text = results.answered_text(answers, annotations)
+        return ToolResult(call.id, text, Status.ANSWERED, data=payload, updated_input=updated)
+    if outcome is Outcome.CLARIFY:
+        questions = [q.question for q in data.questions]
+        if current:
+            from ..wire import wording
+
+            notes = {
+                q.question: state.notes[i] for i, q in enumerate(data.questions) if i in state.notes
+            }
+            text = wording.clarify_text(state.clarification, questions, answers, notes)
+        else:
+            text = results.clarify_text(state.clarification, questions, answers)
+        return failed(text, Status.DECLINED)
+    if conclusion.ending is Ending.DONE:
+        return failed(results.REJECT_MESSAGE, Status.DECLINED)
+    if conclusion.ending is Ending.INTERRUPTED:
+        return failed(results.interrupted_text(answers), Status.INTERRUPTED)
+    why = conv.why(conclusion.ending)
+    conv.error(f"no answer ({why})")
+    if current and conclusion.ending is Ending.TIMEOUT and conv.timeout:
+        from ..wire import wording
+
+        listed = wording.answer_list(data.questions, answers, annotations)
+        return failed(wording.idle_text(conv.timeout, listed), Status.NO_ANSWER)
+    return failed(results.no_answer_text(why, answers), Status.NO_ANSWER)
+
+
+def todo_write(call: ToolCall, data: TodoInput, conv: Conversation) -> ToolResult:
+    """Show the list, keep it for the session, and answer at once (permission: allow)."""
+    given = [dict(item) for item in call.input["todos"]]
+    for warning in todo_warnings(data):
+        conv.error(f"warning: {warning}")
+    key = call.agent_id or conv.session or call.session_id or "default"
+    all_done = all(t["status"] == "completed" for t in given)
+    new = [] if all_done else given
+    old: list[dict[str, Any]] = []
+    if conv.todos is not None:
+        old = conv.todos.replace(key, new)
+        for note in conv.todos.notes:
+            conv.error(note)
+        conv.todos.notes.clear()
+    title = f"Todo list ({visible(key)})" + (": all done, cleared" if given and all_done else "")
+    conv.say(todos.checklist(given, conv.style, title=title, old=old))
+    if conv.todos is not None and conv.todos.interrupted:  # a signal while reading the state
+        text = results.interrupted_text({})
+        return ToolResult(call.id, text, Status.INTERRUPTED, is_error=True)
+    text = todos.RESULT_TEXT
+    if todos.needs_verification_note(given, subagent=call.agent_id is not None):
+        text += todos.VERIFICATION_NOTE
+    return ToolResult(
+        call.id,
+        text,
+        Status.ANSWERED,
+        data={"oldTodos": old, "newTodos": new},
+        updated_input=call.input,
+    )
+
+
+REGISTRY: dict[str, Tool] = {
+    tool.name: tool
+    for tool in [
+        Tool(ASK_USER_QUESTION, parse_ask, ask_user_question, soft_rule_warnings),
+        Tool(TODO_WRITE, parse_todos, todo_write, todo_warnings),
+    ]
+}
+FALLBACK = Tool("", permission.parse_any, permission.fallback)
+
+
+def tool_for(name: str) -> Tool:
+    """The tool serving ``name``: its own, another agent's question tool (a dialect), or
+    the fallback permission prompt."""
+    tool = REGISTRY.get(name)
+    if tool is not None:
+        return tool
+    from ..wire.dialects import by_tool  # only for calls that are not Claude Code's
+
+    dialect = by_tool(name)
+    if dialect is None:
+        return FALLBACK
+    invalid = dialect.invalid or results.validation_error_text
+    return Tool(dialect.tool, dialect.parse, _dialect_answer(dialect), dialect.warnings, invalid)
+
+
+def _dialect_answer(dialect: Dialect) -> Callable[[ToolCall, Any, Conversation], ToolResult]:
+    """Ask a dialect's call as AskUserQuestion is asked, and let the dialect reply."""
+
+    def answer(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
+        from ..wire.dialects import Asked
+
+        if not data.questions:  # an agent that allows an empty list gets its empty answer
+            conv.error(f"the {dialect.tool} call has no questions; nothing to ask")
+            done = State((), mode=Mode.DONE, outcome=Outcome.SUBMITTED)
+            return dialect.reply(Asked(call, data, Conclusion(done, Ending.DONE)))
+        conclusion = converse(call.id, call.input, data, conv)
+        why = None
+        if conclusion.ending in (Ending.ENDED, Ending.TIMEOUT):
+            why = conv.why(conclusion.ending)
+            conv.error(f"no answer ({why})")
+        elif conclusion.ending is Ending.INTERRUPTED:
+            from ..terminal.signals import no_answer_reason
+
+            why = no_answer_reason()
+        return dialect.reply(Asked(call, data, conclusion, why))
+
+    return answer
+
+
+def invalid_result(call: ToolCall, error: InvalidCall, wording: str = "seed") -> ToolResult:
+    """The result of a call that fails its schema, in its agent's words; with the
+    ``claude-code`` wording, Claude Code's advice comes first where it gives one."""
+    text = tool_for(call.name).invalid(error.issues)
+    if wording == "claude-code" and call.name == ASK_USER_QUESTION:
+        from ..wire.wording import steer
+
+        advice = steer(call.input)
+        if advice is not None:
+            text = text.replace("InputValidationError: ", f"InputValidationError: {advice}\n\n", 1)
+    return ToolResult(call.id, text, Status.INVALID, is_error=True)
+
+
+def check_call(call: ToolCall, *, short: bool = False) -> tuple[Tool, Any]:
+    """The tool and the parsed input of ``call``; raises InvalidCall, or LookupError for
+    a malformed call. ``short``: the call came in a document shorter than any string may
+    be, so no string in it needs measuring."""
+    if call.problem is not None:
+        raise LookupError(call.problem)
+    tool = tool_for(call.name)
+    # no string is longer than the whole input's JSON text: most calls need no search
+    if not short and len(json.dumps(call.input, ensure_ascii=False)) > MAX_TEXT:
+        too_long = long_text(call.input)
+        if too_long is not None:
+            raise InvalidCall(call.name, [too_long])
+    try:
+        return tool, tool.parse(call.input)
+    except InvalidCall as error:
+        raise InvalidCall(call.name, error.issues) from None
+
+
+def run_call(call: ToolCall, conv: Conversation, *, short: bool = False) -> ToolResult:
+    """Answer one call with its tool; malformed and invalid calls get errors."""
+    if call.notice is not None:
+        conv.error(call.notice)
+    try:
+        tool, parsed = check_call(call, short=short)
+    except InvalidCall as error:
+        where = f" {call.id}" if call.id else ""
+        conv.error(f"invalid {error.tool} call{where}: {describe_issues(error.issues)}")
+        return invalid_result(call, error, conv.wording)
+    except LookupError as error:
+        conv.error(str(error))
+        text = results.unreadable_text(str(error))
+        return ToolResult(call.id, text, Status.INVALID, is_error=True)
+    conv.call_starts()  # --notify: once per call, at its first prompt (TodoWrite has none)
+    try:
+        return tool.answer(call, parsed, conv)
+    finally:
+        conv.call_starts(False)

@@ -1,0 +1,250 @@
+"""The AskUserQuestion REPL: screens out, answer lines in, until a decision.
+
+:func:`ask_questions` takes its streams in a :class:`~askcli.terminal.conversation.Conversation`,
+so it runs the same on a terminal, a pipe or ``io.StringIO``. It never decides results; it
+returns the final state and how the conversation ended.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from ..errors import AnswerTimeout, Refused
+from ..questions.answers import (
+    Help,
+    Notes,
+    Preview,
+    Skip,
+    parse_confirm,
+    parse_question_line,
+    parse_review_line,
+    parse_typed_line,
+)
+from ..questions.state import Action, Mode, Outcome, State, Text, reduce, specs, start
+from ..schema.inputs import AskInput
+from ..terminal import screens
+from ..terminal.conversation import Conversation, Ending
+from ..terminal.rendering import Style
+
+
+class Conclusion(NamedTuple):
+    state: State
+    ending: Ending
+
+
+def converse(call_id: str | None, raw: object, data: AskInput, conv: Conversation) -> Conclusion:
+    """Ask the questions of one call, with its journal when there is one: each answer line
+    is kept as it is given, and a call interrupted before offers to resume where it
+    stopped (at the review, if its answers were complete) or to start afresh; a finished
+    call's journal entries are dropped. ``raw`` is the call's input as sent (its digest
+    tells whether kept lines are about the same call)."""
+    journal = conv.journal_for(call_id)
+    if journal is None or call_id is None or any(q.secret for q in data.questions):
+        return ask_questions(data, conv)  # a secret answer is never written down
+    from .journal import input_digest
+
+    digest = input_digest(raw)
+    kept = journal.lines(call_id, digest)
+    for note in journal.notes:  # a journal that cannot be used: said before asking
+        conv.error(note)
+    journal.notes.clear()
+    key = call_id
+    conclusion = ask_questions(
+        data,
+        conv,
+        resume=kept,
+        keep=lambda line: journal.record(key, digest, line),
+        drop=lambda: journal.finish(key),  # "Resume? n": the kept lines are done with
+    )
+    if conclusion.ending is Ending.DONE:
+        journal.finish(key)
+    for note in journal.notes:
+        conv.error(note)
+    return conclusion
+
+
+def statuses(conclusion: Conclusion) -> dict[str, str]:
+    """Each question's fate, by question text: ``answered`` or ``skipped`` when the answers
+    were submitted; else ``declined`` (the person said no, chatted, or pressed Ctrl-C),
+    ``timed out`` (``--timeout``) or ``dismissed`` (the answers ended, the terminal hung
+    up, askcli was told to stop)."""
+    state, ending = conclusion.state, conclusion.ending
+    if ending is Ending.DONE and state.outcome in (
+        Outcome.SUBMITTED,
+        Outcome.FOLLOW_UP,
+        Outcome.RESPONDED,
+    ):
+        answered = state.answers
+        return {q.text: "answered" if q.text in answered else "skipped" for q in state.questions}
+    if ending is Ending.TIMEOUT:
+        fate = "timed out"
+    elif ending is Ending.DONE:
+        fate = "declined"
+    elif ending is Ending.INTERRUPTED:
+        from ..terminal.signals import no_answer_reason
+
+        fate = "dismissed" if no_answer_reason() is not None else "declined"
+    else:
+        fate = "dismissed"
+    return {q.text: fate for q in state.questions}
+
+
+def ask_questions(
+    data: AskInput,
+    conv: Conversation,
+    *,
+    resume: Sequence[str] = (),
+    keep: Callable[[str], None] = lambda _: None,
+    drop: Callable[[], None] = lambda: None,
+) -> Conclusion:
+    """Ask the questions of ``data`` not answered in it; return where things stood.
+
+    ``resume`` are answer lines kept from an interrupted conversation about the same call:
+    what they give is shown and ``Resume? [Y/n]`` asked; ``n`` starts afresh and calls
+    ``drop`` (the kept lines are forgotten). ``keep`` gets every line that moved the state
+    on, except those of a decline's confirmation.
+    """
+    notes = {q: a["notes"] for q, a in (data.annotations or {}).items() if "notes" in a}
+    fresh = start(specs(data), data.answers, notes, review=data.review, extras=data.extras)
+    state = replay(data, fresh, resume)
+    shown: tuple[Mode, int] | None = None
+    secrets = True in [q.secret for q in data.questions]
+    if data.title and not conv.quiet:
+        conv.say(screens.title_block(data.title, conv.style))
+    try:
+        if state != fresh:
+            conv.say(screens.resumed(data, state, conv.style))
+            going_on = _ask_resume(conv)
+            if going_on is None:
+                return Conclusion(state, Ending.ENDED)
+            if not going_on:
+                state = fresh
+                drop()
+        while state.mode is not Mode.DONE:
+            view = (Mode.REVIEW if state.mode is Mode.REVIEW else Mode.QUESTION, state.at)
+            if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW) and not conv.quiet:
+                # a screen is written whole, never paged: a paging key could be taken for
+                # an answer, or an answer for a paging key (the terminal has scrollback)
+                conv.say(_screen(data, state, conv.style))
+                shown = view
+            # at a secret question every line is read unechoed: its answer, Other's text
+            # and its notes (n TEXT) may each be the secret
+            secret = (
+                secrets
+                and state.mode in (Mode.QUESTION, Mode.OTHER_TEXT)
+                and data.questions[state.at].secret
+            )
+            line = conv.read_answer(
+                "" if conv.quiet else screens.prompt(state, conv.style.width, secret=secret),
+                command=state.mode in (Mode.QUESTION, Mode.REVIEW),
+                secret=secret,
+            )
+            if line is None:
+                return Conclusion(state, Ending.ENDED)
+            try:
+                meaning = interpret(data, state, line)
+            except Refused as refused:
+                conv.say(screens.refusal(str(refused), conv.style))
+                continue
+            if isinstance(meaning, Help):
+                conv.say(screens.help_text(state, conv.style.width))
+            elif isinstance(meaning, Preview):
+                question = data.questions[state.at]
+                conv.say(screens.preview_block(question, meaning.number, conv.style))
+            else:
+                before = state
+                try:
+                    state = reduce(state, meaning)
+                except Refused as refused:
+                    conv.say(screens.refusal(str(refused), conv.style))
+                    continue
+                if Mode.CONFIRM_DECLINE not in (before.mode, state.mode):
+                    keep(line)
+                if isinstance(meaning, Notes):
+                    conv.say(screens.notes_saved(state.notes, state.at))
+                elif isinstance(meaning, Skip):
+                    conv.say(screens.skipped(before.at))
+    except AnswerTimeout:
+        conv.say("\n")
+        return Conclusion(state, Ending.TIMEOUT)
+    except KeyboardInterrupt:
+        conv.say("\n")
+        return Conclusion(state, Ending.INTERRUPTED)
+    return Conclusion(state, Ending.DONE)
+
+
+def interpret(data: AskInput, state: State, line: str) -> Action | Help | Preview:
+    """What one line means in ``state``: an action for the state machine, or something to
+    show (help, a preview). Refused when it means nothing usable."""
+    if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT, Mode.RESPOND_TEXT):
+        return Text(line)
+    if state.mode is Mode.CONFIRM_DECLINE:
+        return parse_confirm(line, default=False)
+    if state.mode is Mode.REVIEW:
+        return parse_review_line(line, count=len(data.questions), extras=state.extras)
+    question = state.current
+    if question.rule is not None:  # a typed answer
+        typed = parse_typed_line(line, extras=state.extras)
+        return Text(typed) if isinstance(typed, str) else typed
+    return parse_question_line(
+        line,
+        count=len(question.labels) + question.has_other,
+        multi=question.multi,
+        labels=question.labels,
+        other=question.has_other,
+        yesno=question.yesno,
+        extras=state.extras,
+    )
+
+
+def _ask_resume(conv: Conversation) -> bool | None:
+    """``Resume? [Y/n]``: True to go on with the kept answers, False to start afresh,
+    None when the answers ended."""
+    while True:
+        line = conv.read_answer("" if conv.quiet else screens.RESUME_PROMPT)
+        if line is None:
+            return None
+        try:
+            return parse_confirm(line, default=True).yes
+        except Refused as refused:
+            conv.say(screens.refusal(str(refused), conv.style))
+
+
+def replay(data: AskInput, state: State, lines: Sequence[str]) -> State:
+    """``state`` after ``lines``, shown nothing; a line that no longer fits is skipped.
+
+    Kept lines never end the call: where one would submit it, the person gets the review
+    instead, so a resumed call is always shown before it is submitted; a kept decline is
+    dropped and the person decides again."""
+    for line in lines:
+        try:
+            meaning = interpret(data, state, line)
+            if isinstance(meaning, Help | Preview):
+                continue
+            after = reduce(state, meaning)
+        except Refused:
+            continue
+        if after.mode is Mode.DONE and after.outcome is Outcome.SUBMITTED:
+            review = len(state.questions)
+            return after._replace(at=review, mode=Mode.REVIEW, outcome=None, reviewing=False)
+        if after.mode is Mode.DONE:  # a decline: the person decides again
+            return state
+        if after.mode is not Mode.CONFIRM_DECLINE:
+            state = after
+    return state
+
+
+def _screen(data: AskInput, state: State, style: Style) -> str:
+    if state.mode is Mode.REVIEW:
+        return screens.review_block(data, state, style)
+    question = data.questions[state.at]
+    text = screens.question_block(question, state.at, len(data.questions), style)
+    if state.at in state.selections or (question.typed and question.question in state.answers):
+        text += screens.current_answer(state, style, question.secret)
+    else:
+        if state.at in state.suggested:
+            text += screens.suggested_answer(state, style, data.asker)
+        if state.at in state.notes:
+            text += screens.notes_line(state, style, question.secret)
+    return text

@@ -1,0 +1,1 @@
+"""Wire formats: documents, envelopes, results, tool definitions, each agent's dialect."""
