@@ -888,6 +888,22 @@ def mcp(
     ctx.exit(status)
 
 
+def _inbox_conversation(
+    reader: LineReader, err: TextIO, journal: Path | None, wording: str
+) -> Conversation:
+    """The conversation an inbox asks its questions in (``inbox`` and ``inbox answer``)."""
+    return Conversation(
+        reader,
+        err,
+        Style.for_stream(sys.stderr),
+        todos=TodoStore(default_path()),
+        journal_file=journal,
+        journal_dir=journal_default_dir(),
+        quiet=_discarded(sys.stderr),
+        wording=wording,
+    )
+
+
 @cli.group(invoke_without_command=True)
 @answers_option
 @notify_option
@@ -939,16 +955,7 @@ def inbox(
         _usage_error(ctx, exc)
         return
     err = _text_stream(sys.stderr, errors="backslashreplace")
-    conv = Conversation(
-        reader,
-        err,
-        Style.for_stream(sys.stderr),
-        todos=TodoStore(default_path()),
-        journal_file=journal,
-        journal_dir=journal_default_dir(),
-        quiet=_discarded(sys.stderr),
-        wording=wording,
-    )
+    conv = _inbox_conversation(reader, err, journal, wording)
     notice = _notice(notify or "", reader, _say_err)
     session = Inbox(Store(), conv, notice=notice, command=notify_command)
     _guard_pipe(ctx, session.run)
@@ -1017,16 +1024,7 @@ def inbox_answer(
         return
     err = _text_stream(sys.stderr, errors="backslashreplace")
     out = cast(TextIO, _Stdout(_text_stream(sys.stdout, errors="strict")))
-    conv = Conversation(
-        reader,
-        err,
-        Style.for_stream(sys.stderr),
-        todos=TodoStore(default_path()),
-        journal_file=journal,
-        journal_dir=journal_default_dir(),
-        quiet=_discarded(sys.stderr),
-        wording=wording,
-    )
+    conv = _inbox_conversation(reader, err, journal, wording)
     _guard_pipe(ctx, lambda: answer_by_id(Store(), question_id, conv, out, output=Output(output)))
 
 
