@@ -10,9 +10,14 @@ CLAUDE_CODE_VERSION := 2.1.197
 CLAUDE_CODE_CURRENT_VERSION := 2.1.332
 CLAUDE_CODE := .cache/claude-code/.installed-$(CLAUDE_CODE_VERSION)
 CLAUDE_CODE_CURRENT := .cache/claude-code-$(CLAUDE_CODE_CURRENT_VERSION)/.installed-$(CLAUDE_CODE_CURRENT_VERSION)
+# The real ACP agents tests/test_acp_real.py runs offline (npm, into .cache/, pinned)
+GEMINI_CLI_VERSION := 0.61.0
+CLAUDE_AGENT_ACP_VERSION := 0.49.0
+GEMINI_CLI := .cache/gemini-cli/.installed-$(GEMINI_CLI_VERSION)
+CLAUDE_AGENT_ACP := .cache/claude-agent-acp/.installed-$(CLAUDE_AGENT_ACP_VERSION)
 
 .DEFAULT_GOAL := help
-.PHONY: help install claude-code claude-code-current run test fuzz lint bench clean
+.PHONY: help install claude-code claude-code-current acp-agents run test fuzz lint bench clean
 
 help: ## list the targets
 	@grep -E '^[a-z][a-z0-9_-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -52,11 +57,28 @@ $(CLAUDE_CODE):
 $(CLAUDE_CODE_CURRENT):
 	$(call npm_claude_code,.cache/claude-code-$(CLAUDE_CODE_CURRENT_VERSION),$(CLAUDE_CODE_CURRENT_VERSION))
 
+# $(call npm_package,FOLDER,PACKAGE@VERSION,NAME): as npm_claude_code, for any package
+define npm_package
+	@if ! command -v npm >/dev/null 2>&1; then \
+	  echo "make: npm not found: the tests against $(3) will be skipped" >&2; \
+	elif npm install --prefix $(1) --save-exact --no-audit --no-fund --loglevel=error $(2); \
+	then touch $@; \
+	else echo "make: npm could not install $(3): the tests against it will be skipped" >&2; fi
+endef
+
+$(GEMINI_CLI):
+	$(call npm_package,.cache/gemini-cli,@google/gemini-cli@$(GEMINI_CLI_VERSION),Gemini CLI $(GEMINI_CLI_VERSION))
+
+$(CLAUDE_AGENT_ACP):
+	$(call npm_package,.cache/claude-agent-acp,@agentclientprotocol/claude-agent-acp@$(CLAUDE_AGENT_ACP_VERSION),claude-agent-acp $(CLAUDE_AGENT_ACP_VERSION))
+
+acp-agents: $(GEMINI_CLI) $(CLAUDE_AGENT_ACP) ## install Gemini CLI and claude-agent-acp (npm) for the ACP tests, once
+
 claude-code: $(CLAUDE_CODE) ## install the real Claude Code 2.1.197 (npm) for the tests, once
 
 claude-code-current: $(CLAUDE_CODE_CURRENT) ## install Claude Code 2.1.332 (npm), whose texts --wording claude-code quotes
 
-test: install claude-code claude-code-current ## run the whole test suite
+test: install claude-code claude-code-current acp-agents ## run the whole test suite
 	$(BIN)/python -m pytest
 
 fuzz: install ## the fuzz suites with ten times the cases of make test

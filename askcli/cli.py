@@ -812,6 +812,92 @@ def claude(
     _guard_pipe(ctx, work, every_sigint=True)
 
 
+class _AcpCommand(click.Command):
+    """``askcli acp``: the words after the first ``--`` are the agent's command line, as
+    they are; before it, every word is askcli's (an option, or the prompt's text)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" in args:
+            cut = args.index("--")
+            ctx.meta["askcli.agent"] = args[cut + 1 :]
+            args = args[:cut]
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            raise click.UsageError(
+                f"no such option: {exc.option_name}. The agent's command line goes after --, "
+                f"as in `askcli acp [PROMPT] -- gemini --acp`; a prompt that begins with - is "
+                "given as --prompt=TEXT",
+                ctx,
+            ) from None
+
+
+@cli.command(cls=_AcpCommand)
+@click.argument("words", nargs=-1, metavar="[PROMPT]... -- AGENT [ARGS]...")
+@click.option(
+    "--prompt",
+    "prompt_option",
+    metavar="TEXT",
+    help="The prompt, when it begins with - (else give it as PROMPT).",
+)
+@answers_option
+@notify_option
+@click.pass_context
+def acp(
+    ctx: click.Context,
+    words: tuple[str, ...],
+    prompt_option: str | None,
+    answers_path: str,
+    notify: str | None,
+) -> None:
+    """Host any Agent Client Protocol agent in plain lines: its permission requests and
+    forms are asked here, its messages shown, each turn's final text printed on stdout.
+
+    The agent's command line comes after `--` (`askcli acp -- gemini --acp`); with no
+    `--`, the words are the agent's command and the prompt is given with --prompt. With a
+    prompt, one turn; without, prompts are read at `> ` until the input ends. Ctrl-C
+    cancels a turn (session/cancel); a second Ctrl-C, or Ctrl-D at `> `, ends the session.
+
+    \b
+    Exit status: 0 done, 1 the agent failed or a turn ended early (max_tokens, refusal),
+    2 usage, 3 no answer (the input ended at a question; it is answered cancelled),
+    130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 141 stdout closed, 74 stdout cannot be written.
+    """
+    from .hosts import acp as hosting
+
+    agent = ctx.meta.get("askcli.agent")
+    if agent is None:
+        agent, words = list(words), ()
+    if prompt_option is not None and words:
+        _usage_error(ctx, UsageError("give the prompt either as PROMPT or with --prompt"))
+        return
+    prompt = prompt_option if prompt_option is not None else " ".join(words) if words else None
+    err = _text_stream(sys.stderr, errors="backslashreplace")
+    out = _text_stream(sys.stdout, errors="strict")
+    try:
+        if not agent:
+            raise UsageError(
+                "no agent: give its command line after --, as in `askcli acp -- gemini --acp`"
+            )
+        reader = _open(answers_path, "answers from")
+        notice = _notice(notify or "", reader, _say_err)
+        conv = Conversation(reader, err, Style.for_stream(sys.stderr), notice=notice)
+        capabilities = hosting.capabilities()
+        link = hosting.AgentLink(agent, on_stderr=hosting.show_stderr(conv))
+    except UsageError as exc:
+        _usage_error(ctx, exc)
+        return
+
+    def work() -> int:
+        # host() ends the agent on every way out
+        status = hosting.host(link, conv, out, prompt=prompt, capabilities=capabilities)
+        if status in (EXIT_STDOUT_GONE, EXIT_OUTPUT_FAILED):
+            _quiet_stdout()
+        return status
+
+    _guard_pipe(ctx, work, every_sigint=True)
+
+
 @cli.command()
 @click.option(
     "--wait",

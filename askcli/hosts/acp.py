@@ -1,0 +1,846 @@
+"""``askcli acp``: a plain-line client for any Agent Client Protocol agent.
+
+The agent runs as a child in its own process group and speaks ACP (JSON-RPC on stdio) with
+askcli through the official Python SDK (``agent-client-protocol``, imported as ``acp``),
+whose connection runs on an asyncio loop in a thread of its own. Everything the agent sends
+(session updates, permission requests, elicitations) comes to the main thread as a plain
+dict on a queue, where askcli shows it and asks the person, as ``askcli claude`` does: the
+main thread is the only one that reads the answers and receives the signals.
+
+askcli advertises only what it implements: elicitation forms and URL consent. File system
+and terminal requests stay with the agent (they are refused if an agent sends them anyway).
+
+Every string from the agent is untrusted: it is shown through
+:func:`~askcli.terminal.rendering.visible` (a permission request whole, never shortened).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import difflib
+import os
+import queue
+import re
+import signal
+import threading
+import time
+from collections.abc import Callable, Coroutine, Sequence
+from typing import Any, NamedTuple, TextIO
+
+from ..errors import UsageError
+from ..terminal import signals
+from ..terminal.conversation import Conversation
+from ..terminal.rendering import terminal_text, visible, wrap
+from ..tools.permission import input_lines, show_whole
+from ..tools.registry import check_call, run_call
+from ..tools.todos import checklist
+from ..wire.envelopes import ELICITATION, ToolCall
+from ..wire.results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status
+from . import claude as _claude
+
+INSTALL_HINT = (
+    "askcli acp needs the Agent Client Protocol SDK: pip install 'askcli[acp]' "
+    "(agent-client-protocol)"
+)
+EXIT_AGENT_FAILED = 1
+STEP = 0.1  # seconds between looks at the queue, so that signals are seen at once
+START_TIMEOUT = 60.0  # seconds the agent has to answer initialize and session/new
+END_GRACE = 2.0  # seconds the agent has to end once its input is closed
+TERM_GRACE = 2.0  # seconds between SIGTERM and SIGKILL
+STATUS_WORDS = {
+    "pending": "pending",
+    "in_progress": "running",
+    "completed": "done",
+    "failed": "failed",
+}
+_QUESTION = re.compile(r"question_(\d+)")
+
+
+def _sdk() -> Any:
+    try:
+        import acp
+    except ImportError:
+        raise UsageError(INSTALL_HINT) from None
+    return acp
+
+
+def _dump(value: Any) -> Any:
+    """A model from the SDK as the JSON it came as (aliases, no nulls)."""
+    dump = getattr(value, "model_dump", None)
+    if dump is None:
+        return value
+    return dump(by_alias=True, exclude_none=True, mode="json")
+
+
+class Event(NamedTuple):
+    """What the agent sent: ``kind`` is ``update``, ``permission``, ``elicitation`` or
+    ``refused`` (a request askcli does not serve); ``answer`` takes the reply of a request."""
+
+    kind: str
+    params: dict[str, Any]
+    answer: Callable[[dict[str, Any]], None] | None = None
+
+
+class AgentLink:
+    """The agent as a child process, and the SDK's connection to it on a loop thread.
+
+    ``call(name, **kw)`` runs a method of the SDK's ``ClientSideConnection`` and returns a
+    concurrent future; what the agent sends arrives on ``events``. ``close()`` ends the
+    agent (its input closed, then SIGTERM and SIGKILL to its process group) on every path.
+    """
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        on_stderr: Callable[[str, int], None] | None = None,
+        cwd: str | None = None,
+    ) -> None:
+        self.acp = _sdk()
+        self.command = list(command)
+        self.cwd = cwd
+        self.on_stderr = on_stderr
+        self.events: queue.Queue[Event] = queue.Queue()
+        self.loop = asyncio.new_event_loop()
+        self.conn: Any = None
+        self.proc: Any = None
+        self.pgid: int | None = None
+        self.started = threading.Event()
+        self.start_error: BaseException | None = None
+        self.stop: asyncio.Event | None = None
+        self.exit_code: int | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+        self.started.wait()
+        if self.start_error is not None:
+            raise UsageError(f"cannot start the agent: {self.start_error}")
+
+    # --- the loop thread ---------------------------------------------------------------
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        with contextlib.suppress(Exception):
+            self.loop.run_until_complete(self._main())
+        self.started.set()
+
+    async def _main(self) -> None:
+        self.stop = asyncio.Event()
+        read_fd, write_fd = os.pipe()
+        try:
+            self.proc = await asyncio.create_subprocess_exec(
+                *self.command,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=write_fd,
+                cwd=self.cwd,
+                start_new_session=True,
+                limit=_claude.MAX_LINE,
+            )
+        except (OSError, ValueError) as exc:
+            os.close(read_fd)
+            self.start_error = exc
+            return
+        finally:
+            os.close(write_fd)
+        self.pgid = self.proc.pid
+        threading.Thread(target=self._pump_stderr, args=(read_fd,), daemon=True).start()
+        self.conn = self.acp.ClientSideConnection(
+            _Client(self), self.proc.stdin, self.proc.stdout, use_unstable_protocol=True
+        )
+        self.started.set()
+        await self.stop.wait()
+        await self._shutdown()
+
+    async def _shutdown(self) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.conn.close(), 1.0)
+        proc = self.proc
+        if proc.stdin is not None:
+            with contextlib.suppress(Exception):
+                proc.stdin.close()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(proc.wait(), self.grace)
+        if proc.returncode is None:
+            self._signal_group(signal.SIGTERM)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(proc.wait(), TERM_GRACE)
+        if proc.returncode is None:
+            self._signal_group(signal.SIGKILL)
+            await proc.wait()
+            self.exit_code = None
+        else:
+            self.exit_code = proc.returncode
+        self._signal_group(signal.SIGKILL)  # what it started in its group, if anything
+
+    grace = END_GRACE
+
+    def _signal_group(self, sig: int) -> None:
+        if self.pgid is not None:
+            with contextlib.suppress(OSError):
+                os.killpg(self.pgid, sig)
+
+    def _pump_stderr(self, fd: int) -> None:
+        """Read the agent's stderr in bounded lines, handing each to ``on_stderr``."""
+        with open(fd, "rb", buffering=0) as raw, contextlib.suppress(OSError, ValueError):
+            stream = __import__("io").BufferedReader(raw)
+            while True:
+                line = stream.readline(_claude.SHOWN * 4)
+                if not line:
+                    return
+                more = 0
+                while not line.endswith(b"\n"):
+                    rest = stream.readline(_claude.CHUNK)
+                    if not rest:
+                        break
+                    more += len(rest.rstrip(b"\r\n"))
+                    if rest.endswith(b"\n"):
+                        break
+                if self.on_stderr is not None:
+                    self.on_stderr(line.decode("utf-8", "replace").rstrip("\r\n"), more)
+
+    # --- the main thread ----------------------------------------------------------------
+
+    def call(self, name: str, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        method: Callable[..., Coroutine[Any, Any, Any]] = getattr(self.conn, name)
+        return asyncio.run_coroutine_threadsafe(method(**kwargs), self.loop)
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.returncode is None
+
+    def answer_soon(self, future: asyncio.Future[Any], value: dict[str, Any]) -> None:
+        def settle() -> None:
+            if not future.done():
+                future.set_result(value)
+
+        with contextlib.suppress(RuntimeError):
+            self.loop.call_soon_threadsafe(settle)
+
+    def close(self, *, at_once: bool = False) -> int | None:
+        """End the agent; its exit status (negative: the signal), None when askcli had to
+        kill it."""
+        if self.stop is not None and self.thread.is_alive():
+            self.grace = 0.2 if at_once else END_GRACE
+            stop = self.stop
+            with contextlib.suppress(RuntimeError):
+                self.loop.call_soon_threadsafe(stop.set)
+            self.thread.join(END_GRACE + 2 * TERM_GRACE + 2)
+        if self.thread.is_alive():  # the loop is stuck: end the group from here
+            self._signal_group(signal.SIGKILL)
+        return self.exit_code
+
+
+class _Client:
+    """The SDK's Client: each message goes to the main thread as an :class:`Event`."""
+
+    def __init__(self, link: AgentLink) -> None:
+        self.link = link
+
+    async def _ask(self, kind: str, params: dict[str, Any]) -> dict[str, Any]:
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.link.events.put(Event(kind, params, lambda v: self.link.answer_soon(future, v)))
+        return await future
+
+    async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
+        self.link.events.put(Event("update", {"sessionId": session_id, "update": _dump(update)}))
+
+    async def request_permission(
+        self, session_id: str, tool_call: Any, options: list[Any], **kwargs: Any
+    ) -> Any:
+        schema = self.link.acp.schema
+        params = {
+            "sessionId": session_id,
+            "toolCall": _dump(tool_call),
+            "options": [_dump(o) for o in options],
+        }
+        reply = await self._ask("permission", params)
+        if "optionId" in reply:
+            outcome: Any = schema.AllowedOutcome(outcome="selected", option_id=reply["optionId"])
+        else:
+            outcome = schema.DeniedOutcome(outcome="cancelled")
+        return schema.RequestPermissionResponse(outcome=outcome)
+
+    async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> Any:
+        schema = self.link.acp.schema
+        shape = _dump(mode)
+        params = {"message": message, **(shape if isinstance(shape, dict) else {})}
+        params["mode"] = "url" if "url" in params else "form"
+        reply = await self._ask("elicitation", params)
+        action = reply.get("action")
+        if action == "accept":
+            return schema.AcceptElicitationResponse(action="accept", content=reply.get("content"))
+        if action == "decline":
+            return schema.DeclineElicitationResponse(action="decline")
+        return schema.CancelElicitationResponse(action="cancel")
+
+    async def complete_elicitation(self, elicitation_id: str, **kwargs: Any) -> None:
+        return None
+
+    async def _refuse(self, what: str) -> Any:
+        self.link.events.put(Event("refused", {"method": what}))
+        raise self.link.acp.RequestError.method_not_found(what)
+
+    async def write_text_file(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._refuse("fs/write_text_file")
+
+    async def read_text_file(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._refuse("fs/read_text_file")
+
+    async def create_terminal(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._refuse("terminal/create")
+
+    async def terminal_output(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._refuse("terminal/output")
+
+    async def release_terminal(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._refuse("terminal/release")
+
+    async def wait_for_terminal_exit(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._refuse("terminal/wait_for_exit")
+
+    async def kill_terminal(self, *args: Any, **kwargs: Any) -> Any:
+        return await self._refuse("terminal/kill")
+
+    async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        return await self._refuse(str(method))  # type: ignore[no-any-return]
+
+    async def ext_notification(self, method: str, params: dict[str, Any]) -> None:
+        return None
+
+    def on_connect(self, conn: Any) -> None:
+        return None
+
+
+class Ended(NamedTuple):
+    status: int
+    message: str | None = None
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _text(value: Any, default: str = "") -> str:
+    return value if isinstance(value, str) else default
+
+
+def content_text(block: Any) -> str:
+    """The text of a content block (text, or a resource's text); "" for others."""
+    block = _dict(block)
+    if block.get("type") == "text":
+        return _text(block.get("text"))
+    resource = _dict(block.get("resource"))
+    return _text(resource.get("text"))
+
+
+def tool_details(tool_call: dict[str, Any]) -> dict[str, Any]:
+    """Everything a permission request says the call will do, for the whole display."""
+    shown: dict[str, Any] = {}
+    if tool_call.get("kind") is not None:
+        shown["kind"] = tool_call.get("kind")
+    for n, item in enumerate(tool_call.get("content") or [], 1):
+        item = _dict(item)
+        key = f"content {n}" if len(tool_call.get("content") or []) > 1 else "content"
+        if item.get("type") == "diff":
+            old = _text(item.get("oldText")).splitlines()
+            new = _text(item.get("newText")).splitlines()
+            path = _text(item.get("path"), "?")
+            lines = difflib.unified_diff(
+                old, new, f"a/{path}", f"b/{path}", lineterm="", n=max(len(old), len(new))
+            )
+            shown[f"{key} (edit of {path})"] = "\n".join(lines) or "(no change)"
+        elif item.get("type") == "content":
+            block = _dict(item.get("content"))
+            text = content_text(block)
+            shown[key] = text if text or block.get("type") == "text" else block
+        elif item.get("type") == "terminal":
+            shown[key] = f"terminal {_text(item.get('terminalId'), '?')}"
+        else:
+            shown[key] = item
+    locations = [
+        _text(_dict(loc).get("path"), "?")
+        + (f":{_dict(loc).get('line')}" if _dict(loc).get("line") is not None else "")
+        for loc in tool_call.get("locations") or []
+    ]
+    if locations:
+        shown["locations"] = "\n".join(locations)
+    if "rawInput" in tool_call:
+        shown["input"] = tool_call["rawInput"]
+    return shown
+
+
+def permission_lines(
+    tool_call: dict[str, Any], options: list[dict[str, Any]], conv: Conversation
+) -> list[str]:
+    style = conv.style
+    title = _text(tool_call.get("title")) or _text(tool_call.get("toolCallId"), "a tool call")
+    lines = ["", style.strong("The agent asks to run: " + visible(title))]
+    lines += input_lines(tool_details(tool_call), style)
+    for n, option in enumerate(options, 1):
+        name = visible(_text(option.get("name"), "?"))
+        kind = visible(_text(option.get("kind"), "?"))
+        lines += wrap(f"{n}. {name}  ({kind})", style.width, first="  ", rest="     ")
+    return lines
+
+
+def _first(options: list[dict[str, Any]], kinds: Sequence[str]) -> int | None:
+    for kind in kinds:
+        for n, option in enumerate(options):
+            if option.get("kind") == kind:
+                return n
+    return None
+
+
+def auq_input(params: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, bool]]] | None:
+    """An adapter's AskUserQuestion form (``question_<n>`` choice fields, with
+    ``question_<n>_custom`` for Other) as AskUserQuestion's input, and each question's field
+    name and whether it is multiSelect; None for any other form."""
+    schema = _dict(params.get("requestedSchema"))
+    props = _dict(schema.get("properties"))
+    if not props:
+        return None
+    numbers = []
+    for key in props:
+        m = _QUESTION.fullmatch(key)
+        if m:
+            numbers.append(int(m.group(1)))
+        elif not (key.startswith("question_") and key.endswith("_custom")):
+            return None
+    if not numbers:
+        return None
+    questions, fields = [], []
+    for n in sorted(numbers):
+        key = f"question_{n}"
+        node = _dict(props[key])
+        multi = node.get("type") == "array"
+        choices = _dict(node.get("items")).get("anyOf") if multi else node.get("oneOf")
+        if not isinstance(choices, list) or not choices:
+            return None
+        options = []
+        for choice in choices:
+            choice = _dict(choice)
+            label = choice.get("const")
+            if not isinstance(label, str):
+                return None
+            extra = _dict(_dict(choice.get("_meta")).get("_claude/askUserQuestionOption"))
+            option: dict[str, Any] = {
+                "label": label,
+                "description": _text(extra.get("description")),
+            }
+            if isinstance(extra.get("preview"), str):
+                option["preview"] = extra["preview"]
+            options.append(option)
+        text = _text(node.get("description")) or _text(params.get("message"))
+        header = _text(node.get("title")) or f"Q{n + 1}"
+        questions.append(
+            {"question": text, "header": header, "multiSelect": multi, "options": options}
+        )
+        fields.append((key, multi))
+    return {"questions": questions}, fields
+
+
+def auq_content(
+    data: dict[str, Any], fields: list[tuple[str, bool]], questions: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """AskUserQuestion's answers as the adapter's form content: a chosen label (a list for
+    multiSelect) in ``question_<n>``; anything typed, exactly as typed, in the custom field."""
+    answers = _dict(data.get("answers"))
+    content: dict[str, Any] = {}
+    for (key, multi), question in zip(fields, questions, strict=False):
+        answer = answers.get(question["question"])
+        if not isinstance(answer, str):
+            continue
+        labels = {o["label"] for o in question["options"]}
+        if answer in labels:
+            content[key] = [answer] if multi else answer
+        elif multi and all(part in labels for part in answer.split(", ")):
+            content[key] = answer.split(", ")
+        else:
+            content[f"{key}_custom"] = answer
+    return content
+
+
+class Host:
+    """One ACP session: the person's side, in plain lines."""
+
+    def __init__(
+        self, link: AgentLink, conv: Conversation, out: TextIO, *, one_terminal: bool
+    ) -> None:
+        self.link = link
+        self.conv = conv
+        self.out = out
+        self.one_terminal = one_terminal
+        self.session_id: str | None = None
+        self.ended: Ended | None = None
+        self.failed = False
+        self.interrupted = False
+        self.cancelling = False
+        self.message = ""  # agent text not shown yet
+        self.final: list[str] = []  # this turn's text since its last tool call
+        self.tools: dict[str, dict[str, Any]] = {}  # title and status by toolCallId
+
+    # --- waiting ------------------------------------------------------------------------
+
+    def wait(self, future: concurrent.futures.Future[Any], timeout: float | None = None) -> Any:
+        """Handle what the agent sends until ``future`` is done; its result. Raises
+        KeyboardInterrupt (signals) and the future's exception."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            try:
+                event: Event | None = self.link.events.get(timeout=STEP)
+            except queue.Empty:
+                event = None
+            if event is None:
+                if future.done():
+                    return future.result()
+                if not self.link.alive() and not self.link.thread.is_alive():
+                    raise ConnectionError("the agent ended")
+                if deadline is not None and time.monotonic() > deadline:
+                    raise TimeoutError
+                continue
+            self.handle(event)
+            if self.ended is not None:
+                raise _Stop
+
+    def drain(self) -> None:
+        """Handle what is queued (the updates sent just before a reply)."""
+        while True:
+            try:
+                event = self.link.events.get_nowait()
+            except queue.Empty:
+                return
+            self.handle(event)
+
+    # --- showing ------------------------------------------------------------------------
+
+    def flush(self) -> None:
+        text, self.message = self.message.strip(), ""
+        if text:
+            lines = wrap(
+                visible(text, multiline=True), self.conv.style.width, first="Agent: ", rest="  "
+            )
+            self.conv.say("\n".join(lines) + "\n")
+
+    def say_item(self, text: str) -> None:
+        self.conv.say(_claude.shorten(text, 2000) + "\n")
+
+    def handle(self, event: Event) -> None:
+        if event.kind == "update":
+            try:
+                self.update(_dict(event.params.get("update")))
+            except (TypeError, ValueError, AttributeError, KeyError) as exc:
+                self.conv.error(f"skipped an update from the agent ({type(exc).__name__})")
+            return
+        self.flush()
+        if event.kind == "refused":
+            self.conv.error(
+                f"refused the agent's {visible(event.params.get('method', '?'))} request "
+                "(askcli does not offer it)"
+            )
+            return
+        assert event.answer is not None
+        if self.cancelling or self.ended is not None:
+            event.answer({"action": "cancel"} if event.kind == "elicitation" else {})
+            return
+        if event.kind == "permission":
+            self.permission(event.params, event.answer)
+        elif event.kind == "elicitation":
+            self.elicitation(event.params, event.answer)
+
+    def update(self, update: dict[str, Any]) -> None:
+        kind = update.get("sessionUpdate")
+        if kind == "agent_message_chunk":
+            text = content_text(update.get("content"))
+            self.message += text
+            self.final.append(text)
+            return
+        if kind in ("tool_call", "tool_call_update", "plan"):
+            self.flush()
+        if kind == "tool_call":
+            self.final = []
+            self.tool(update, new=True)
+        elif kind == "tool_call_update":
+            self.tool(update, new=False)
+        elif kind == "plan":
+            items = [
+                {
+                    "content": _text(_dict(e).get("content")),
+                    "status": _text(_dict(e).get("status"), "pending"),
+                }
+                for e in update.get("entries") or []
+            ]
+            self.conv.say(checklist(items, self.conv.style, title="Plan"))
+        # thoughts, usage, modes, commands and session info are not shown
+
+    def tool(self, update: dict[str, Any], *, new: bool) -> None:
+        tool_id = _text(update.get("toolCallId"), "?")
+        known = self.tools.get(tool_id)
+        if known is None:
+            if len(self.tools) >= _claude.MAX_NAMES:
+                del self.tools[next(iter(self.tools))]
+            known = self.tools[tool_id] = {"title": tool_id, "status": None}
+        if isinstance(update.get("title"), str) and update["title"]:
+            known["title"] = update["title"]
+        status = update.get("status") if isinstance(update.get("status"), str) else None
+        if new and status is None:
+            status = "pending"
+        if status is None or status == known["status"]:
+            return
+        known["status"] = status
+        word = STATUS_WORDS.get(status, status)
+        line = f"  -> {known['title']}  ({word})"
+        if status == "failed":
+            text = " ".join(
+                content_text(_dict(c).get("content")) for c in update.get("content") or []
+            )
+            if text.strip():
+                line += f": {text.strip()}"
+        self.say_item(line)
+
+    # --- asking -------------------------------------------------------------------------
+
+    def permission(self, params: dict[str, Any], answer: Callable[[dict[str, Any]], None]) -> None:
+        tool_call = _dict(params.get("toolCall"))
+        options = [_dict(o) for o in params.get("options") or [] if isinstance(o, dict)]
+        if not options:
+            self.conv.error("the agent's permission request has no options: answered cancelled")
+            answer({})
+            return
+        allow = _first(options, ("allow_once", "allow_always"))
+        reject = _first(options, ("reject_once", "reject_always"))
+        keys = f"1-{len(options)}" + "".join(
+            f", {k} = {n + 1}" for k, n in (("y", allow), ("n", reject)) if n is not None
+        )
+        try:
+            self.conv.call_starts()
+            paged = show_whole(permission_lines(tool_call, options, self.conv), self.conv)
+            if paged.denied and reject is not None:
+                answer({"optionId": options[reject].get("optionId")})
+                return
+            while not paged.ended:
+                line = self.conv.read_answer(f"Choose {keys}: ")
+                if line is None:
+                    break
+                word = line.strip().lower()
+                chosen: int | None = None
+                if word.isdigit() and 1 <= int(word) <= len(options):
+                    chosen = int(word) - 1
+                elif word in ("y", "yes") and allow is not None:
+                    chosen = allow
+                elif word in ("n", "no", "q") and reject is not None:
+                    chosen = reject
+                if chosen is not None:
+                    answer({"optionId": options[chosen].get("optionId")})
+                    return
+                self.conv.say(self.conv.style.warn(f"! type {keys}") + "\n")
+        except KeyboardInterrupt:
+            answer({})  # cancelled, never allowed
+            raise
+        finally:
+            self.conv.call_starts(False)
+        self.conv.error("no answer (the input ended): the request is answered cancelled")
+        answer({})
+        self.ended = Ended(int(Status.NO_ANSWER))
+
+    def elicitation(self, params: dict[str, Any], answer: Callable[[dict[str, Any]], None]) -> None:
+        tool_id = _text(params.get("toolCallId")) or None
+        shaped = auq_input(params) if params.get("mode") == "form" else None
+        call: ToolCall | None = None
+        if shaped is not None:
+            call = ToolCall(tool_id, "AskUserQuestion", shaped[0])
+            try:
+                check_call(call)
+            except Exception:
+                call = None  # not a question AskUserQuestion can ask: the general form
+        if call is None:
+            message = _text(params.get("message")) or "(no message)"
+            self.conv.say(
+                "\n"
+                + "\n".join(
+                    wrap(
+                        visible(message, multiline=True),
+                        self.conv.style.width,
+                        first="The agent asks: ",
+                        rest="  ",
+                    )
+                )
+                + "\n"
+            )
+            mcp = {
+                k: v
+                for k, v in params.items()
+                if k in ("message", "mode", "requestedSchema", "url", "elicitationId")
+            }
+            call = ToolCall(tool_id, ELICITATION, mcp)
+        try:
+            self.conv.call_starts()
+            result = run_call(call, self.conv)
+        except KeyboardInterrupt:
+            answer({"action": "cancel"})
+            raise
+        finally:
+            self.conv.call_starts(False)
+        if call.name == "AskUserQuestion" and shaped is not None:
+            if result.allowed:
+                content = auq_content(dict(result.data or {}), shaped[1], shaped[0]["questions"])
+                reply: dict[str, Any] = {"action": "accept", "content": content}
+            elif result.status is Status.DECLINED:
+                reply = {"action": "decline"}
+            else:
+                reply = {"action": "cancel"}
+        else:
+            reply = dict(result.reply) if result.reply is not None else {"action": "decline"}
+            if result.reply is None:
+                self.conv.error(f"askcli cannot ask this form: {result.content}")
+        answer(reply)
+        if result.status is Status.NO_ANSWER:
+            self.ended = Ended(int(Status.NO_ANSWER))
+        elif result.status is Status.INTERRUPTED:
+            raise KeyboardInterrupt
+
+    # --- the session --------------------------------------------------------------------
+
+    def start(self, capabilities: dict[str, Any]) -> None:
+        acp = self.link.acp
+        init = self.wait(
+            self.link.call(
+                "initialize",
+                protocol_version=acp.PROTOCOL_VERSION,
+                client_capabilities=acp.schema.ClientCapabilities(**capabilities),
+                client_info=acp.schema.Implementation(name="askcli", version="0.1"),
+            ),
+            START_TIMEOUT,
+        )
+        info = _dict(_dump(init).get("agentInfo"))
+        session = self.wait(
+            self.link.call("new_session", cwd=os.getcwd(), mcp_servers=[]), START_TIMEOUT
+        )
+        self.session_id = session.session_id
+        name = _text(info.get("title")) or _text(info.get("name"), "agent")
+        version = _text(info.get("version"))
+        self.say_item(f"({name}{' ' + version if version else ''} session {self.session_id})")
+
+    def turn(self, text: str) -> None:
+        acp = self.link.acp
+        self.final, self.cancelling, self.interrupted = [], False, False
+        began = time.monotonic()
+        future = self.link.call("prompt", session_id=self.session_id, prompt=[acp.text_block(text)])
+        while True:
+            try:
+                response = self.wait(future)
+                break
+            except KeyboardInterrupt:
+                if self.cancelling or signals.received_other_than_sigint():
+                    raise
+                self.flush()
+                self.conv.say("\n(cancelling the turn; Ctrl-C again ends the session)\n")
+                self.cancelling = self.interrupted = True
+                self.link.call("cancel", session_id=self.session_id)
+                self.drain()  # every request still queued is answered cancelled
+        self.drain()
+        self.flush()
+        stop = _text(getattr(response, "stop_reason", None), "?")
+        seconds = time.monotonic() - began
+        ok = stop in ("end_turn", "cancelled")
+        word = "done" if stop == "end_turn" else f"ended: {stop}"
+        self.say_item(f"-- turn {word}, {seconds:.1f} s")
+        self.failed = not ok
+        result = "".join(self.final).strip()
+        if result and not self.one_terminal and stop != "cancelled":
+            try:
+                self.out.write(terminal_text(result) + "\n")
+                self.out.flush()
+            except BrokenPipeError:
+                self.ended = Ended(EXIT_STDOUT_GONE, "stdout was closed: the result is lost")
+            except (OSError, ValueError):
+                self.ended = Ended(EXIT_OUTPUT_FAILED, "cannot write the result to stdout")
+
+
+class _Stop(Exception):
+    """The session ends (``Host.ended`` says how)."""
+
+
+def host(
+    link: AgentLink,
+    conv: Conversation,
+    out: TextIO,
+    *,
+    prompt: str | None = None,
+    capabilities: dict[str, Any] | None = None,
+    one_terminal: bool | None = None,
+) -> int:
+    """Hold an ACP session over ``link``; the exit status (as ``askcli claude``'s)."""
+    if one_terminal is None:
+        one_terminal = _claude.same_terminal(out, conv.out)
+    session = Host(link, conv, out, one_terminal=one_terminal)
+    interrupted = died = False
+    why = ""
+    try:
+        session.start(capabilities or {})
+        while session.ended is None:
+            text = prompt if prompt is not None else conv.read_answer("> ", command=False)
+            if text is None:
+                break
+            if text.strip():
+                session.turn(text)
+                if prompt is not None:
+                    break
+    except KeyboardInterrupt:
+        conv.say("\n")
+        conv.error("session ended")
+        interrupted = True
+    except _Stop:
+        pass
+    except TimeoutError:
+        died, why = True, "it did not answer in time"
+    except ConnectionError:
+        died = True
+    except Exception as exc:  # the SDK's RequestError and the like: the agent failed
+        died, why = True, f"{type(exc).__name__}: {exc}"
+    finally:
+        signals.settle()
+        # answer whatever is still waiting, then end the agent on every way out
+        session.cancelling = True
+        with contextlib.suppress(Exception):
+            session.drain()
+        code = link.close(at_once=interrupted or session.ended is not None or died)
+    if interrupted:
+        return int(Status.INTERRUPTED)
+    if session.ended is not None:
+        if session.ended.message:
+            conv.error(session.ended.message)
+        return session.ended.status
+    if died:
+        how = f": {visible(why)}" if why else ""
+        if code is not None and code != 0:
+            how += f" ({_claude.describe_exit(code)})"
+        conv.error(f"the agent failed{how}")
+        return EXIT_AGENT_FAILED
+    if session.interrupted and prompt is not None:
+        return int(Status.INTERRUPTED)
+    if session.failed:
+        return EXIT_AGENT_FAILED
+    return int(Status.ANSWERED)
+
+
+def show_stderr(conv: Conversation) -> Callable[[str, int], None]:
+    """The agent's stderr lines, escaped, one line each."""
+
+    def shown(text: str, more: int) -> None:
+        line = _claude.stderr_line(text, more)
+        if line is not None:
+            conv.say(line.replace("(Claude Code stderr)", "(agent stderr)", 1))
+
+    return shown
+
+
+def capabilities() -> dict[str, Any]:
+    """The client capabilities askcli implements: elicitation forms and URL consent."""
+    acp = _sdk()
+    s = acp.schema
+    return {
+        "elicitation": s.ElicitationCapabilities(
+            form=s.ElicitationFormCapabilities(), url=s.ElicitationUrlCapabilities()
+        )
+    }

@@ -1,0 +1,407 @@
+"""askcli acp against a scripted ACP agent built on the SDK (tests/peers/acp_agent.py)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import askcli_path
+
+pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
+import pexpect
+
+AGENT = Path(__file__).parent / "peers" / "acp_agent.py"
+
+PLAN = {
+    "sessionUpdate": "plan",
+    "entries": [
+        {"content": "Look", "priority": "high", "status": "in_progress"},
+        {"content": "Write", "priority": "low", "status": "pending"},
+    ],
+}
+OPTIONS = [
+    {"optionId": "proceed_always", "name": "Allow for this session", "kind": "allow_always"},
+    {"optionId": "proceed_once", "name": "Allow", "kind": "allow_once"},
+    {"optionId": "cancel", "name": "Reject", "kind": "reject_once"},
+]
+LONG = "x" * 3000  # a permission request is shown whole, never shortened
+PERMISSION = {
+    "request": "session/request_permission",
+    "params": {
+        "toolCall": {
+            "toolCallId": "t1",
+            "title": "echo hi",
+            "kind": "execute",
+            "content": [
+                {"type": "content", "content": {"type": "text", "text": "line one\n" + LONG}},
+                {"type": "diff", "path": "a.txt", "oldText": "old\n", "newText": "new\n"},
+            ],
+            "rawInput": {"command": "echo hi"},
+        },
+        "options": OPTIONS,
+    },
+}
+
+
+SHORT = {
+    "request": "session/request_permission",
+    "params": {"toolCall": {"toolCallId": "t1", "title": "echo hi"}, "options": OPTIONS},
+}
+
+
+def chunk(text: str) -> dict[str, Any]:
+    return {
+        "update": {
+            "sessionUpdate": "agent_message_chunk",
+            "content": {"type": "text", "text": text},
+        }
+    }
+
+
+def tool(status: str, new: bool = False) -> dict[str, Any]:
+    update: dict[str, Any] = {
+        "sessionUpdate": "tool_call" if new else "tool_call_update",
+        "toolCallId": "t1",
+        "status": status,
+    }
+    if new:
+        update |= {"title": "echo hi", "kind": "execute"}
+    return {"update": update}
+
+
+AUQ = {
+    "request": "elicitation/create",
+    "params": {
+        "message": "Which database?",
+        "mode": "form",
+        "toolCallId": "toolu_ask_1",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {
+                "question_0": {
+                    "type": "string",
+                    "title": "DB",
+                    "oneOf": [
+                        {
+                            "const": "Postgres",
+                            "title": "Postgres — server",
+                            "_meta": {"_claude/askUserQuestionOption": {"description": "server"}},
+                        },
+                        {
+                            "const": "SQLite",
+                            "title": "SQLite — file",
+                            "_meta": {"_claude/askUserQuestionOption": {"description": "file"}},
+                        },
+                    ],
+                },
+                "question_0_custom": {"type": "string", "title": "Other"},
+            },
+        },
+    },
+}
+FORM = {
+    "request": "elicitation/create",
+    "params": {
+        "message": "Your name?",
+        "mode": "form",
+        "requestedSchema": {
+            "type": "object",
+            "properties": {"name": {"type": "string", "title": "Name"}},
+            "required": ["name"],
+        },
+    },
+}
+URL = {
+    "request": "elicitation/create",
+    "params": {
+        "message": "Log in",
+        "mode": "url",
+        "elicitationId": "e1",
+        "url": "https://example.com/login",
+    },
+}
+
+
+class Run:
+    def __init__(self, rc: int, out: str, err: str, log: list[dict[str, Any]]) -> None:
+        self.rc, self.out, self.err, self.log = rc, out, err, log
+
+    def replies(self) -> list[Any]:
+        return [e["reply"]["result"] for e in self.log if "reply" in e]
+
+    def kinds(self) -> list[str]:
+        return [next(iter(e)) for e in self.log]
+
+
+def setup(tmp_path: Path, turns: list[list[dict[str, Any]]]) -> tuple[list[str], Path]:
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"turns": turns}))
+    log = tmp_path / "log.jsonl"
+    return [sys.executable, str(AGENT), str(script), str(log)], log
+
+
+def read_log(log: Path) -> list[dict[str, Any]]:
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def run(tmp_path: Path, turns: list[list[dict[str, Any]]], answers: str, *args: str) -> Run:
+    agent, log = setup(tmp_path, turns)
+    proc = subprocess.run(
+        [str(askcli_path()), "acp", *args, "--", *agent],
+        input=answers,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=tmp_path,
+    )
+    return Run(proc.returncode, proc.stdout, proc.stderr, read_log(log))
+
+
+def test_a_whole_turn(tmp_path: Path) -> None:
+    turn = [
+        {"update": PLAN},
+        chunk("I will run "),
+        chunk("a command.\x1b[31m"),
+        tool("pending", new=True),
+        {"stderr": "some \x1b[2J noise"},
+        PERMISSION,
+        tool("in_progress"),
+        tool("completed"),
+        chunk("All done, "),
+        chunk("final answer."),
+    ]
+    r = run(tmp_path, [turn], "y\n", "--prompt", "do it")
+    assert r.rc == 0, r.err
+    assert r.out == "All done, final answer.\n"
+    assert r.replies() == [{"outcome": {"optionId": "proceed_once", "outcome": "selected"}}]
+    assert r.log[2] == {"prompt": [{"type": "text", "text": "do it"}]}
+    caps = r.log[0]["initialize"]["clientCapabilities"]
+    assert caps["elicitation"] == {"form": {}, "url": {}}
+    assert caps["fs"] == {"readTextFile": False, "writeTextFile": False}
+    assert caps["terminal"] is False
+    err = r.err
+    for line in [
+        "(scripted 1.0 session sess-1)",
+        "Plan\n  [>] Look\n  [ ] Write\n  0/2 done",
+        "(agent stderr) some \\x1b[2J noise",
+        "Agent: I will run a command.\\x1b[31m",
+        "  -> echo hi  (pending)",
+        "The agent asks to run: echo hi\n  kind: execute\n",
+        "line one",
+        "  1. Allow for this session  (allow_always)\n  2. Allow  (allow_once)\n"
+        "  3. Reject  (reject_once)\nChoose 1-3, y = 2, n = 3: y",
+        "-old",
+        "+new",
+        "  -> echo hi  (running)\n  -> echo hi  (done)\nAgent: All done, final answer.\n",
+        "-- turn done, ",
+    ]:
+        assert line in err, line
+    assert "\x1b" not in err
+    assert err.replace("\n", "").count("x") >= len(LONG)  # whole, never shortened
+
+
+@pytest.mark.parametrize(
+    ("answer", "chosen"),
+    [("1\n", "proceed_always"), ("2\n", "proceed_once"), ("n\n", "cancel"), ("3\n", "cancel")],
+)
+def test_permission_options_in_the_order_sent(tmp_path: Path, answer: str, chosen: str) -> None:
+    r = run(tmp_path, [[PERMISSION]], answer, "--prompt", "go")
+    assert r.rc == 0, r.err
+    assert r.replies() == [{"outcome": {"optionId": chosen, "outcome": "selected"}}]
+
+
+def test_permission_answers_running_out_is_cancelled_never_allowed(tmp_path: Path) -> None:
+    r = run(tmp_path, [[PERMISSION, chunk("after")]], "maybe\n", "--prompt", "go")
+    assert r.rc == 3, r.err
+    assert r.replies() == [{"outcome": {"outcome": "cancelled"}}]
+    assert "! type 1-3, y = 2, n = 3" in r.err
+    assert "no answer (the input ended)" in r.err
+
+
+def test_askuserquestion_form_is_asked_as_askuserquestion(tmp_path: Path) -> None:
+    r = run(tmp_path, [[AUQ]], "2\n", "--prompt", "go")
+    assert r.rc == 0, r.err
+    assert "[DB] Which database?" in r.err
+    assert "  1. Postgres - server\n  2. SQLite - file\n  3. Other" in r.err
+    assert r.replies() == [{"action": "accept", "content": {"question_0": "SQLite"}}]
+
+
+def test_askuserquestion_other_is_sent_exactly_as_typed(tmp_path: Path) -> None:
+    r = run(tmp_path, [[AUQ]], "3\n  my own, answer \n", "--prompt", "go")
+    assert r.rc == 0, r.err
+    content = {"question_0_custom": "  my own, answer "}
+    assert r.replies() == [{"action": "accept", "content": content}]
+
+
+def test_general_form_and_url(tmp_path: Path) -> None:
+    r = run(tmp_path, [[FORM, URL]], "Mona\n\nn\n", "--prompt", "go")
+    assert r.rc == 0, r.err
+    assert "The agent asks: Your name?" in r.err
+    assert "https://example.com/login" in r.err
+    assert r.replies() == [
+        {"action": "accept", "content": {"name": "Mona"}},
+        {"action": "decline"},
+    ]
+
+
+def test_form_input_ending_is_cancel_and_status_3(tmp_path: Path) -> None:
+    r = run(tmp_path, [[FORM, chunk("x")]], "", "--prompt", "go")
+    assert r.rc == 3, r.err
+    assert r.replies()[0] == {"action": "cancel"}
+
+
+def test_prompt_loop_and_eof(tmp_path: Path) -> None:
+    r = run(tmp_path, [[chunk("one")], [chunk("two")]], "first\n\nsecond\n")
+    assert r.rc == 0, r.err
+    assert r.out == "one\ntwo\n"
+    prompts = [e["prompt"][0]["text"] for e in r.log if "prompt" in e]
+    assert prompts == ["first", "second"]
+
+
+def test_a_turn_that_stops_early_is_status_1(tmp_path: Path) -> None:
+    r = run(tmp_path, [[chunk("cut"), {"stop": "max_tokens"}]], "", "--prompt", "go")
+    assert r.rc == 1
+    assert "-- turn ended: max_tokens" in r.err
+
+
+def test_the_agent_dying_is_status_1(tmp_path: Path) -> None:
+    r = run(tmp_path, [[chunk("bye"), {"exit": 7}]], "", "--prompt", "go")
+    assert r.rc == 1
+    assert "askcli: the agent failed" in r.err
+    assert "Traceback" not in r.err
+
+
+def test_usage(tmp_path: Path) -> None:
+    r = run(tmp_path, [], "", "--prompt", "go")
+    assert "Traceback" not in r.err
+    proc = subprocess.run(
+        [str(askcli_path()), "acp", "--", str(tmp_path / "no-such-agent")],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert proc.returncode == 2
+    assert "cannot start the agent" in proc.stderr
+    proc = subprocess.run(
+        [str(askcli_path()), "acp", "hi", "--acp"], capture_output=True, text=True, timeout=30
+    )
+    assert proc.returncode == 2
+    assert "goes after --" in proc.stderr
+
+
+# --- at a terminal: Ctrl-C, signals ----------------------------------------------------
+
+
+def spawn(
+    tmp_path: Path, turns: list[list[dict[str, Any]]], *args: str
+) -> tuple[Any, io.StringIO, Path]:
+    agent, log = setup(tmp_path, turns)
+    child = pexpect.spawn(
+        str(askcli_path()),
+        ["acp", *args, "--", *agent],
+        cwd=str(tmp_path),
+        timeout=5,
+        encoding="utf-8",
+        dimensions=(40, 120),
+    )
+    shown = io.StringIO()
+    child.logfile_read = shown
+    return child, shown, log
+
+
+def expect(child: Any, shown: io.StringIO, text: str) -> None:
+    try:
+        child.expect_exact(text, timeout=5)
+    except (pexpect.TIMEOUT, pexpect.EOF):
+        raise AssertionError(f"{text!r} not shown; the session:\n{shown.getvalue()}") from None
+
+
+def ended(child: Any, shown: io.StringIO) -> int:
+    expect(child, shown, pexpect.EOF)
+    child.close()
+    return int(child.exitstatus if child.exitstatus is not None else 128 + child.signalstatus)
+
+
+def wait_log(log: Path, kind: str) -> list[dict[str, Any]]:
+    for _ in range(100):
+        entries = read_log(log)
+        if any(kind in e for e in entries):
+            return entries
+        time.sleep(0.05)
+    raise AssertionError(f"no {kind} in the agent's log: {read_log(log)}")
+
+
+def test_ctrl_c_cancels_the_turn_then_ctrl_d_ends(tmp_path: Path) -> None:
+    child, shown, log = spawn(tmp_path, [[chunk("working"), {"wait_cancel": True}], [chunk("2")]])
+    expect(child, shown, "> ")
+    child.sendline("go")
+    wait_log(log, "prompt")
+    time.sleep(0.2)
+    child.sendintr()
+    expect(child, shown, "(cancelling the turn; Ctrl-C again ends the session)")
+    expect(child, shown, "-- turn ended: cancelled")
+    assert "cancel" in [next(iter(e)) for e in read_log(log)]
+    expect(child, shown, "> ")
+    child.sendline("again")
+    expect(child, shown, "Agent: 2")
+    expect(child, shown, "> ")
+    child.sendeof()
+    assert ended(child, shown) == 0
+
+
+def test_ctrl_c_at_a_permission_prompt_answers_cancelled(tmp_path: Path) -> None:
+    child, shown, log = spawn(tmp_path, [[SHORT, {"wait_cancel": True}]], "--prompt", "go")
+    expect(child, shown, "Choose 1-3, y = 2, n = 3: ")
+    child.sendintr()
+    expect(child, shown, "-- turn ended: cancelled")
+    assert ended(child, shown) == 130
+    entries = read_log(log)
+    assert {
+        "reply": {
+            "method": "session/request_permission",
+            "result": {"outcome": {"outcome": "cancelled"}},
+        }
+    } in entries
+    assert any("cancel" in e for e in entries)
+
+
+def test_second_ctrl_c_ends_and_the_agent_is_ended(tmp_path: Path) -> None:
+    child, shown, log = spawn(tmp_path, [[{"wait_cancel": True}, {"sleep": 30}]], "--prompt", "go")
+    wait_log(log, "prompt")
+    child.sendintr()
+    expect(child, shown, "Ctrl-C again ends the session")
+    wait_log(log, "cancel")
+    child.sendintr()
+    expect(child, shown, "askcli: session ended")
+    assert ended(child, shown) == 130
+
+
+@pytest.mark.parametrize(("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_signals_end_the_session_and_the_agent(tmp_path: Path, sig: int, status: int) -> None:
+    pidfile = tmp_path / "agent.pid"
+    turns = [[{"stderr": "started"}, {"sleep": 30}]]
+    child, shown, _ = spawn(tmp_path, turns, "--prompt", "go")
+    expect(child, shown, "(agent stderr) started")
+    pids = subprocess.run(
+        ["pgrep", "-f", str(tmp_path / "script.json")], capture_output=True, text=True
+    ).stdout.split()
+    assert pids
+    pidfile.write_text(pids[0])
+    child.kill(sig)
+    assert ended(child, shown) == status
+    for _ in range(50):
+        if not os.path.exists(f"/proc/{pids[0]}"):
+            break
+        time.sleep(0.1)
+    assert not os.path.exists(f"/proc/{pids[0]}"), "the agent outlived askcli"
