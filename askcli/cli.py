@@ -842,6 +842,12 @@ class _AcpCommand(click.Command):
 )
 @answers_option
 @notify_option
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Save the session as a fixture for `askcli replay`.",
+)
 @click.pass_context
 def acp(
     ctx: click.Context,
@@ -849,6 +855,7 @@ def acp(
     prompt_option: str | None,
     answers_path: str,
     notify: str | None,
+    record_path: Path | None,
 ) -> None:
     """Host any Agent Client Protocol agent in plain lines: its permission requests and
     forms are asked here, its messages shown, each turn's final text printed on stdout.
@@ -879,20 +886,53 @@ def acp(
             raise UsageError(
                 "no agent: give its command line after --, as in `askcli acp -- gemini --acp`"
             )
+        if record_path is not None:
+            _writable_fixture(record_path)
         reader = _open(answers_path, "answers from")
         notice = _notice(notify or "", reader, _say_err)
         conv = Conversation(reader, err, Style.for_stream(sys.stderr), notice=notice)
         capabilities = hosting.capabilities()
-        link = hosting.AgentLink(agent, on_stderr=hosting.show_stderr(conv))
+        shown = hosting.show_stderr(conv)
+        recorder = hosting.Recorder() if record_path is not None else None
+        link = hosting.AgentLink(
+            agent, on_stderr=recorder.stderr(shown) if recorder is not None else shown
+        )
     except UsageError as exc:
         _usage_error(ctx, exc)
         return
+    typed = bytearray()
+    reader.transcript = typed
+    cwd = os.getcwd()
+    one_terminal = hosting.same_terminal(out, err)
 
     def work() -> int:
         # host() ends the agent on every way out
-        status = hosting.host(link, conv, out, prompt=prompt, capabilities=capabilities)
+        status = hosting.host(
+            recorder.attach(link) if recorder is not None else link,
+            conv,
+            out,
+            prompt=prompt,
+            capabilities=capabilities,
+            one_terminal=one_terminal,
+            cwd=cwd,
+        )
         if status in (EXIT_STDOUT_GONE, EXIT_OUTPUT_FAILED):
             _quiet_stdout()
+        if recorder is not None and record_path is not None:
+            from .runners import fixtures
+
+            fixture = fixtures.make_acp(
+                prompt=prompt,
+                received=recorder.received,
+                answers=fixtures.typed_lines(typed),
+                cwd=cwd,
+                exit_status=recorder.exit_status,
+                one_terminal=one_terminal,
+            )
+            if fixture["acp"]["sent"] != recorder.sent or fixture["status"] != status:
+                conv.say("askcli: warning: replaying this session does not give what it did\n")
+            if not _save_fixture(record_path, fixture, conv.say):
+                return EXIT_OUTPUT_FAILED
         return status
 
     _guard_pipe(ctx, work, every_sigint=True)

@@ -405,3 +405,103 @@ def test_signals_end_the_session_and_the_agent(tmp_path: Path, sig: int, status:
             break
         time.sleep(0.1)
     assert not os.path.exists(f"/proc/{pids[0]}"), "the agent outlived askcli"
+
+
+# --- askcli acp --record, askcli replay --------------------------------------------------
+
+SESSION = [
+    [
+        {"update": PLAN},
+        chunk("I will run "),
+        chunk("a command."),
+        tool("pending", new=True),
+        SHORT,
+        tool("in_progress"),
+        tool("completed"),
+        chunk("Done: "),
+        chunk("hi."),
+    ],
+    [AUQ, FORM, URL, chunk("You chose well.")],
+]
+SESSION_ANSWERS = "run echo\ny\npick\n3\n  my own, answer \nMona\n\nn\n"
+
+
+def record(tmp_path: Path, turns: list[list[dict[str, Any]]], answers: str, *args: str) -> Any:
+    from askcli.runners import fixtures
+
+    r = run(tmp_path, turns, answers, "--record", str(tmp_path / "f.json"), *args)
+    assert "Traceback" not in r.err
+    assert "does not give what it did" not in r.err
+    return r, fixtures.load(tmp_path / "f.json")
+
+
+def test_record_keeps_the_session_and_replay_gives_it_again(tmp_path: Path) -> None:
+    from askcli.runners import fixtures
+
+    r, fixture = record(tmp_path, SESSION, SESSION_ANSWERS)
+    assert r.rc == 0, r.err
+    acp = fixture["acp"]
+    assert fixture["answers"] == SESSION_ANSWERS.splitlines()
+    assert fixture["stdout"] == r.out.splitlines() == ["Done: hi.", "You chose well."]
+    assert fixture["stderr"] == r.err.replace(f"askcli: recorded {tmp_path / 'f.json'}\n", "")
+    assert fixture["status"] == 0
+    # what askcli sent back is what the agent received, by request id, in order
+    answers = [e["result"] for e in acp["sent"] if "id" in e]
+    assert answers == r.replies()
+    assert [e["id"] for e in acp["sent"] if "id" in e] == [1, 2, 3, 4]
+    requests = [e["request"] for e in acp["sent"] if "request" in e]
+    assert requests == ["initialize", "session/new", "session/prompt", "session/prompt"]
+    got = [e.get("request") for e in acp["received"] if "request" in e]
+    assert got == ["session/request_permission"] + ["elicitation/create"] * 3
+    turns = [e for e in acp["received"] if e.get("reply") == "session/prompt"]
+    assert all(isinstance(t["seconds"], float) for t in turns)
+    expected, actual = fixtures.replay(fixture)
+    assert actual == expected
+    proc = subprocess.run(
+        [str(askcli_path()), "replay", str(tmp_path / "f.json")], capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_replay_finds_a_changed_answer(tmp_path: Path) -> None:
+    from askcli.runners import fixtures
+
+    _, fixture = record(tmp_path, [[SHORT, chunk("ok")]], "y\n", "--prompt", "go")
+    fixture["answers"] = ["n"]
+    expected, actual = fixtures.replay(fixture)
+    assert actual.sent != expected.sent
+    lines = fixtures.diff(expected, actual, "f")
+    assert any(line.startswith("-") and "proceed_once" in line for line in lines)
+    assert any(line.startswith("+") and '"optionId":"cancel"' in line for line in lines)
+
+
+@pytest.mark.parametrize(
+    ("turns", "answers", "status"),
+    [
+        ([[SHORT, chunk("after")]], "", 3),  # the input ended at a question: cancelled
+        ([[chunk("bye"), {"exit": 7}]], "", 1),  # the agent died
+        ([[chunk("cut"), {"stop": "max_tokens"}]], "", 1),
+        ([[{"request": "fs/read_text_file", "params": {"path": "/etc/passwd"}}]], "", 0),
+    ],
+)
+def test_record_and_replay_the_other_endings(
+    tmp_path: Path, turns: list[list[dict[str, Any]]], answers: str, status: int
+) -> None:
+    from askcli.runners import fixtures
+
+    r, fixture = record(tmp_path, turns, answers, "--prompt", "go")
+    assert r.rc == status == fixture["status"], r.err
+    expected, actual = fixtures.replay(fixture)
+    assert actual == expected
+
+
+def test_replay_refuses_a_broken_acp_fixture(tmp_path: Path) -> None:
+    from askcli.errors import BadFixture
+    from askcli.runners import fixtures
+
+    _, fixture = record(tmp_path, [[chunk("x")]], "", "--prompt", "go")
+    fixture["acp"]["received"] = "nope"
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(fixture))
+    with pytest.raises(BadFixture, match=r"acp\.received"):
+        fixtures.load(path)

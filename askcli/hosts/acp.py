@@ -76,18 +76,30 @@ def _dump(value: Any) -> Any:
 
 class Event(NamedTuple):
     """What the agent sent: ``kind`` is ``update``, ``permission``, ``elicitation`` or
-    ``refused`` (a request askcli does not serve); ``answer`` takes the reply of a request."""
+    ``refused`` (a request askcli does not serve); ``answer`` takes the reply of a request,
+    ``id`` numbers the requests (1, 2, ...) in the order they came."""
 
     kind: str
     params: dict[str, Any]
     answer: Callable[[dict[str, Any]], None] | None = None
+    id: int | None = None
+
+
+METHODS = {
+    "update": "session/update",
+    "permission": "session/request_permission",
+    "elicitation": "elicitation/create",
+}
+KINDS = {method: kind for kind, method in METHODS.items()}
 
 
 class AgentLink:
     """The agent as a child process, and the SDK's connection to it on a loop thread.
 
-    ``call(name, **kw)`` runs a method of the SDK's ``ClientSideConnection`` and returns a
-    concurrent future; what the agent sends arrives on ``events``. ``close()`` ends the
+    ``call(method, params)`` sends an ACP request (``initialize``, ``session/new``,
+    ``session/prompt``, ``session/cancel``, its params as JSON) through the SDK's
+    ``ClientSideConnection`` and returns a concurrent future of the result; what the agent
+    sends arrives on ``events``. ``close()`` ends the
     agent (its input closed, then SIGTERM and SIGKILL to its process group) on every path.
     """
 
@@ -111,6 +123,7 @@ class AgentLink:
         self.start_error: BaseException | None = None
         self.stop: asyncio.Event | None = None
         self.exit_code: int | None = None
+        self.requests = 0
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
         self.started.wait()
@@ -202,12 +215,38 @@ class AgentLink:
 
     # --- the main thread ----------------------------------------------------------------
 
-    def call(self, name: str, **kwargs: Any) -> concurrent.futures.Future[Any]:
-        method: Callable[..., Coroutine[Any, Any, Any]] = getattr(self.conn, name)
-        return asyncio.run_coroutine_threadsafe(method(**kwargs), self.loop)
+    def call(self, method: str, params: dict[str, Any]) -> concurrent.futures.Future[Any]:
+        """Send ``method`` with ``params`` (JSON); a future of the result (JSON)."""
+        s = self.acp.schema
+        if method == "initialize":
+            coro: Coroutine[Any, Any, Any] = self.conn.initialize(
+                protocol_version=self.acp.PROTOCOL_VERSION,
+                client_capabilities=s.ClientCapabilities.model_validate(
+                    params.get("clientCapabilities") or {}
+                ),
+                client_info=s.Implementation.model_validate(params["clientInfo"]),
+            )
+        elif method == "session/new":
+            coro = self.conn.new_session(cwd=params["cwd"], mcp_servers=[])
+        elif method == "session/prompt":
+            blocks = [self.acp.text_block(_text(b.get("text"))) for b in params["prompt"]]
+            coro = self.conn.prompt(session_id=params["sessionId"], prompt=blocks)
+        elif method == "session/cancel":
+            coro = self.conn.cancel(session_id=params["sessionId"])
+        else:
+            raise ValueError(f"askcli does not send {method}")
+        return asyncio.run_coroutine_threadsafe(_dumped(coro), self.loop)
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.returncode is None
+
+    def gone(self) -> bool:
+        """The agent has ended and the connection with it."""
+        return not self.alive() and not self.thread.is_alive()
+
+    def elapsed(self, began: float) -> float:
+        """Seconds since ``began`` (time.monotonic), for a turn's line."""
+        return time.monotonic() - began
 
     def answer_soon(self, future: asyncio.Future[Any], value: dict[str, Any]) -> None:
         def settle() -> None:
@@ -239,7 +278,9 @@ class _Client:
 
     async def _ask(self, kind: str, params: dict[str, Any]) -> dict[str, Any]:
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self.link.events.put(Event(kind, params, lambda v: self.link.answer_soon(future, v)))
+        self.link.requests += 1
+        answer = lambda v: self.link.answer_soon(future, v)  # noqa: E731
+        self.link.events.put(Event(kind, params, answer, self.link.requests))
         return await future
 
     async def session_update(self, session_id: str, update: Any, **kwargs: Any) -> None:
@@ -310,6 +351,10 @@ class _Client:
 
     def on_connect(self, conn: Any) -> None:
         return None
+
+
+async def _dumped(coro: Coroutine[Any, Any, Any]) -> Any:
+    return _dump(await coro)
 
 
 class Ended(NamedTuple):
@@ -464,9 +509,7 @@ def auq_content(
 class Host:
     """One ACP session: the person's side, in plain lines."""
 
-    def __init__(
-        self, link: AgentLink, conv: Conversation, out: TextIO, *, one_terminal: bool
-    ) -> None:
+    def __init__(self, link: Any, conv: Conversation, out: TextIO, *, one_terminal: bool) -> None:
         self.link = link
         self.conv = conv
         self.out = out
@@ -494,7 +537,7 @@ class Host:
             if event is None:
                 if future.done():
                     return future.result()
-                if not self.link.alive() and not self.link.thread.is_alive():
+                if self.link.gone():
                     raise ConnectionError("the agent ended")
                 if deadline is not None and time.monotonic() > deadline:
                     raise TimeoutError
@@ -701,31 +744,32 @@ class Host:
 
     # --- the session --------------------------------------------------------------------
 
-    def start(self, capabilities: dict[str, Any]) -> None:
-        acp = self.link.acp
+    def start(self, capabilities: dict[str, Any], cwd: str | None = None) -> None:
         init = self.wait(
             self.link.call(
                 "initialize",
-                protocol_version=acp.PROTOCOL_VERSION,
-                client_capabilities=acp.schema.ClientCapabilities(**capabilities),
-                client_info=acp.schema.Implementation(name="askcli", version="0.1"),
+                {
+                    "clientCapabilities": capabilities,
+                    "clientInfo": {"name": "askcli", "version": "0.1"},
+                },
             ),
             START_TIMEOUT,
         )
-        info = _dict(_dump(init).get("agentInfo"))
-        session = self.wait(
-            self.link.call("new_session", cwd=os.getcwd(), mcp_servers=[]), START_TIMEOUT
-        )
-        self.session_id = session.session_id
+        info = _dict(_dict(init).get("agentInfo"))
+        params = {"cwd": cwd if cwd is not None else os.getcwd(), "mcpServers": []}
+        session = _dict(self.wait(self.link.call("session/new", params), START_TIMEOUT))
+        self.session_id = _text(session.get("sessionId"), "?")
         name = _text(info.get("title")) or _text(info.get("name"), "agent")
         version = _text(info.get("version"))
         self.say_item(f"({name}{' ' + version if version else ''} session {self.session_id})")
 
     def turn(self, text: str) -> None:
-        acp = self.link.acp
         self.final, self.cancelling, self.interrupted = [], False, False
         began = time.monotonic()
-        future = self.link.call("prompt", session_id=self.session_id, prompt=[acp.text_block(text)])
+        future = self.link.call(
+            "session/prompt",
+            {"sessionId": self.session_id, "prompt": [{"type": "text", "text": text}]},
+        )
         while True:
             try:
                 response = self.wait(future)
@@ -736,12 +780,12 @@ class Host:
                 self.flush()
                 self.conv.say("\n(cancelling the turn; Ctrl-C again ends the session)\n")
                 self.cancelling = self.interrupted = True
-                self.link.call("cancel", session_id=self.session_id)
+                self.link.call("session/cancel", {"sessionId": self.session_id})
                 self.drain()  # every request still queued is answered cancelled
         self.drain()
         self.flush()
-        stop = _text(getattr(response, "stop_reason", None), "?")
-        seconds = time.monotonic() - began
+        stop = _text(_dict(response).get("stopReason"), "?")
+        seconds = self.link.elapsed(began)
         ok = stop in ("end_turn", "cancelled")
         word = "done" if stop == "end_turn" else f"ended: {stop}"
         self.say_item(f"-- turn {word}, {seconds:.1f} s")
@@ -762,13 +806,14 @@ class _Stop(Exception):
 
 
 def host(
-    link: AgentLink,
+    link: Any,
     conv: Conversation,
     out: TextIO,
     *,
     prompt: str | None = None,
     capabilities: dict[str, Any] | None = None,
     one_terminal: bool | None = None,
+    cwd: str | None = None,
 ) -> int:
     """Hold an ACP session over ``link``; the exit status (as ``askcli claude``'s)."""
     if one_terminal is None:
@@ -777,7 +822,7 @@ def host(
     interrupted = died = False
     why = ""
     try:
-        session.start(capabilities or {})
+        session.start(capabilities or {}, cwd)
         while session.ended is None:
             text = prompt if prompt is not None else conv.read_answer("> ", command=False)
             if text is None:
@@ -797,7 +842,7 @@ def host(
     except ConnectionError:
         died = True
     except Exception as exc:  # the SDK's RequestError and the like: the agent failed
-        died, why = True, f"{type(exc).__name__}: {exc}"
+        died, why = True, failure(exc)
     finally:
         signals.settle()
         # answer whatever is still waiting, then end the agent on every way out
@@ -824,6 +869,9 @@ def host(
     return int(Status.ANSWERED)
 
 
+same_terminal = _claude.same_terminal
+
+
 def show_stderr(conv: Conversation) -> Callable[[str, int], None]:
     """The agent's stderr lines, escaped, one line each."""
 
@@ -837,10 +885,259 @@ def show_stderr(conv: Conversation) -> Callable[[str, int], None]:
 
 def capabilities() -> dict[str, Any]:
     """The client capabilities askcli implements: elicitation forms and URL consent."""
-    acp = _sdk()
-    s = acp.schema
-    return {
-        "elicitation": s.ElicitationCapabilities(
-            form=s.ElicitationFormCapabilities(), url=s.ElicitationUrlCapabilities()
-        )
-    }
+    return {"elicitation": {"form": {}, "url": {}}}
+
+
+def failure(exc: BaseException) -> str:
+    """What a failed request says, as shown (a replayed one says what was recorded)."""
+    shown = getattr(exc, "shown", None)
+    return shown if isinstance(shown, str) else f"{type(exc).__name__}: {exc}"
+
+
+# --- askcli acp --record, askcli replay ------------------------------------------------
+#
+# A recorded session is two lists. ``received`` is what askcli took from the agent, in the
+# order the session handled it: ``{"notification": "session/update", "params": ...}``,
+# ``{"request": METHOD, "id": N, "params": ...}``, ``{"refused": METHOD}``, the result of
+# each of askcli's requests as it was taken (``{"reply": METHOD, "result": ...}`` or
+# ``{"reply": METHOD, "error": TEXT, "ended": BOOL}``, a turn's with its ``seconds``), the
+# agent's stderr lines (``{"stderr": TEXT, "more": N}``) and, where askcli sent a request,
+# ``{"sent": METHOD}``: nothing after it is handed out before askcli sends it again.
+# ``sent`` is what askcli sent: ``{"request": METHOD, "params": ...}`` and the answers to
+# the agent's requests, ``{"id": N, "result": ...}``.
+
+
+def wire_answer(kind: str, value: dict[str, Any]) -> dict[str, Any]:
+    """An answer to the agent's request as it goes on the wire."""
+    if kind != "permission":
+        return value
+    if "optionId" in value:
+        return {"outcome": {"outcome": "selected", "optionId": value["optionId"]}}
+    return {"outcome": {"outcome": "cancelled"}}
+
+
+def _event_entry(event: Event) -> dict[str, Any]:
+    if event.kind == "refused":
+        return {"refused": event.params.get("method", "?")}
+    if event.kind == "update":
+        return {"notification": METHODS["update"], "params": event.params}
+    return {"request": METHODS[event.kind], "id": event.id, "params": event.params}
+
+
+class _RecordingQueue:
+    def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
+
+    def _kept(self, event: Event) -> Event:
+        rec = self.recorder
+        with rec.lock:
+            rec.received.append(_event_entry(event))
+        answer = event.answer
+        if answer is None:
+            return event
+
+        def answered(value: dict[str, Any], answer: Any = answer) -> None:
+            rec.sent.append({"id": event.id, "result": wire_answer(event.kind, value)})
+            answer(value)
+
+        return event._replace(answer=answered)
+
+    def get(self, timeout: float | None = None) -> Event:
+        return self._kept(self.recorder.link.events.get(timeout=timeout))
+
+    def get_nowait(self) -> Event:
+        return self._kept(self.recorder.link.events.get_nowait())
+
+
+class _RecordedFuture:
+    """A request's future whose result is recorded when the session takes it."""
+
+    def __init__(self, recorder: Recorder, method: str, future: Any) -> None:
+        self.recorder, self.method, self.future = recorder, method, future
+
+    def done(self) -> bool:
+        return bool(self.future.done())
+
+    def result(self) -> Any:
+        entry: dict[str, Any] = {"reply": self.method}
+        try:
+            value = self.future.result()
+        except Exception as exc:
+            entry.update(error=failure(exc), ended=isinstance(exc, ConnectionError))
+            with self.recorder.lock:
+                self.recorder.received.append(entry)
+            raise
+        entry["result"] = value
+        with self.recorder.lock:
+            self.recorder.received.append(entry)
+        if self.method == "session/prompt":
+            self.recorder.last_turn = entry
+        return value
+
+
+class Recorder:
+    """A link that keeps what passed through it, for ``askcli acp --record``.
+
+    Make it first, give :meth:`stderr` to the :class:`AgentLink` as its ``on_stderr``, then
+    :meth:`attach` the link."""
+
+    def __init__(self) -> None:
+        self.link: Any = None
+        self.received: list[dict[str, Any]] = []
+        self.sent: list[dict[str, Any]] = []
+        self.exit_status: int | None = None
+        self.lock = threading.Lock()
+        self.events = _RecordingQueue(self)
+        self.last_turn: dict[str, Any] | None = None
+
+    def attach(self, link: Any) -> Recorder:
+        self.link = link
+        return self
+
+    def stderr(self, shown: Callable[[str, int], None]) -> Callable[[str, int], None]:
+        def kept(text: str, more: int) -> None:
+            with self.lock:
+                self.received.append({"stderr": text, "more": more})
+                shown(text, more)
+
+        return kept
+
+    def call(self, method: str, params: dict[str, Any]) -> Any:
+        with self.lock:
+            self.sent.append({"request": method, "params": params})
+            self.received.append({"sent": method})
+        return _RecordedFuture(self, method, self.link.call(method, params))
+
+    def gone(self) -> bool:
+        return bool(self.link.gone())
+
+    def elapsed(self, began: float) -> float:
+        seconds = float(self.link.elapsed(began))
+        if self.last_turn is not None:
+            self.last_turn["seconds"] = round(seconds, 3)
+        return seconds
+
+    def close(self, *, at_once: bool = False) -> int | None:
+        self.exit_status = self.link.close(at_once=at_once)
+        return self.exit_status
+
+
+class ReplayedError(Exception):
+    """A request that failed when the session was recorded."""
+
+    def __init__(self, shown: str) -> None:
+        super().__init__(shown)
+        self.shown = shown
+
+
+class _Done:
+    def __init__(self) -> None:
+        self.entry: dict[str, Any] | None = None
+
+    def done(self) -> bool:
+        return self.entry is not None
+
+    def result(self) -> Any:
+        entry = self.entry or {}
+        if "error" in entry:
+            text = _text(entry.get("error"), "?")
+            raise ConnectionError(text) if entry.get("ended") else ReplayedError(text)
+        return entry.get("result")
+
+
+class _ScriptQueue:
+    def __init__(self, scripted: Scripted) -> None:
+        self.scripted = scripted
+
+    def get(self, timeout: float | None = None) -> Event:
+        return self.scripted.next_event()
+
+    def get_nowait(self) -> Event:
+        return self.scripted.next_event()
+
+
+class Scripted:
+    """A recorded session's agent in place of the process (``askcli replay``)."""
+
+    def __init__(
+        self,
+        received: Sequence[Any],
+        status: int | None = 0,
+        on_stderr: Callable[[str, int], None] | None = None,
+    ) -> None:
+        self.lines = [_dict(entry) for entry in received]
+        self.status = status
+        self.on_stderr = on_stderr
+        self.sent: list[dict[str, Any]] = []
+        self.pending: dict[str, list[_Done]] = {}
+        self.calls = 0  # requests sent and not yet reached in the script
+        self.seconds = 0.0
+        self.events = _ScriptQueue(self)
+
+    def call(self, method: str, params: dict[str, Any]) -> Any:
+        self.sent.append({"request": method, "params": params})
+        self.calls += 1
+        future = _Done()
+        if method == "session/cancel":
+            future.entry = {"result": None}
+        else:
+            self.pending.setdefault(method, []).append(future)
+        return future
+
+    def next_event(self) -> Event:
+        """The next recorded message, up to the next request askcli has not sent yet;
+        queue.Empty in place of a request's result (its future is then done)."""
+        while self.lines:
+            entry = self.lines[0]
+            if "sent" in entry:
+                if self.calls == 0:
+                    break
+                self.calls -= 1
+                self.lines.pop(0)
+                continue
+            if "reply" in entry:
+                waiting = self.pending.get(_text(entry.get("reply")))
+                if not waiting:
+                    break
+                self.lines.pop(0)
+                future = waiting.pop(0)
+                future.entry = entry
+                if isinstance(entry.get("seconds"), int | float):
+                    self.seconds = float(entry["seconds"])
+                break
+            self.lines.pop(0)
+            if "stderr" in entry:
+                if self.on_stderr is not None:
+                    more = entry.get("more")
+                    self.on_stderr(_text(entry.get("stderr")), more if isinstance(more, int) else 0)
+                continue
+            if "refused" in entry:
+                return Event("refused", {"method": _text(entry.get("refused"), "?")})
+            method = _text(entry.get("notification") or entry.get("request"))
+            kind = KINDS.get(method)
+            if kind is None:
+                continue
+            params = _dict(entry.get("params"))
+            if kind == "update":
+                return Event(kind, params)
+            number = entry.get("id") if isinstance(entry.get("id"), int) else None
+
+            def answer(
+                value: dict[str, Any], number: int | None = number, kind: str = kind
+            ) -> None:
+                self.sent.append({"id": number, "result": wire_answer(kind, value)})
+
+            return Event(kind, params, answer, number)
+        raise queue.Empty
+
+    def gone(self) -> bool:
+        """Asked when nothing came and the request waited for is not done: the script has
+        nothing more for it (it ends, or what follows waits on another request), as when
+        the agent ended."""
+        return True
+
+    def elapsed(self, began: float) -> float:
+        return self.seconds
+
+    def close(self, *, at_once: bool = False) -> int | None:
+        return self.status

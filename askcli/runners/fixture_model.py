@@ -71,6 +71,22 @@ class ClaudeFixture(_Common):
     answers: Lines
 
 
+class AcpSession(_Strict):
+    prompt: str | None = None
+    cwd: str = "/"
+    exit_status: int | None = 0
+    one_terminal: bool = False
+    received: Annotated[list[dict[str, Any]], Field(fail_fast=True)]
+    sent: Annotated[list[dict[str, Any]], Field(fail_fast=True)]
+
+
+class AcpFixture(_Common):
+    """An ``askcli acp`` session: the agent's messages in place of the agent."""
+
+    acp: AcpSession
+    answers: Lines
+
+
 def _where(loc: tuple[int | str, ...]) -> str:
     out = ""
     for part in loc:
@@ -87,6 +103,8 @@ def check(value: Any) -> dict[str, Any]:
     model: type[_Common]
     if "claude" in value:
         model = ClaudeFixture
+    elif "acp" in value:
+        model = AcpFixture
     elif "stdin" in value:
         model = StdinFixture
     else:

@@ -49,13 +49,14 @@ class Outcome:
     stdout: list[str]
     stderr: str
     status: int
-    sent: list[Any] | None = None  # what askcli sent to Claude Code (askcli claude)
+    sent: list[Any] | None = None  # what askcli sent to Claude Code or the ACP agent
+    acp: bool = False
 
     def render(self) -> list[str]:
         """The outcome as lines, for a diff."""
         lines = [f"status: {self.status}"]
         if self.sent is not None:
-            lines.append("sent to Claude Code:")
+            lines.append("sent:" if self.acp else "sent to Claude Code:")
             lines += [f"  {json_line(message)}" for message in self.sent]
         lines.append("stdout:")
         lines += [f"  {line}" for line in self.stdout]
@@ -208,6 +209,73 @@ def make_claude(
     }
 
 
+def play_acp(
+    *,
+    prompt: str | None,
+    received: Sequence[Any],
+    answers: Sequence[str] = (),
+    cwd: str = "/",
+    exit_status: int | None = 0,
+    one_terminal: bool = False,
+    columns: int = 80,
+) -> Outcome:
+    """An ``askcli acp`` session with the recorded agent's messages in place of the agent."""
+    from ..hosts.acp import Scripted, capabilities, host, show_stderr
+
+    out, err = io.StringIO(), io.StringIO()
+    reader = TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
+    conv = Conversation(reader, err, Style(width=columns, colour=False))
+    link = Scripted(received, exit_status, on_stderr=show_stderr(conv))
+    status = host(
+        link,
+        conv,
+        out,
+        prompt=prompt,
+        capabilities=capabilities(),
+        one_terminal=one_terminal,
+        cwd=cwd,
+    )
+    return Outcome(out.getvalue().splitlines(), err.getvalue(), status, link.sent, acp=True)
+
+
+def make_acp(
+    *,
+    prompt: str | None,
+    received: Sequence[Any],
+    answers: Sequence[str],
+    cwd: str,
+    exit_status: int | None = 0,
+    one_terminal: bool = False,
+    description: str = "",
+    columns: int = 80,
+) -> dict[str, Any]:
+    """A fixture of an ``askcli acp`` session: the agent's messages, the person's lines,
+    and what askcli sent and printed (as a replay prints it)."""
+    acp: dict[str, Any] = {"prompt": prompt, "cwd": cwd, "exit_status": exit_status}
+    if one_terminal:
+        acp["one_terminal"] = True
+    acp["received"] = list(received)
+    outcome = play_acp(
+        prompt=prompt,
+        received=received,
+        answers=answers,
+        cwd=cwd,
+        exit_status=exit_status,
+        one_terminal=one_terminal,
+        columns=columns,
+    )
+    return {
+        "format": FORMAT,
+        "description": description,
+        "columns": columns,
+        "acp": {**acp, "sent": outcome.sent},
+        "answers": list(answers),
+        "stdout": outcome.stdout,
+        "stderr": outcome.stderr,
+        "status": outcome.status,
+    }
+
+
 def typed_lines(typed: bytes | bytearray) -> list[str]:
     """What a reader's transcript kept, as the lines of a fixture."""
     lines = typed.decode("utf-8", "surrogateescape").split("\n")
@@ -299,6 +367,21 @@ def _replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
             exit_status=claude.get("exit_status", 0),
             columns=fixture.get("columns", 80),
             wording=claude.get("wording", "seed"),
+        )
+        return expected, actual
+    if "acp" in fixture:
+        acp = fixture["acp"]
+        expected = Outcome(
+            fixture["stdout"], fixture["stderr"], fixture["status"], acp["sent"], acp=True
+        )
+        actual = play_acp(
+            prompt=acp.get("prompt"),
+            received=acp["received"],
+            answers=fixture["answers"],
+            cwd=acp.get("cwd", "/"),
+            exit_status=acp.get("exit_status", 0),
+            one_terminal=acp.get("one_terminal", False),
+            columns=fixture.get("columns", 80),
         )
         return expected, actual
     expected = Outcome(fixture["stdout"], fixture["stderr"], fixture["status"])
