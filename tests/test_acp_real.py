@@ -43,7 +43,7 @@ def _stream(*parts: dict[str, Any], finish: bool = True) -> dict[str, Any]:
 
 
 def gemini(
-    tmp_path: Path, answers: str, *, probe: bool = False
+    tmp_path: Path, answers: str, *, probe: bool = False, record: Path | None = None
 ) -> tuple[subprocess.CompletedProcess[str], Path]:
     work, home = tmp_path / "work", tmp_path / "home"
     work.mkdir()
@@ -86,7 +86,15 @@ def gemini(
         str(fake),
     ]
     proc = subprocess.run(
-        [str(askcli_path()), "acp", "--prompt", "make the marker", "--", *command],
+        [
+            str(askcli_path()),
+            "acp",
+            "--prompt",
+            "make the marker",
+            *(["--record", str(record)] if record is not None else []),
+            "--",
+            *command,
+        ],
         input=answers,
         capture_output=True,
         text=True,
@@ -107,6 +115,22 @@ def test_gemini_permission_allowed(tmp_path: Path) -> None:
     assert "(done)" in proc.stderr
     assert proc.stdout == "All done, final answer.\n"
     assert (work / "shell_out.txt").read_text() == "tool-ran\n"
+
+
+@needs_gemini
+def test_gemini_session_recorded_replays(tmp_path: Path) -> None:
+    from askcli.runners import fixtures
+
+    path = tmp_path / "gemini.json"
+    proc, _ = gemini(tmp_path, "y\n", record=path)
+    assert proc.returncode == 0, proc.stderr
+    assert "does not give what it did" not in proc.stderr
+    fixture = fixtures.load(path)
+    expected, actual = fixtures.replay(fixture)
+    assert actual == expected
+    assert fixture["stdout"] == ["All done, final answer."]
+    allowed = {"outcome": {"outcome": "selected", "optionId": "proceed_once"}}
+    assert [e["result"] for e in fixture["acp"]["sent"] if "id" in e] == [allowed]
 
 
 @needs_gemini
