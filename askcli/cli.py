@@ -457,6 +457,16 @@ def _inbox_answer(timeout: float | None) -> Callable[[Any, Conversation, int], A
     return answer
 
 
+def _acp_inbox(conv: Conversation) -> Callable[[Any], Any]:
+    """``acp --inbox``: each permission request or form is queued and its reply waited for."""
+    from .inbox.asking import ask_inbox
+    from .inbox.store import Agent, Store
+
+    store = Store()
+    agent = Agent("acp", None, os.getcwd())
+    return lambda document: ask_inbox(store, document, agent, said=conv.error)
+
+
 class _Tee(io.StringIO):
     """Keeps what is written and passes it on to ``stream``."""
 
@@ -848,6 +858,14 @@ class _AcpCommand(click.Command):
     type=click.Path(dir_okay=False, path_type=Path),
     help="Save the session as a fixture for `askcli replay`.",
 )
+@click.option(
+    "--inbox",
+    "inbox",
+    is_flag=True,
+    help="Queue the agent's permission requests and forms for `askcli inbox` (where a "
+    "person answers every agent) instead of asking here; Ctrl-C withdraws the one waiting "
+    "[inbox file: $ASKCLI_INBOX, else $XDG_STATE_HOME/askcli/inbox.db].",
+)
 @click.pass_context
 def acp(
     ctx: click.Context,
@@ -856,6 +874,7 @@ def acp(
     answers_path: str,
     notify: str | None,
     record_path: Path | None,
+    inbox: bool,
 ) -> None:
     """Host any Agent Client Protocol agent in plain lines: its permission requests and
     forms are asked here, its messages shown, each turn's final text printed on stdout.
@@ -886,12 +905,17 @@ def acp(
             raise UsageError(
                 "no agent: give its command line after --, as in `askcli acp -- gemini --acp`"
             )
+        if record_path is not None and inbox:
+            raise UsageError(
+                "--record keeps the answers typed here: it cannot be used with --inbox"
+            )
         if record_path is not None:
             _writable_fixture(record_path)
         reader = _open(answers_path, "answers from")
         notice = _notice(notify or "", reader, _say_err)
         conv = Conversation(reader, err, Style.for_stream(sys.stderr), notice=notice)
         capabilities = hosting.capabilities()
+        asker = _acp_inbox(conv) if inbox else None
         shown = hosting.show_stderr(conv)
         recorder = hosting.Recorder() if record_path is not None else None
         link = hosting.AgentLink(
@@ -915,6 +939,7 @@ def acp(
             capabilities=capabilities,
             one_terminal=one_terminal,
             cwd=cwd,
+            inbox=asker,
         )
         if status in (EXIT_STDOUT_GONE, EXIT_OUTPUT_FAILED):
             _quiet_stdout()

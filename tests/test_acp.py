@@ -505,3 +505,123 @@ def test_replay_refuses_a_broken_acp_fixture(tmp_path: Path) -> None:
     path.write_text(json.dumps(fixture))
     with pytest.raises(BadFixture, match=r"acp\.received"):
         fixtures.load(path)
+
+
+# --- askcli acp --inbox ----------------------------------------------------------------
+
+
+def inbox_env(tmp_path: Path) -> dict[str, str]:
+    return {**os.environ, "ASKCLI_INBOX": str(tmp_path / "inbox.db")}
+
+
+def answer_in_inbox(tmp_path: Path, number: int, typed: str) -> subprocess.CompletedProcess[str]:
+    from askcli.inbox.store import Store
+
+    for _ in range(200):  # the question is queued
+        if Store(tmp_path / "inbox.db").get(number) is not None:
+            break
+        time.sleep(0.05)
+    return subprocess.run(
+        [str(askcli_path()), "inbox", "answer", str(number)],
+        input=typed,
+        capture_output=True,
+        text=True,
+        env=inbox_env(tmp_path),
+        timeout=30,
+    )
+
+
+@pytest.mark.parametrize(
+    ("steps", "typed", "replies"),
+    [
+        ([SHORT], ["y\n"], [{"outcome": {"optionId": "proceed_once", "outcome": "selected"}}]),
+        ([SHORT], ["n\n"], [{"outcome": {"optionId": "cancel", "outcome": "selected"}}]),
+        (
+            [AUQ, FORM],
+            ["3\n  my own, answer \n", "Mona\n\n"],
+            [
+                {"action": "accept", "content": {"question_0_custom": "  my own, answer "}},
+                {"action": "accept", "content": {"name": "Mona"}},
+            ],
+        ),
+    ],
+)
+def test_inbox_answers_come_back_into_the_session(
+    tmp_path: Path, steps: list[dict[str, Any]], typed: list[str], replies: list[Any]
+) -> None:
+    agent, log = setup(tmp_path, [[*steps, chunk("finished")]])
+    proc = subprocess.Popen(
+        [str(askcli_path()), "acp", "--inbox", "--prompt", "go", "--", *agent],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env=inbox_env(tmp_path),
+    )
+    try:
+        shown = []
+        for number, lines in enumerate(typed, 1):
+            answered = answer_in_inbox(tmp_path, number, lines)
+            assert answered.returncode in (0, 1), answered.stderr  # 1: a denial
+            assert "Traceback" not in answered.stderr
+            shown.append(answered.stderr)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0, err
+    assert out == "finished\n"
+    assert "question 1 is waiting in the inbox" in err
+    assert [e["reply"]["result"] for e in read_log(log) if "reply" in e] == replies
+    if steps[0] is SHORT:
+        assert "Tool use: echo hi" in shown[0]
+        assert "Allow for this session (allow_always)" in shown[0]
+    else:
+        assert "[DB] Which database?" in shown[0]
+        assert "  1. Postgres - server\n  2. SQLite - file" in shown[0]
+        assert "Your name?" in shown[1]
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
+def test_ctrl_c_withdraws_the_question_in_the_inbox(tmp_path: Path, how: str) -> None:
+    from askcli.inbox.store import State, Store
+
+    agent, log = setup(tmp_path, [[SHORT, {"wait_cancel": True}]])
+    child = pexpect.spawn(
+        str(askcli_path()),
+        ["acp", "--inbox", "--prompt", "go", "--", *agent],
+        cwd=str(tmp_path),
+        timeout=5,
+        encoding="utf-8",
+        env=inbox_env(tmp_path),
+        dimensions=(40, 120),
+    )
+    shown = io.StringIO()
+    child.logfile_read = shown
+    expect(child, shown, "question 1 is waiting in the inbox")
+    if how == "ctrl-c":
+        child.sendintr()
+        expect(child, shown, "-- turn ended: cancelled")
+        assert ended(child, shown) == 130
+    else:
+        child.kill(signal.SIGTERM)
+        assert ended(child, shown) == 143
+    found = Store(tmp_path / "inbox.db").get(1)
+    assert found is not None and found.state is State.WITHDRAWN
+    cancelled = {
+        "method": "session/request_permission",
+        "result": {"outcome": {"outcome": "cancelled"}},
+    }
+    for _ in range(50):  # the agent logs the reply as it gets it
+        if {"reply": cancelled} in read_log(log):
+            break
+        time.sleep(0.05)
+    assert {"reply": cancelled} in read_log(log)
+
+
+def test_inbox_and_record_together_are_refused(tmp_path: Path) -> None:
+    r = run(tmp_path, [], "", "--inbox", "--record", str(tmp_path / "f.json"), "--prompt", "go")
+    assert r.rc == 2
+    assert "cannot be used with --inbox" in r.err

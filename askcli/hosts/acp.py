@@ -37,7 +37,7 @@ from ..tools.permission import input_lines, show_whole
 from ..tools.registry import check_call, run_call
 from ..tools.todos import checklist
 from ..wire.envelopes import ELICITATION, ToolCall
-from ..wire.results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status
+from ..wire.results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status, ToolResult
 from . import claude as _claude
 
 INSTALL_HINT = (
@@ -522,6 +522,9 @@ class Host:
         self.message = ""  # agent text not shown yet
         self.final: list[str] = []  # this turn's text since its last tool call
         self.tools: dict[str, dict[str, Any]] = {}  # title and status by toolCallId
+        # ``--inbox``: a document in, its Reply out (askcli.inbox.asking.ask_inbox)
+        self.inbox: Callable[[Any], Any] | None = None
+        self.asked = 0  # documents sent to the inbox
 
     # --- waiting ------------------------------------------------------------------------
 
@@ -652,6 +655,9 @@ class Host:
             return
         allow = _first(options, ("allow_once", "allow_always"))
         reject = _first(options, ("reject_once", "reject_always"))
+        if self.inbox is not None:
+            self.permission_in_inbox(tool_call, options, allow, reject, answer)
+            return
         keys = f"1-{len(options)}" + "".join(
             f", {k} = {n + 1}" for k, n in (("y", allow), ("n", reject)) if n is not None
         )
@@ -686,6 +692,54 @@ class Host:
         answer({})
         self.ended = Ended(int(Status.NO_ANSWER))
 
+    def _document(self, name: str, tool_input: dict[str, Any], tool_id: str | None) -> Any:
+        """A Claude-Code-like can_use_tool control request for the inbox."""
+        self.asked += 1
+        request: dict[str, Any] = {
+            "subtype": "can_use_tool",
+            "tool_name": name,
+            "input": tool_input,
+        }
+        if tool_id:
+            request["tool_use_id"] = tool_id
+        return {"type": "control_request", "request_id": f"acp_{self.asked}", "request": request}
+
+    def _in_inbox(self, document: dict[str, Any]) -> ToolResult:
+        """The inbox's result for a document of one call (KeyboardInterrupt withdraws it)."""
+        from ..wire.documents import Document
+
+        assert self.inbox is not None
+        reply = self.inbox(Document(document))
+        if reply.results:
+            return reply.results[0]  # type: ignore[no-any-return]
+        return ToolResult(None, "no answer", reply.status, is_error=True)
+
+    def permission_in_inbox(
+        self,
+        tool_call: dict[str, Any],
+        options: list[dict[str, Any]],
+        allow: int | None,
+        reject: int | None,
+        answer: Callable[[dict[str, Any]], None],
+    ) -> None:
+        title = _text(tool_call.get("title")) or _text(tool_call.get("toolCallId"), "tool")
+        shown = dict(tool_details(tool_call))
+        shown["options"] = "\n".join(
+            f"{_text(o.get('name'), '?')} ({_text(o.get('kind'), '?')})" for o in options
+        )
+        document = self._document(title, shown, _text(tool_call.get("toolCallId")) or None)
+        result = self._in_inbox(document)
+        if result.allowed and allow is not None:
+            answer({"optionId": options[allow].get("optionId")})
+        elif result.status is Status.DECLINED and reject is not None:
+            answer({"optionId": options[reject].get("optionId")})
+        else:
+            answer({})  # cancelled, never allowed
+        if result.status is Status.INTERRUPTED:
+            raise KeyboardInterrupt
+        if result.status is Status.NO_ANSWER:
+            self.ended = Ended(int(Status.NO_ANSWER))
+
     def elicitation(self, params: dict[str, Any], answer: Callable[[dict[str, Any]], None]) -> None:
         tool_id = _text(params.get("toolCallId")) or None
         shaped = auq_input(params) if params.get("mode") == "form" else None
@@ -718,7 +772,19 @@ class Host:
             call = ToolCall(tool_id, ELICITATION, mcp)
         try:
             self.conv.call_starts()
-            result = run_call(call, self.conv)
+            if self.inbox is None:
+                result = run_call(call, self.conv)
+            elif call.name == "AskUserQuestion":
+                result = self._in_inbox(self._document(call.name, dict(call.input), tool_id))
+            else:
+                self.asked += 1
+                document = {
+                    "jsonrpc": "2.0",
+                    "id": self.asked,
+                    "method": "elicitation/create",
+                    "params": dict(call.input),
+                }
+                result = self._in_inbox(document)
         except KeyboardInterrupt:
             answer({"action": "cancel"})
             raise
@@ -814,11 +880,15 @@ def host(
     capabilities: dict[str, Any] | None = None,
     one_terminal: bool | None = None,
     cwd: str | None = None,
+    inbox: Callable[[Any], Any] | None = None,
 ) -> int:
-    """Hold an ACP session over ``link``; the exit status (as ``askcli claude``'s)."""
+    """Hold an ACP session over ``link``; the exit status (as ``askcli claude``'s).
+    With ``inbox`` (a Document in, its Reply out), permission requests and forms are
+    asked in the inbox instead of here."""
     if one_terminal is None:
         one_terminal = _claude.same_terminal(out, conv.out)
     session = Host(link, conv, out, one_terminal=one_terminal)
+    session.inbox = inbox
     interrupted = died = False
     why = ""
     try:
