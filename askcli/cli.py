@@ -334,7 +334,7 @@ SCHEMA_FORMATS = (  # askcli.wire.definitions: FORMATS + DIALECT_FORMATS, unimpo
     *("anthropic", "openai", "json-schema"),
     *("claude-code", "claude-code-extended", "opencode", "codex", "gemini", "elicitation"),
 )
-WORDINGS = ("seed", "claude-code")  # askcli.wire.wording.WORDINGS, unimported
+WORDINGS = ("seed", "claude-code")  # the texts askcli.wire.wording gives, and the seed's
 wording_option = click.option(
     "--wording",
     type=click.Choice(WORDINGS),

@@ -920,7 +920,6 @@ def test_output_sdk_allows_with_the_result_or_denies() -> None:
 def test_the_dialect_is_found_by_its_method_and_name() -> None:
     dialect = by_tool(ELICITATION)
     assert dialect is not None and dialect is by_name("elicitation")
-    assert dialect.about
 
 
 def test_schema_format_elicitation_is_the_params_schema_and_the_examples_fit_it() -> None:

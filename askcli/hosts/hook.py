@@ -329,18 +329,13 @@ def ask_queue(
 ) -> Any:
     """Queue ``document`` for ``askcli inbox`` and wait for its reply."""
     from ..inbox.asking import ask_inbox
-    from ..inbox.store import Agent, State, Store
+    from ..inbox.store import Agent, Store
     from ..wire.documents import Document
 
     store = Store()
     agent = Agent(CLIENT, hook.session, hook.cwd)
-    try:
+    try:  # a signal while it waits withdraws the question (ask_inbox)
         return ask_inbox(store, Document(document), agent, timeout=timeout, said=say)
-    except KeyboardInterrupt:  # a signal just after the question was queued: take it back
-        for question in store.questions(states=(State.WAITING,)):
-            if question.call == document and question.agent == agent:
-                store.withdraw(question.id)
-        raise
     finally:
         store.close()
 

@@ -173,10 +173,6 @@ class State(NamedTuple):
             return self.answers[question.text]
         return self.suggested_text.get(self.at)
 
-    def status(self, index: int) -> str:
-        """Question ``index``'s status while open: ``answered`` or ``unanswered``."""
-        return "answered" if self.questions[index].text in self.answers else "unanswered"
-
 
 def spec(q: Question) -> QuestionSpec:
     """The state machine's view of one question of the shared model."""

@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from ..schema.inputs import Question
 from .results import REJECT_WITH_WORDS_PREFIX
 
-WORDINGS = ("seed", "claude-code")
 VERSION = "2.1.332"  # the Claude Code release these texts are taken from
 TOOL = "AskUserQuestion"
 NOTES_ONLY = "(notes only)"  # an answer that stands for none (Claude Code's own marker)

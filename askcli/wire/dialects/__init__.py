@@ -51,11 +51,6 @@ class Asked(NamedTuple):
         return self.conclusion.state.clarification
 
     @property
-    def declined(self) -> bool:
-        """The person said no (``q``), chatted instead, or pressed Ctrl-C."""
-        return self.status is Status.DECLINED or self.status is Status.INTERRUPTED
-
-    @property
     def status(self) -> Status:
         """The exit status this call gives."""
         ending = self.conclusion.ending
@@ -108,7 +103,6 @@ class Dialect(NamedTuple):
     reply: Callable[[Asked], ToolResult]
     definition: Callable[[], dict[str, Any]]
     warnings: Callable[[Any], list[str]] = lambda _: []
-    about: str = ""  # one line for --help and the README
     invalid: Callable[[list[Issue]], str] | None = None  # the agent's own invalid-input text
 
 
@@ -116,11 +110,6 @@ def _all() -> tuple[Dialect, ...]:
     from . import codex, elicitation, gemini, opencode
 
     return (opencode.DIALECT, codex.DIALECT, gemini.DIALECT, elicitation.DIALECT)
-
-
-def dialects() -> tuple[Dialect, ...]:
-    """Every dialect askcli speaks beside Claude Code's AskUserQuestion."""
-    return _all()
 
 
 def by_tool(name: str) -> Dialect | None:

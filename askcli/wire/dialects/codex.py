@@ -385,6 +385,5 @@ DIALECT = Dialect(
     reply,
     definition,
     warnings,
-    "Codex request_user_input: answers by question id, Other as a user_note",
     invalid_text,
 )

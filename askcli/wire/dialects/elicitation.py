@@ -924,6 +924,5 @@ DIALECT = Dialect(
     reply,
     definition,
     warnings,
-    "MCP elicitation/create (2025-11-25): forms and URL consent, replied {action, content}",
     invalid_text,
 )

@@ -445,6 +445,5 @@ DIALECT = Dialect(
     reply,
     definition,
     warnings,
-    "Gemini CLI ask_user: functionCall in, functionResponse out, answers by index",
     invalid_text,
 )

@@ -306,6 +306,5 @@ DIALECT = Dialect(
     reply,
     definition,
     warnings,
-    "OpenCode's question tool: any number of questions and options, multiple, custom",
     invalid_text,
 )
