@@ -17,7 +17,7 @@ import select
 import stat
 import time
 from collections.abc import Callable, Iterator
-from typing import BinaryIO, Protocol, TextIO
+from typing import IO, BinaryIO, Protocol, TextIO
 
 from .errors import AnswerTimeout, LineTooLong
 
@@ -50,6 +50,26 @@ class LineReader(Protocol):
     @property
     def at_end(self) -> bool:
         """The source has ended and everything in it was read."""
+
+
+def each_line(stream: IO[bytes], handle: Callable[[str, int], None], keep: int) -> None:
+    """Read ``stream`` to its end in bounded lines (another process's stderr): each line's
+    first ``keep`` bytes, decoded, go to ``handle`` with the count of the bytes past them,
+    which are read and dropped. A stream that fails ends the reading."""
+    with contextlib.suppress(OSError, ValueError):
+        while True:
+            line = stream.readline(keep)
+            if not line:
+                return
+            more = 0
+            while not line.endswith(b"\n"):
+                rest = stream.readline(CHUNK)
+                if not rest:
+                    break
+                more += len(rest.rstrip(b"\r\n"))
+                if rest.endswith(b"\n"):
+                    break
+            handle(line.decode("utf-8", "replace").rstrip("\r\n"), more)
 
 
 def encode(text: str) -> bytes:

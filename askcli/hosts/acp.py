@@ -30,6 +30,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, NamedTuple, TextIO
 
 from ..errors import UsageError
+from ..lines import each_line
 from ..terminal import signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import terminal_text, visible, wrap
@@ -196,22 +197,8 @@ class AgentLink:
 
     def _pump_stderr(self, fd: int) -> None:
         """Read the agent's stderr in bounded lines, handing each to ``on_stderr``."""
-        with open(fd, "rb", buffering=0) as raw, contextlib.suppress(OSError, ValueError):
-            stream = __import__("io").BufferedReader(raw)
-            while True:
-                line = stream.readline(_claude.SHOWN * 4)
-                if not line:
-                    return
-                more = 0
-                while not line.endswith(b"\n"):
-                    rest = stream.readline(_claude.CHUNK)
-                    if not rest:
-                        break
-                    more += len(rest.rstrip(b"\r\n"))
-                    if rest.endswith(b"\n"):
-                        break
-                if self.on_stderr is not None:
-                    self.on_stderr(line.decode("utf-8", "replace").rstrip("\r\n"), more)
+        with open(fd, "rb") as stream:
+            each_line(stream, self.on_stderr or (lambda _text, _more: None), _claude.SHOWN * 4)
 
     # --- the main thread ----------------------------------------------------------------
 
@@ -943,14 +930,8 @@ same_terminal = _claude.same_terminal
 
 
 def show_stderr(conv: Conversation) -> Callable[[str, int], None]:
-    """The agent's stderr lines, escaped, one line each."""
-
-    def shown(text: str, more: int) -> None:
-        line = _claude.stderr_line(text, more)
-        if line is not None:
-            conv.say(line.replace("(Claude Code stderr)", "(agent stderr)", 1))
-
-    return shown
+    """The agent's stderr lines, escaped, one line each: ``(agent stderr) ...``."""
+    return _claude.show_stderr(conv, "agent")
 
 
 def capabilities() -> dict[str, Any]:

@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Protocol, TextIO
 
 from ..errors import UsageError, Withdrawn
+from ..lines import CHUNK, each_line
 from ..terminal import signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import terminal_text, truncate, visible, wrap
@@ -68,7 +69,6 @@ INSTALL_HINT = (
 )
 MAX_LINE = 16 * 1024 * 1024  # a longer line from Claude Code is skipped unread
 MAX_DEPTH = 200  # a line nesting deeper is skipped
-CHUNK = 65536
 SHOWN = 500  # characters of a line of text (stderr, not JSON) shown; the rest is counted
 ENDING_GRACE = 2.0  # seconds Claude Code has to end by itself once its input is closed
 TERM_GRACE = 3.0  # seconds its process group has between SIGTERM and SIGKILL
@@ -211,13 +211,13 @@ def shorten(text: str, limit: int = SHOWN) -> str:
     return visible(text[:limit]) + f"… ({len(text) - limit} more characters)"
 
 
-def stderr_line(text: str, more: int = 0) -> str | None:
-    """How a line of Claude Code's stderr is shown; None for one that holds nothing to
-    read (only terminal control sequences and spaces, such as ``ESC[?25h``)."""
+def stderr_line(text: str, more: int = 0, who: str = "Claude Code") -> str | None:
+    """How a line of ``who``'s stderr is shown; None for one that holds nothing to read
+    (only terminal control sequences and spaces, such as ``ESC[?25h``)."""
     if not _SEQUENCE.sub("", text).strip() and not more:
         return None
     extra = f"… ({more} more bytes)" if more else ""
-    return f"(Claude Code stderr) {shorten(text)}{extra}\n"
+    return f"({who} stderr) {shorten(text)}{extra}\n"
 
 
 class ChildClaude:
@@ -253,23 +253,8 @@ class ChildClaude:
         self.pump.start()
 
     def _pump_stderr(self) -> None:
-        stream = self.proc.stderr
-        assert stream is not None
-        with contextlib.suppress(OSError, ValueError):
-            while True:
-                line = stream.readline(SHOWN * 4)
-                if not line:
-                    return
-                more = 0
-                while not line.endswith(b"\n"):
-                    rest = stream.readline(CHUNK)
-                    if not rest:
-                        break
-                    more += len(rest.rstrip(b"\r\n"))
-                    if rest.endswith(b"\n"):
-                        break
-                if self.on_stderr is not None:
-                    self.on_stderr(line.decode("utf-8", "replace").rstrip("\r\n"), more)
+        assert self.proc.stderr is not None
+        each_line(self.proc.stderr, self.on_stderr or (lambda _text, _more: None), SHOWN * 4)
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.proc.stdin is not None
@@ -1048,11 +1033,11 @@ def host(
     return int(Status.ANSWERED)
 
 
-def show_stderr(conv: Conversation) -> Callable[[str, int], None]:
-    """Where Claude Code's stderr lines go: to the person, escaped, one line each."""
+def show_stderr(conv: Conversation, who: str = "Claude Code") -> Callable[[str, int], None]:
+    """Where a child's stderr lines go: to the person, escaped, one line each."""
 
     def shown(text: str, more: int) -> None:
-        line = stderr_line(text, more)
+        line = stderr_line(text, more, who)
         if line is not None:
             conv.say(line)
 
