@@ -705,46 +705,82 @@ def schema(ctx: click.Context, fmt: str) -> None:
     _guard_pipe(ctx, work)
 
 
-class _ClaudeCommand(click.Command):
-    """``askcli claude``: the words after the first ``--`` go to Claude Code as they are;
-    before it, every word is askcli's (an option, or the prompt's text)."""
+class _HostCommand(click.Command):
+    """A host's command: the words after the first ``--`` are the hosted program's, kept as
+    they are in ``ctx.meta[META]``; before it, every word is askcli's (an option, or the
+    prompt's text). An option askcli does not know is a usage error saying ``WHERE``."""
+
+    META = ""
+    WHERE = ""  # where the option belongs, with {option}
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if "--" in args:
             cut = args.index("--")
-            ctx.meta["askcli.claude_args"] = args[cut + 1 :]
+            ctx.meta[self.META] = args[cut + 1 :]
             args = args[:cut]
         try:
             return super().parse_args(ctx, args)
         except click.NoSuchOption as exc:
+            where = self.WHERE.format(option=exc.option_name)
             raise click.UsageError(
-                f"no such option: {exc.option_name}. Claude Code's own options go after --, "
-                f"as in `askcli claude [PROMPT] -- {exc.option_name}`; a prompt that begins "
-                "with - is given as --prompt=TEXT",
+                f"no such option: {exc.option_name}. {where}; a prompt that begins with - is "
+                "given as --prompt=TEXT",
                 ctx,
             ) from None
 
 
-@cli.command(cls=_ClaudeCommand)
-@click.argument("words", nargs=-1, metavar="[PROMPT]... [-- CLAUDE ARGS]")
-@click.option(
+class _ClaudeCommand(_HostCommand):
+    META = "askcli.claude_args"
+    WHERE = "Claude Code's own options go after --, as in `askcli claude [PROMPT] -- {option}`"
+
+
+class _AcpCommand(_HostCommand):
+    META = "askcli.agent"
+    WHERE = "The agent's command line goes after --, as in `askcli acp [PROMPT] -- gemini --acp`"
+
+
+prompt_option = click.option(
     "--prompt",
     "prompt_option",
     metavar="TEXT",
     help="The prompt, when it begins with - (else give it as PROMPT).",
 )
+record_option = click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Save the session as a fixture for `askcli replay`.",
+)
+
+
+def _prompt(words: tuple[str, ...], given: str | None) -> str | None:
+    """The prompt of a host's command: ``--prompt``, or the words joined; UsageError for
+    both."""
+    if given is not None and words:
+        raise UsageError("give the prompt either as PROMPT or with --prompt")
+    return given if given is not None else " ".join(words) if words else None
+
+
+def _save_session(
+    path: Path, fixture: dict[str, Any], sent: Any, status: int, say: Callable[[str], None]
+) -> bool:
+    """Save a recorded host session, warning when replaying it does not give what it did."""
+    section = fixture.get("claude") or fixture.get("acp") or {}
+    if section.get("sent") != sent or fixture["status"] != status:
+        say("askcli: warning: replaying this session does not give what it did\n")
+    return _save_fixture(path, fixture, say)
+
+
+@cli.command(cls=_ClaudeCommand)
+@click.argument("words", nargs=-1, metavar="[PROMPT]... [-- CLAUDE ARGS]")
+@prompt_option
 @click.option("--claude-bin", metavar="PATH", help="The Claude Code executable [default: claude].")
 @click.option("--allow", multiple=True, metavar="TOOL", help="Allow TOOL without asking.")
 @click.option("--deny", multiple=True, metavar="TOOL", help="Deny TOOL without asking.")
 @answers_option
 @notify_option
 @wording_option
-@click.option(
-    "--record",
-    "record_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Save the session as a fixture for `askcli replay`.",
-)
+@record_option
 @click.pass_context
 def claude(
     ctx: click.Context,
@@ -774,11 +810,8 @@ def claude(
     """
     from .hosts import claude as hosting
 
-    if prompt_option is not None and words:
-        _usage_error(ctx, UsageError("give the prompt either as PROMPT or with --prompt"))
-        return
-    prompt = prompt_option if prompt_option is not None else " ".join(words) if words else None
     try:
+        prompt = _prompt(words, prompt_option)
         command = [hosting.find_claude(claude_bin), *hosting.FLAGS]
         command += ctx.meta.get("askcli.claude_args", [])
         if record_path is not None:
@@ -813,51 +846,19 @@ def claude(
                 exit_status=recorder.exit_status,
                 wording=wording,
             )
-            if fixture["claude"]["sent"] != recorder.sent or fixture["status"] != status:
-                conv.say("askcli: warning: replaying this session does not give what it did\n")
-            if not _save_fixture(record_path, fixture, conv.say):
+            if not _save_session(record_path, fixture, recorder.sent, status, conv.say):
                 return EXIT_OUTPUT_FAILED
         return status
 
     _guard_pipe(ctx, work, every_sigint=True)
 
 
-class _AcpCommand(click.Command):
-    """``askcli acp``: the words after the first ``--`` are the agent's command line, as
-    they are; before it, every word is askcli's (an option, or the prompt's text)."""
-
-    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if "--" in args:
-            cut = args.index("--")
-            ctx.meta["askcli.agent"] = args[cut + 1 :]
-            args = args[:cut]
-        try:
-            return super().parse_args(ctx, args)
-        except click.NoSuchOption as exc:
-            raise click.UsageError(
-                f"no such option: {exc.option_name}. The agent's command line goes after --, "
-                f"as in `askcli acp [PROMPT] -- gemini --acp`; a prompt that begins with - is "
-                "given as --prompt=TEXT",
-                ctx,
-            ) from None
-
-
 @cli.command(cls=_AcpCommand)
 @click.argument("words", nargs=-1, metavar="[PROMPT]... -- AGENT [ARGS]...")
-@click.option(
-    "--prompt",
-    "prompt_option",
-    metavar="TEXT",
-    help="The prompt, when it begins with - (else give it as PROMPT).",
-)
+@prompt_option
 @answers_option
 @notify_option
-@click.option(
-    "--record",
-    "record_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Save the session as a fixture for `askcli replay`.",
-)
+@record_option
 @click.option(
     "--inbox",
     "inbox",
@@ -894,13 +895,10 @@ def acp(
     agent = ctx.meta.get("askcli.agent")
     if agent is None:
         agent, words = list(words), ()
-    if prompt_option is not None and words:
-        _usage_error(ctx, UsageError("give the prompt either as PROMPT or with --prompt"))
-        return
-    prompt = prompt_option if prompt_option is not None else " ".join(words) if words else None
     err = _text_stream(sys.stderr, errors="backslashreplace")
     out = _text_stream(sys.stdout, errors="strict")
     try:
+        prompt = _prompt(words, prompt_option)
         if not agent:
             raise UsageError(
                 "no agent: give its command line after --, as in `askcli acp -- gemini --acp`"
@@ -954,9 +952,7 @@ def acp(
                 exit_status=recorder.exit_status,
                 one_terminal=one_terminal,
             )
-            if fixture["acp"]["sent"] != recorder.sent or fixture["status"] != status:
-                conv.say("askcli: warning: replaying this session does not give what it did\n")
-            if not _save_fixture(record_path, fixture, conv.say):
+            if not _save_session(record_path, fixture, recorder.sent, status, conv.say):
                 return EXIT_OUTPUT_FAILED
         return status
 
