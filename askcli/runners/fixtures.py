@@ -69,6 +69,33 @@ def source_text(calls: Sequence[Any]) -> str:
     return "".join((c if isinstance(c, str) else json_line(c)) + "\n" for c in calls)
 
 
+def _typed(answers: Sequence[str]) -> TextLineReader:
+    """The answer lines of a fixture, as a person would type them."""
+    return TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
+
+
+def _host_fixture(
+    kind: str,
+    section: dict[str, Any],
+    outcome: Outcome,
+    answers: Sequence[str],
+    description: str,
+    columns: int,
+) -> dict[str, Any]:
+    """A fixture of a hosted session (``claude``, ``acp``): what the host received in
+    ``section``, what askcli sent, the person's lines and what was printed."""
+    return {
+        "format": FORMAT,
+        "description": description,
+        "columns": columns,
+        kind: {**section, "sent": outcome.sent},
+        "answers": list(answers),
+        "stdout": outcome.stdout,
+        "stderr": outcome.stderr,
+        "status": outcome.status,
+    }
+
+
 def play(
     *,
     calls: Sequence[Any] = (),
@@ -90,7 +117,7 @@ def play(
         reader = source
     else:
         source = TextLineReader(io.StringIO(source_text(calls)))
-        reader = TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
+        reader = _typed(answers)
     with tempfile.TemporaryDirectory(prefix="askcli-play-") as scratch:
         conv = Conversation(
             reader=reader,
@@ -158,7 +185,7 @@ def play_claude(
 
     out, err = io.StringIO(), io.StringIO()
     link = Scripted(received, exit_status)
-    reader = TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
+    reader = _typed(answers)
     conv = Conversation(reader, err, Style(width=columns, colour=False), wording=wording)
     status = host(link, conv, out, prompt=prompt, allow=allow, deny=deny)
     return Outcome(out.getvalue().splitlines(), err.getvalue(), status, sent=link.sent)
@@ -197,16 +224,7 @@ def make_claude(
         columns=columns,
         wording=wording,
     )
-    return {
-        "format": FORMAT,
-        "description": description,
-        "columns": columns,
-        "claude": {**claude, "sent": outcome.sent},
-        "answers": list(answers),
-        "stdout": outcome.stdout,
-        "stderr": outcome.stderr,
-        "status": outcome.status,
-    }
+    return _host_fixture("claude", claude, outcome, answers, description, columns)
 
 
 def play_acp(
@@ -223,7 +241,7 @@ def play_acp(
     from ..hosts.acp import Scripted, capabilities, host, show_stderr
 
     out, err = io.StringIO(), io.StringIO()
-    reader = TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
+    reader = _typed(answers)
     conv = Conversation(reader, err, Style(width=columns, colour=False))
     link = Scripted(received, exit_status, on_stderr=show_stderr(conv))
     status = host(
@@ -264,16 +282,7 @@ def make_acp(
         one_terminal=one_terminal,
         columns=columns,
     )
-    return {
-        "format": FORMAT,
-        "description": description,
-        "columns": columns,
-        "acp": {**acp, "sent": outcome.sent},
-        "answers": list(answers),
-        "stdout": outcome.stdout,
-        "stderr": outcome.stderr,
-        "status": outcome.status,
-    }
+    return _host_fixture("acp", acp, outcome, answers, description, columns)
 
 
 def typed_lines(typed: bytes | bytearray) -> list[str]:

@@ -270,13 +270,12 @@ def _dialect_answer(dialect: Dialect) -> Callable[[ToolCall, Any, Conversation],
 def invalid_result(call: ToolCall, error: InvalidCall, wording: str = "seed") -> ToolResult:
     """The result of a call that fails its schema, in its agent's words; with the
     ``claude-code`` wording, Claude Code's advice comes first where it gives one."""
-    text = tool_for(call.name).invalid(error.issues)
     if wording == "claude-code" and call.name == ASK_USER_QUESTION:
         from ..wire.wording import steer
 
-        advice = steer(call.input)
-        if advice is not None:
-            text = text.replace("InputValidationError: ", f"InputValidationError: {advice}\n\n", 1)
+        text = results.validation_error_text(error.issues, steer(call.input))
+    else:
+        text = tool_for(call.name).invalid(error.issues)
     return ToolResult(call.id, text, Status.INVALID, is_error=True)
 
 

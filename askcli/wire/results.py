@@ -156,8 +156,11 @@ def interrupted_text(answers: Mapping[str, str]) -> str:
     return REJECT_MESSAGE + _before(answers)
 
 
-def validation_error_text(issues: list[Issue]) -> str:
-    return f"<tool_use_error>InputValidationError: {issues_json(issues)}</tool_use_error>"
+def validation_error_text(issues: list[Issue], advice: str | None = None) -> str:
+    """Claude Code's text for an input that fails its schema; ``advice`` (Claude Code's
+    words to the model about what to do instead) comes before the issues."""
+    lead = f"{advice}\n\n" if advice else ""
+    return f"<tool_use_error>InputValidationError: {lead}{issues_json(issues)}</tool_use_error>"
 
 
 def unreadable_text(reason: str) -> str:
