@@ -290,3 +290,23 @@ def test_an_asker_killed_and_not_yet_reaped_counts_as_gone(store: Store) -> None
     finally:
         child.kill()
         child.wait()
+
+
+def test_a_waiting_asker_reads_the_state_not_the_call(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A call may be a megabyte: waiting on it polls its state, and reads it once."""
+    asked = store.submit(LIBRARY, AGENT)
+    reads: list[int] = []
+    real = Store._get
+
+    def counted(db: object, question_id: int | None) -> object:
+        reads.append(question_id or 0)
+        return real(db, question_id)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "_get", staticmethod(counted))
+    assert store.wait(asked.id, 0.2) is None  # about 10 looks, nothing read
+    assert reads == []
+    store.withdraw(asked.id)
+    assert store.wait(asked.id, 1) is not None
+    assert reads == [asked.id]

@@ -238,20 +238,20 @@ class Asker:
         deadline = start + self.wait
         told = start
         while True:
-            found = self.store.get(question.id)
-            if found is None:
+            state = self.store.state(question.id)  # the call itself is not read again
+            if state not in (State.WAITING, State.ANSWERING):
                 self.mine.discard(question.id)
-                return Outcome(results.no_answer_text("the question is gone", {}), True)
-            if found.state not in (State.WAITING, State.ANSWERING):
-                self.mine.discard(question.id)
+                found = self.store.get(question.id) if state is not None else None
+                if found is None:
+                    return Outcome(results.no_answer_text("the question is gone", {}), True)
                 return self._settled(found)
             now = time.monotonic()
             if now >= deadline:
-                self.say(f"question {found.id} still waits: the client gets its ticket")
-                return Outcome(still_waiting_text(found.ticket), False, found.ticket)
+                self.say(f"question {question.id} still waits: the client gets its ticket")
+                return Outcome(still_waiting_text(question.ticket), False, question.ticket)
             if self.every > 0 and now - told >= self.every:
                 told = now
-                being = "is being answered" if found.state is State.ANSWERING else "waits"
+                being = "is being answered" if state is State.ANSWERING else "waits"
                 await progress(round(now - start, 1), f"the question {being} in the askcli inbox")
             await _sleep(min(POLL, deadline - now))
 

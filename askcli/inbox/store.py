@@ -240,10 +240,9 @@ class Store:
         deadline = None if timeout is None else time.monotonic() + timeout
         pause = POLL
         db = self._open()
-        while True:
-            found = self._get(db, question_id)
-            if found is None or found.state not in (State.WAITING, State.ANSWERING):
-                return found
+        while True:  # a look at the state alone: the call is read once, at the end
+            if self.state(question_id) not in (State.WAITING, State.ANSWERING):
+                return self._get(db, question_id)
             if deadline is not None and time.monotonic() >= deadline:
                 return None
             time.sleep(
@@ -380,12 +379,8 @@ class Store:
     ) -> list[Question]:
         """The questions in ``states``, oldest first."""
         db = self._open()
-        marks = ", ".join("?" for _ in states)
-        rows = db.execute(
-            f"SELECT id FROM questions WHERE status IN ({marks}) ORDER BY id",
-            tuple(s.value for s in states),
-        ).fetchall()
-        return [q for q in (self._get(db, row[0]) for row in rows) if q is not None]
+        found = (self._get(db, question_id) for question_id in self.ids(states=states))
+        return [q for q in found if q is not None]
 
     def ids(self, *, states: tuple[State, ...] = (State.WAITING,)) -> list[int]:
         """The ids of the questions in ``states``, oldest first: a cheap look for an
@@ -397,6 +392,13 @@ class Store:
             tuple(s.value for s in states),
         ).fetchall()
         return [row[0] for row in rows]
+
+    def state(self, question_id: int) -> State | None:
+        """Where the question stands (None: no such question), read without its call: the
+        cheap look of a waiting asker."""
+        row = self._open().execute("SELECT status FROM questions WHERE id = ?", (question_id,))
+        found = row.fetchone()
+        return State(found[0]) if found is not None else None
 
     def get(self, question_id: int) -> Question | None:
         return self._get(self._open(), question_id)
