@@ -310,3 +310,33 @@ def test_a_waiting_asker_reads_the_state_not_the_call(
     store.withdraw(asked.id)
     assert store.wait(asked.id, 1) is not None
     assert reads == [asked.id]
+
+
+def test_askers_opening_a_new_inbox_at_once_all_get_in(tmp_path: Path) -> None:
+    """Switching a new file to WAL does not wait for another connection doing the same;
+    opening tries again rather than failing with "database is locked"."""
+    for round_ in range(20):
+        path = tmp_path / f"inbox-{round_}.db"
+        start = threading.Barrier(8)
+        got: list[int] = []
+        failed: list[BaseException] = []
+
+        threads = [
+            threading.Thread(target=_ask_at_once, args=(path, n, start, got, failed))
+            for n in range(8)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert failed == [] and sorted(got) == list(range(1, 9))
+
+
+def _ask_at_once(
+    path: Path, n: int, start: threading.Barrier, got: list[int], failed: list[BaseException]
+) -> None:
+    start.wait()
+    try:
+        got.append(Store(path).submit({"n": n}, AGENT).id)
+    except InboxError as exc:  # reported by the test
+        failed.append(exc)

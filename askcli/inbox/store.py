@@ -156,19 +156,38 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             with contextlib.suppress(FileExistsError):
                 os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-        try:
-            db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
-            db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = NORMAL")
-            db.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise InboxError(f"{self.path} cannot be used as an inbox: {exc}") from None
+        db = self._connect()
         for extra in ("-wal", "-shm"):  # SQLite makes them with the umask's mode
             with contextlib.suppress(OSError):
                 os.chmod(f"{self.path}{extra}", 0o600)
         self._db = db
         return db
+
+    def _connect(self) -> sqlite3.Connection:
+        """Open the file and make it an inbox. Two processes opening a new file at once
+        contend for it: switching to WAL does not wait for the other (SQLite reports
+        "locked" at once), so that is tried again for up to :data:`BUSY_MS`."""
+        deadline = time.monotonic() + BUSY_MS / 1000
+        while True:
+            db: sqlite3.Connection | None = None
+            try:
+                db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
+                db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+                if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                    db.execute("PRAGMA journal_mode = WAL")
+                db.execute("PRAGMA synchronous = NORMAL")
+                db.executescript(SCHEMA)
+                return db
+            except sqlite3.OperationalError as exc:
+                if db is not None:
+                    db.close()
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise InboxError(f"{self.path} cannot be used as an inbox: {exc}") from None
+                time.sleep(POLL)
+            except sqlite3.DatabaseError as exc:
+                if db is not None:
+                    db.close()
+                raise InboxError(f"{self.path} cannot be used as an inbox: {exc}") from None
 
     def close(self) -> None:
         if self._db is not None:
