@@ -457,14 +457,15 @@ def _inbox_answer(timeout: float | None) -> Callable[[Any, Conversation, int], A
     return answer
 
 
-def _acp_inbox(conv: Conversation) -> Callable[[Any], Any]:
-    """``acp --inbox``: each permission request or form is queued and its reply waited for."""
+def _acp_inbox(conv: Conversation, timeout: float | None) -> Callable[[Any], Any]:
+    """``acp --inbox``: each permission request or form is queued and its reply waited for
+    (``timeout``: withdrawn when nobody answers in time)."""
     from .inbox.asking import ask_inbox
     from .inbox.store import Agent, Store
 
     store = Store()
     agent = Agent("acp", None, os.getcwd())
-    return lambda document: ask_inbox(store, document, agent, said=conv.error)
+    return lambda document: ask_inbox(store, document, agent, timeout=timeout, said=conv.error)
 
 
 class _Tee(io.StringIO):
@@ -867,6 +868,33 @@ def claude(
     "person answers every agent) instead of asking here; Ctrl-C withdraws the one waiting "
     "[inbox file: $ASKCLI_INBOX, else $XDG_STATE_HOME/askcli/inbox.db].",
 )
+@click.option(
+    "--timeout",
+    type=_Seconds(),
+    metavar="SECONDS",
+    help="Answer a permission request or form nobody answers within SECONDS (here or in "
+    "the inbox) cancelled, never allowed, and end the session (exit 3).",
+)
+@click.option(
+    "--fs",
+    "fs",
+    is_flag=True,
+    help="Offer the agent askcli's file system: it reads and writes text files under this "
+    "folder through askcli (fs/read_text_file, fs/write_text_file), each shown in a line.",
+)
+@click.option(
+    "--terminal",
+    "terminal",
+    is_flag=True,
+    help="Offer the agent askcli's terminals: commands it runs through askcli "
+    "(terminal/create) are shown with their output and exit status.",
+)
+@click.option(
+    "--thoughts",
+    "thoughts",
+    is_flag=True,
+    help="Show the agent's thoughts (agent_thought_chunk) as `Thinking: ...` lines.",
+)
 @click.pass_context
 def acp(
     ctx: click.Context,
@@ -876,6 +904,10 @@ def acp(
     notify: str | None,
     record_path: Path | None,
     inbox: bool,
+    timeout: float | None,
+    fs: bool,
+    terminal: bool,
+    thoughts: bool,
 ) -> None:
     """Host any Agent Client Protocol agent in plain lines: its permission requests and
     forms are asked here, its messages shown, each turn's final text printed on stdout.
@@ -911,13 +943,18 @@ def acp(
             _writable_fixture(record_path)
         reader = _open(answers_path, "answers from")
         notice = _notice(notify or "", reader, _say_err)
-        conv = Conversation(reader, err, Style.for_stream(sys.stderr), notice=notice)
-        capabilities = hosting.capabilities()
-        asker = _acp_inbox(conv) if inbox else None
+        conv = Conversation(
+            reader, err, Style.for_stream(sys.stderr), notice=notice, timeout=timeout
+        )
+        capabilities = hosting.capabilities(fs=fs, terminal=terminal)
+        asker = _acp_inbox(conv, timeout) if inbox else None
         shown = hosting.show_stderr(conv)
         recorder = hosting.Recorder() if record_path is not None else None
         link = hosting.AgentLink(
-            agent, on_stderr=recorder.stderr(shown) if recorder is not None else shown
+            agent,
+            on_stderr=recorder.stderr(shown) if recorder is not None else shown,
+            fs=fs,
+            terminal=terminal,
         )
     except UsageError as exc:
         _usage_error(ctx, exc)
@@ -938,6 +975,7 @@ def acp(
             one_terminal=one_terminal,
             cwd=cwd,
             inbox=asker,
+            thoughts=thoughts,
         )
         if status in (EXIT_STDOUT_GONE, EXIT_OUTPUT_FAILED):
             _quiet_stdout()
@@ -949,6 +987,9 @@ def acp(
                 received=recorder.received,
                 answers=fixtures.typed_lines(typed),
                 cwd=cwd,
+                fs=fs,
+                terminal=terminal,
+                thoughts=thoughts,
                 exit_status=recorder.exit_status,
                 one_terminal=one_terminal,
             )

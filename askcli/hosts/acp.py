@@ -7,8 +7,10 @@ whose connection runs on an asyncio loop in a thread of its own. Everything the 
 dict on a queue, where askcli shows it and asks the person, as ``askcli claude`` does: the
 main thread is the only one that reads the answers and receives the signals.
 
-askcli advertises only what it implements: elicitation forms and URL consent. File system
-and terminal requests stay with the agent (they are refused if an agent sends them anyway).
+askcli advertises only what it implements: elicitation forms and URL consent, and with
+``--fs`` / ``--terminal`` text files under the session's folder and terminals
+(:mod:`askcli.hosts.workspace`). Without them, file system and terminal requests stay with
+the agent (they are refused if an agent sends them anyway).
 
 Every string from the agent is untrusted: it is shown through
 :func:`~askcli.terminal.rendering.visible` (a permission request whole, never shortened).
@@ -29,10 +31,10 @@ import time
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, NamedTuple, TextIO
 
-from ..errors import UsageError
+from ..errors import AnswerTimeout, UsageError
 from ..lines import each_line
 from ..terminal import signals
-from ..terminal.conversation import Conversation
+from ..terminal.conversation import Conversation, Ending
 from ..terminal.rendering import terminal_text, visible, wrap
 from ..tools.permission import input_lines, show_whole
 from ..tools.registry import check_call, run_call
@@ -40,6 +42,7 @@ from ..tools.todos import checklist
 from ..wire.envelopes import ELICITATION, ToolCall
 from ..wire.results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status, ToolResult
 from . import claude as _claude
+from .workspace import Files, Refused, Terminals
 
 INSTALL_HINT = (
     "askcli acp needs the Agent Client Protocol SDK: pip install 'askcli[acp]' "
@@ -76,8 +79,10 @@ def _dump(value: Any) -> Any:
 
 
 class Event(NamedTuple):
-    """What the agent sent: ``kind`` is ``update``, ``permission``, ``elicitation`` or
-    ``refused`` (a request askcli does not serve); ``answer`` takes the reply of a request,
+    """What the agent sent: ``kind`` is ``update``, ``permission``, ``elicitation``,
+    ``refused`` (a request askcli does not serve) or ``shown`` (a line saying what askcli did
+    for the agent: a file read or written, a terminal's command, output and exit); ``answer``
+    takes the reply of a request,
     ``id`` numbers the requests (1, 2, ...) in the order they came."""
 
     kind: str
@@ -110,10 +115,15 @@ class AgentLink:
         *,
         on_stderr: Callable[[str, int], None] | None = None,
         cwd: str | None = None,
+        fs: bool = False,
+        terminal: bool = False,
     ) -> None:
         self.acp = _sdk()
         self.command = list(command)
         self.cwd = cwd
+        root = cwd if cwd is not None else os.getcwd()
+        self.files = Files(root) if fs else None
+        self.terminals = Terminals(root, self.show) if terminal else None
         self.on_stderr = on_stderr
         self.events: queue.Queue[Event] = queue.Queue()
         self.loop = asyncio.new_event_loop()
@@ -168,6 +178,9 @@ class AgentLink:
         await self._shutdown()
 
     async def _shutdown(self) -> None:
+        if self.terminals is not None:
+            with contextlib.suppress(Exception):
+                await self.terminals.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.conn.close(), 1.0)
         proc = self.proc
@@ -199,6 +212,11 @@ class AgentLink:
         """Read the agent's stderr in bounded lines, handing each to ``on_stderr``."""
         with open(fd, "rb") as stream:
             each_line(stream, self.on_stderr or (lambda _text, _more: None), _claude.SHOWN * 4)
+
+    def show(self, text: str) -> None:
+        """A line for the person about what askcli did for the agent (printed, escaped, by
+        the main thread)."""
+        self.events.put(Event("shown", {"text": text}))
 
     # --- the main thread ----------------------------------------------------------------
 
@@ -309,26 +327,99 @@ class _Client:
         self.link.events.put(Event("refused", {"method": what}))
         raise self.link.acp.RequestError.method_not_found(what)
 
-    async def write_text_file(self, *args: Any, **kwargs: Any) -> Any:
-        return await self._refuse("fs/write_text_file")
+    def _failed(self, what: str, exc: Refused) -> Exception:
+        """The JSON-RPC error for a request askcli could not serve, shown to the person."""
+        self.link.show(f"  -> {what}: refused: {exc}")
+        if exc.missing:
+            return self.link.acp.RequestError.resource_not_found(str(exc))  # type: ignore[no-any-return]
+        return self.link.acp.RequestError(-32603, str(exc))  # type: ignore[no-any-return]
 
-    async def read_text_file(self, *args: Any, **kwargs: Any) -> Any:
-        return await self._refuse("fs/read_text_file")
+    async def read_text_file(
+        self,
+        session_id: str,
+        path: str,
+        line: int | None = None,
+        limit: int | None = None,
+        **kw: Any,
+    ) -> Any:
+        files = self.link.files
+        if files is None:
+            return await self._refuse("fs/read_text_file")
+        what = f"read {files.name(path)}"
+        try:
+            text = await asyncio.to_thread(files.read, path, line, limit)
+        except Refused as exc:
+            raise self._failed(what, exc) from None
+        span = "" if line is None and limit is None else f" from line {line or 1}"
+        self.link.show(f"  -> {what}{span} ({_count_lines(text)})")
+        return self.link.acp.schema.ReadTextFileResponse(content=text)
 
-    async def create_terminal(self, *args: Any, **kwargs: Any) -> Any:
-        return await self._refuse("terminal/create")
+    async def write_text_file(self, session_id: str, path: str, content: str, **kw: Any) -> Any:
+        files = self.link.files
+        if files is None:
+            return await self._refuse("fs/write_text_file")
+        what = f"wrote {files.name(path)}"
+        try:
+            await asyncio.to_thread(files.write, path, content)
+        except Refused as exc:
+            raise self._failed(what, exc) from None
+        self.link.show(f"  -> {what} ({_count_lines(content)})")
+        return self.link.acp.schema.WriteTextFileResponse()
 
-    async def terminal_output(self, *args: Any, **kwargs: Any) -> Any:
-        return await self._refuse("terminal/output")
+    async def _terminal(self, what: str, work: Callable[[Terminals], Any]) -> Any:
+        terminals = self.link.terminals
+        if terminals is None:
+            return await self._refuse(what)
+        try:
+            return await work(terminals)
+        except Refused as exc:
+            raise self._failed(what, exc) from None
 
-    async def release_terminal(self, *args: Any, **kwargs: Any) -> Any:
-        return await self._refuse("terminal/release")
+    async def create_terminal(
+        self,
+        session_id: str,
+        command: str,
+        args: list[str] | None = None,
+        env: list[Any] | None = None,
+        cwd: str | None = None,
+        output_byte_limit: int | None = None,
+        **kw: Any,
+    ) -> Any:
+        variables = [_dump(e) for e in env or []]
 
-    async def wait_for_terminal_exit(self, *args: Any, **kwargs: Any) -> Any:
-        return await self._refuse("terminal/wait_for_exit")
+        async def work(t: Terminals) -> Any:
+            made = await t.create(command, args, variables, cwd, output_byte_limit)
+            return self.link.acp.schema.CreateTerminalResponse(terminal_id=made)
 
-    async def kill_terminal(self, *args: Any, **kwargs: Any) -> Any:
-        return await self._refuse("terminal/kill")
+        return await self._terminal("terminal/create", work)
+
+    async def terminal_output(self, session_id: str, terminal_id: str, **kw: Any) -> Any:
+        async def work(t: Terminals) -> Any:
+            return self.link.acp.schema.TerminalOutputResponse.model_validate(t.output(terminal_id))
+
+        return await self._terminal("terminal/output", work)
+
+    async def release_terminal(self, session_id: str, terminal_id: str, **kw: Any) -> Any:
+        async def work(t: Terminals) -> Any:
+            await t.release(terminal_id)
+            return self.link.acp.schema.ReleaseTerminalResponse()
+
+        return await self._terminal("terminal/release", work)
+
+    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **kw: Any) -> Any:
+        async def work(t: Terminals) -> Any:
+            return self.link.acp.schema.WaitForTerminalExitResponse.model_validate(
+                await t.wait(terminal_id)
+            )
+
+        return await self._terminal("terminal/wait_for_exit", work)
+
+    async def kill_terminal(self, session_id: str, terminal_id: str, **kw: Any) -> Any:
+        async def work(t: Terminals) -> Any:
+            await t.kill(terminal_id)
+            return self.link.acp.schema.KillTerminalResponse()
+
+        return await self._terminal("terminal/kill", work)
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         return await self._refuse(str(method))  # type: ignore[no-any-return]
@@ -338,6 +429,11 @@ class _Client:
 
     def on_connect(self, conn: Any) -> None:
         return None
+
+
+def _count_lines(text: str) -> str:
+    n = len(text.splitlines())
+    return "1 line" if n == 1 else f"{n} lines"
 
 
 async def _dumped(coro: Coroutine[Any, Any, Any]) -> Any:
@@ -507,6 +603,8 @@ class Host:
         self.interrupted = False
         self.cancelling = False
         self.message = ""  # agent text not shown yet
+        self.thoughts: bool = False  # show the agent's thoughts (--thoughts)
+        self.thought = ""  # thoughts not shown yet
         self.final: list[str] = []  # this turn's text since its last tool call
         self.tools: dict[str, dict[str, Any]] = {}  # title and status by toolCallId
         # ``--inbox``: a document in, its Reply out (askcli.inbox.asking.ask_inbox)
@@ -548,12 +646,21 @@ class Host:
     # --- showing ------------------------------------------------------------------------
 
     def flush(self) -> None:
+        self.flush_thought()
         text, self.message = self.message.strip(), ""
         if text:
             lines = wrap(
                 visible(text, multiline=True), self.conv.style.width, first="Agent: ", rest="  "
             )
             self.conv.say("\n".join(lines) + "\n")
+
+    def flush_thought(self) -> None:
+        text, self.thought = self.thought.strip(), ""
+        if text:
+            lines = wrap(
+                visible(text, multiline=True), self.conv.style.width, first="Thinking: ", rest="  "
+            )
+            self.conv.say("".join(self.conv.style.dim(line) + "\n" for line in lines))
 
     def say_item(self, text: str) -> None:
         self.conv.say(_claude.shorten(text, 2000) + "\n")
@@ -566,6 +673,9 @@ class Host:
                 self.conv.error(f"skipped an update from the agent ({type(exc).__name__})")
             return
         self.flush()
+        if event.kind == "shown":
+            self.say_item(_text(event.params.get("text")))
+            return
         if event.kind == "refused":
             self.conv.error(
                 f"refused the agent's {visible(event.params.get('method', '?'))} request "
@@ -584,9 +694,16 @@ class Host:
     def update(self, update: dict[str, Any]) -> None:
         kind = update.get("sessionUpdate")
         if kind == "agent_message_chunk":
+            self.flush_thought()
             text = content_text(update.get("content"))
             self.message += text
             self.final.append(text)
+            return
+        if kind == "agent_thought_chunk":
+            if self.thoughts:
+                if self.message.strip():
+                    self.flush()
+                self.thought += content_text(update.get("content"))
             return
         if kind in ("tool_call", "tool_call_update", "plan"):
             self.flush()
@@ -604,7 +721,7 @@ class Host:
                 for e in update.get("entries") or []
             ]
             self.conv.say(checklist(items, self.conv.style, title="Plan"))
-        # thoughts, usage, modes, commands and session info are not shown
+        # usage, modes, commands and session info are not shown
 
     def tool(self, update: dict[str, Any], *, new: bool) -> None:
         tool_id = _text(update.get("toolCallId"), "?")
@@ -670,12 +787,17 @@ class Host:
                     answer({"optionId": options[chosen].get("optionId")})
                     return
                 self.conv.say(self.conv.style.warn(f"! type {keys}") + "\n")
+        except AnswerTimeout:
+            self.conv.say("\n")
+            why = self.conv.why(Ending.TIMEOUT)
         except KeyboardInterrupt:
             answer({})  # cancelled, never allowed
             raise
+        else:
+            why = self.conv.why(Ending.ENDED)
         finally:
             self.conv.call_starts(False)
-        self.conv.error("no answer (the input ended): the request is answered cancelled")
+        self.conv.error(f"no answer ({why}): the request is answered cancelled")
         answer({})
         self.ended = Ended(int(Status.NO_ANSWER))
 
@@ -854,6 +976,15 @@ class Host:
                 self.ended = Ended(EXIT_OUTPUT_FAILED, "cannot write the result to stdout")
 
 
+def _read_prompt(conv: Conversation) -> str | None:
+    """The person's next prompt at ``> ``: --timeout is for the agent's questions only."""
+    timeout, conv.timeout = conv.timeout, None
+    try:
+        return conv.read_answer("> ", command=False)
+    finally:
+        conv.timeout = timeout
+
+
 class _Stop(Exception):
     """The session ends (``Host.ended`` says how)."""
 
@@ -868,20 +999,22 @@ def host(
     one_terminal: bool | None = None,
     cwd: str | None = None,
     inbox: Callable[[Any], Any] | None = None,
+    thoughts: bool = False,
 ) -> int:
     """Hold an ACP session over ``link``; the exit status (as ``askcli claude``'s).
     With ``inbox`` (a Document in, its Reply out), permission requests and forms are
-    asked in the inbox instead of here."""
+    asked in the inbox instead of here; with ``thoughts``, the agent's thoughts are shown."""
     if one_terminal is None:
         one_terminal = _claude.same_terminal(out, conv.out)
     session = Host(link, conv, out, one_terminal=one_terminal)
     session.inbox = inbox
+    session.thoughts = thoughts
     interrupted = died = False
     why = ""
     try:
         session.start(capabilities or {}, cwd)
         while session.ended is None:
-            text = prompt if prompt is not None else conv.read_answer("> ", command=False)
+            text = prompt if prompt is not None else _read_prompt(conv)
             if text is None:
                 break
             if text.strip():
@@ -934,9 +1067,15 @@ def show_stderr(conv: Conversation) -> Callable[[str, int], None]:
     return _claude.show_stderr(conv, "agent")
 
 
-def capabilities() -> dict[str, Any]:
-    """The client capabilities askcli implements: elicitation forms and URL consent."""
-    return {"elicitation": {"form": {}, "url": {}}}
+def capabilities(*, fs: bool = False, terminal: bool = False) -> dict[str, Any]:
+    """The client capabilities askcli offers: elicitation forms and URL consent, and with
+    ``fs`` / ``terminal`` (``--fs``, ``--terminal``) text files and terminals."""
+    offered: dict[str, Any] = {"elicitation": {"form": {}, "url": {}}}
+    if fs:
+        offered["fs"] = {"readTextFile": True, "writeTextFile": True}
+    if terminal:
+        offered["terminal"] = True
+    return offered
 
 
 def failure(exc: BaseException) -> str:
@@ -949,7 +1088,8 @@ def failure(exc: BaseException) -> str:
 #
 # A recorded session is two lists. ``received`` is what askcli took from the agent, in the
 # order the session handled it: ``{"notification": "session/update", "params": ...}``,
-# ``{"request": METHOD, "id": N, "params": ...}``, ``{"refused": METHOD}``, the result of
+# ``{"request": METHOD, "id": N, "params": ...}``, ``{"refused": METHOD}``, ``{"shown":
+# TEXT}`` (what askcli did for the agent with --fs or --terminal), the result of
 # each of askcli's requests as it was taken (``{"reply": METHOD, "result": ...}`` or
 # ``{"reply": METHOD, "error": TEXT, "ended": BOOL}``, a turn's with its ``seconds``), the
 # agent's stderr lines (``{"stderr": TEXT, "more": N}``) and, where askcli sent a request,
@@ -968,6 +1108,8 @@ def wire_answer(kind: str, value: dict[str, Any]) -> dict[str, Any]:
 
 
 def _event_entry(event: Event) -> dict[str, Any]:
+    if event.kind == "shown":
+        return {"shown": event.params.get("text", "")}
     if event.kind == "refused":
         return {"refused": event.params.get("method", "?")}
     if event.kind == "update":
@@ -1164,6 +1306,8 @@ class Scripted:
                 continue
             if "refused" in entry:
                 return Event("refused", {"method": _text(entry.get("refused"), "?")})
+            if "shown" in entry:
+                return Event("shown", {"text": _text(entry.get("shown"))})
             method = _text(entry.get("notification") or entry.get("request"))
             kind = KINDS.get(method)
             if kind is None:

@@ -76,6 +76,9 @@ class AcpSession(_Strict):
     cwd: str = "/"
     exit_status: int | None = 0
     one_terminal: bool = False
+    fs: bool = False  # --fs
+    terminal: bool = False  # --terminal
+    thoughts: bool = False  # --thoughts
     received: Annotated[list[dict[str, Any]], Field(fail_fast=True)]
     sent: Annotated[list[dict[str, Any]], Field(fail_fast=True)]
 

@@ -236,6 +236,9 @@ def play_acp(
     exit_status: int | None = 0,
     one_terminal: bool = False,
     columns: int = 80,
+    fs: bool = False,
+    terminal: bool = False,
+    thoughts: bool = False,
 ) -> Outcome:
     """An ``askcli acp`` session with the recorded agent's messages in place of the agent."""
     from ..hosts.acp import Scripted, capabilities, host, show_stderr
@@ -249,9 +252,10 @@ def play_acp(
         conv,
         out,
         prompt=prompt,
-        capabilities=capabilities(),
+        capabilities=capabilities(fs=fs, terminal=terminal),
         one_terminal=one_terminal,
         cwd=cwd,
+        thoughts=thoughts,
     )
     return Outcome(out.getvalue().splitlines(), err.getvalue(), status, link.sent, acp=True)
 
@@ -266,12 +270,17 @@ def make_acp(
     one_terminal: bool = False,
     description: str = "",
     columns: int = 80,
+    fs: bool = False,
+    terminal: bool = False,
+    thoughts: bool = False,
 ) -> dict[str, Any]:
     """A fixture of an ``askcli acp`` session: the agent's messages, the person's lines,
     and what askcli sent and printed (as a replay prints it)."""
     acp: dict[str, Any] = {"prompt": prompt, "cwd": cwd, "exit_status": exit_status}
     if one_terminal:
         acp["one_terminal"] = True
+    offered = {"fs": fs, "terminal": terminal, "thoughts": thoughts}
+    acp.update((name, True) for name, on in offered.items() if on)
     acp["received"] = list(received)
     outcome = play_acp(
         prompt=prompt,
@@ -281,6 +290,7 @@ def make_acp(
         exit_status=exit_status,
         one_terminal=one_terminal,
         columns=columns,
+        **offered,
     )
     return _host_fixture("acp", acp, outcome, answers, description, columns)
 
@@ -391,6 +401,9 @@ def _replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
             exit_status=acp.get("exit_status", 0),
             one_terminal=acp.get("one_terminal", False),
             columns=fixture.get("columns", 80),
+            fs=acp.get("fs", False),
+            terminal=acp.get("terminal", False),
+            thoughts=acp.get("thoughts", False),
         )
         return expected, actual
     expected = Outcome(fixture["stdout"], fixture["stderr"], fixture["status"])

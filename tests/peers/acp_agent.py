@@ -4,7 +4,8 @@
 
 SCRIPT is ``{"turns": [[step, ...], ...]}``: each prompt plays the next turn. A step is
 ``{"update": {...}}`` (a session/update notification), ``{"request": METHOD, "params":
-{...}}`` (its reply is logged), ``{"wait_cancel": true}`` (the turn ends ``cancelled``
+{...}}`` (its reply is logged; a param ``"$terminal"`` is the terminalId of the last
+terminal/create reply), ``{"wait_cancel": true}`` (the turn ends ``cancelled``
 when session/cancel comes, within 10 s), ``{"stderr": TEXT}``, ``{"sleep": S}``,
 ``{"exit": CODE}`` or ``{"stop": REASON}`` (the turn's stopReason, end_turn by default).
 LOG gets one JSON line per message from the client: initialize, new_session, prompt,
@@ -62,6 +63,7 @@ class Scripted:
         steps = self.turns.pop(0) if self.turns else []
         stop = "end_turn"
         raw = self.conn._conn
+        terminal = None
         for step in steps:
             if "update" in step:
                 await raw.send_notification(
@@ -69,10 +71,14 @@ class Scripted:
                 )
             elif "request" in step:
                 params = {"sessionId": session_id, **step.get("params", {})}
+                params = {k: terminal if v == "$terminal" else v for k, v in params.items()}
                 try:
                     reply = await raw.send_request(step["request"], params)
                 except Exception as exc:
-                    reply = {"error": str(exc)}
+                    data = getattr(exc, "data", None)
+                    reply = {"error": str(exc), **({"data": data} if data else {})}
+                if isinstance(reply, dict) and "terminalId" in reply:
+                    terminal = reply["terminalId"]
                 self.log("reply", {"method": step["request"], "result": reply})
             elif "wait_cancel" in step:
                 try:

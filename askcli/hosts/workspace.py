@@ -1,0 +1,317 @@
+"""What ``askcli acp --fs`` and ``--terminal`` serve an ACP agent.
+
+``--fs``: text files read and written for the agent (``fs/read_text_file``,
+``fs/write_text_file``), only under the session's folder. ``--terminal``: commands run for
+the agent (``terminal/create`` and the rest), each in its own process group, its output kept
+for the agent within its byte limit and shown to the person line by line.
+
+Everything here runs on the SDK's loop thread; what the person is to see goes out through
+``show`` (the main thread prints it). Failures are :class:`Refused`, which the ACP client
+turns into the JSON-RPC error the agent gets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shlex
+import signal
+import stat
+import tempfile
+from collections.abc import Callable, Sequence
+from typing import Any
+
+MAX_FILE = 16 * 1024 * 1024  # bytes askcli reads or writes for the agent in one request
+MAX_OUTPUT = 1024 * 1024  # bytes of a terminal's output kept when the agent sets no limit
+MAX_TERMINALS = 64  # terminals open at once (not yet released)
+MAX_LINE = 16384  # bytes of a terminal's output held back waiting for the end of its line
+TERM_GRACE = 2.0  # seconds between SIGTERM and SIGKILL when a terminal is killed
+
+
+class Refused(Exception):
+    """A request askcli cannot serve; ``missing`` when the file does not exist (the agent
+    gets ACP's "Resource not found", which agents read as a missing file)."""
+
+    def __init__(self, message: str, *, missing: bool = False) -> None:
+        super().__init__(message)
+        self.missing = missing
+
+
+def _inside(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+class Files:
+    """Text files under ``root`` (the session's folder), for ``--fs``."""
+
+    def __init__(self, root: str) -> None:
+        self.root = os.path.realpath(root)
+
+    def name(self, path: Any) -> str:
+        """``path`` as the person reads it: relative to the session's folder when under it."""
+        if not isinstance(path, str):
+            return repr(path)
+        if os.path.isabs(path) and _inside(os.path.normpath(path), self.root):
+            return os.path.relpath(os.path.normpath(path), self.root)
+        return path
+
+    def resolve(self, path: Any) -> str:
+        """``path`` (absolute, as ACP requires) resolved through its links; Refused when
+        it is not absolute or leads out of the session's folder."""
+        if not isinstance(path, str) or not path or "\0" in path:
+            raise Refused("the path is not a string")
+        if not os.path.isabs(path):
+            raise Refused(f"the path is not absolute: {path}")
+        real = os.path.realpath(path)
+        if not _inside(real, self.root):
+            raise Refused(f"{path} is outside the session's folder ({self.root})")
+        return real
+
+    def read(self, path: Any, line: Any = None, limit: Any = None) -> str:
+        """The file's text, from 1-based ``line`` for ``limit`` lines when given."""
+        real = self.resolve(path)
+        for name, value in (("line", line), ("limit", limit)):
+            if value is not None and (not isinstance(value, int) or value < 1):
+                raise Refused(f"{name} must be a whole number from 1: {value!r}")
+        try:
+            fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        except FileNotFoundError:
+            raise Refused(f"{path} does not exist", missing=True) from None
+        except OSError as exc:
+            raise Refused(f"cannot read {path}: {exc.strerror or exc}") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise Refused(f"{path} is not a regular file")
+        with open(fd, "rb") as f:
+            data = f.read(MAX_FILE + 1)
+        if len(data) > MAX_FILE:
+            raise Refused(f"{path} is larger than {MAX_FILE} bytes")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Refused(f"{path} is not UTF-8 text") from None
+        if line is None and limit is None:
+            return text
+        lines = text.splitlines(keepends=True)
+        start = (line or 1) - 1
+        return "".join(lines[start : start + limit if limit is not None else None])
+
+    def write(self, path: Any, content: Any) -> None:
+        """Write ``content`` whole (a crash leaves the old file or the new one), keeping the
+        file's mode; missing folders under the session's folder are made."""
+        real = self.resolve(path)
+        if not isinstance(content, str):
+            raise Refused("the content is not a string")
+        data = content.encode("utf-8", "surrogatepass")
+        if len(data) > MAX_FILE:
+            raise Refused(f"the content is larger than {MAX_FILE} bytes")
+        folder = os.path.dirname(real)
+        mode = 0o666 & ~_umask()
+        try:
+            info = os.stat(real)
+        except FileNotFoundError:
+            info = None
+        except OSError as exc:
+            raise Refused(f"cannot write {path}: {exc.strerror or exc}") from None
+        if info is not None:
+            if not stat.S_ISREG(info.st_mode):
+                raise Refused(f"{path} is not a regular file")
+            mode = stat.S_IMODE(info.st_mode)
+        try:
+            os.makedirs(folder, exist_ok=True)
+            fd, temp = tempfile.mkstemp(dir=folder, prefix=".askcli-")
+        except OSError as exc:
+            raise Refused(f"cannot write {path}: {exc.strerror or exc}") from None
+        try:
+            with open(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.chmod(temp, mode)
+            os.replace(temp, real)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise Refused(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def command_line(command: str, args: Sequence[str]) -> list[str]:
+    """What runs: the command with its arguments; a command given alone is a shell line
+    (``/bin/sh -c``), as the agents that send a whole command line expect."""
+    if args:
+        return [command, *args]
+    return ["/bin/sh", "-c", command]
+
+
+class Terminal:
+    """One command run for the agent, and its output within ``limit`` bytes."""
+
+    def __init__(self, number: int, shown: str, limit: int) -> None:
+        self.id = f"term-{number}"
+        self.shown = shown
+        self.limit = limit
+        self.output = bytearray()
+        self.truncated = False
+        self.proc: asyncio.subprocess.Process | None = None
+        self.done = asyncio.Event()
+        self.exit: tuple[int | None, str | None] | None = None
+
+    def keep(self, data: bytes) -> None:
+        self.output += data
+        if len(self.output) > self.limit:
+            cut = len(self.output) - self.limit
+            # never start inside a UTF-8 sequence
+            while cut < len(self.output) and self.output[cut] & 0xC0 == 0x80:
+                cut += 1
+            del self.output[:cut]
+            self.truncated = True
+
+    def status(self) -> dict[str, Any] | None:
+        if self.exit is None:
+            return None
+        code, sig = self.exit
+        return {"exitCode": code, "signal": sig}
+
+
+class Terminals:
+    """The terminals of one session (``--terminal``); ``show`` gets each line to print."""
+
+    def __init__(self, root: str, show: Callable[[str], None]) -> None:
+        self.root = root
+        self.show = show
+        self.open: dict[str, Terminal] = {}
+        self.made = 0
+
+    def get(self, terminal_id: Any) -> Terminal:
+        term = self.open.get(terminal_id) if isinstance(terminal_id, str) else None
+        if term is None:
+            raise Refused(f"no terminal {terminal_id!r} (released, or never created)")
+        return term
+
+    async def create(
+        self,
+        command: Any,
+        args: Any = None,
+        env: Any = None,
+        cwd: Any = None,
+        limit: Any = None,
+    ) -> str:
+        if not isinstance(command, str) or not command.strip():
+            raise Refused("the command is empty")
+        args = list(args or [])
+        if not all(isinstance(a, str) for a in args):
+            raise Refused("the arguments are not all strings")
+        if cwd is None:
+            cwd = self.root
+        if not isinstance(cwd, str) or not os.path.isabs(cwd) or not os.path.isdir(cwd):
+            raise Refused(f"the working folder is not an absolute path to a folder: {cwd!r}")
+        if limit is not None and (not isinstance(limit, int) or limit < 0):
+            raise Refused(f"outputByteLimit must be a whole number from 0: {limit!r}")
+        if len(self.open) >= MAX_TERMINALS:
+            raise Refused(f"{MAX_TERMINALS} terminals are open: release one first")
+        environ = dict(os.environ)
+        for item in env or []:
+            name = item.get("name") if isinstance(item, dict) else None
+            value = item.get("value") if isinstance(item, dict) else None
+            if not isinstance(name, str) or not name or "=" in name or not isinstance(value, str):
+                raise Refused(f"a variable of env is not a name and a value: {item!r}")
+            environ[name] = value
+        argv = command_line(command, args)
+        self.made += 1
+        shown = command if not args else shlex.join([command, *args])
+        term = Terminal(self.made, shown, MAX_OUTPUT if limit is None else limit)
+        try:
+            term.proc = await asyncio.create_subprocess_exec(
+                *argv,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.STDOUT,
+                cwd=cwd,
+                env=environ,
+                start_new_session=True,
+            )
+        except (OSError, ValueError) as exc:
+            raise Refused(f"cannot run {shown}: {getattr(exc, 'strerror', None) or exc}") from None
+        self.open[term.id] = term
+        self.show(f"  $ {shown}")
+        asyncio.get_running_loop().create_task(self._watch(term))
+        return term.id
+
+    async def _watch(self, term: Terminal) -> None:
+        proc = term.proc
+        assert proc is not None and proc.stdout is not None
+        pending = b""
+        while True:
+            data = await proc.stdout.read(65536)
+            if not data:
+                break
+            term.keep(data)
+            pending += data
+            *lines, pending = pending.split(b"\n")
+            for line in lines:
+                self._show_line(line)
+            if len(pending) > MAX_LINE:
+                self._show_line(pending)
+                pending = b""
+        if pending:
+            self._show_line(pending)
+        code = await proc.wait()
+        if code < 0:
+            with contextlib.suppress(ValueError):
+                term.exit = (None, signal.Signals(-code).name)
+            if term.exit is None:
+                term.exit = (None, str(-code))
+            self.show(f"  $ {term.shown}  (ended by {term.exit[1]})")
+        else:
+            term.exit = (code, None)
+            self.show(f"  $ {term.shown}  (exit {code})")
+        term.done.set()
+
+    def _show_line(self, line: bytes) -> None:
+        self.show("  | " + line.decode("utf-8", "replace").rstrip("\r"))
+
+    def output(self, terminal_id: Any) -> dict[str, Any]:
+        term = self.get(terminal_id)
+        reply: dict[str, Any] = {
+            "output": term.output.decode("utf-8", "replace"),
+            "truncated": term.truncated,
+        }
+        if term.exit is not None:
+            reply["exitStatus"] = term.status()
+        return reply
+
+    async def wait(self, terminal_id: Any) -> dict[str, Any]:
+        term = self.get(terminal_id)
+        await term.done.wait()
+        return term.status() or {}
+
+    async def kill(self, terminal_id: Any) -> None:
+        await self._end(self.get(terminal_id))
+
+    async def release(self, terminal_id: Any) -> None:
+        term = self.get(terminal_id)
+        await self._end(term)
+        self.open.pop(term.id, None)
+
+    async def _end(self, term: Terminal) -> None:
+        proc = term.proc
+        if proc is None or term.done.is_set():
+            return
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            with contextlib.suppress(OSError):
+                os.killpg(proc.pid, sig)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(term.done.wait()), TERM_GRACE)
+                return
+
+    async def close(self) -> None:
+        """End every terminal (the session ends)."""
+        await asyncio.gather(*(self._end(term) for term in self.open.values()))
+        self.open.clear()

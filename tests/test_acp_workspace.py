@@ -1,0 +1,446 @@
+"""askcli acp --fs, --terminal, --thoughts and --timeout: askcli.hosts.workspace in-process,
+and end to end against the scripted SDK agent (tests/peers/acp_agent.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import stat
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from askcli.hosts import workspace
+from askcli.hosts.workspace import Files, Refused, Terminals
+
+# --- Files ------------------------------------------------------------------------------
+
+
+def test_read_whole_and_by_lines(tmp_path: Path) -> None:
+    f = tmp_path / "a.txt"
+    f.write_text("one\ntwo\nthree\n")
+    files = Files(str(tmp_path))
+    assert files.read(str(f)) == "one\ntwo\nthree\n"
+    assert files.read(str(f), 2) == "two\nthree\n"
+    assert files.read(str(f), 2, 1) == "two\n"
+    assert files.read(str(f), None, 1) == "one\n"
+    assert files.read(str(f), 9) == ""
+    with pytest.raises(Refused, match="line must be a whole number from 1"):
+        files.read(str(f), 0)
+
+
+def test_a_missing_file_is_resource_not_found(tmp_path: Path) -> None:
+    with pytest.raises(Refused) as caught:
+        Files(str(tmp_path)).read(str(tmp_path / "nope.txt"))
+    assert caught.value.missing
+    assert str(caught.value).endswith("nope.txt does not exist")
+
+
+@pytest.mark.parametrize("where", ["outside", "relative", "link out", "dotdot"])
+def test_only_files_under_the_session_folder(tmp_path: Path, where: str) -> None:
+    root, other = tmp_path / "root", tmp_path / "other"
+    root.mkdir()
+    other.mkdir()
+    (other / "secret").write_text("s")
+    (root / "out").symlink_to(other / "secret")
+    path = {
+        "outside": str(other / "secret"),
+        "relative": "secret",
+        "link out": str(root / "out"),
+        "dotdot": str(root / ".." / "other" / "secret"),
+    }[where]
+    files = Files(str(root))
+    with pytest.raises(Refused) as caught:
+        files.read(path)
+    assert not caught.value.missing
+    with pytest.raises(Refused):
+        files.write(path, "changed")
+    assert (other / "secret").read_text() == "s"
+
+
+def test_what_is_not_a_text_file_is_refused(tmp_path: Path) -> None:
+    files = Files(str(tmp_path))
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(Refused, match="not a regular file"):
+        files.read(str(fifo))  # never blocks on a FIFO
+    with pytest.raises(Refused, match="not a regular file"):
+        files.read(str(tmp_path))
+    (tmp_path / "bin").write_bytes(b"\xff\xfe")
+    with pytest.raises(Refused, match="not UTF-8 text"):
+        files.read(str(tmp_path / "bin"))
+
+
+def test_too_large_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(workspace, "MAX_FILE", 10)
+    (tmp_path / "big").write_text("x" * 11)
+    files = Files(str(tmp_path))
+    with pytest.raises(Refused, match="larger than 10 bytes"):
+        files.read(str(tmp_path / "big"))
+    with pytest.raises(Refused, match="larger than 10 bytes"):
+        files.write(str(tmp_path / "new"), "y" * 11)
+    assert not (tmp_path / "new").exists()
+
+
+def test_write_makes_folders_keeps_the_mode_and_leaves_no_temp(tmp_path: Path) -> None:
+    files = Files(str(tmp_path))
+    files.write(str(tmp_path / "sub" / "dir" / "new.txt"), "héllo\n")
+    assert (tmp_path / "sub" / "dir" / "new.txt").read_text() == "héllo\n"
+    script = tmp_path / "run.sh"
+    script.write_text("old")
+    script.chmod(0o750)
+    files.write(str(script), "new")
+    assert script.read_text() == "new"
+    assert stat.S_IMODE(script.stat().st_mode) == 0o750
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.sh", "sub"]
+
+
+def test_names_are_shown_relative_to_the_session_folder(tmp_path: Path) -> None:
+    files = Files(str(tmp_path))
+    assert files.name(str(tmp_path / "a" / "b.txt")) == "a/b.txt"
+    assert files.name("/elsewhere/x") == "/elsewhere/x"
+
+
+# --- Terminals --------------------------------------------------------------------------
+
+
+def gone(pid: int) -> bool:
+    """The process has ended (a zombie nobody reaped yet counts: it runs no more)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state in ("Z", "X")
+
+
+def wait_gone(pid: int) -> bool:
+    for _ in range(50):
+        if gone(pid):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def terminals(tmp_path: Path) -> tuple[Terminals, list[str]]:
+    shown: list[str] = []
+    return Terminals(str(tmp_path), shown.append), shown
+
+
+def test_a_command_runs_and_its_output_and_exit_are_kept(tmp_path: Path) -> None:
+    async def go() -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+        t, shown = terminals(tmp_path)
+        made = await t.create("printf 'a\\nb\\n'; exit 3")  # a lone command is a shell line
+        status = await t.wait(made)
+        await asyncio.sleep(0)
+        return status, t.output(made), shown
+
+    status, output, shown = asyncio.run(go())
+    assert status == {"exitCode": 3, "signal": None}
+    assert output == {
+        "output": "a\nb\n",
+        "truncated": False,
+        "exitStatus": {"exitCode": 3, "signal": None},
+    }
+    assert shown == [
+        "  $ printf 'a\\nb\\n'; exit 3",
+        "  | a",
+        "  | b",
+        "  $ printf 'a\\nb\\n'; exit 3  (exit 3)",
+    ]
+
+
+def test_arguments_are_not_a_shell_line_and_env_and_cwd_apply(tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+
+    async def go() -> dict[str, Any]:
+        t, _ = terminals(tmp_path)
+        made = await t.create(
+            "sh",
+            ["-c", 'echo "$1 $GREETING $(pwd)"', "-", "$HOME;"],
+            [{"name": "GREETING", "value": "hi there"}],
+            str(tmp_path / "sub"),
+        )
+        await t.wait(made)
+        return t.output(made)
+
+    assert asyncio.run(go())["output"] == f"$HOME; hi there {tmp_path / 'sub'}\n"
+
+
+def test_output_limit_keeps_the_end_on_a_character_boundary(tmp_path: Path) -> None:
+    async def go() -> dict[str, Any]:
+        t, _ = terminals(tmp_path)
+        made = await t.create("printf", ["%s", "ééééé"], None, None, 5)  # 10 bytes
+        await t.wait(made)
+        return t.output(made)
+
+    output = asyncio.run(go())
+    assert output["truncated"] is True
+    assert output["output"] == "éé"  # 4 bytes: the 5th would start inside an é
+
+
+def test_kill_ends_the_command_and_its_children_release_forgets_it(tmp_path: Path) -> None:
+    async def go() -> tuple[dict[str, Any], dict[str, Any]]:
+        t, _ = terminals(tmp_path)
+        made = await t.create(f"sleep 60 & echo $! > {tmp_path / 'child'}; wait")
+        for _ in range(100):
+            if (tmp_path / "child").exists() and (tmp_path / "child").read_text():
+                break
+            await asyncio.sleep(0.05)
+        await t.kill(made)
+        status = await t.wait(made)
+        output = t.output(made)  # still there after kill
+        await t.release(made)
+        with pytest.raises(Refused, match="no terminal"):
+            t.output(made)
+        return status, output
+
+    status, output = asyncio.run(go())
+    assert status == {"exitCode": None, "signal": "SIGTERM"}
+    assert output["exitStatus"]["signal"] == "SIGTERM"
+    assert wait_gone(int((tmp_path / "child").read_text()))
+
+
+def test_close_ends_every_terminal(tmp_path: Path) -> None:
+    async def go() -> list[int]:
+        t, _ = terminals(tmp_path)
+        pids = []
+        for _ in range(3):
+            made = await t.create("sleep", ["60"])
+            proc = t.open[made].proc
+            assert proc is not None
+            pids.append(proc.pid)
+        await t.close()
+        return pids
+
+    for pid in asyncio.run(go()):
+        assert wait_gone(pid)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("",), "the command is empty"),
+        (("/no/such/program", ["x"]), "cannot run /no/such/program x"),
+        (("true", None, None, "relative"), "not an absolute path to a folder"),
+        (("true", None, [{"name": "A=B", "value": "x"}]), "not a name and a value"),
+        (("true", None, None, None, -1), "outputByteLimit must be a whole number from 0"),
+    ],
+)
+def test_bad_terminal_requests_are_refused(
+    tmp_path: Path, args: tuple[Any, ...], message: str
+) -> None:
+    async def go() -> None:
+        t, _ = terminals(tmp_path)
+        await t.create(*args)
+
+    with pytest.raises(Refused, match=message):
+        asyncio.run(go())
+
+
+# --- end to end, with the scripted agent ---------------------------------------------
+
+pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
+
+from tests.test_acp import SHORT, chunk, run  # noqa: E402
+
+
+def request(method: str, **params: Any) -> dict[str, Any]:
+    return {"request": method, "params": params}
+
+
+def test_without_the_flags_files_and_terminals_stay_with_the_agent(tmp_path: Path) -> None:
+    turn = [
+        request("fs/read_text_file", path=str(tmp_path / "a.txt")),
+        request("terminal/create", command="echo hi"),
+    ]
+    r = run(tmp_path, [turn], "", "--prompt", "go")
+    assert r.rc == 0, r.err
+    caps = r.log[0]["initialize"]["clientCapabilities"]
+    assert caps["fs"] == {"readTextFile": False, "writeTextFile": False}
+    assert caps["terminal"] is False
+    assert [reply["error"] for reply in r.replies()] == ["Method not found"] * 2
+    assert "refused the agent's fs/read_text_file request (askcli does not offer it)" in r.err
+
+
+def test_fs_reads_and_writes_under_the_folder(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("one\ntwo\n")
+    turn = [
+        request("fs/read_text_file", path=str(tmp_path / "a.txt"), line=2),
+        request("fs/write_text_file", path=str(tmp_path / "b" / "c.txt"), content="x\ny\n"),
+        request("fs/read_text_file", path=str(tmp_path / "missing.txt")),
+        request("fs/write_text_file", path="/etc/askcli-test", content="no"),
+        chunk("done"),
+    ]
+    r = run(tmp_path, [turn], "", "--fs", "--prompt", "go")
+    assert r.rc == 0, r.err
+    caps = r.log[0]["initialize"]["clientCapabilities"]
+    assert caps["fs"] == {"readTextFile": True, "writeTextFile": True}
+    replies = r.replies()
+    assert replies[0] == {"content": "two\n"}
+    assert replies[1] == {}
+    assert (tmp_path / "b" / "c.txt").read_text() == "x\ny\n"
+    assert replies[2]["error"] == "Resource not found"
+    assert replies[3]["error"] == f"/etc/askcli-test is outside the session's folder ({tmp_path})"
+    assert not Path("/etc/askcli-test").exists()
+    assert (
+        "  -> read a.txt from line 2 (1 line)\n"
+        "  -> wrote b/c.txt (2 lines)\n"
+        f"  -> read missing.txt: refused: {tmp_path}/missing.txt does not exist\n"
+        "  -> wrote /etc/askcli-test: refused: /etc/askcli-test is outside the session's "
+        f"folder ({tmp_path})\n"
+    ) in r.err
+
+
+def test_terminal_runs_shows_and_reports(tmp_path: Path) -> None:
+    turn = [
+        request("terminal/create", command="echo", args=["hi", "\x1b[2J"], outputByteLimit=100),
+        {
+            "update": {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t1",
+                "title": "echo hi",
+                "content": [{"type": "terminal", "terminalId": "term-1"}],
+            }
+        },
+        request("terminal/wait_for_exit", terminalId="$terminal"),
+        request("terminal/output", terminalId="$terminal"),
+        request("terminal/release", terminalId="$terminal"),
+        request("terminal/output", terminalId="$terminal"),
+        chunk("ran it"),
+    ]
+    r = run(tmp_path, [turn], "", "--terminal", "--prompt", "go")
+    assert r.rc == 0, r.err
+    assert r.log[0]["initialize"]["clientCapabilities"]["terminal"] is True
+    replies = r.replies()
+    assert replies[0] == {"terminalId": "term-1"}
+    assert replies[1] == {"exitCode": 0}
+    assert replies[2] == {
+        "output": "hi \x1b[2J\n",
+        "truncated": False,
+        "exitStatus": {"exitCode": 0},
+    }
+    assert replies[3] == {}
+    assert replies[4] == {"error": "no terminal 'term-1' (released, or never created)"}
+    assert "  $ echo hi '\\x1b[2J'\n" in r.err
+    assert "  | hi \\x1b[2J\n" in r.err
+    assert "  $ echo hi '\\x1b[2J'  (exit 0)\n" in r.err
+    assert "\x1b" not in r.err
+    assert r.out == "ran it\n"
+
+
+def test_a_terminal_left_running_is_ended_with_the_session(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pid"
+    turn = [request("terminal/create", command=f"echo $$ > {pidfile}; exec sleep 60")]
+    r = run(tmp_path, [turn, []], "", "--terminal", "--prompt", "go")
+    assert r.rc == 0, r.err
+    assert wait_gone(int(pidfile.read_text()))
+
+
+def test_fs_session_records_and_replays(tmp_path: Path) -> None:
+    from askcli.runners import fixtures
+
+    (tmp_path / "a.txt").write_text("one\n")
+    turn = [
+        request("fs/read_text_file", path=str(tmp_path / "a.txt")),
+        request("terminal/create", command="echo", args=["hi"]),
+        request("terminal/wait_for_exit", terminalId="$terminal"),
+        chunk("done"),
+    ]
+    path = tmp_path / "s.json"
+    r = run(tmp_path, [turn], "", "--fs", "--terminal", "--record", str(path), "--prompt", "go")
+    assert r.rc == 0, r.err
+    fixture = fixtures.load(path)
+    assert fixture["acp"]["fs"] is True and fixture["acp"]["terminal"] is True
+    assert {"shown": "  -> read a.txt (1 line)"} in fixture["acp"]["received"]
+    expected, actual = fixtures.replay(fixture)
+    assert actual == expected
+    assert "  | hi\n" in actual.stderr
+
+
+def test_thoughts_only_with_the_flag(tmp_path: Path) -> None:
+    thought = {
+        "update": {
+            "sessionUpdate": "agent_thought_chunk",
+            "content": {"type": "text", "text": "Let me weigh \x1b[31mthis."},
+        }
+    }
+    turn = [chunk("First."), thought, chunk("Answer.")]
+    shown = run(tmp_path, [turn], "", "--thoughts", "--prompt", "go")
+    assert shown.rc == 0, shown.err
+    assert "Agent: First.\nThinking: Let me weigh \\x1b[31mthis.\nAgent: Answer.\n" in shown.err
+    assert shown.out == "First.Answer.\n"
+    hidden = run(tmp_path / "..", [turn], "", "--prompt", "go")
+    assert "weigh" not in hidden.err
+    assert "Agent: First.Answer.\n" in hidden.err
+
+
+def test_timeout_answers_a_permission_cancelled(tmp_path: Path) -> None:
+    import subprocess
+
+    from tests.helpers import askcli_path
+    from tests.test_acp import read_log, setup
+
+    agent, log = setup(tmp_path, [[SHORT, chunk("after")]])
+    silent, kept_open = os.pipe()  # open and silent: only the timeout ends the wait
+    try:
+        proc = subprocess.run(
+            [str(askcli_path()), "acp", "--timeout", "0.5", "--prompt", "go", "--", *agent],
+            stdin=silent,
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            timeout=30,
+        )
+    finally:
+        os.close(silent)
+        os.close(kept_open)
+    err = proc.stderr
+    assert proc.returncode == 3, err
+    assert "no answer (no reply within 0.5 seconds): the request is answered cancelled" in err
+    replies = [e["reply"]["result"] for e in read_log(log) if "reply" in e]
+    assert replies == [{"outcome": {"outcome": "cancelled"}}]
+
+
+def test_timeout_is_not_for_the_prompt(tmp_path: Path) -> None:
+    import pexpect
+
+    from tests.helpers import askcli_path
+    from tests.test_acp import setup
+
+    agent, _ = setup(tmp_path, [[chunk("hello back")]])
+    child = pexpect.spawn(
+        str(askcli_path()),
+        ["acp", "--timeout", "0.3", "--", *agent],
+        cwd=str(tmp_path),
+        encoding="utf-8",
+        timeout=10,
+    )
+    try:
+        child.expect_exact("> ")
+        time.sleep(1.0)  # longer than --timeout, at the prompt
+        child.sendline("hi")
+        child.expect_exact("Agent: hello back")
+        child.expect_exact("> ")
+        child.sendeof()
+        child.expect(pexpect.EOF)
+    except (pexpect.TIMEOUT, pexpect.EOF):
+        print(child.before)
+        raise
+    child.close()
+    assert child.exitstatus == 0, child.before
+
+
+def test_signal_names_of_an_ended_terminal(tmp_path: Path) -> None:
+    async def go() -> dict[str, Any]:
+        t, _ = terminals(tmp_path)
+        made = await t.create("kill -INT $$")
+        return await t.wait(made)
+
+    assert asyncio.run(go()) == {"exitCode": None, "signal": signal.Signals.SIGINT.name}
