@@ -42,12 +42,35 @@ def _stream(*parts: dict[str, Any], finish: bool = True) -> dict[str, Any]:
     }
 
 
+SHELL_CALL = {
+    "functionCall": {
+        "name": "run_shell_command",
+        "args": {
+            "command": "echo tool-ran > shell_out.txt",
+            "description": "write a marker file",
+        },
+    }
+}
+
+
 def gemini(
     tmp_path: Path, answers: str, *, probe: bool = False, record: Path | None = None
 ) -> tuple[subprocess.CompletedProcess[str], Path]:
+    turns = [_stream(SHELL_CALL)]
+    if not probe:
+        turns.append(_stream({"text": "All done, final answer."}))
+    extra = ["--record", str(record)] if record is not None else []
+    return run_gemini(tmp_path, turns, answers, "make the marker", *extra)
+
+
+def run_gemini(
+    tmp_path: Path, turns: list[dict[str, Any]], answers: str, prompt: str, *options: str
+) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """One prompt to the real Gemini CLI through askcli acp; ``turns`` are the fake model's
+    answers, one per model request, in order."""
     work, home = tmp_path / "work", tmp_path / "home"
-    work.mkdir()
-    (home / ".gemini").mkdir(parents=True)
+    work.mkdir(exist_ok=True)
+    (home / ".gemini").mkdir(parents=True, exist_ok=True)
     settings = {
         "privacy": {"usageStatisticsEnabled": False},
         "telemetry": {"enabled": False},
@@ -55,20 +78,8 @@ def gemini(
         "security": {"auth": {"selectedType": "gemini-api-key"}},
     }
     (home / ".gemini" / "settings.json").write_text(json.dumps(settings))
-    call = {
-        "functionCall": {
-            "name": "run_shell_command",
-            "args": {
-                "command": "echo tool-ran > shell_out.txt",
-                "description": "write a marker file",
-            },
-        }
-    }
-    lines = [_stream(call)]
-    if not probe:
-        lines.append(_stream({"text": "All done, final answer."}))
     fake = tmp_path / "fake.responses"
-    fake.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    fake.write_text("".join(json.dumps(line) + "\n" for line in turns))
     env = {
         "PATH": os.environ["PATH"],
         "HOME": str(home),
@@ -76,6 +87,7 @@ def gemini(
         "GEMINI_CLI_NO_RELAUNCH": "true",
         "NO_COLOR": "1",
         "TERM": "dumb",
+        "COLUMNS": "240",  # the long temporary paths on one line each
     }
     command = [
         str(GEMINI),
@@ -86,15 +98,7 @@ def gemini(
         str(fake),
     ]
     proc = subprocess.run(
-        [
-            str(askcli_path()),
-            "acp",
-            "--prompt",
-            "make the marker",
-            *(["--record", str(record)] if record is not None else []),
-            "--",
-            *command,
-        ],
+        [str(askcli_path()), "acp", "--prompt", prompt, *options, "--", *command],
         input=answers,
         capture_output=True,
         text=True,
@@ -148,6 +152,39 @@ def test_gemini_answers_running_out_is_never_allowed(tmp_path: Path) -> None:
     proc, work = gemini(tmp_path, "")
     assert proc.returncode == 3, proc.stderr
     assert not (work / "shell_out.txt").exists()
+
+
+@needs_gemini
+@pytest.mark.parametrize("answer", ["y", "n"])
+def test_gemini_reads_and_writes_files_through_askcli_fs(tmp_path: Path, answer: str) -> None:
+    (tmp_path / "work").mkdir()
+    (tmp_path / "work" / "notes.txt").write_text("old line\n")
+    turns = [
+        _stream({"functionCall": {"name": "read_file", "args": {"file_path": "notes.txt"}}}),
+        _stream(
+            {
+                "functionCall": {
+                    "name": "write_file",
+                    "args": {"file_path": "notes.txt", "content": "new line \u00e9\n"},
+                }
+            }
+        ),
+        _stream({"text": "Rewrote the notes."}),
+    ]
+    proc, work = run_gemini(tmp_path, turns, answer + "\n", "rewrite the notes", "--fs")
+    assert proc.returncode == 0, proc.stderr
+    err = proc.stderr
+    path = work / "notes.txt"
+    # the whole edit is shown before it is allowed: the diff of the file askcli read for it
+    assert f"content (edit of {path}):\n      --- {path}\n      +++ {path}\n" in err, err
+    assert "      -old line\n      +new line \u00e9\n" in err
+    assert "  -> read notes.txt (1 line)\n" in err
+    if answer == "y":
+        assert "  -> wrote notes.txt (1 line)\n" in err
+        assert path.read_text() == "new line \u00e9\n"  # written by askcli, for Gemini CLI
+    else:
+        assert "-> wrote" not in err
+        assert path.read_text() == "old line\n"
 
 
 def _free_port() -> int:

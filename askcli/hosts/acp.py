@@ -475,7 +475,12 @@ def tool_details(tool_call: dict[str, Any]) -> dict[str, Any]:
             new = _text(item.get("newText")).splitlines()
             path = _text(item.get("path"), "?")
             lines = difflib.unified_diff(
-                old, new, f"a/{path}", f"b/{path}", lineterm="", n=max(len(old), len(new))
+                old,
+                new,
+                path if path.startswith("/") else f"a/{path}",
+                path if path.startswith("/") else f"b/{path}",
+                lineterm="",
+                n=max(len(old), len(new)),
             )
             shown[f"{key} (edit of {path})"] = "\n".join(lines) or "(no change)"
         elif item.get("type") == "content":
