@@ -69,7 +69,7 @@ def run_gemini(
     """One prompt to the real Gemini CLI through askcli acp; ``turns`` are the fake model's
     answers, one per model request, in order."""
     work, home = tmp_path / "work", tmp_path / "home"
-    work.mkdir(exist_ok=True)
+    work.mkdir(parents=True, exist_ok=True)
     (home / ".gemini").mkdir(parents=True, exist_ok=True)
     settings = {
         "privacy": {"usageStatisticsEnabled": False},
@@ -185,6 +185,21 @@ def test_gemini_reads_and_writes_files_through_askcli_fs(tmp_path: Path, answer:
     else:
         assert "-> wrote" not in err
         assert path.read_text() == "old line\n"
+
+
+@needs_gemini
+def test_gemini_thoughts_are_shown_with_the_flag_only(tmp_path: Path) -> None:
+    # Gemini CLI sends a thought as "**subject**\ndescription"
+    thought = {"text": "**Weighing** the notes first.", "thought": True}
+    turn = _stream(thought, {"text": "My answer."})
+    shown, _ = run_gemini(tmp_path / "a", [turn], "", "think", "--thoughts")
+    assert shown.returncode == 0, shown.stderr
+    assert "Thinking: **Weighing**\n  the notes first.\nAgent: My answer.\n" in shown.stderr
+    assert shown.stdout == "My answer.\n"
+    hidden, _ = run_gemini(tmp_path / "b", [turn], "", "think")
+    assert hidden.returncode == 0, hidden.stderr
+    assert "Weighing" not in hidden.stderr
+    assert "Agent: My answer.\n" in hidden.stderr
 
 
 def _free_port() -> int:
