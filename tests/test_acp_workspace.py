@@ -343,6 +343,43 @@ def test_a_terminal_left_running_is_ended_with_the_session(tmp_path: Path) -> No
     assert wait_gone(int(pidfile.read_text()))
 
 
+def test_askcli_killed_ends_the_agent_and_its_terminals(tmp_path: Path) -> None:
+    import subprocess
+
+    from tests.helpers import askcli_path
+    from tests.test_acp import setup
+
+    shell, agent_pid = tmp_path / "shell", tmp_path / "agent"
+    turn = [
+        {"pidfile": str(agent_pid)},
+        request(
+            "terminal/create",
+            command=f"echo $$ > {shell}.tmp; mv {shell}.tmp {shell}; exec sleep 60",
+        ),
+        {"sleep": 60},
+    ]
+    agent, _ = setup(tmp_path, [turn])
+    proc = subprocess.Popen(
+        [str(askcli_path()), "acp", "--terminal", "--prompt", "go", "--", *agent],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=tmp_path,
+    )
+    try:
+        for _ in range(200):
+            if shell.exists() and agent_pid.exists():
+                break
+            time.sleep(0.05)
+        assert shell.exists() and agent_pid.exists()
+    finally:
+        proc.kill()
+        proc.wait()
+    # PR_SET_PDEATHSIG: SIGTERM to each when askcli is gone, even by SIGKILL
+    assert wait_gone(int(agent_pid.read_text()))
+    assert wait_gone(int(shell.read_text()))
+
+
 def test_fs_session_records_and_replays(tmp_path: Path) -> None:
     from askcli.runners import fixtures
 

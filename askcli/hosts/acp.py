@@ -26,6 +26,7 @@ import os
 import queue
 import re
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Coroutine, Sequence
@@ -161,6 +162,7 @@ class AgentLink:
                 cwd=self.cwd,
                 start_new_session=True,
                 limit=_claude.MAX_LINE,
+                preexec_fn=_claude.die_with_parent if sys.platform.startswith("linux") else None,
             )
         except (OSError, ValueError) as exc:
             os.close(read_fd)

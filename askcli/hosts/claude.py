@@ -111,9 +111,10 @@ def find_claude(claude_bin: str | None) -> str:
     return path
 
 
-def _die_with_parent() -> None:
+def die_with_parent() -> None:
     """In the child: receive SIGTERM when askcli dies, even by SIGKILL (Linux). This
-    reaches Claude Code only, not the processes it started."""
+    reaches the child only, not the processes it started (given as ``preexec_fn``, from
+    the thread that lives as long as the child should)."""
     try:
         import ctypes
 
@@ -241,7 +242,7 @@ class ChildClaude:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
-            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+            preexec_fn=die_with_parent if sys.platform.startswith("linux") else None,
         )
         assert self.proc.stdout is not None
         self.fd = self.proc.stdout.fileno()

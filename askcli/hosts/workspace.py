@@ -18,9 +18,12 @@ import os
 import shlex
 import signal
 import stat
+import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from typing import Any
+
+from .claude import die_with_parent
 
 MAX_FILE = 16 * 1024 * 1024  # bytes askcli reads or writes for the agent in one request
 MAX_OUTPUT = 1024 * 1024  # bytes of a terminal's output kept when the agent sets no limit
@@ -103,7 +106,10 @@ class Files:
         real = self.resolve(path)
         if not isinstance(content, str):
             raise Refused("the content is not a string")
-        data = content.encode("utf-8", "surrogatepass")
+        try:
+            data = content.encode("utf-8")
+        except UnicodeEncodeError:
+            raise Refused("the content is not Unicode text (a lone surrogate)") from None
         if len(data) > MAX_FILE:
             raise Refused(f"the content is larger than {MAX_FILE} bytes")
         folder = os.path.dirname(real)
@@ -236,6 +242,8 @@ class Terminals:
                 cwd=cwd,
                 env=environ,
                 start_new_session=True,
+                # ended with askcli, even by SIGKILL (the loop thread lives until then)
+                preexec_fn=die_with_parent if sys.platform.startswith("linux") else None,
             )
         except (OSError, ValueError) as exc:
             raise Refused(f"cannot run {shown}: {getattr(exc, 'strerror', None) or exc}") from None

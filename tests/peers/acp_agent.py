@@ -7,7 +7,7 @@ SCRIPT is ``{"turns": [[step, ...], ...]}``: each prompt plays the next turn. A 
 {...}}`` (its reply is logged; a param ``"$terminal"`` is the terminalId of the last
 terminal/create reply), ``{"wait_cancel": true}`` (the turn ends ``cancelled``
 when session/cancel comes, within 10 s), ``{"stderr": TEXT}``, ``{"sleep": S}``,
-``{"exit": CODE}`` or ``{"stop": REASON}`` (the turn's stopReason, end_turn by default).
+``{"pidfile": PATH}`` (its pid written there), ``{"exit": CODE}`` or ``{"stop": REASON}`` (the turn's stopReason, end_turn by default).
 LOG gets one JSON line per message from the client: initialize, new_session, prompt,
 cancel, and the reply to each request.
 """
@@ -91,6 +91,9 @@ class Scripted:
                 sys.stderr.flush()
             elif "sleep" in step:
                 await asyncio.sleep(step["sleep"])
+            elif "pidfile" in step:
+                with open(step["pidfile"], "w", encoding="utf-8") as f:
+                    f.write(str(os.getpid()))
             elif "exit" in step:
                 os._exit(step["exit"])
             elif "stop" in step:
