@@ -13,8 +13,10 @@ CLAUDE_CODE_CURRENT := .cache/claude-code-$(CLAUDE_CODE_CURRENT_VERSION)/.instal
 # The real ACP agents tests/test_acp_real.py runs offline (npm, into .cache/, pinned)
 GEMINI_CLI_VERSION := 0.61.0
 CLAUDE_AGENT_ACP_VERSION := 0.49.0
+OPENCODE_VERSION := 1.18.33
 GEMINI_CLI := .cache/gemini-cli/.installed-$(GEMINI_CLI_VERSION)
 CLAUDE_AGENT_ACP := .cache/claude-agent-acp/.installed-$(CLAUDE_AGENT_ACP_VERSION)
+OPENCODE := .cache/opencode/.installed-$(OPENCODE_VERSION)
 
 .DEFAULT_GOAL := help
 .PHONY: help install claude-code claude-code-current acp-agents run test fuzz lint bench clean
@@ -72,7 +74,10 @@ $(GEMINI_CLI):
 $(CLAUDE_AGENT_ACP):
 	$(call npm_package,.cache/claude-agent-acp,@agentclientprotocol/claude-agent-acp@$(CLAUDE_AGENT_ACP_VERSION),claude-agent-acp $(CLAUDE_AGENT_ACP_VERSION))
 
-acp-agents: $(GEMINI_CLI) $(CLAUDE_AGENT_ACP) ## install Gemini CLI and claude-agent-acp (npm) for the ACP tests, once
+$(OPENCODE):
+	$(call npm_package,.cache/opencode,opencode-ai@$(OPENCODE_VERSION),OpenCode $(OPENCODE_VERSION))
+
+acp-agents: $(GEMINI_CLI) $(CLAUDE_AGENT_ACP) $(OPENCODE) ## install Gemini CLI, claude-agent-acp and OpenCode (npm) for the ACP tests, once
 
 claude-code: $(CLAUDE_CODE) ## install the real Claude Code 2.1.197 (npm) for the tests, once
 
