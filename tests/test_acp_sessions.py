@@ -1,0 +1,538 @@
+"""Whole `askcli acp` sessions with the real agents, at a terminal (a pty): a person types
+prompts at `> `, answers the permission screens and the questions, presses Ctrl-C at one, and
+ends with Ctrl-D. Gemini CLI runs on canned model replies (--fake-responses-non-strict: each
+model request takes the next line for its method), Claude Code through claude-agent-acp
+against the stand-in API (tests/peers/mock_anthropic.py: each agent-loop request takes the
+next scripted turn, and every request is logged). Without the agents (`make test` installs
+them into .cache/) these tests skip, saying why."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pexpect  # type: ignore[import-untyped]
+import pytest
+
+from tests.helpers import askcli_path
+from tests.test_acp_real import (
+    ADAPTER,
+    ASK,
+    GEMINI,
+    PEERS,
+    _free_port,
+    _stream,
+    needs_adapter,
+    needs_gemini,
+)
+
+TIMEOUT = 60  # the real agents take seconds to start; a turn is well under one
+
+
+class Terminal:
+    """`askcli acp ARGS` in a pty, as a person has it; what it showed is kept for the
+    failure messages."""
+
+    def __init__(self, args: list[str], cwd: Path, env: dict[str, str]) -> None:
+        self.child = pexpect.spawn(
+            str(askcli_path()),
+            ["acp", *args],
+            cwd=str(cwd),
+            env=env,
+            timeout=TIMEOUT,
+            encoding="utf-8",
+            dimensions=(50, 300),  # no line folds, whatever the tmp paths
+        )
+        self.shown = io.StringIO()
+        self.child.logfile_read = self.shown
+
+    @property
+    def screen(self) -> str:
+        """What the terminal showed, with the turns' times as `T`."""
+        text = self.shown.getvalue().replace("\r\n", "\n")
+        return re.sub(r"^(-- turn [^\n]*, )\d+\.\d s$", r"\1T s", text, flags=re.M)
+
+    def expect(self, text: str) -> None:
+        try:
+            self.child.expect_exact(text)
+        except (pexpect.TIMEOUT, pexpect.EOF):
+            raise AssertionError(f"{text!r} not shown; the session:\n{self.screen}") from None
+
+    def prompt(self) -> None:
+        """The `> ` prompt, at the start of a line (`-> echo a > b` holds a `> ` too)."""
+        self.expect("\n> ")
+
+    def type(self, line: str) -> None:
+        self.child.sendline(line)
+
+    def ctrl_c(self) -> None:
+        self.child.sendintr()
+
+    def ctrl_d(self) -> int:
+        """Ctrl-D at `> `: the exit status once askcli is gone."""
+        self.child.sendeof()
+        self.expect(pexpect.EOF)
+        self.child.close()
+        if self.child.exitstatus is not None:
+            return int(self.child.exitstatus)
+        return 128 + int(self.child.signalstatus)
+
+    def kill(self) -> None:
+        if self.child.isalive():
+            self.child.terminate(force=True)
+
+
+@pytest.fixture
+def terminal() -> Iterator[Callable[[list[str], Path, dict[str, str]], Terminal]]:
+    started: list[Terminal] = []
+
+    def start(args: list[str], cwd: Path, env: dict[str, str]) -> Terminal:
+        started.append(Terminal(args, cwd, env))
+        return started[-1]
+
+    yield start
+    for term in started:  # a failed test leaves no askcli (nor agent) behind
+        term.kill()
+
+
+def sent_answers(record: Path) -> list[Any]:
+    """What askcli answered the agent's requests with, in a recorded session."""
+    from askcli.runners import fixtures
+
+    fixture = fixtures.load(record)
+    return [e["result"] for e in fixture["acp"]["sent"] if "id" in e and "result" in e]
+
+
+def replays_the_same(record: Path) -> None:
+    from askcli.runners import fixtures
+
+    fixture = fixtures.load(record)
+    assert fixture["status"] == 0
+    expected, actual = fixtures.replay(fixture)
+    assert actual == expected, fixtures.diff(expected, actual, record.name)
+    proc = subprocess.run(
+        [str(askcli_path()), "replay", str(record)], capture_output=True, text=True, timeout=30
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout == f"ok      {record}\n", proc.stdout
+
+
+# --- Gemini CLI -------------------------------------------------------------------------
+
+
+def shell(command: str, description: str) -> dict[str, Any]:
+    """A model reply asking for run_shell_command."""
+    args = {"command": command, "description": description}
+    return _stream({"functionCall": {"name": "run_shell_command", "args": args}})
+
+
+def said(text: str) -> dict[str, Any]:
+    """A model reply of text only."""
+    return _stream({"text": text})
+
+
+def gemini(tmp_path: Path, replies: list[dict[str, Any]]) -> tuple[Path, dict[str, str], list[str]]:
+    """(work folder, environment, agent command) for Gemini CLI on canned model replies."""
+    work, home = tmp_path / "work", tmp_path / "home"
+    work.mkdir()
+    (home / ".gemini").mkdir(parents=True)
+    settings = {
+        "privacy": {"usageStatisticsEnabled": False},
+        "telemetry": {"enabled": False},
+        "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+    }
+    (home / ".gemini" / "settings.json").write_text(json.dumps(settings))
+    fake = tmp_path / "fake.responses"
+    fake.write_text("".join(json.dumps(reply) + "\n" for reply in replies))
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "GEMINI_API_KEY": "fake-key",
+        "GEMINI_CLI_NO_RELAUNCH": "true",
+        "NO_COLOR": "1",
+        "TERM": "dumb",
+    }
+    command = [
+        str(GEMINI),
+        "--acp",
+        "--model",
+        "gemini-2.5-flash",
+        "--fake-responses-non-strict",
+        str(fake),
+    ]
+    return Path(os.path.realpath(work)), env, command
+
+
+def gemini_tool_results(home: Path) -> list[Any]:
+    """The function responses Gemini CLI gave its model, from its own chat record
+    ($HOME/.gemini/tmp/<project>/chats/session-*.jsonl), in order."""
+    results = []
+    for chat in sorted((home / ".gemini" / "tmp").glob("*/chats/*.jsonl")):
+        for line in chat.read_text().splitlines():
+            message = json.loads(line)
+            if message.get("type") == "user" and isinstance(message.get("content"), list):
+                results += [
+                    part["functionResponse"]["response"]
+                    for part in message["content"]
+                    if "functionResponse" in part
+                ]
+    return results
+
+
+def permission_screen(command: str, cwd: Path, description: str) -> str:
+    return (
+        f"The agent asks to run: {command}\n"
+        "  kind: execute\n"
+        f"  content: [current working directory {cwd}] ({description})\n"
+        "  1. Allow for this session  (allow_always)\n"
+        "  2. Allow  (allow_once)\n"
+        "  3. Reject  (reject_once)\n"
+        "Choose 1-3, y = 2, n = 3: "
+    )
+
+
+@needs_gemini
+def test_gemini_session_allowed_denied_and_text_turns_recorded(
+    tmp_path: Path, terminal: Callable[[list[str], Path, dict[str, str]], Terminal]
+) -> None:
+    # each turn takes its lines: a tool call and the text after its result (allowed or
+    # denied, Gemini CLI asks its model again either way), then a text-only reply
+    replies = [
+        shell("echo one > first.txt", "write the first file"),
+        said("Wrote first.txt."),
+        shell("echo two > second.txt", "write the second file"),
+        said("Fine, I left it."),
+        said("Paris is the capital of France."),
+    ]
+    work, env, command = gemini(tmp_path, replies)
+    record = tmp_path / "session.json"
+    term = terminal(["--record", str(record), "--", *command], work, env)
+
+    term.prompt()
+    term.type("write the first file")
+    term.expect("y = 2, n = 3: ")
+    term.type("y")
+    term.expect("-- turn done")
+    term.prompt()
+    assert (work / "first.txt").read_text() == "one\n", term.screen
+
+    term.type("write the second file")
+    term.expect("y = 2, n = 3: ")
+    term.type("n")
+    term.expect("-- turn done")
+    term.prompt()
+    assert not (work / "second.txt").exists(), term.screen
+
+    term.type("what is the capital of France?")
+    term.expect("-- turn done")
+    term.prompt()
+    assert term.ctrl_d() == 0, term.screen
+
+    screen = term.screen
+    assert screen.startswith("(Gemini CLI "), screen
+    assert (
+        "> write the first file\n\n"
+        + permission_screen("echo one > first.txt", work, "write the first file")
+        + "y\n"
+        "  -> echo one > first.txt  (done)\n"
+        "Agent: Wrote first.txt.\n"
+        "-- turn done, T s\n"
+        "> write the second file\n\n"
+        + permission_screen("echo two > second.txt", work, "write the second file")
+        + "n\n"
+        "Agent: Fine, I left it.\n"
+        "-- turn done, T s\n"
+        "> what is the capital of France?\n"
+        "Agent: Paris is the capital of France.\n"
+        "-- turn done, T s\n"
+        "> \n"
+    ) in screen, screen
+    assert f"askcli: recorded {record}\n" in screen
+    assert "does not give what it did" not in screen
+    assert "Traceback" not in screen
+
+    # what Gemini CLI told its model: the allowed command's output, the denial
+    results = gemini_tool_results(Path(env["HOME"]))
+    assert len(results) == 2, results
+    assert results[0]["output"].startswith("<untrusted_context>\nOutput: (empty)\n"), results
+    assert results[1] == {"error": 'Tool "run_shell_command" was canceled by the user.'}
+
+    assert sent_answers(record) == [
+        {"outcome": {"outcome": "selected", "optionId": "proceed_once"}},
+        {"outcome": {"outcome": "selected", "optionId": "cancel"}},
+    ]
+    from askcli.runners import fixtures
+
+    assert fixtures.load(record)["answers"] == [
+        "write the first file",
+        "y",
+        "write the second file",
+        "n",
+        "what is the capital of France?",
+    ]
+    replays_the_same(record)
+
+
+@needs_gemini
+def test_gemini_ctrl_c_at_the_permission_screen_cancels_the_turn(
+    tmp_path: Path, terminal: Callable[[list[str], Path, dict[str, str]], Terminal]
+) -> None:
+    # the cancelled turn asks its model nothing more: the next line is the next turn's.
+    # Ctrl-C comes at once here: askcli answers the permission `cancelled` before it sends
+    # session/cancel, and Gemini CLI takes that answer alone as a denial and goes on (it
+    # asks its model again, and the turn ends `done`) when the two do not arrive together,
+    # as happens in about one turn in eight when the person waits a moment first.
+    replies = [shell("echo three > third.txt", "write the third file"), said("Back again.")]
+    work, env, command = gemini(tmp_path, replies)
+    term = terminal(["--", *command], work, env)
+
+    term.prompt()
+    term.type("write the third file")
+    term.expect("y = 2, n = 3: ")
+    term.ctrl_c()
+    term.expect("-- turn ended: cancelled")
+    term.prompt()
+    term.type("still there?")
+    term.expect("-- turn done")
+    term.prompt()
+    assert term.ctrl_d() == 0, term.screen
+
+    screen = term.screen
+    assert (
+        "> write the third file\n\n"
+        + permission_screen("echo three > third.txt", work, "write the third file")
+        + "^C\n"
+        "(cancelling the turn; Ctrl-C again ends the session)\n"
+        "-- turn ended: cancelled, T s\n"
+        "> still there?\n"
+        "Agent: Back again.\n"
+        "-- turn done, T s\n"
+        "> \n"
+    ) in screen, screen
+    assert "third.txt  (" not in screen  # no status line: the command never started
+    assert not (work / "third.txt").exists()
+    assert gemini_tool_results(Path(env["HOME"])) == []
+    assert "Traceback" not in screen
+
+
+# --- Claude Code through claude-agent-acp ------------------------------------------------
+
+
+def text(words: str) -> dict[str, Any]:
+    return {"type": "text", "text": words}
+
+
+def tool_use(id: str, name: str, input: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "tool_use", "id": id, "name": name, "input": input}
+
+
+@contextmanager
+def stand_in(tmp_path: Path, turns: list[dict[str, Any]]) -> Iterator[tuple[dict[str, str], Path]]:
+    """The stand-in API serving `turns`: (the adapter's environment, the request log)."""
+    scenario, log = tmp_path / "turns.json", tmp_path / "requests.jsonl"
+    scenario.write_text(json.dumps(turns))
+    port = _free_port()
+    mock = subprocess.Popen(
+        [
+            sys.executable,
+            str(PEERS / "mock_anthropic.py"),
+            *("--port", str(port), "--scenario", str(scenario), "--log", str(log)),
+        ]
+    )
+    try:
+        for _ in range(200):
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        home = tmp_path / "home"
+        home.mkdir()
+        yield (
+            {
+                "PATH": os.environ["PATH"],
+                "HOME": str(home),
+                "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}",
+                "ANTHROPIC_API_KEY": "dummy",
+                "DISABLE_TELEMETRY": "1",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+                "DISABLE_AUTOUPDATER": "1",
+                "DISABLE_ERROR_REPORTING": "1",
+                "NO_COLOR": "1",
+                "TERM": "dumb",
+            },
+            log,
+        )
+    finally:
+        mock.kill()
+        mock.wait()
+
+
+def last_tool_results(request: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tool_result blocks of a request's last message (what this request answers)."""
+    messages = request["request"].get("messages") or [{}]
+    content = messages[-1].get("content")
+    blocks = content if isinstance(content, list) else []
+    return [b for b in blocks if b.get("type") == "tool_result"]
+
+
+@needs_adapter
+def test_claude_session_question_allowed_bash_rejected_write(
+    tmp_path: Path, terminal: Callable[[list[str], Path, dict[str, str]], Terminal]
+) -> None:
+    work = Path(os.path.realpath(tmp_path)) / "work"
+    work.mkdir()
+    typed = "Mongo, maybe: 'v7' \"the new one\" \u00e9t\u00e9 \u2713"
+    bash = {"command": "echo hi > out.txt", "description": "Write out.txt"}
+    write = {"file_path": str(work / "notes.txt"), "content": "secret\n"}
+    turns = [  # each agent-loop request takes the next one
+        {
+            "content": [text("Let me ask."), tool_use("toolu_ask_1", "AskUserQuestion", ASK)],
+            "stop_reason": "tool_use",
+        },
+        {"content": [text("Noted your choice.")], "stop_reason": "end_turn"},
+        {
+            "content": [text("Writing it."), tool_use("toolu_bash_1", "Bash", bash)],
+            "stop_reason": "tool_use",
+        },
+        {"content": [text("Wrote out.txt.")], "stop_reason": "end_turn"},
+        {"content": [tool_use("toolu_write_1", "Write", write)], "stop_reason": "tool_use"},
+        {"content": [text("Understood, not written.")], "stop_reason": "end_turn"},
+    ]
+    record = tmp_path / "session.json"
+    with stand_in(tmp_path, turns) as (env, log):
+        term = terminal(["--record", str(record), "--", str(ADAPTER)], work, env)
+        term.prompt()
+        term.type("pick a database")
+        term.expect("Choose 1-3: ")
+        term.type("3")
+        term.expect("Other, type your answer: ")
+        term.type(typed)
+        term.expect("-- turn done")
+        term.prompt()
+
+        # claude-agent-acp's default mode asks before Bash (and Write)
+        term.type("write out.txt")
+        term.expect("y = 2, n = 3: ")
+        term.type("y")
+        term.expect("-- turn done")
+        term.prompt()
+        assert (work / "out.txt").read_text() == "hi\n", term.screen
+
+        term.type("write notes.txt")
+        term.expect("y = 2, n = 3: ")
+        term.type("n")
+        term.expect("-- turn done")
+        term.prompt()
+        assert term.ctrl_d() == 0, term.screen
+        requests = [json.loads(line) for line in log.read_text().splitlines()]
+    assert not (work / "notes.txt").exists()
+
+    screen = term.screen
+    assert screen.startswith("(Claude Agent "), screen
+    assert (
+        "> pick a database\n"
+        "Agent: Let me ask.\n"
+        "  -> Asking for your input  (pending)\n"
+        "\n"
+        "[DB] Which database?   (question 1 of 1)\n"
+        "  1. Postgres - server\n"
+        "  2. SQLite - file\n"
+        "  3. Other - type your own answer\n"
+        "Choose 1-3: 3\n"
+        f"Other, type your answer: {typed}\n"
+        "  -> Which database?  (done)\n"
+        "Agent: Noted your choice.\n"
+        "-- turn done, T s\n"
+        "> write out.txt\n"
+        "Agent: Writing it.\n"
+        "  -> Terminal  (pending)\n"
+        "\n"
+        "The agent asks to run: echo hi > out.txt\n"
+        "  kind: execute\n"
+        "  content: Write out.txt\n"
+        "  input:\n"
+        "      {\n"
+        '        "command": "echo hi > out.txt",\n'
+        '        "description": "Write out.txt"\n'
+        "      }\n"
+        f"  1. Always Allow Bash(echo hi *) and access to {work}  (allow_always)\n"
+        "  2. Allow  (allow_once)\n"
+        "  3. Reject  (reject_once)\n"
+        "Choose 1-3, y = 2, n = 3: y\n"
+        "  -> echo hi > out.txt  (done)\n"
+        "Agent: Wrote out.txt.\n"
+        "-- turn done, T s\n"
+        "> write notes.txt\n"
+        "  -> Write  (pending)\n"
+        "\n"
+        "The agent asks to run: Write notes.txt\n"
+        "  kind: edit\n"
+        f"  content (edit of {work}/notes.txt):\n"
+        f"      --- {work}/notes.txt\n"
+        f"      +++ {work}/notes.txt\n"
+        "      @@ -0,0 +1 @@\n"
+        "      +secret\n"
+        f"  locations: {work}/notes.txt\n"
+        "  input:\n"
+        "      {\n"
+        f'        "file_path": "{work}/notes.txt",\n'
+        '        "content": "secret\\n"\n'
+        "      }\n"
+        "  1. Always Allow all Write  (allow_always)\n"
+        "  2. Allow  (allow_once)\n"
+        "  3. Reject  (reject_once)\n"
+        "Choose 1-3, y = 2, n = 3: n\n"
+        "  -> Write notes.txt  (failed)"
+    ) in screen, screen
+    assert (
+        "User refused permission to run tool"
+        in screen.split("  -> Write notes.txt  (failed)")[1].split("\n")[0]
+    )
+    assert (
+        f"Agent: Understood, not written.\n-- turn done, T s\n> \naskcli: recorded {record}\n"
+    ) in screen, screen
+    assert "does not give what it did" not in screen
+    assert "Traceback" not in screen
+
+    # what the model received: each answer in the request right after its tool call
+    loop = [r for r in requests if r["request"].get("tools")]
+    assert len(loop) == 6, [r["path"] for r in requests]
+    answers = [last_tool_results(r) for r in loop]
+    assert [[b["tool_use_id"] for b in a] for a in answers] == [
+        [],
+        ["toolu_ask_1"],
+        [],
+        ["toolu_bash_1"],
+        [],
+        ["toolu_write_1"],
+    ]
+    (asked,), (ran,), (refused,) = answers[1], answers[3], answers[5]
+    expected = (
+        f'Your questions have been answered: "Which database?"="{typed}". '
+        "You can now continue with these answers in mind."
+    )
+    assert asked["content"] == expected  # exactly as typed: quotes, accents, the check mark
+    assert typed.encode() in asked["content"].encode()
+    assert not asked.get("is_error")
+    assert ran["content"] == "(Bash completed with no output)"
+    assert ran["is_error"] is False
+    assert refused["content"] == "User refused permission to run tool"
+    assert refused["is_error"] is True
+
+    assert sent_answers(record) == [
+        {"action": "accept", "content": {"question_0_custom": typed}},
+        {"outcome": {"outcome": "selected", "optionId": "allow"}},
+        {"outcome": {"outcome": "selected", "optionId": "reject"}},
+    ]
+    replays_the_same(record)
