@@ -367,13 +367,58 @@ def test_ctrl_c_at_a_permission_prompt_answers_cancelled(tmp_path: Path) -> None
     expect(child, shown, "-- turn ended: cancelled")
     assert ended(child, shown) == 130
     entries = read_log(log)
-    assert {
+    cancelled = {
         "reply": {
             "method": "session/request_permission",
             "result": {"outcome": {"outcome": "cancelled"}},
         }
-    } in entries
-    assert any("cancel" in e for e in entries)
+    }
+    # session/cancel first: an agent that hears "cancelled" alone goes on with the turn
+    assert [e for e in entries if "cancel" in e or "reply" in e] == [
+        {"cancel": "sess-1"},
+        cancelled,
+    ]
+
+
+def test_ctrl_c_is_recorded_and_replayed(tmp_path: Path) -> None:
+    from askcli.runners import fixtures
+
+    path = tmp_path / "session.json"
+    turns = [
+        [chunk("asking"), SHORT, {"wait_cancel": True}],
+        [chunk("working"), {"wait_cancel": True}],
+        [chunk("third")],
+    ]
+    child, shown, log = spawn(tmp_path, turns, "--record", str(path))
+    expect(child, shown, "> ")
+    child.sendline("one")
+    expect(child, shown, "Choose 1-3, y = 2, n = 3: ")
+    child.sendintr()  # at a question
+    expect(child, shown, "-- turn ended: cancelled")
+    expect(child, shown, "> ")
+    child.sendline("two")
+    for _ in range(100):  # the second prompt reached the agent
+        if sum("prompt" in e for e in read_log(log)) == 2:
+            break
+        time.sleep(0.05)
+    time.sleep(0.3)
+    child.sendintr()  # while the agent works
+    expect(child, shown, "-- turn ended: cancelled")
+    expect(child, shown, "> ")
+    child.sendline("three")
+    expect(child, shown, "Agent: third")
+    expect(child, shown, "> ")
+    child.sendeof()
+    assert ended(child, shown) == 0
+    assert "does not give what it did" not in shown.getvalue()
+    fixture = fixtures.load(path)
+    assert fixture["answers"] == ["one", "\x03", "two", "three"]
+    assert {"interrupt": True} in fixture["acp"]["received"]
+    assert fixture["status"] == 0
+    expected, actual = fixtures.replay(fixture)
+    assert actual == expected
+    requests = [e.get("request") for e in fixture["acp"]["sent"]]
+    assert requests.count("session/cancel") == 2
 
 
 def test_second_ctrl_c_ends_and_the_agent_is_ended(tmp_path: Path) -> None:

@@ -289,17 +289,18 @@ def test_gemini_ctrl_c_at_the_permission_screen_cancels_the_turn(
     tmp_path: Path, terminal: Callable[[list[str], Path, dict[str, str]], Terminal]
 ) -> None:
     # the cancelled turn asks its model nothing more: the next line is the next turn's.
-    # Ctrl-C comes at once here: askcli answers the permission `cancelled` before it sends
-    # session/cancel, and Gemini CLI takes that answer alone as a denial and goes on (it
-    # asks its model again, and the turn ends `done`) when the two do not arrive together,
-    # as happens in about one turn in eight when the person waits a moment first.
+    # askcli sends session/cancel before it answers the permission `cancelled`: Gemini CLI
+    # takes a `cancelled` that comes alone for a denial and goes on with the turn (it asks
+    # its model again), which it did about one time in eight when the answer came first.
     replies = [shell("echo three > third.txt", "write the third file"), said("Back again.")]
     work, env, command = gemini(tmp_path, replies)
-    term = terminal(["--", *command], work, env)
+    record = tmp_path / "ctrl-c.json"
+    term = terminal(["--record", str(record), "--", *command], work, env)
 
     term.prompt()
     term.type("write the third file")
     term.expect("y = 2, n = 3: ")
+    time.sleep(1.0)  # a person reads the screen first
     term.ctrl_c()
     term.expect("-- turn ended: cancelled")
     term.prompt()
@@ -324,6 +325,12 @@ def test_gemini_ctrl_c_at_the_permission_screen_cancels_the_turn(
     assert not (work / "third.txt").exists()
     assert gemini_tool_results(Path(env["HOME"])) == []
     assert "Traceback" not in screen
+    assert "does not give what it did" not in screen
+    from askcli.runners import fixtures
+
+    assert fixtures.load(record)["answers"] == ["write the third file", "\x03", "still there?"]
+    assert sent_answers(record) == [{"outcome": {"outcome": "cancelled"}}]
+    replays_the_same(record)
 
 
 # --- Claude Code through claude-agent-acp ------------------------------------------------

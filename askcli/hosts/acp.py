@@ -51,6 +51,8 @@ INSTALL_HINT = (
 )
 EXIT_AGENT_FAILED = 1
 STEP = 0.1  # seconds between looks at the queue, so that signals are seen at once
+CANCEL_SENT = 1.0  # seconds session/cancel has to be written before the answers after it
+INTERRUPT = "\x03"  # a recorded answer line: Ctrl-C at that question (askcli replay)
 START_TIMEOUT = 60.0  # seconds the agent has to answer initialize and session/new
 END_GRACE = 2.0  # seconds the agent has to end once its input is closed
 TERM_GRACE = 2.0  # seconds between SIGTERM and SIGKILL
@@ -242,7 +244,13 @@ class AgentLink:
             coro = self.conn.cancel(session_id=params["sessionId"])
         else:
             raise ValueError(f"askcli does not send {method}")
-        return asyncio.run_coroutine_threadsafe(_dumped(coro), self.loop)
+        future = asyncio.run_coroutine_threadsafe(_dumped(coro), self.loop)
+        if method == "session/cancel":
+            # on the wire before the requests it cancels are answered: an agent that hears
+            # "cancelled" first takes it for a denial and goes on with the turn
+            with contextlib.suppress(Exception):
+                future.result(CANCEL_SENT)
+        return future
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.returncode is None
@@ -617,6 +625,8 @@ class Host:
         # ``--inbox``: a document in, its Reply out (askcli.inbox.asking.ask_inbox)
         self.inbox: Callable[[Any], Any] | None = None
         self.asked = 0  # documents sent to the inbox
+        # the answers to requests Ctrl-C interrupted: given after session/cancel is sent
+        self.held: list[Callable[[], None]] = []
 
     # --- waiting ------------------------------------------------------------------------
 
@@ -626,20 +636,43 @@ class Host:
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             try:
-                event: Event | None = self.link.events.get(timeout=STEP)
-            except queue.Empty:
-                event = None
-            if event is None:
-                if future.done():
-                    return future.result()
-                if self.link.gone():
-                    raise ConnectionError("the agent ended")
-                if deadline is not None and time.monotonic() > deadline:
-                    raise TimeoutError
-                continue
+                try:
+                    event: Event | None = self.link.events.get(timeout=STEP)
+                except queue.Empty:
+                    event = None
+                if event is None:
+                    if future.done():
+                        return future.result()
+                    if self.link.gone():
+                        raise ConnectionError("the agent ended")
+                    if deadline is not None and time.monotonic() > deadline:
+                        raise TimeoutError
+                    continue
+            except KeyboardInterrupt:
+                # Ctrl-C between the agent's messages: --record keeps where it came
+                mark = getattr(self.link, "interrupt", None)
+                if mark is not None and not signals.received_other_than_sigint():
+                    mark()
+                raise
             self.handle(event)
             if self.ended is not None:
                 raise _Stop
+
+    def hold(self, answer: Callable[[dict[str, Any]], None], value: dict[str, Any]) -> None:
+        """Keep a request's answer until session/cancel is sent (:meth:`release`)."""
+        self.held.append(lambda: answer(value))
+
+    def release(self) -> None:
+        """Give the answers held back (every request Ctrl-C interrupted: cancelled)."""
+        held, self.held = self.held, []
+        for give in held:
+            give()
+
+    def typed_interrupt(self) -> None:
+        """Ctrl-C at a question: --record keeps it among the answer lines."""
+        typed = getattr(self.conv.reader, "transcript", None)
+        if isinstance(typed, bytearray) and not signals.received_other_than_sigint():
+            typed += INTERRUPT.encode() + b"\n"
 
     def drain(self) -> None:
         """Handle what is queued (the updates sent just before a reply)."""
@@ -798,7 +831,8 @@ class Host:
             self.conv.say("\n")
             why = self.conv.why(Ending.TIMEOUT)
         except KeyboardInterrupt:
-            answer({})  # cancelled, never allowed
+            self.hold(answer, {})  # cancelled, never allowed
+            self.typed_interrupt()
             raise
         else:
             why = self.conv.why(Ending.ENDED)
@@ -845,14 +879,15 @@ class Host:
         )
         document = self._document(title, shown, _text(tool_call.get("toolCallId")) or None)
         result = self._in_inbox(document)
+        if result.status is Status.INTERRUPTED:
+            self.hold(answer, {})
+            raise KeyboardInterrupt
         if result.allowed and allow is not None:
             answer({"optionId": options[allow].get("optionId")})
         elif result.status is Status.DECLINED and reject is not None:
             answer({"optionId": options[reject].get("optionId")})
         else:
             answer({})  # cancelled, never allowed
-        if result.status is Status.INTERRUPTED:
-            raise KeyboardInterrupt
         if result.status is Status.NO_ANSWER:
             self.ended = Ended(int(Status.NO_ANSWER))
 
@@ -902,7 +937,8 @@ class Host:
                 }
                 result = self._in_inbox(document)
         except KeyboardInterrupt:
-            answer({"action": "cancel"})
+            self.hold(answer, {"action": "cancel"})
+            self.typed_interrupt()
             raise
         finally:
             self.conv.call_starts(False)
@@ -918,11 +954,14 @@ class Host:
             reply = dict(result.reply) if result.reply is not None else {"action": "decline"}
             if result.reply is None:
                 self.conv.error(f"askcli cannot ask this form: {result.content}")
+        if result.status is Status.INTERRUPTED:
+            self.hold(answer, {"action": "cancel"})
+            if self.inbox is None:
+                self.typed_interrupt()
+            raise KeyboardInterrupt
         answer(reply)
         if result.status is Status.NO_ANSWER:
             self.ended = Ended(int(Status.NO_ANSWER))
-        elif result.status is Status.INTERRUPTED:
-            raise KeyboardInterrupt
 
     # --- the session --------------------------------------------------------------------
 
@@ -963,7 +1002,8 @@ class Host:
                 self.conv.say("\n(cancelling the turn; Ctrl-C again ends the session)\n")
                 self.cancelling = self.interrupted = True
                 self.link.call("session/cancel", {"sessionId": self.session_id})
-                self.drain()  # every request still queued is answered cancelled
+                self.release()  # then the requests Ctrl-C interrupted are answered cancelled
+                self.drain()  # and every request still queued
         self.drain()
         self.flush()
         stop = _text(_dict(response).get("stopReason"), "?")
@@ -988,6 +1028,11 @@ def _read_prompt(conv: Conversation) -> str | None:
     timeout, conv.timeout = conv.timeout, None
     try:
         return conv.read_answer("> ", command=False)
+    except KeyboardInterrupt:
+        typed = getattr(conv.reader, "transcript", None)
+        if isinstance(typed, bytearray) and not signals.received_other_than_sigint():
+            typed += INTERRUPT.encode() + b"\n"  # --record keeps it
+        raise
     finally:
         conv.timeout = timeout
 
@@ -1045,6 +1090,7 @@ def host(
         # answer whatever is still waiting, then end the agent on every way out
         session.cancelling = True
         with contextlib.suppress(Exception):
+            session.release()
             session.drain()
         code = link.close(at_once=interrupted or session.ended is not None or died)
     if interrupted:
@@ -1096,7 +1142,9 @@ def failure(exc: BaseException) -> str:
 # A recorded session is two lists. ``received`` is what askcli took from the agent, in the
 # order the session handled it: ``{"notification": "session/update", "params": ...}``,
 # ``{"request": METHOD, "id": N, "params": ...}``, ``{"refused": METHOD}``, ``{"shown":
-# TEXT}`` (what askcli did for the agent with --fs or --terminal), the result of
+# TEXT}`` (what askcli did for the agent with --fs or --terminal), ``{"interrupt": true}``
+# (Ctrl-C while waiting on the agent; one at a question is the answer line "\x03"), the
+# result of
 # each of askcli's requests as it was taken (``{"reply": METHOD, "result": ...}`` or
 # ``{"reply": METHOD, "error": TEXT, "ended": BOOL}``, a turn's with its ``seconds``), the
 # agent's stderr lines (``{"stderr": TEXT, "more": N}``) and, where askcli sent a request,
@@ -1208,6 +1256,11 @@ class Recorder:
             self.received.append({"sent": method})
         return _RecordedFuture(self, method, self.link.call(method, params))
 
+    def interrupt(self) -> None:
+        """Ctrl-C came while the session waited on the agent."""
+        with self.lock:
+            self.received.append({"interrupt": True})
+
     def gone(self) -> bool:
         return bool(self.link.gone())
 
@@ -1306,6 +1359,8 @@ class Scripted:
                     self.seconds = float(entry["seconds"])
                 break
             self.lines.pop(0)
+            if "interrupt" in entry:
+                raise KeyboardInterrupt
             if "stderr" in entry:
                 if self.on_stderr is not None:
                     more = entry.get("more")

@@ -74,6 +74,16 @@ def _typed(answers: Sequence[str]) -> TextLineReader:
     return TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
 
 
+class _Interrupting(TextLineReader):
+    """A recorded ACP session's answer lines, where the line ``\x03`` is a Ctrl-C."""
+
+    def readline(self, timeout: float | None = None) -> str | None:
+        line = super().readline(timeout)
+        if line == "\x03":
+            raise KeyboardInterrupt
+        return line
+
+
 def _host_fixture(
     kind: str,
     section: dict[str, Any],
@@ -244,7 +254,7 @@ def play_acp(
     from ..hosts.acp import Scripted, capabilities, host, show_stderr
 
     out, err = io.StringIO(), io.StringIO()
-    reader = _typed(answers)
+    reader = _Interrupting(io.StringIO("".join(a + "\n" for a in answers)))
     conv = Conversation(reader, err, Style(width=columns, colour=False))
     link = Scripted(received, exit_status, on_stderr=show_stderr(conv))
     status = host(
