@@ -229,6 +229,25 @@ def test_permission_answers_running_out_is_cancelled_never_allowed(tmp_path: Pat
     assert "no answer (the input ended)" in r.err
 
 
+def test_a_failed_tool_call_says_why_on_lines_of_its_own(tmp_path: Path) -> None:
+    why = "\n".join(f"line {n}" for n in range(1, 26))
+    failed = tool("failed")
+    failed["update"]["content"] = [
+        {"type": "content", "content": {"type": "text", "text": why + "\x1b[2J"}}
+    ]
+    one_line = tool("failed")
+    one_line["update"]["toolCallId"] = "t2"
+    one_line["update"]["content"] = [
+        {"type": "content", "content": {"type": "text", "text": "denied"}}
+    ]
+    r = run(tmp_path, [[tool("pending", new=True), failed, one_line]], "", "--prompt", "go")
+    assert r.rc == 0, r.err
+    shown = "".join(f"       line {n}\n" for n in range(1, 21))
+    assert f"  -> echo hi  (failed):\n{shown}       (5 more lines)\n" in r.err
+    assert "  -> t2  (failed): denied\n" in r.err
+    assert "\x1b" not in r.err
+
+
 def test_askuserquestion_form_is_asked_as_askuserquestion(tmp_path: Path) -> None:
     r = run(tmp_path, [[AUQ]], "2\n", "--prompt", "go")
     assert r.rc == 0, r.err

@@ -52,6 +52,7 @@ INSTALL_HINT = (
 EXIT_AGENT_FAILED = 1
 STEP = 0.1  # seconds between looks at the queue, so that signals are seen at once
 CANCEL_SENT = 1.0  # seconds session/cancel has to be written before the answers after it
+FAILURE_LINES = 20  # lines of a failed tool call's content shown under it
 INTERRUPT = "\x03"  # a recorded answer line: Ctrl-C at that question (askcli replay)
 START_TIMEOUT = 60.0  # seconds the agent has to answer initialize and session/new
 END_GRACE = 2.0  # seconds the agent has to end once its input is closed
@@ -780,13 +781,22 @@ class Host:
         known["status"] = status
         word = STATUS_WORDS.get(status, status)
         line = f"  -> {known['title']}  ({word})"
+        lines: list[str] = []
         if status == "failed":
-            text = " ".join(
+            text = "\n".join(
                 content_text(_dict(c).get("content")) for c in update.get("content") or []
-            )
-            if text.strip():
-                line += f": {text.strip()}"
+            ).strip()
+            if "\n" not in text and text:
+                line += f": {text}"
+            elif text:  # what went wrong, on lines of its own under the status
+                line += ":"
+                lines = text.splitlines()
+                if len(lines) > FAILURE_LINES:
+                    more = len(lines) - FAILURE_LINES
+                    lines = [*lines[:FAILURE_LINES], f"({more} more lines)"]
         self.say_item(line)
+        for text_line in lines:
+            self.say_item("       " + text_line)
 
     # --- asking -------------------------------------------------------------------------
 

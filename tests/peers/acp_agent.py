@@ -7,7 +7,8 @@ SCRIPT is ``{"turns": [[step, ...], ...]}``: each prompt plays the next turn. A 
 {...}}`` (its reply is logged; a param ``"$terminal"`` is the terminalId of the last
 terminal/create reply), ``{"wait_cancel": true}`` (the turn ends ``cancelled``
 when session/cancel comes, within 10 s), ``{"stderr": TEXT}``, ``{"sleep": S}``,
-``{"pidfile": PATH}`` (its pid written there), ``{"exit": CODE}`` or ``{"stop": REASON}`` (the turn's stopReason, end_turn by default).
+``{"pidfile": PATH}`` (its pid written there), ``{"exit": CODE}`` or ``{"stop": REASON}``
+(the turn's stopReason, end_turn by default).
 LOG gets one JSON line per message from the client: initialize, new_session, prompt,
 cancel, and the reply to each request.
 """
