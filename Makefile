@@ -10,7 +10,7 @@ CLAUDE_CODE_VERSION := 2.1.197
 CLAUDE_CODE_CURRENT_VERSION := 2.1.332
 CLAUDE_CODE := .cache/claude-code/.installed-$(CLAUDE_CODE_VERSION)
 CLAUDE_CODE_CURRENT := .cache/claude-code-$(CLAUDE_CODE_CURRENT_VERSION)/.installed-$(CLAUDE_CODE_CURRENT_VERSION)
-# The real ACP agents tests/test_acp_real.py runs offline (npm, into .cache/, pinned)
+# The real ACP agents tests/test_acp_real.py, test_acp_sessions.py and test_acp_opencode.py run offline (npm, into .cache/, pinned)
 GEMINI_CLI_VERSION := 0.61.0
 CLAUDE_AGENT_ACP_VERSION := 0.49.0
 OPENCODE_VERSION := 1.18.33
