@@ -168,6 +168,7 @@ class Terminal:
         self.proc: asyncio.subprocess.Process | None = None
         self.done = asyncio.Event()
         self.exit: tuple[int | None, str | None] | None = None
+        self.watcher: asyncio.Task[None] | None = None  # kept: the loop holds tasks weakly
 
     def keep(self, data: bytes) -> None:
         self.output += data
@@ -249,7 +250,7 @@ class Terminals:
             raise Refused(f"cannot run {shown}: {getattr(exc, 'strerror', None) or exc}") from None
         self.open[term.id] = term
         self.show(f"  $ {shown}")
-        asyncio.get_running_loop().create_task(self._watch(term))
+        term.watcher = asyncio.get_running_loop().create_task(self._watch(term))
         return term.id
 
     async def _watch(self, term: Terminal) -> None:
