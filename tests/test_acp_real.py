@@ -202,6 +202,38 @@ def test_gemini_thoughts_are_shown_with_the_flag_only(tmp_path: Path) -> None:
     assert "Agent: My answer.\n" in hidden.stderr
 
 
+@needs_gemini
+def test_gemini_without_a_key_says_how_to_sign_in(tmp_path: Path) -> None:
+    from askcli.runners import fixtures
+
+    work, home = tmp_path / "work", tmp_path / "home"
+    work.mkdir()
+    (home / ".gemini").mkdir(parents=True)
+    record = tmp_path / "auth.json"
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "GEMINI_CLI_NO_RELAUNCH": "true"}
+    command = [str(askcli_path()), "acp", "--record", str(record), "--prompt", "hi"]
+    proc = subprocess.run(
+        [*command, "--", str(GEMINI), "--acp"],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        cwd=work,
+        env=env | {"COLUMNS": "200"},
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert (
+        "askcli: the agent failed: it needs you to sign in: Gemini API key is missing or not "
+        "configured.\n"
+        "sign in with the agent itself (or set what it reads, such as its API key), then run "
+        "askcli again; the ways it offers:\n"
+        "  Log in with Google: Log in with your Google account\n"
+        "  Gemini API key: Use an API key with Gemini Developer API\n"
+    ) in proc.stderr
+    assert "Traceback" not in proc.stderr
+    expected, actual = fixtures.replay(fixtures.load(record))
+    assert actual == expected
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

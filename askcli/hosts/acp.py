@@ -626,6 +626,7 @@ class Host:
         # ``--inbox``: a document in, its Reply out (askcli.inbox.asking.ask_inbox)
         self.inbox: Callable[[Any], Any] | None = None
         self.asked = 0  # documents sent to the inbox
+        self.auth_methods: Any = None  # the ways to sign in the agent offers (initialize)
         # the answers to requests Ctrl-C interrupted: given after session/cancel is sent
         self.held: list[Callable[[], None]] = []
 
@@ -987,6 +988,7 @@ class Host:
             START_TIMEOUT,
         )
         info = _dict(_dict(init).get("agentInfo"))
+        self.auth_methods = _dict(init).get("authMethods")
         params = {"cwd": cwd if cwd is not None else os.getcwd(), "mcpServers": []}
         session = _dict(self.wait(self.link.call("session/new", params), START_TIMEOUT))
         self.session_id = _text(session.get("sessionId"), "?")
@@ -1114,6 +1116,9 @@ def host(
         if code is not None and code != 0:
             how += f" ({_claude.describe_exit(code)})"
         conv.error(f"the agent failed{how}")
+        if why.startswith(SIGN_IN):
+            for line in sign_in_lines(session.auth_methods):
+                conv.say("\n".join(wrap(visible(line), conv.style.width, rest="    ")) + "\n")
         return EXIT_AGENT_FAILED
     if session.interrupted and prompt is not None:
         return int(Status.INTERRUPTED)
@@ -1141,10 +1146,30 @@ def capabilities(*, fs: bool = False, terminal: bool = False) -> dict[str, Any]:
     return offered
 
 
+AUTH_REQUIRED = -32000  # ACP's error code: the agent needs the person to sign in first
+SIGN_IN = "it needs you to sign in: "
+
+
 def failure(exc: BaseException) -> str:
     """What a failed request says, as shown (a replayed one says what was recorded)."""
     shown = getattr(exc, "shown", None)
-    return shown if isinstance(shown, str) else f"{type(exc).__name__}: {exc}"
+    if isinstance(shown, str):
+        return shown
+    if getattr(exc, "code", None) == AUTH_REQUIRED:
+        return SIGN_IN + str(exc)
+    return f"{type(exc).__name__}: {exc}"
+
+
+def sign_in_lines(methods: Any) -> list[str]:
+    """What to do when the agent wants a sign-in: the ways it offers (``authMethods``)."""
+    lines = []
+    for method in methods if isinstance(methods, list) else []:
+        name = _text(_dict(method).get("name")) or _text(_dict(method).get("id"), "?")
+        about = _text(_dict(method).get("description"))
+        lines.append(f"  {name}" + (f": {about}" if about else ""))
+    intro = "sign in with the agent itself (or set what it reads, such as its API key), then "
+    intro += "run askcli again"
+    return [f"{intro}; the ways it offers:", *lines] if lines else [intro]
 
 
 # --- askcli acp --record, askcli replay ------------------------------------------------
