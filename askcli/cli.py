@@ -895,6 +895,13 @@ def claude(
     is_flag=True,
     help="Show the agent's thoughts (agent_thought_chunk) as `Thinking: ...` lines.",
 )
+@click.option(
+    "--mode",
+    "mode",
+    metavar="ID",
+    help="Start the session in the agent's mode ID (session/set_mode), such as Gemini CLI's "
+    "`plan` or claude-agent-acp's `acceptEdits`; an ID the agent does not offer lists its modes.",
+)
 @click.pass_context
 def acp(
     ctx: click.Context,
@@ -908,6 +915,7 @@ def acp(
     fs: bool,
     terminal: bool,
     thoughts: bool,
+    mode: str | None,
 ) -> None:
     """Host any Agent Client Protocol agent in plain lines: its permission requests and
     forms are asked here, its messages shown, each turn's final text printed on stdout.
@@ -976,6 +984,7 @@ def acp(
             cwd=cwd,
             inbox=asker,
             thoughts=thoughts,
+            mode=mode,
         )
         if status in (EXIT_STDOUT_GONE, EXIT_OUTPUT_FAILED):
             _quiet_stdout()
@@ -990,6 +999,7 @@ def acp(
                 fs=fs,
                 terminal=terminal,
                 thoughts=thoughts,
+                mode=mode,
                 exit_status=recorder.exit_status,
                 one_terminal=one_terminal,
             )

@@ -203,6 +203,31 @@ def test_gemini_thoughts_are_shown_with_the_flag_only(tmp_path: Path) -> None:
 
 
 @needs_gemini
+def test_gemini_mode_chosen_with_the_flag(tmp_path: Path) -> None:
+    turns = [_stream(SHELL_CALL), _stream({"text": "All done, final answer."})]
+    # Gemini CLI's read-only "plan" mode refuses the command itself: nothing is asked, the
+    # command does not run
+    proc, work = run_gemini(tmp_path / "a", turns, "", "make the marker", "--mode", "plan")
+    assert proc.returncode == 0, proc.stderr
+    assert "(mode: Plan)\n" in proc.stderr
+    assert "The agent asks" not in proc.stderr
+    assert not (work / "shell_out.txt").exists()
+    # "yolo" (approve everything) it refuses in a folder it does not trust: its reason shown
+    yolo, work = run_gemini(tmp_path / "b", turns, "", "make the marker", "--mode", "yolo")
+    assert yolo.returncode == 1, yolo.stderr
+    assert (
+        "askcli: the agent failed: RequestError: Internal error (Cannot enable privileged "
+        "approval modes in an untrusted folder.)\n"
+    ) in yolo.stderr
+    assert not (work / "shell_out.txt").exists()
+    unknown, _ = run_gemini(tmp_path / "c", turns, "", "make the marker", "--mode", "fast")
+    assert unknown.returncode == 2, unknown.stderr
+    assert "askcli: the agent has no mode 'fast'; its modes: default (Prompts for approval), " in (
+        unknown.stderr
+    )
+
+
+@needs_gemini
 def test_gemini_without_a_key_says_how_to_sign_in(tmp_path: Path) -> None:
     from askcli.runners import fixtures
 

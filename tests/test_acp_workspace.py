@@ -474,6 +474,65 @@ def test_timeout_is_not_for_the_prompt(tmp_path: Path) -> None:
     assert child.exitstatus == 0, child.before
 
 
+MODES = {
+    "currentModeId": "default",
+    "availableModes": [
+        {"id": "default", "name": "Default", "description": "Prompts for approval"},
+        {"id": "plan", "name": "Plan", "description": "Read-only mode"},
+    ],
+}
+
+
+def run_with_modes(tmp_path: Path, turns: list[Any], *args: str) -> Any:
+    import json
+    import subprocess
+    import sys
+
+    from tests.helpers import askcli_path
+    from tests.test_acp import AGENT, Run, read_log
+
+    script, log = tmp_path / "script.json", tmp_path / "log.jsonl"
+    script.write_text(json.dumps({"turns": turns, "modes": MODES}))
+    proc = subprocess.run(
+        [str(askcli_path()), "acp", *args, "--", sys.executable, str(AGENT), str(script), str(log)],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=tmp_path,
+    )
+    return Run(proc.returncode, proc.stdout, proc.stderr, read_log(log))
+
+
+def test_mode_switches_the_new_session_and_changes_are_shown(tmp_path: Path) -> None:
+    back = {"update": {"sessionUpdate": "current_mode_update", "currentModeId": "default"}}
+    r = run_with_modes(tmp_path, [[chunk("planned"), back]], "--mode", "plan", "--prompt", "go")
+    assert r.rc == 0, r.err
+    assert r.kinds()[:4] == ["initialize", "new_session", "set_mode", "prompt"]
+    assert r.log[2] == {"set_mode": "plan"}
+    assert "(scripted 1.0 session sess-1)\n(mode: Plan)\nAgent: planned\n(mode: Default)\n" in (
+        r.err
+    )
+
+
+def test_mode_already_current_is_not_set_again(tmp_path: Path) -> None:
+    r = run_with_modes(tmp_path, [[chunk("hi")]], "--mode", "default", "--prompt", "go")
+    assert r.rc == 0, r.err
+    assert "set_mode" not in r.kinds()
+    assert "(mode:" not in r.err
+
+
+def test_a_mode_the_agent_does_not_offer_is_refused(tmp_path: Path) -> None:
+    r = run_with_modes(tmp_path, [[chunk("hi")]], "--mode", "yolo\x1b", "--prompt", "go")
+    assert r.rc == 2, r.err
+    assert (
+        "askcli: the agent has no mode 'yolo\\x1b'; its modes: default (Prompts for approval), "
+        "plan (Read-only mode)\n"
+    ) in r.err
+    assert "prompt" not in r.kinds()
+    assert "\x1b" not in r.err
+
+
 def test_signal_names_of_an_ended_terminal(tmp_path: Path) -> None:
     async def go() -> dict[str, Any]:
         t, _ = terminals(tmp_path)

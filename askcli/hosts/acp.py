@@ -50,6 +50,7 @@ INSTALL_HINT = (
     "(agent-client-protocol)"
 )
 EXIT_AGENT_FAILED = 1
+EXIT_USAGE = 2
 STEP = 0.1  # seconds between looks at the queue, so that signals are seen at once
 CANCEL_SENT = 1.0  # seconds session/cancel has to be written before the answers after it
 FAILURE_LINES = 20  # lines of a failed tool call's content shown under it
@@ -243,6 +244,10 @@ class AgentLink:
             coro = self.conn.prompt(session_id=params["sessionId"], prompt=blocks)
         elif method == "session/cancel":
             coro = self.conn.cancel(session_id=params["sessionId"])
+        elif method == "session/set_mode":
+            coro = self.conn.set_session_mode(
+                session_id=params["sessionId"], mode_id=params["modeId"]
+            )
         else:
             raise ValueError(f"askcli does not send {method}")
         future = asyncio.run_coroutine_threadsafe(_dumped(coro), self.loop)
@@ -627,6 +632,8 @@ class Host:
         self.inbox: Callable[[Any], Any] | None = None
         self.asked = 0  # documents sent to the inbox
         self.auth_methods: Any = None  # the ways to sign in the agent offers (initialize)
+        self.modes: dict[str, str] = {}  # the session's modes: name by id (session/new)
+        self.mode: str | None = None  # the current mode's id
         # the answers to requests Ctrl-C interrupted: given after session/cancel is sent
         self.held: list[Callable[[], None]] = []
 
@@ -747,7 +754,7 @@ class Host:
                     self.flush()
                 self.thought += content_text(update.get("content"))
             return
-        if kind in ("tool_call", "tool_call_update", "plan"):
+        if kind in ("tool_call", "tool_call_update", "plan", "current_mode_update"):
             self.flush()
         if kind == "tool_call":
             self.final = []
@@ -763,7 +770,11 @@ class Host:
                 for e in update.get("entries") or []
             ]
             self.conv.say(checklist(items, self.conv.style, title="Plan"))
-        # usage, modes, commands and session info are not shown
+        elif kind == "current_mode_update":
+            mode = _text(update.get("currentModeId"))
+            if mode and mode != self.mode:
+                self.show_mode(mode)
+        # usage, commands and session info are not shown
 
     def tool(self, update: dict[str, Any], *, new: bool) -> None:
         tool_id = _text(update.get("toolCallId"), "?")
@@ -976,7 +987,9 @@ class Host:
 
     # --- the session --------------------------------------------------------------------
 
-    def start(self, capabilities: dict[str, Any], cwd: str | None = None) -> None:
+    def start(
+        self, capabilities: dict[str, Any], cwd: str | None = None, mode: str | None = None
+    ) -> None:
         init = self.wait(
             self.link.call(
                 "initialize",
@@ -995,6 +1008,36 @@ class Host:
         name = _text(info.get("title")) or _text(info.get("name"), "agent")
         version = _text(info.get("version"))
         self.say_item(f"({name}{' ' + version if version else ''} session {self.session_id})")
+        modes = _dict(session.get("modes"))
+        for entry in modes.get("availableModes") or []:
+            mode_id = _text(_dict(entry).get("id"))
+            if mode_id:
+                self.modes[mode_id] = _text(_dict(entry).get("name")) or mode_id
+        self.mode = _text(modes.get("currentModeId")) or None
+        if mode is not None and mode != self.mode:
+            self.set_mode(mode, modes.get("availableModes"))
+
+    def set_mode(self, mode: str, available: Any) -> None:
+        """``--mode``: switch the new session to the agent's mode ``mode``."""
+        if mode not in self.modes:
+            offered = []
+            for entry in available or []:
+                about = _text(_dict(entry).get("description"))
+                name = _text(_dict(entry).get("id"), "?")
+                offered.append(f"{name} ({about})" if about else name)
+            self.conv.error(
+                f"the agent has no mode {mode!r}; "
+                + (f"its modes: {', '.join(offered)}" if offered else "it offers no modes")
+            )
+            self.ended = Ended(EXIT_USAGE)
+            raise _Stop
+        params = {"sessionId": self.session_id, "modeId": mode}
+        self.wait(self.link.call("session/set_mode", params), START_TIMEOUT)
+        self.show_mode(mode)
+
+    def show_mode(self, mode: str) -> None:
+        self.mode = mode
+        self.say_item(f"(mode: {self.modes.get(mode, mode)})")
 
     def turn(self, text: str) -> None:
         self.final, self.cancelling, self.interrupted = [], False, False
@@ -1064,6 +1107,7 @@ def host(
     cwd: str | None = None,
     inbox: Callable[[Any], Any] | None = None,
     thoughts: bool = False,
+    mode: str | None = None,
 ) -> int:
     """Hold an ACP session over ``link``; the exit status (as ``askcli claude``'s).
     With ``inbox`` (a Document in, its Reply out), permission requests and forms are
@@ -1076,7 +1120,7 @@ def host(
     interrupted = died = False
     why = ""
     try:
-        session.start(capabilities or {}, cwd)
+        session.start(capabilities or {}, cwd, mode)
         while session.ended is None:
             text = prompt if prompt is not None else _read_prompt(conv)
             if text is None:
@@ -1155,9 +1199,14 @@ def failure(exc: BaseException) -> str:
     shown = getattr(exc, "shown", None)
     if isinstance(shown, str):
         return shown
+    said = str(exc)
+    data = getattr(exc, "data", None)
+    details = data if isinstance(data, str) else _dict(data).get("details")
+    if isinstance(details, str) and details.strip() and details.strip() not in said:
+        said += f" ({details.strip()})"  # what the agent says of it, past JSON-RPC's words
     if getattr(exc, "code", None) == AUTH_REQUIRED:
-        return SIGN_IN + str(exc)
-    return f"{type(exc).__name__}: {exc}"
+        return SIGN_IN + said
+    return f"{type(exc).__name__}: {said}"
 
 
 def sign_in_lines(methods: Any) -> list[str]:

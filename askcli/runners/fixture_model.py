@@ -79,6 +79,7 @@ class AcpSession(_Strict):
     fs: bool = False  # --fs
     terminal: bool = False  # --terminal
     thoughts: bool = False  # --thoughts
+    mode: str | None = None  # --mode
     received: Annotated[list[dict[str, Any]], Field(fail_fast=True)]
     sent: Annotated[list[dict[str, Any]], Field(fail_fast=True)]
 

@@ -249,6 +249,7 @@ def play_acp(
     fs: bool = False,
     terminal: bool = False,
     thoughts: bool = False,
+    mode: str | None = None,
 ) -> Outcome:
     """An ``askcli acp`` session with the recorded agent's messages in place of the agent."""
     from ..hosts.acp import Scripted, capabilities, host, show_stderr
@@ -266,6 +267,7 @@ def play_acp(
         one_terminal=one_terminal,
         cwd=cwd,
         thoughts=thoughts,
+        mode=mode,
     )
     return Outcome(out.getvalue().splitlines(), err.getvalue(), status, link.sent, acp=True)
 
@@ -283,6 +285,7 @@ def make_acp(
     fs: bool = False,
     terminal: bool = False,
     thoughts: bool = False,
+    mode: str | None = None,
 ) -> dict[str, Any]:
     """A fixture of an ``askcli acp`` session: the agent's messages, the person's lines,
     and what askcli sent and printed (as a replay prints it)."""
@@ -291,6 +294,8 @@ def make_acp(
         acp["one_terminal"] = True
     offered = {"fs": fs, "terminal": terminal, "thoughts": thoughts}
     acp.update((name, True) for name, on in offered.items() if on)
+    if mode is not None:
+        acp["mode"] = mode
     acp["received"] = list(received)
     outcome = play_acp(
         prompt=prompt,
@@ -300,6 +305,7 @@ def make_acp(
         exit_status=exit_status,
         one_terminal=one_terminal,
         columns=columns,
+        mode=mode,
         **offered,
     )
     return _host_fixture("acp", acp, outcome, answers, description, columns)
@@ -414,6 +420,7 @@ def _replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
             fs=acp.get("fs", False),
             terminal=acp.get("terminal", False),
             thoughts=acp.get("thoughts", False),
+            mode=acp.get("mode"),
         )
         return expected, actual
     expected = Outcome(fixture["stdout"], fixture["stderr"], fixture["status"])

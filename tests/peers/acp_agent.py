@@ -8,7 +8,8 @@ SCRIPT is ``{"turns": [[step, ...], ...]}``: each prompt plays the next turn. A 
 terminal/create reply), ``{"wait_cancel": true}`` (the turn ends ``cancelled``
 when session/cancel comes, within 10 s), ``{"stderr": TEXT}``, ``{"sleep": S}``,
 ``{"pidfile": PATH}`` (its pid written there), ``{"exit": CODE}`` or ``{"stop": REASON}``
-(the turn's stopReason, end_turn by default).
+(the turn's stopReason, end_turn by default). SCRIPT's ``"modes"``, when given, is
+session/new's ``modes``; session/set_mode is logged.
 LOG gets one JSON line per message from the client: initialize, new_session, prompt,
 cancel, and the reply to each request.
 """
@@ -29,6 +30,7 @@ class Scripted:
     def __init__(self, script: dict[str, Any], log: str) -> None:
         self.turns = list(script.get("turns", []))
         self.init = script.get("initialize", {})
+        self.script = script
         self.log_path = log
         self.conn: Any = None
         self.cancelled = asyncio.Event()
@@ -56,7 +58,13 @@ class Scripted:
 
     async def new_session(self, cwd: str, mcp_servers: Any = None, **kw: Any) -> Any:
         self.log("new_session", {"cwd": cwd})
-        return schema.NewSessionResponse(session_id="sess-1")
+        modes = self.script.get("modes")
+        if modes is None:
+            return schema.NewSessionResponse(session_id="sess-1")
+        return schema.NewSessionResponse.model_validate({"sessionId": "sess-1", "modes": modes})
+
+    async def set_session_mode(self, mode_id: str, session_id: str, **kw: Any) -> None:
+        self.log("set_mode", mode_id)
 
     async def prompt(self, prompt: list[Any], session_id: str, **kw: Any) -> Any:
         self.log("prompt", [b.model_dump(by_alias=True, exclude_none=True) for b in prompt])
