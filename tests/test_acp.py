@@ -689,3 +689,25 @@ def test_inbox_and_record_together_are_refused(tmp_path: Path) -> None:
     r = run(tmp_path, [], "", "--inbox", "--record", str(tmp_path / "f.json"), "--prompt", "go")
     assert r.rc == 2
     assert "cannot be used with --inbox" in r.err
+
+
+def test_inbox_timeout_withdraws_and_answers_cancelled(tmp_path: Path) -> None:
+    from askcli.inbox.store import State, Store
+
+    agent, log = setup(tmp_path, [[SHORT, chunk("after")]])
+    proc = subprocess.run(
+        [str(askcli_path()), "acp", "--inbox", "--timeout", "0.5", "--prompt", "go", "--", *agent],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=tmp_path,
+        env=inbox_env(tmp_path),
+    )
+    assert proc.returncode == 3, proc.stderr
+    assert "no answer (no reply within 0.5 seconds); question 1 was withdrawn" in proc.stderr
+    assert [e["reply"]["result"] for e in read_log(log) if "reply" in e] == [
+        {"outcome": {"outcome": "cancelled"}}
+    ]
+    store = Store(tmp_path / "inbox.db")
+    assert store.state(1) is State.WITHDRAWN
