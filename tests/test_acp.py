@@ -229,6 +229,27 @@ def test_permission_answers_running_out_is_cancelled_never_allowed(tmp_path: Pat
     assert "no answer (the input ended)" in r.err
 
 
+def test_content_that_is_not_text_is_named_not_dropped(tmp_path: Path) -> None:
+    blocks = [
+        {"type": "text", "text": "Here: "},
+        {"type": "image", "mimeType": "image/png", "data": "iVBORw0KGgo="},
+        {"type": "text", "text": " and "},
+        {"type": "resource_link", "name": "spec", "uri": "file:///w/spec.md\x1b[2J"},
+        {"type": "text", "text": " and "},
+        {"type": "resource", "resource": {"uri": "file:///w/a.bin", "blob": "AAAA"}},
+    ]
+    turn = [{"update": {"sessionUpdate": "agent_message_chunk", "content": b}} for b in blocks]
+    r = run(tmp_path, [turn], "", "--prompt", "go")
+    assert r.rc == 0, r.err
+    said = "Here: [image image/png] and [link spec: file:///w/spec.md\\x1b[2J] and\n"
+    said += "  [resource file:///w/a.bin]"
+    assert f"Agent: {said}\n" in r.err
+    assert r.out == (
+        "Here: [image image/png] and [link spec: file:///w/spec.md\\x1b[2J] and "
+        "[resource file:///w/a.bin]\n"
+    )
+
+
 def test_a_failed_tool_call_says_why_on_lines_of_its_own(tmp_path: Path) -> None:
     why = "\n".join(f"line {n}" for n in range(1, 26))
     failed = tool("failed")

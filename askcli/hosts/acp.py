@@ -478,6 +478,24 @@ def content_text(block: Any) -> str:
     return _text(resource.get("text"))
 
 
+def content_mark(block: Any) -> str:
+    """A line's worth for a content block with no text to show: ``[image image/png]``,
+    ``[audio ...]``, ``[link NAME: URI]``, ``[resource URI]``; "" for text."""
+    block = _dict(block)
+    kind = _text(block.get("type"))
+    if kind in ("image", "audio"):
+        mime = _text(block.get("mimeType"))
+        return f"[{kind}{' ' + mime if mime else ''}]"
+    if kind == "resource_link":
+        name, uri = _text(block.get("name")), _text(block.get("uri"), "?")
+        return f"[link {name}: {uri}]" if name and name != uri else f"[link {uri}]"
+    if kind == "resource":
+        resource = _dict(block.get("resource"))
+        if not isinstance(resource.get("text"), str):
+            return f"[resource {_text(resource.get('uri'), '?')}]"
+    return ""
+
+
 def tool_details(tool_call: dict[str, Any]) -> dict[str, Any]:
     """Everything a permission request says the call will do, for the whole display."""
     shown: dict[str, Any] = {}
@@ -744,7 +762,8 @@ class Host:
         kind = update.get("sessionUpdate")
         if kind == "agent_message_chunk":
             self.flush_thought()
-            text = content_text(update.get("content"))
+            block = update.get("content")
+            text = content_text(block) or content_mark(block)
             self.message += text
             self.final.append(text)
             return
