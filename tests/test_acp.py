@@ -142,9 +142,11 @@ class Run:
         return [next(iter(e)) for e in self.log]
 
 
-def setup(tmp_path: Path, turns: list[list[dict[str, Any]]]) -> tuple[list[str], Path]:
+def setup(tmp_path: Path, turns: list[list[dict[str, Any]]], **more: Any) -> tuple[list[str], Path]:
+    """The scripted agent's command line playing ``turns`` (``more``: the script's other
+    keys), and its log."""
     script = tmp_path / "script.json"
-    script.write_text(json.dumps({"turns": turns}))
+    script.write_text(json.dumps({"turns": turns, **more}))
     log = tmp_path / "log.jsonl"
     return [sys.executable, str(AGENT), str(script), str(log)], log
 
@@ -155,8 +157,14 @@ def read_log(log: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in log.read_text().splitlines()]
 
 
-def run(tmp_path: Path, turns: list[list[dict[str, Any]]], answers: str, *args: str) -> Run:
-    agent, log = setup(tmp_path, turns)
+def run(
+    tmp_path: Path,
+    turns: list[list[dict[str, Any]]],
+    answers: str,
+    *args: str,
+    script: dict[str, Any] | None = None,
+) -> Run:
+    agent, log = setup(tmp_path, turns, **(script or {}))
     proc = subprocess.run(
         [str(askcli_path()), "acp", *args, "--", *agent],
         input=answers,

@@ -14,33 +14,20 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers import ROOT, askcli_path
+from tests.helpers import askcli_path
+from tests.real_agents import OPENCODE, free_port, needs_opencode, stand_in
 
 pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
 
-OPENCODE = ROOT / ".cache" / "opencode" / "node_modules" / ".bin" / "opencode"
-PEERS = Path(__file__).parent / "peers"
-needs_opencode = pytest.mark.skipif(
-    not OPENCODE.exists(), reason="OpenCode is not installed (make test installs it with npm)"
-)
 pytestmark = needs_opencode
 
 REJECTED = "The user rejected permission to use this specific tool call."
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _tool(name: str, tool_id: str, **tool_input: Any) -> dict[str, Any]:
@@ -69,9 +56,15 @@ def opencode(
     work, home = tmp_path / "work", tmp_path / "home"
     work.mkdir(exist_ok=True)
     home.mkdir(exist_ok=True)
-    scenario, log = tmp_path / "turns.json", tmp_path / "requests.jsonl"
-    scenario.write_text(json.dumps(turns))
-    port = _free_port()
+    with stand_in(tmp_path, turns) as (port, log):
+        proc = _run(work, home, port, answers, options)
+    requests = [json.loads(line)["request"] for line in log.read_text().splitlines()]
+    return proc, work, [r for r in requests if r.get("tools")]  # the agent loop's
+
+
+def _run(
+    work: Path, home: Path, port: int, answers: str, options: tuple[str, ...]
+) -> subprocess.CompletedProcess[str]:
     config = {
         "autoupdate": False,
         "share": "disabled",
@@ -108,43 +101,20 @@ def opencode(
         "OPENCODE_DISABLE_SHARE": "1",
         # it installs @opencode-ai/plugin into its config folder in the background, from
         # npm: sent to a closed loopback port, it fails at once (OpenCode goes on without it)
-        "npm_config_registry": f"http://127.0.0.1:{_free_port()}/",
+        "npm_config_registry": f"http://127.0.0.1:{free_port()}/",
         "NO_COLOR": "1",
         "TERM": "dumb",
         "COLUMNS": "240",
     }
-    mock = subprocess.Popen(
-        [
-            sys.executable,
-            str(PEERS / "mock_anthropic.py"),
-            "--port",
-            str(port),
-            "--scenario",
-            str(scenario),
-            "--log",
-            str(log),
-        ]
+    return subprocess.run(
+        [str(askcli_path()), "acp", *options, "--", str(OPENCODE), "acp"],
+        input=answers,
+        capture_output=True,
+        text=True,
+        timeout=90,
+        cwd=work,
+        env=env,
     )
-    try:
-        for _ in range(100):
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.05)
-        proc = subprocess.run(
-            [str(askcli_path()), "acp", *options, "--", str(OPENCODE), "acp"],
-            input=answers,
-            capture_output=True,
-            text=True,
-            timeout=90,
-            cwd=work,
-            env=env,
-        )
-    finally:
-        mock.kill()
-        mock.wait()
-    requests = [json.loads(line)["request"] for line in log.read_text().splitlines()]
-    return proc, work, [r for r in requests if r.get("tools")]  # the agent loop's
 
 
 def tool_results(request: dict[str, Any]) -> list[dict[str, Any]]:

@@ -6,40 +6,27 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers import ROOT, askcli_path
+from tests.helpers import askcli_path
+from tests.real_agents import (
+    ADAPTER,
+    GEMINI,
+    claude_env,
+    gemini,
+    gemini_reply,
+    needs_adapter,
+    needs_gemini,
+    stand_in,
+)
 
 pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
 
-GEMINI = ROOT / ".cache" / "gemini-cli" / "node_modules" / ".bin" / "gemini"
-ADAPTER = ROOT / ".cache" / "claude-agent-acp" / "node_modules" / ".bin" / "claude-agent-acp"
-PEERS = Path(__file__).parent / "peers"
-needs_gemini = pytest.mark.skipif(
-    not GEMINI.exists(), reason="Gemini CLI is not installed (make test installs it with npm)"
-)
-needs_adapter = pytest.mark.skipif(
-    not ADAPTER.exists(),
-    reason="claude-agent-acp is not installed (make test installs it with npm)",
-)
-
-
-def _stream(*parts: dict[str, Any], finish: bool = True) -> dict[str, Any]:
-    chunk: dict[str, Any] = {"content": {"role": "model", "parts": list(parts)}, "index": 0}
-    if finish:
-        chunk["finishReason"] = "STOP"
-    usage = {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}
-    return {
-        "method": "generateContentStream",
-        "response": [{"candidates": [chunk], "usageMetadata": usage}],
-    }
+_stream = gemini_reply
 
 
 SHELL_CALL = {
@@ -53,7 +40,7 @@ SHELL_CALL = {
 }
 
 
-def gemini(
+def shell_session(
     tmp_path: Path, answers: str, *, probe: bool = False, record: Path | None = None
 ) -> tuple[subprocess.CompletedProcess[str], Path]:
     turns = [_stream(SHELL_CALL)]
@@ -68,35 +55,7 @@ def run_gemini(
 ) -> tuple[subprocess.CompletedProcess[str], Path]:
     """One prompt to the real Gemini CLI through askcli acp; ``turns`` are the fake model's
     answers, one per model request, in order."""
-    work, home = tmp_path / "work", tmp_path / "home"
-    work.mkdir(parents=True, exist_ok=True)
-    (home / ".gemini").mkdir(parents=True, exist_ok=True)
-    settings = {
-        "privacy": {"usageStatisticsEnabled": False},
-        "telemetry": {"enabled": False},
-        "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
-        "security": {"auth": {"selectedType": "gemini-api-key"}},
-    }
-    (home / ".gemini" / "settings.json").write_text(json.dumps(settings))
-    fake = tmp_path / "fake.responses"
-    fake.write_text("".join(json.dumps(line) + "\n" for line in turns))
-    env = {
-        "PATH": os.environ["PATH"],
-        "HOME": str(home),
-        "GEMINI_API_KEY": "fake-key",
-        "GEMINI_CLI_NO_RELAUNCH": "true",
-        "NO_COLOR": "1",
-        "TERM": "dumb",
-        "COLUMNS": "240",  # the long temporary paths on one line each
-    }
-    command = [
-        str(GEMINI),
-        "--acp",
-        "--model",
-        "gemini-2.5-flash",
-        "--fake-responses-non-strict",
-        str(fake),
-    ]
+    work, env, command = gemini(tmp_path, turns)
     proc = subprocess.run(
         [str(askcli_path()), "acp", "--prompt", prompt, *options, "--", *command],
         input=answers,
@@ -111,7 +70,7 @@ def run_gemini(
 
 @needs_gemini
 def test_gemini_permission_allowed(tmp_path: Path) -> None:
-    proc, work = gemini(tmp_path, "y\n")
+    proc, work = shell_session(tmp_path, "y\n")
     assert proc.returncode == 0, proc.stderr
     assert "The agent asks to run: echo tool-ran > shell_out.txt" in proc.stderr
     assert "(write a marker file)" in proc.stderr
@@ -126,7 +85,7 @@ def test_gemini_session_recorded_replays(tmp_path: Path) -> None:
     from askcli.runners import fixtures
 
     path = tmp_path / "gemini.json"
-    proc, _ = gemini(tmp_path, "y\n", record=path)
+    proc, _ = shell_session(tmp_path, "y\n", record=path)
     assert proc.returncode == 0, proc.stderr
     assert "does not give what it did" not in proc.stderr
     fixture = fixtures.load(path)
@@ -140,7 +99,7 @@ def test_gemini_session_recorded_replays(tmp_path: Path) -> None:
 @needs_gemini
 def test_gemini_permission_denied_reaches_the_model(tmp_path: Path) -> None:
     # without the closing turn, Gemini CLI's error carries the next model request whole
-    proc, work = gemini(tmp_path, "n\n", probe=True)
+    proc, work = shell_session(tmp_path, "n\n", probe=True)
     assert not (work / "shell_out.txt").exists()
     assert "was canceled by the user" in proc.stderr, proc.stderr
     assert proc.returncode == 1
@@ -149,7 +108,7 @@ def test_gemini_permission_denied_reaches_the_model(tmp_path: Path) -> None:
 
 @needs_gemini
 def test_gemini_answers_running_out_is_never_allowed(tmp_path: Path) -> None:
-    proc, work = gemini(tmp_path, "")
+    proc, work = shell_session(tmp_path, "")
     assert proc.returncode == 3, proc.stderr
     assert not (work / "shell_out.txt").exists()
 
@@ -259,12 +218,6 @@ def test_gemini_without_a_key_says_how_to_sign_in(tmp_path: Path) -> None:
     assert actual == expected
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 ASK = {
     "questions": [
         {
@@ -304,41 +257,9 @@ def test_claude_askuserquestion_through_the_elicitation_form(  # the answer reac
             "stop_reason": "end_turn",
         },
     ]
-    scenario, log = tmp_path / "turns.json", tmp_path / "requests.jsonl"
-    scenario.write_text(json.dumps(turns))
-    port = _free_port()
-    mock = subprocess.Popen(
-        [
-            sys.executable,
-            str(PEERS / "mock_anthropic.py"),
-            "--port",
-            str(port),
-            "--scenario",
-            str(scenario),
-            "--log",
-            str(log),
-        ]
-    )
-    try:
-        for _ in range(100):
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.05)
-        work, home = tmp_path / "work", tmp_path / "home"
+    with stand_in(tmp_path, turns) as (port, log):
+        work = tmp_path / "work"
         work.mkdir()
-        home.mkdir()
-        env = {
-            "PATH": os.environ["PATH"],
-            "HOME": str(home),
-            "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}",
-            "ANTHROPIC_API_KEY": "dummy",
-            "DISABLE_TELEMETRY": "1",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_AUTOUPDATER": "1",
-            "DISABLE_ERROR_REPORTING": "1",
-            "NO_COLOR": "1",
-        }
         proc = subprocess.run(
             [str(askcli_path()), "acp", "--prompt", "pick a database", "--", str(ADAPTER)],
             input=answers,
@@ -346,11 +267,8 @@ def test_claude_askuserquestion_through_the_elicitation_form(  # the answer reac
             text=True,
             timeout=120,
             cwd=work,
-            env=env,
+            env=claude_env(tmp_path / "home", port),
         )
-    finally:
-        mock.kill()
-        mock.wait()
     assert proc.returncode == 0, proc.stderr
     assert "[DB] Which database?" in proc.stderr
     assert "  1. Postgres - server\n  2. SQLite - file" in proc.stderr

@@ -12,9 +12,7 @@ import io
 import json
 import os
 import re
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -25,16 +23,16 @@ import pexpect  # type: ignore[import-untyped]
 import pytest
 
 from tests.helpers import askcli_path
-from tests.test_acp_real import (
+from tests.real_agents import (
     ADAPTER,
-    ASK,
-    GEMINI,
-    PEERS,
-    _free_port,
-    _stream,
+    claude_env,
+    gemini,
+    gemini_reply,
     needs_adapter,
     needs_gemini,
 )
+from tests.real_agents import stand_in as api_stand_in
+from tests.test_acp_real import ASK
 
 TIMEOUT = 60  # the real agents take seconds to start; a turn is well under one
 
@@ -133,45 +131,12 @@ def replays_the_same(record: Path) -> None:
 def shell(command: str, description: str) -> dict[str, Any]:
     """A model reply asking for run_shell_command."""
     args = {"command": command, "description": description}
-    return _stream({"functionCall": {"name": "run_shell_command", "args": args}})
+    return gemini_reply({"functionCall": {"name": "run_shell_command", "args": args}})
 
 
 def said(text: str) -> dict[str, Any]:
     """A model reply of text only."""
-    return _stream({"text": text})
-
-
-def gemini(tmp_path: Path, replies: list[dict[str, Any]]) -> tuple[Path, dict[str, str], list[str]]:
-    """(work folder, environment, agent command) for Gemini CLI on canned model replies."""
-    work, home = tmp_path / "work", tmp_path / "home"
-    work.mkdir()
-    (home / ".gemini").mkdir(parents=True)
-    settings = {
-        "privacy": {"usageStatisticsEnabled": False},
-        "telemetry": {"enabled": False},
-        "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
-        "security": {"auth": {"selectedType": "gemini-api-key"}},
-    }
-    (home / ".gemini" / "settings.json").write_text(json.dumps(settings))
-    fake = tmp_path / "fake.responses"
-    fake.write_text("".join(json.dumps(reply) + "\n" for reply in replies))
-    env = {
-        "PATH": os.environ["PATH"],
-        "HOME": str(home),
-        "GEMINI_API_KEY": "fake-key",
-        "GEMINI_CLI_NO_RELAUNCH": "true",
-        "NO_COLOR": "1",
-        "TERM": "dumb",
-    }
-    command = [
-        str(GEMINI),
-        "--acp",
-        "--model",
-        "gemini-2.5-flash",
-        "--fake-responses-non-strict",
-        str(fake),
-    ]
-    return Path(os.path.realpath(work)), env, command
+    return gemini_reply({"text": text})
 
 
 def gemini_tool_results(home: Path) -> list[Any]:
@@ -347,42 +312,8 @@ def tool_use(id: str, name: str, input: dict[str, Any]) -> dict[str, Any]:
 @contextmanager
 def stand_in(tmp_path: Path, turns: list[dict[str, Any]]) -> Iterator[tuple[dict[str, str], Path]]:
     """The stand-in API serving `turns`: (the adapter's environment, the request log)."""
-    scenario, log = tmp_path / "turns.json", tmp_path / "requests.jsonl"
-    scenario.write_text(json.dumps(turns))
-    port = _free_port()
-    mock = subprocess.Popen(
-        [
-            sys.executable,
-            str(PEERS / "mock_anthropic.py"),
-            *("--port", str(port), "--scenario", str(scenario), "--log", str(log)),
-        ]
-    )
-    try:
-        for _ in range(200):
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.05)
-        home = tmp_path / "home"
-        home.mkdir()
-        yield (
-            {
-                "PATH": os.environ["PATH"],
-                "HOME": str(home),
-                "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}",
-                "ANTHROPIC_API_KEY": "dummy",
-                "DISABLE_TELEMETRY": "1",
-                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-                "DISABLE_AUTOUPDATER": "1",
-                "DISABLE_ERROR_REPORTING": "1",
-                "NO_COLOR": "1",
-                "TERM": "dumb",
-            },
-            log,
-        )
-    finally:
-        mock.kill()
-        mock.wait()
+    with api_stand_in(tmp_path, turns) as (port, log):
+        yield claude_env(tmp_path / "home", port), log
 
 
 def last_tool_results(request: dict[str, Any]) -> list[dict[str, Any]]:

@@ -484,24 +484,7 @@ MODES = {
 
 
 def run_with_modes(tmp_path: Path, turns: list[Any], *args: str) -> Any:
-    import json
-    import subprocess
-    import sys
-
-    from tests.helpers import askcli_path
-    from tests.test_acp import AGENT, Run, read_log
-
-    script, log = tmp_path / "script.json", tmp_path / "log.jsonl"
-    script.write_text(json.dumps({"turns": turns, "modes": MODES}))
-    proc = subprocess.run(
-        [str(askcli_path()), "acp", *args, "--", sys.executable, str(AGENT), str(script), str(log)],
-        input="",
-        capture_output=True,
-        text=True,
-        timeout=30,
-        cwd=tmp_path,
-    )
-    return Run(proc.returncode, proc.stdout, proc.stderr, read_log(log))
+    return run(tmp_path, turns, "", *args, script={"modes": MODES})
 
 
 def test_mode_switches_the_new_session_and_changes_are_shown(tmp_path: Path) -> None:

@@ -1,0 +1,139 @@
+"""The real ACP agents the tests run offline, installed by `make acp-agents` into .cache/
+(pinned), and what they need: Gemini CLI on canned model replies, and the stand-in Anthropic
+API (tests/peers/mock_anthropic.py) for Claude Code through claude-agent-acp and OpenCode."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import ROOT
+
+BIN = ROOT / ".cache"
+GEMINI = BIN / "gemini-cli" / "node_modules" / ".bin" / "gemini"
+ADAPTER = BIN / "claude-agent-acp" / "node_modules" / ".bin" / "claude-agent-acp"
+OPENCODE = BIN / "opencode" / "node_modules" / ".bin" / "opencode"
+PEERS = Path(__file__).parent / "peers"
+
+needs_gemini = pytest.mark.skipif(
+    not GEMINI.exists(), reason="Gemini CLI is not installed (make test installs it with npm)"
+)
+needs_adapter = pytest.mark.skipif(
+    not ADAPTER.exists(),
+    reason="claude-agent-acp is not installed (make test installs it with npm)",
+)
+needs_opencode = pytest.mark.skipif(
+    not OPENCODE.exists(), reason="OpenCode is not installed (make test installs it with npm)"
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# --- Gemini CLI ---------------------------------------------------------------------------
+
+
+def gemini_reply(*parts: dict[str, Any], finish: bool = True) -> dict[str, Any]:
+    """One model reply for Gemini CLI's --fake-responses file (one line per model request)."""
+    chunk: dict[str, Any] = {"content": {"role": "model", "parts": list(parts)}, "index": 0}
+    if finish:
+        chunk["finishReason"] = "STOP"
+    usage = {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}
+    return {
+        "method": "generateContentStream",
+        "response": [{"candidates": [chunk], "usageMetadata": usage}],
+    }
+
+
+def gemini(tmp_path: Path, replies: list[dict[str, Any]]) -> tuple[Path, dict[str, str], list[str]]:
+    """(work folder, environment, agent command) for Gemini CLI answering from ``replies``,
+    with its own home in ``tmp_path``."""
+    work, home = tmp_path / "work", tmp_path / "home"
+    work.mkdir(parents=True, exist_ok=True)
+    (home / ".gemini").mkdir(parents=True, exist_ok=True)
+    settings = {
+        "privacy": {"usageStatisticsEnabled": False},
+        "telemetry": {"enabled": False},
+        "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+    }
+    (home / ".gemini" / "settings.json").write_text(json.dumps(settings))
+    fake = tmp_path / "fake.responses"
+    fake.write_text("".join(json.dumps(reply) + "\n" for reply in replies))
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "GEMINI_API_KEY": "fake-key",
+        "GEMINI_CLI_NO_RELAUNCH": "true",
+        "NO_COLOR": "1",
+        "TERM": "dumb",
+        "COLUMNS": "240",  # the long temporary paths on one line each
+    }
+    command = [
+        str(GEMINI),
+        "--acp",
+        "--model",
+        "gemini-2.5-flash",
+        "--fake-responses-non-strict",
+        str(fake),
+    ]
+    return Path(os.path.realpath(work)), env, command
+
+
+# --- the stand-in Anthropic API -----------------------------------------------------------
+
+
+@contextmanager
+def stand_in(tmp_path: Path, turns: list[dict[str, Any]]) -> Iterator[tuple[int, Path]]:
+    """The stand-in API answering ``turns`` in order: (its port, the log of the requests
+    it got, one JSON line each); ended on the way out."""
+    scenario, log = tmp_path / "turns.json", tmp_path / "requests.jsonl"
+    scenario.write_text(json.dumps(turns))
+    port = free_port()
+    mock = subprocess.Popen(
+        [
+            sys.executable,
+            str(PEERS / "mock_anthropic.py"),
+            *("--port", str(port), "--scenario", str(scenario), "--log", str(log)),
+        ]
+    )
+    try:
+        for _ in range(200):
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        yield port, log
+    finally:
+        mock.kill()
+        mock.wait()
+
+
+def claude_env(home: Path, port: int) -> dict[str, str]:
+    """The environment of claude-agent-acp (and the Claude Code in it) on the stand-in."""
+    home.mkdir(parents=True, exist_ok=True)
+    return {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{port}",
+        "ANTHROPIC_API_KEY": "dummy",
+        "DISABLE_TELEMETRY": "1",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+        "NO_COLOR": "1",
+        "TERM": "dumb",
+    }
