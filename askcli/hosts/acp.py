@@ -26,7 +26,6 @@ import os
 import queue
 import re
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Coroutine, Sequence
@@ -166,7 +165,7 @@ class AgentLink:
                 cwd=self.cwd,
                 start_new_session=True,
                 limit=_claude.MAX_LINE,
-                preexec_fn=_claude.die_with_parent if sys.platform.startswith("linux") else None,
+                preexec_fn=_claude.die_with_parent(),
             )
         except (OSError, ValueError) as exc:
             os.close(read_fd)

@@ -111,17 +111,26 @@ def find_claude(claude_bin: str | None) -> str:
     return path
 
 
-def die_with_parent() -> None:
-    """In the child: receive SIGTERM when askcli dies, even by SIGKILL (Linux). This
-    reaches the child only, not the processes it started (given as ``preexec_fn``, from
-    the thread that lives as long as the child should)."""
+def die_with_parent() -> Callable[[], None] | None:
+    """A ``preexec_fn`` by which the child receives SIGTERM when askcli dies, even by
+    SIGKILL (Linux; None elsewhere). It reaches the child only, not the processes it
+    starts, and is tied to the thread that starts the child, which must live as long.
+
+    libc is looked up here, in the parent: the child, forked from a process with threads,
+    only calls it (no import there, whose lock another thread may have held)."""
+    if not sys.platform.startswith("linux"):
+        return None
     try:
         import ctypes
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
-        pass
+        return None
+
+    def preexec() -> None:
+        prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+    return preexec
 
 
 def parse_line(data: bytes) -> dict[str, Any] | str | Skipped:
@@ -242,7 +251,7 @@ class ChildClaude:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,
-            preexec_fn=die_with_parent if sys.platform.startswith("linux") else None,
+            preexec_fn=die_with_parent(),
         )
         assert self.proc.stdout is not None
         self.fd = self.proc.stdout.fileno()

@@ -18,7 +18,6 @@ import os
 import shlex
 import signal
 import stat
-import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -244,7 +243,7 @@ class Terminals:
                 env=environ,
                 start_new_session=True,
                 # ended with askcli, even by SIGKILL (the loop thread lives until then)
-                preexec_fn=die_with_parent if sys.platform.startswith("linux") else None,
+                preexec_fn=die_with_parent(),
             )
         except (OSError, ValueError) as exc:
             raise Refused(f"cannot run {shown}: {getattr(exc, 'strerror', None) or exc}") from None
