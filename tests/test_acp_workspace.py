@@ -156,6 +156,23 @@ def test_a_command_runs_and_its_output_and_exit_are_kept(tmp_path: Path) -> None
     ]
 
 
+def test_a_flood_of_output_is_shown_in_part_and_kept_whole(tmp_path: Path) -> None:
+    async def go() -> tuple[dict[str, Any], list[str]]:
+        t, shown = terminals(tmp_path)
+        made = await t.create("seq 1 2000")
+        await t.wait(made)
+        return t.output(made), shown
+
+    output, shown = asyncio.run(go())
+    assert output["output"] == "".join(f"{n}\n" for n in range(1, 2001))
+    assert shown[1:3] == ["  | 1", "  | 2"]
+    assert shown[-3:] == [
+        "  | 500",
+        "  | (1500 more lines, not shown here)",
+        "  $ seq 1 2000  (exit 0)",
+    ]
+
+
 def test_arguments_are_not_a_shell_line_and_env_and_cwd_apply(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
 

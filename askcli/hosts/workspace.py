@@ -27,6 +27,7 @@ from .claude import die_with_parent
 MAX_FILE = 16 * 1024 * 1024  # bytes askcli reads or writes for the agent in one request
 MAX_OUTPUT = 1024 * 1024  # bytes of a terminal's output kept when the agent sets no limit
 MAX_TERMINALS = 64  # terminals open at once (not yet released)
+MAX_SHOWN = 500  # output lines of one terminal shown to the person (the agent gets them all)
 MAX_LINE = 16384  # bytes of a terminal's output held back waiting for the end of its line
 TERM_GRACE = 2.0  # seconds between SIGTERM and SIGKILL when a terminal is killed
 
@@ -168,6 +169,7 @@ class Terminal:
         self.done = asyncio.Event()
         self.exit: tuple[int | None, str | None] | None = None
         self.watcher: asyncio.Task[None] | None = None  # kept: the loop holds tasks weakly
+        self.lines = 0  # output lines seen
 
     def keep(self, data: bytes) -> None:
         self.output += data
@@ -264,12 +266,14 @@ class Terminals:
             pending += data
             *lines, pending = pending.split(b"\n")
             for line in lines:
-                self._show_line(line)
+                self._show_line(term, line)
             if len(pending) > MAX_LINE:
-                self._show_line(pending)
+                self._show_line(term, pending)
                 pending = b""
         if pending:
-            self._show_line(pending)
+            self._show_line(term, pending)
+        if term.lines > MAX_SHOWN:
+            self.show(f"  | ({term.lines - MAX_SHOWN} more lines, not shown here)")
         code = await proc.wait()
         if code < 0:
             with contextlib.suppress(ValueError):
@@ -282,8 +286,10 @@ class Terminals:
             self.show(f"  $ {term.shown}  (exit {code})")
         term.done.set()
 
-    def _show_line(self, line: bytes) -> None:
-        self.show("  | " + line.decode("utf-8", "replace").rstrip("\r"))
+    def _show_line(self, term: Terminal, line: bytes) -> None:
+        term.lines += 1
+        if term.lines <= MAX_SHOWN:
+            self.show("  | " + line.decode("utf-8", "replace").rstrip("\r"))
 
     def output(self, terminal_id: Any) -> dict[str, Any]:
         term = self.get(terminal_id)
