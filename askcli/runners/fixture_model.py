@@ -35,22 +35,24 @@ class _Common(_Strict):
     status: int
 
 
-class CallsFixture(_Common):
-    """Calls as the source and answer lines as a separate stream."""
+class _Asked(_Common):
+    """A session of ``askcli ask``: its --output, --session and --wording."""
 
     output: OutputName = "result"
     session: str | None = None
     wording: Literal["seed", "claude-code"] = "seed"
+
+
+class CallsFixture(_Asked):
+    """Calls as the source and answer lines as a separate stream."""
+
     calls: Calls
     answers: Lines
 
 
-class StdinFixture(_Common):
+class StdinFixture(_Asked):
     """Calls and their answers in one stream (stdin)."""
 
-    output: OutputName = "result"
-    session: str | None = None
-    wording: Literal["seed", "claude-code"] = "seed"
     stdin: Lines
 
 

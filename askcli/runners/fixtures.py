@@ -28,7 +28,7 @@ import difflib
 import io
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -180,24 +180,24 @@ def make(
 
 
 def play_claude(
-    *,
-    prompt: str | None,
-    received: Sequence[Any],
-    answers: Sequence[str] = (),
-    allow: Sequence[str] = (),
-    deny: Sequence[str] = (),
-    exit_status: int | None = 0,
-    columns: int = 80,
-    wording: str = "seed",
+    session: Mapping[str, Any], answers: Sequence[str] = (), columns: int = 80
 ) -> Outcome:
-    """An ``askcli claude`` session with recorded Claude Code lines in place of the process."""
+    """An ``askcli claude`` session (a fixture's ``claude`` section) with the recorded
+    Claude Code lines in place of the process."""
     from ..hosts.claude import Scripted, host
 
     out, err = io.StringIO(), io.StringIO()
-    link = Scripted(received, exit_status)
-    reader = _typed(answers)
-    conv = Conversation(reader, err, Style(width=columns, colour=False), wording=wording)
-    status = host(link, conv, out, prompt=prompt, allow=allow, deny=deny)
+    link = Scripted(session["received"], session.get("exit_status", 0))
+    style = Style(width=columns, colour=False)
+    conv = Conversation(_typed(answers), err, style, wording=session.get("wording", "seed"))
+    status = host(
+        link,
+        conv,
+        out,
+        prompt=session.get("prompt"),
+        allow=session.get("allow", ()),
+        deny=session.get("deny", ()),
+    )
     return Outcome(out.getvalue().splitlines(), err.getvalue(), status, sent=link.sent)
 
 
@@ -224,50 +224,30 @@ def make_claude(
     if wording != "seed":
         claude["wording"] = wording
     claude["received"] = list(received)
-    outcome = play_claude(
-        prompt=prompt,
-        received=received,
-        answers=answers,
-        allow=allow,
-        deny=deny,
-        exit_status=exit_status,
-        columns=columns,
-        wording=wording,
-    )
+    outcome = play_claude(claude, answers, columns)
     return _host_fixture("claude", claude, outcome, answers, description, columns)
 
 
-def play_acp(
-    *,
-    prompt: str | None,
-    received: Sequence[Any],
-    answers: Sequence[str] = (),
-    cwd: str = "/",
-    exit_status: int | None = 0,
-    one_terminal: bool = False,
-    columns: int = 80,
-    fs: bool = False,
-    terminal: bool = False,
-    thoughts: bool = False,
-    mode: str | None = None,
-) -> Outcome:
-    """An ``askcli acp`` session with the recorded agent's messages in place of the agent."""
+def play_acp(session: Mapping[str, Any], answers: Sequence[str] = (), columns: int = 80) -> Outcome:
+    """An ``askcli acp`` session (a fixture's ``acp`` section) with the recorded agent's
+    messages in place of the agent."""
     from ..hosts.acp import Scripted, capabilities, host, show_stderr
 
     out, err = io.StringIO(), io.StringIO()
     reader = _Interrupting(io.StringIO("".join(a + "\n" for a in answers)))
     conv = Conversation(reader, err, Style(width=columns, colour=False))
-    link = Scripted(received, exit_status, on_stderr=show_stderr(conv))
+    link = Scripted(session["received"], session.get("exit_status", 0), show_stderr(conv))
+    offered = capabilities(fs=session.get("fs", False), terminal=session.get("terminal", False))
     status = host(
         link,
         conv,
         out,
-        prompt=prompt,
-        capabilities=capabilities(fs=fs, terminal=terminal),
-        one_terminal=one_terminal,
-        cwd=cwd,
-        thoughts=thoughts,
-        mode=mode,
+        prompt=session.get("prompt"),
+        capabilities=offered,
+        one_terminal=session.get("one_terminal", False),
+        cwd=session.get("cwd", "/"),
+        thoughts=session.get("thoughts", False),
+        mode=session.get("mode"),
     )
     return Outcome(out.getvalue().splitlines(), err.getvalue(), status, link.sent, acp=True)
 
@@ -290,24 +270,16 @@ def make_acp(
     """A fixture of an ``askcli acp`` session: the agent's messages, the person's lines,
     and what askcli sent and printed (as a replay prints it)."""
     acp: dict[str, Any] = {"prompt": prompt, "cwd": cwd, "exit_status": exit_status}
-    if one_terminal:
-        acp["one_terminal"] = True
-    offered = {"fs": fs, "terminal": terminal, "thoughts": thoughts}
-    acp.update((name, True) for name, on in offered.items() if on)
-    if mode is not None:
-        acp["mode"] = mode
+    options = {
+        "one_terminal": one_terminal,
+        "fs": fs,
+        "terminal": terminal,
+        "thoughts": thoughts,
+        "mode": mode,
+    }
+    acp.update((name, value) for name, value in options.items() if value)  # only those set
     acp["received"] = list(received)
-    outcome = play_acp(
-        prompt=prompt,
-        received=received,
-        answers=answers,
-        cwd=cwd,
-        exit_status=exit_status,
-        one_terminal=one_terminal,
-        columns=columns,
-        mode=mode,
-        **offered,
-    )
+    outcome = play_acp(acp, answers, columns)
     return _host_fixture("acp", acp, outcome, answers, description, columns)
 
 
@@ -393,36 +365,13 @@ def _replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
     if "claude" in fixture:
         claude = fixture["claude"]
         expected = Outcome(fixture["stdout"], fixture["stderr"], fixture["status"], claude["sent"])
-        actual = play_claude(
-            prompt=claude.get("prompt"),
-            received=claude["received"],
-            answers=fixture["answers"],
-            allow=claude.get("allow", ()),
-            deny=claude.get("deny", ()),
-            exit_status=claude.get("exit_status", 0),
-            columns=fixture.get("columns", 80),
-            wording=claude.get("wording", "seed"),
-        )
-        return expected, actual
+        return expected, play_claude(claude, fixture["answers"], fixture.get("columns", 80))
     if "acp" in fixture:
         acp = fixture["acp"]
         expected = Outcome(
             fixture["stdout"], fixture["stderr"], fixture["status"], acp["sent"], acp=True
         )
-        actual = play_acp(
-            prompt=acp.get("prompt"),
-            received=acp["received"],
-            answers=fixture["answers"],
-            cwd=acp.get("cwd", "/"),
-            exit_status=acp.get("exit_status", 0),
-            one_terminal=acp.get("one_terminal", False),
-            columns=fixture.get("columns", 80),
-            fs=acp.get("fs", False),
-            terminal=acp.get("terminal", False),
-            thoughts=acp.get("thoughts", False),
-            mode=acp.get("mode"),
-        )
-        return expected, actual
+        return expected, play_acp(acp, fixture["answers"], fixture.get("columns", 80))
     expected = Outcome(fixture["stdout"], fixture["stderr"], fixture["status"])
     actual = play(
         calls=fixture.get("calls", ()),
