@@ -74,9 +74,9 @@ def input_schema() -> dict[str, Any]:
 def tool_definition(fmt: str = "anthropic") -> dict[str, Any]:
     """The tool definition in ``fmt``: one of :data:`FORMATS` or :data:`DIALECT_FORMATS`."""
     if fmt in ("claude-code", "claude-code-extended"):
-        from .wording import current_definition
+        from .claude_code_tool import definition
 
-        return current_definition(extended=fmt == "claude-code-extended")
+        return definition(extended=fmt == "claude-code-extended")
     if fmt in DIALECT_FORMATS:
         from .dialects import by_name
 

@@ -23,7 +23,6 @@ VERSION = "2.1.332"  # the Claude Code release these texts are taken from
 TOOL = "AskUserQuestion"
 NOTES_ONLY = "(notes only)"  # an answer that stands for none (Claude Code's own marker)
 MORE = "The user asked for more questions"
-UNANSWERED = ("skipped", "replied_in_chat", "dismissed")  # annotations[q].unanswered
 UNANSWERED_CAPABILITY = "ask_user_question_unanswered_v1"
 _PLAIN_NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
@@ -257,10 +256,3 @@ def steer(raw: object) -> str | None:
         if isinstance(options, list) and len(options) < 2:
             return EXTENDED_STEER if extended else STEER
     return None
-
-
-def current_definition(extended: bool = False) -> dict[str, object]:
-    """AskUserQuestion as Claude Code 2.1.332 defines it for its model."""
-    from .claude_code_tool import definition
-
-    return definition(extended)
