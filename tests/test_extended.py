@@ -11,7 +11,7 @@ import pytest
 from askcli.errors import InvalidCall
 from askcli.runners.fixtures import play
 from askcli.schema.extended import is_extended, parse_extended
-from askcli.schema.inputs import parse_ask
+from askcli.schema.inputs import UNIQUENESS_MESSAGE, parse_ask
 from askcli.wire.wording import EXTENDED_STEER, STEER
 
 DECK: dict[str, Any] = {
@@ -194,6 +194,10 @@ def test_counts_keys_and_uniqueness() -> None:
     with pytest.raises(InvalidCall) as caught:
         parse_extended({"questions": [twice, twice]})
     assert caught.value.issues[0]["message"].startswith("Question texts must be unique")
+    same_labels = q(options=[{"label": "a"}, {"label": "a"}])
+    with pytest.raises(InvalidCall) as caught:
+        parse_extended({"title": "t", "questions": [same_labels]})
+    assert [i["message"] for i in caught.value.issues] == [UNIQUENESS_MESSAGE]
 
 
 def test_which_calls_are_extended() -> None:

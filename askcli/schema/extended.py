@@ -17,7 +17,7 @@ from typing import Any
 from ..errors import InvalidCall
 from ..questions.values import ValueRule
 from ..wire.envelopes import ASK_USER_QUESTION
-from .inputs import UNIQUENESS_MESSAGE, AskInput, Option, Question
+from .inputs import AskInput, Option, Question, uniqueness_problem
 from .issues import Issue
 
 KINDS = ("choice", "text", "number")
@@ -319,11 +319,9 @@ def parse_extended(data: Any) -> AskInput:
     if metadata is not _ABSENT and not isinstance(metadata, dict):
         read.issues.append(_type(["metadata"], "object", metadata))
     if not read.issues:
-        questions = [q for q, _ in (p for p in parsed if p is not None)]
-        texts = [q.question for q in questions]
-        labels_unique = all(len({o.label for o in q.options}) == len(q.options) for q in questions)
-        if len(set(texts)) != len(texts) or not labels_unique:
-            read.issues.append(_custom([], UNIQUENESS_MESSAGE))
+        message = uniqueness_problem(data)
+        if message is not None:
+            read.issues.append(_custom([], message))
     if read.issues:
         raise InvalidCall(ASK_USER_QUESTION, read.issues)
     questions = [p[0] for p in parsed if p is not None]
