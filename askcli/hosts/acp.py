@@ -101,6 +101,13 @@ METHODS = {
     "elicitation": "elicitation/create",
 }
 KINDS = {method: kind for kind, method in METHODS.items()}
+TERMINAL_REPLIES = {  # --terminal: the SDK's model of each reply
+    "terminal/create": "CreateTerminalResponse",
+    "terminal/output": "TerminalOutputResponse",
+    "terminal/release": "ReleaseTerminalResponse",
+    "terminal/wait_for_exit": "WaitForTerminalExitResponse",
+    "terminal/kill": "KillTerminalResponse",
+}
 
 
 class AgentLink:
@@ -382,13 +389,18 @@ class _Client:
         return self.link.acp.schema.WriteTextFileResponse()
 
     async def _terminal(self, what: str, work: Callable[[Terminals], Any]) -> Any:
+        """Serve the terminal request ``what`` with ``work`` (the reply as a dict, or a
+        coroutine of it)."""
         terminals = self.link.terminals
         if terminals is None:
             return await self._refuse(what)
         try:
-            return await work(terminals)
+            value = work(terminals)
+            if asyncio.iscoroutine(value):
+                value = await value
         except Refused as exc:
             raise self._failed(what, exc) from None
+        return getattr(self.link.acp.schema, TERMINAL_REPLIES[what]).model_validate(value or {})
 
     async def create_terminal(
         self,
@@ -402,39 +414,22 @@ class _Client:
     ) -> Any:
         variables = [_dump(e) for e in env or []]
 
-        async def work(t: Terminals) -> Any:
-            made = await t.create(command, args, variables, cwd, output_byte_limit)
-            return self.link.acp.schema.CreateTerminalResponse(terminal_id=made)
+        async def made(t: Terminals) -> dict[str, Any]:
+            return {"terminalId": await t.create(command, args, variables, cwd, output_byte_limit)}
 
-        return await self._terminal("terminal/create", work)
+        return await self._terminal("terminal/create", made)
 
     async def terminal_output(self, session_id: str, terminal_id: str, **kw: Any) -> Any:
-        async def work(t: Terminals) -> Any:
-            return self.link.acp.schema.TerminalOutputResponse.model_validate(t.output(terminal_id))
-
-        return await self._terminal("terminal/output", work)
+        return await self._terminal("terminal/output", lambda t: t.output(terminal_id))
 
     async def release_terminal(self, session_id: str, terminal_id: str, **kw: Any) -> Any:
-        async def work(t: Terminals) -> Any:
-            await t.release(terminal_id)
-            return self.link.acp.schema.ReleaseTerminalResponse()
-
-        return await self._terminal("terminal/release", work)
+        return await self._terminal("terminal/release", lambda t: t.release(terminal_id))
 
     async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **kw: Any) -> Any:
-        async def work(t: Terminals) -> Any:
-            return self.link.acp.schema.WaitForTerminalExitResponse.model_validate(
-                await t.wait(terminal_id)
-            )
-
-        return await self._terminal("terminal/wait_for_exit", work)
+        return await self._terminal("terminal/wait_for_exit", lambda t: t.wait(terminal_id))
 
     async def kill_terminal(self, session_id: str, terminal_id: str, **kw: Any) -> Any:
-        async def work(t: Terminals) -> Any:
-            await t.kill(terminal_id)
-            return self.link.acp.schema.KillTerminalResponse()
-
-        return await self._terminal("terminal/kill", work)
+        return await self._terminal("terminal/kill", lambda t: t.kill(terminal_id))
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         return await self._refuse(str(method))  # type: ignore[no-any-return]
