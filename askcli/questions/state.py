@@ -383,13 +383,12 @@ def _pick(state: State, numbers: tuple[int, ...]) -> State:
     question = state.current
     if question.rule is not None:
         raise Refused(f"type {_typed_what(question)}")
-    choices = len(question.labels) + question.has_other
+    choices = question.choices
     if not numbers or any(not 1 <= n <= choices for n in numbers):
         raise Refused(f"choose from 1-{choices}")
     if len(numbers) > 1 and not question.multi:
         raise Refused("this question takes one answer; type a single number")
-    if question.min_items is not None or question.max_items is not None:
-        _check_items(question, numbers)
+    _check_items(question, numbers)
     if question.other in numbers:
         return state._replace(mode=Mode.OTHER_TEXT, pending=numbers)
     return _choose(state, numbers, None)
