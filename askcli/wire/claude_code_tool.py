@@ -21,6 +21,46 @@ EXTENDED_DESCRIPTION = (
     + '\nExtended questions (this host renders them):\n- Put the most important question first.\n- Omit "kind" for an ordinary choice question. Use "kind": "text" for an open-ended question (a text box, no options) and "kind": "number" with "min"/"max" (optionally "step", "defaultValue", "unit") for a quantity. Prefer choices whenever the likely answers can be listed.\n- Set multiSelect: true on choice questions unless the options are mutually exclusive (people answering are often still exploring).\n- Optional "title" is one short line above the questions; optional per-question "description" is one helper line. Option descriptions are optional here too: add one only when the label alone would be ambiguous.\n- Do not add "Other" or "Skip" options: the user can always type their own answer or leave a question unanswered. The user can also ask you for more questions; when the result says so, call this tool again with follow-up questions before doing the task.\n'
 )
 
+# the fields after ``questions``, the same in both schemas
+_AFTER_QUESTIONS: dict[str, Any] = {
+    "answers": {
+        "description": "User answers collected by the permission component",
+        "type": "object",
+        "propertyNames": {"type": "string"},
+        "additionalProperties": {"type": "string"},
+    },
+    "annotations": {
+        "description": "Optional per-question annotations from the user (e.g., notes on preview selections). Keyed by question text.",
+        "type": "object",
+        "propertyNames": {"type": "string"},
+        "additionalProperties": {
+            "type": "object",
+            "properties": {
+                "preview": {
+                    "description": "The preview content of the selected option, if the question used previews.",
+                    "type": "string",
+                },
+                "notes": {
+                    "description": "Free-text notes the user added to their selection.",
+                    "type": "string",
+                },
+            },
+            "additionalProperties": False,
+        },
+    },
+    "metadata": {
+        "description": "Optional metadata for tracking and analytics purposes. Not displayed to user.",
+        "type": "object",
+        "properties": {
+            "source": {
+                "description": 'Optional identifier for the source of this question (e.g., "remember" for /remember command). Used for analytics tracking.',
+                "type": "string",
+            }
+        },
+        "additionalProperties": False,
+    },
+}
+
 STANDARD_SCHEMA: dict[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
@@ -76,42 +116,7 @@ STANDARD_SCHEMA: dict[str, Any] = {
                 "additionalProperties": False,
             },
         },
-        "answers": {
-            "description": "User answers collected by the permission component",
-            "type": "object",
-            "propertyNames": {"type": "string"},
-            "additionalProperties": {"type": "string"},
-        },
-        "annotations": {
-            "description": "Optional per-question annotations from the user (e.g., notes on preview selections). Keyed by question text.",
-            "type": "object",
-            "propertyNames": {"type": "string"},
-            "additionalProperties": {
-                "type": "object",
-                "properties": {
-                    "preview": {
-                        "description": "The preview content of the selected option, if the question used previews.",
-                        "type": "string",
-                    },
-                    "notes": {
-                        "description": "Free-text notes the user added to their selection.",
-                        "type": "string",
-                    },
-                },
-                "additionalProperties": False,
-            },
-        },
-        "metadata": {
-            "description": "Optional metadata for tracking and analytics purposes. Not displayed to user.",
-            "type": "object",
-            "properties": {
-                "source": {
-                    "description": 'Optional identifier for the source of this question (e.g., "remember" for /remember command). Used for analytics tracking.',
-                    "type": "string",
-                }
-            },
-            "additionalProperties": False,
-        },
+        **_AFTER_QUESTIONS,
     },
     "required": ["questions"],
     "additionalProperties": False,
@@ -210,42 +215,7 @@ EXTENDED_SCHEMA: dict[str, Any] = {
                 "additionalProperties": False,
             },
         },
-        "answers": {
-            "description": "User answers collected by the permission component",
-            "type": "object",
-            "propertyNames": {"type": "string"},
-            "additionalProperties": {"type": "string"},
-        },
-        "annotations": {
-            "description": "Optional per-question annotations from the user (e.g., notes on preview selections). Keyed by question text.",
-            "type": "object",
-            "propertyNames": {"type": "string"},
-            "additionalProperties": {
-                "type": "object",
-                "properties": {
-                    "preview": {
-                        "description": "The preview content of the selected option, if the question used previews.",
-                        "type": "string",
-                    },
-                    "notes": {
-                        "description": "Free-text notes the user added to their selection.",
-                        "type": "string",
-                    },
-                },
-                "additionalProperties": False,
-            },
-        },
-        "metadata": {
-            "description": "Optional metadata for tracking and analytics purposes. Not displayed to user.",
-            "type": "object",
-            "properties": {
-                "source": {
-                    "description": 'Optional identifier for the source of this question (e.g., "remember" for /remember command). Used for analytics tracking.',
-                    "type": "string",
-                }
-            },
-            "additionalProperties": False,
-        },
+        **_AFTER_QUESTIONS,
     },
     "required": ["questions"],
     "additionalProperties": False,
