@@ -25,7 +25,7 @@ from askcli.wire import wording
 from .helpers import ROOT, run_askcli
 from .test_claude import Api
 
-VERSION = "2.1.332"  # the release the Makefile installs for these tests (wording.VERSION)
+VERSION = wording.VERSION  # the release the Makefile installs for these tests
 CURRENT = Path(
     os.environ.get(
         "ASKCLI_CLAUDE_CURRENT_BIN", ROOT / f".cache/claude-code-{VERSION}/node_modules/.bin/claude"
