@@ -129,7 +129,6 @@ class Inbox:
         self.current: Question | None = None
         self.asking = False  # in a question's screens (not at the inbox prompt)
         self.pending: list[Event] = []
-        self.released: set[int] = set()  # given back here: its "waits again" is not news
         self.commands = Commands(command, self._problem) if command else None
         kwargs = {} if period is None else {"period": period}
         self.watch = Watch(store.path, self.id, on_arrival=self.commands, **kwargs)
@@ -142,18 +141,9 @@ class Inbox:
 
     def _collect(self) -> None:
         events = self.watch.events()
-        if any(e.kind is Kind.ARRIVED for e in events):
-            self._attention()
+        if self.notice is not None and any(e.kind is Kind.ARRIVED for e in events):
+            self.conv.attention(self.notice)  # --notify
         self.pending += events
-
-    def _attention(self) -> None:
-        """``--notify``: askcli's own fixed bytes (:attr:`askcli.terminal.notify.Notice.sequence`),
-        the one write past the terminal gate, as in :class:`Conversation`."""
-        if self.notice is None or self.conv.quiet:
-            return
-        with contextlib.suppress(OSError, ValueError):
-            self.conv.out.write(self.notice.sequence)
-            self.conv.out.flush()
 
     def _ready(self) -> bool:
         """Called while a line is awaited and the watch has news."""
@@ -196,8 +186,6 @@ class Inbox:
                 )
                 if self.current is not None and self.current.id == question.id:
                     self.current = None
-            elif event.kind is Kind.RETURNED:
-                self.released.discard(question.id)
 
     def _say_line(self, text: str) -> None:
         if self.conv.open_line:
@@ -322,7 +310,6 @@ class Inbox:
             return
         if held is not None:
             self.store.release(self.id, held.id)
-            self.released.add(held.id)
         self.current = picked
         self.watch.current = picked.id
 

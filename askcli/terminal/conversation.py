@@ -128,13 +128,15 @@ class Conversation:
         for their attention, once (``notice``)."""
         self._attention_due = starting and self.notice is not None
 
-    def _attention(self) -> None:
-        """Write the bell or notification of ``notice``: the one raw write past the gate,
-        of askcli's own fixed bytes (:attr:`askcli.terminal.notify.Notice.sequence`)."""
-        if self._gone or self.notice is None:
+    def attention(self, notice: Notice | None = None) -> None:
+        """Write the bell or notification of ``notice`` (by default this conversation's
+        own): the one raw write past the gate, of askcli's own fixed bytes
+        (:attr:`askcli.terminal.notify.Notice.sequence`)."""
+        notice = notice if notice is not None else self.notice
+        if self._gone or notice is None:
             return
         try:
-            self.out.write(self.notice.sequence)
+            self.out.write(notice.sequence)
             self.out.flush()
         except (OSError, ValueError):
             self._gone = True
@@ -152,7 +154,7 @@ class Conversation:
         """
         if self._attention_due:
             self._attention_due = False
-            self._attention()
+            self.attention()
         while True:
             self.say(prompt)
             try:
