@@ -33,6 +33,12 @@ class Summary(NamedTuple):
     def first(self) -> str:
         return self.texts[0] if self.texts else "(nothing to read)"
 
+    @property
+    def shown(self) -> str:
+        """The first text escaped, as a line shows it: ``permission for Bash: npm test``."""
+        what = visible(self.first)
+        return f"permission for {what}" if self.kind == PERMISSION else what
+
 
 def _question_texts(call: ToolCall) -> list[str]:
     """The question texts of a question tool's call, as the screens will show them."""
@@ -107,11 +113,8 @@ def label(question: Question) -> str:
 
 def line(question: Question, waiting: int, style: Style) -> str:
     """The line that introduces a question: ``[2 waiting] claude ~/api: Which database?
-    (#3)``; a permission prompt says ``asks to run``."""
+    (#3)``; a permission prompt says ``permission for Bash: npm test``."""
     found = summary(question.call)
-    what = visible(found.first)
-    if found.kind == PERMISSION:
-        what = f"permission for {what}"
     more = (
         f" (+{len(found.texts) - 1} more)"
         if found.kind == QUESTION and len(found.texts) > 1
@@ -120,17 +123,13 @@ def line(question: Question, waiting: int, style: Style) -> str:
     head = f"[{waiting} waiting] {label(question)}: "
     tail = f"{more}  (#{question.id})"
     room = max(style.width - len(head) - len(tail), 10)
-    return style.strong(head) + truncate(what, room) + tail
+    return style.strong(head) + truncate(found.shown, room) + tail
 
 
 def arrival(question: Question, style: Style) -> str:
     """One line when a question arrives: ``new #4: codex ~/web: Deploy now?``."""
-    found = summary(question.call)
-    what = visible(found.first)
-    if found.kind == PERMISSION:
-        what = f"permission for {what}"
     head = f"new #{question.id}: {label(question)}: "
-    return head + truncate(what, max(style.width - len(head), 10))
+    return head + truncate(summary(question.call).shown, max(style.width - len(head), 10))
 
 
 def ago(seconds: float) -> str:
@@ -149,14 +148,10 @@ def list_line(
 ) -> str:
     """One line of ``l`` and ``inbox list``: ``  #3  waiting  2m  claude ~/api: Which
     database?``; ``mine`` marks the question this inbox holds."""
-    found = summary(question.call)
-    what = visible(found.first)
-    if found.kind == PERMISSION:
-        what = f"permission for {what}"
     state = "shown here" if mine == question.id else question.state.value
     age = ago((now if now is not None else time.time()) - question.arrived)
     head = f"  #{question.id:<4} {state:<14} {age:>4}  {label(question)}: "
-    return head + truncate(what, max(style.width - len(head), 10))
+    return head + truncate(summary(question.call).shown, max(style.width - len(head), 10))
 
 
 def as_json(question: Question) -> dict[str, Any]:
