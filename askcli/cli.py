@@ -809,6 +809,7 @@ def claude(
     (an open question is denied with the no-answer text first),
     141 stdout closed, 74 stdout cannot be written.
     """
+    from .hosts import child
     from .hosts import claude as hosting
 
     try:
@@ -827,7 +828,7 @@ def claude(
     conv = Conversation(reader, err, Style.for_stream(sys.stderr), notice=notice, wording=wording)
     typed = bytearray()
     reader.transcript = typed
-    link: hosting.Link = hosting.ChildClaude(command, on_stderr=hosting.show_stderr(conv))
+    link: hosting.Link = hosting.ChildClaude(command, on_stderr=child.show_stderr(conv))
     recorder = hosting.Recorder(link) if record_path is not None else None
 
     def work() -> int:
@@ -932,6 +933,7 @@ def acp(
     141 stdout closed, 74 stdout cannot be written.
     """
     from .hosts import acp as hosting
+    from .hosts import child
 
     agent = ctx.meta.get("askcli.agent")
     if agent is None:
@@ -971,7 +973,7 @@ def acp(
     typed = bytearray()
     reader.transcript = typed
     cwd = os.getcwd()
-    one_terminal = hosting.same_terminal(out, err)
+    one_terminal = child.same_terminal(out, err)
 
     def work() -> int:
         # host() ends the agent on every way out

@@ -41,7 +41,18 @@ from ..tools.registry import check_call, run_call
 from ..tools.todos import checklist
 from ..wire.envelopes import ELICITATION, ToolCall
 from ..wire.results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status, ToolResult
-from . import claude as _claude
+from . import child
+from .child import (
+    MAX_LINE,
+    MAX_NAMES,
+    SHOWN,
+    as_dict,
+    as_text,
+    describe_exit,
+    die_with_parent,
+    same_terminal,
+    shorten,
+)
 from .workspace import Files, Refused, Terminals
 
 INSTALL_HINT = (
@@ -171,8 +182,8 @@ class AgentLink:
                 stderr=write_fd,
                 cwd=self.cwd,
                 start_new_session=True,
-                limit=_claude.MAX_LINE,
-                preexec_fn=_claude.die_with_parent(),
+                limit=MAX_LINE,
+                preexec_fn=die_with_parent(),
             )
         except (OSError, ValueError) as exc:
             os.close(read_fd)
@@ -223,7 +234,7 @@ class AgentLink:
     def _pump_stderr(self, fd: int) -> None:
         """Read the agent's stderr in bounded lines, handing each to ``on_stderr``."""
         with open(fd, "rb") as stream:
-            each_line(stream, self.on_stderr or (lambda _text, _more: None), _claude.SHOWN * 4)
+            each_line(stream, self.on_stderr or (lambda _text, _more: None), SHOWN * 4)
 
     def show(self, text: str) -> None:
         """A line for the person about what askcli did for the agent (printed, escaped, by
@@ -246,7 +257,7 @@ class AgentLink:
         elif method == "session/new":
             coro = self.conn.new_session(cwd=params["cwd"], mcp_servers=[])
         elif method == "session/prompt":
-            blocks = [self.acp.text_block(_text(b.get("text"))) for b in params["prompt"]]
+            blocks = [self.acp.text_block(as_text(b.get("text"))) for b in params["prompt"]]
             coro = self.conn.prompt(session_id=params["sessionId"], prompt=blocks)
         elif method == "session/cancel":
             coro = self.conn.cancel(session_id=params["sessionId"])
@@ -455,38 +466,30 @@ class Ended(NamedTuple):
     message: str | None = None
 
 
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
-def _text(value: Any, default: str = "") -> str:
-    return value if isinstance(value, str) else default
-
-
 def content_text(block: Any) -> str:
     """The text of a content block (text, or a resource's text); "" for others."""
-    block = _dict(block)
+    block = as_dict(block)
     if block.get("type") == "text":
-        return _text(block.get("text"))
-    resource = _dict(block.get("resource"))
-    return _text(resource.get("text"))
+        return as_text(block.get("text"))
+    resource = as_dict(block.get("resource"))
+    return as_text(resource.get("text"))
 
 
 def content_mark(block: Any) -> str:
     """A line's worth for a content block with no text to show: ``[image image/png]``,
     ``[audio ...]``, ``[link NAME: URI]``, ``[resource URI]``; "" for text."""
-    block = _dict(block)
-    kind = _text(block.get("type"))
+    block = as_dict(block)
+    kind = as_text(block.get("type"))
     if kind in ("image", "audio"):
-        mime = _text(block.get("mimeType"))
+        mime = as_text(block.get("mimeType"))
         return f"[{kind}{' ' + mime if mime else ''}]"
     if kind == "resource_link":
-        name, uri = _text(block.get("name")), _text(block.get("uri"), "?")
+        name, uri = as_text(block.get("name")), as_text(block.get("uri"), "?")
         return f"[link {name}: {uri}]" if name and name != uri else f"[link {uri}]"
     if kind == "resource":
-        resource = _dict(block.get("resource"))
+        resource = as_dict(block.get("resource"))
         if not isinstance(resource.get("text"), str):
-            return f"[resource {_text(resource.get('uri'), '?')}]"
+            return f"[resource {as_text(resource.get('uri'), '?')}]"
     return ""
 
 
@@ -496,12 +499,12 @@ def tool_details(tool_call: dict[str, Any]) -> dict[str, Any]:
     if tool_call.get("kind") is not None:
         shown["kind"] = tool_call.get("kind")
     for n, item in enumerate(tool_call.get("content") or [], 1):
-        item = _dict(item)
+        item = as_dict(item)
         key = f"content {n}" if len(tool_call.get("content") or []) > 1 else "content"
         if item.get("type") == "diff":
-            old = _text(item.get("oldText")).splitlines()
-            new = _text(item.get("newText")).splitlines()
-            path = _text(item.get("path"), "?")
+            old = as_text(item.get("oldText")).splitlines()
+            new = as_text(item.get("newText")).splitlines()
+            path = as_text(item.get("path"), "?")
             lines = difflib.unified_diff(
                 old,
                 new,
@@ -512,16 +515,16 @@ def tool_details(tool_call: dict[str, Any]) -> dict[str, Any]:
             )
             shown[f"{key} (edit of {path})"] = "\n".join(lines) or "(no change)"
         elif item.get("type") == "content":
-            block = _dict(item.get("content"))
+            block = as_dict(item.get("content"))
             text = content_text(block)
             shown[key] = text if text or block.get("type") == "text" else block
         elif item.get("type") == "terminal":
-            shown[key] = f"terminal {_text(item.get('terminalId'), '?')}"
+            shown[key] = f"terminal {as_text(item.get('terminalId'), '?')}"
         else:
             shown[key] = item
     locations = [
-        _text(_dict(loc).get("path"), "?")
-        + (f":{_dict(loc).get('line')}" if _dict(loc).get("line") is not None else "")
+        as_text(as_dict(loc).get("path"), "?")
+        + (f":{as_dict(loc).get('line')}" if as_dict(loc).get("line") is not None else "")
         for loc in tool_call.get("locations") or []
     ]
     if locations:
@@ -535,12 +538,12 @@ def permission_lines(
     tool_call: dict[str, Any], options: list[dict[str, Any]], conv: Conversation
 ) -> list[str]:
     style = conv.style
-    title = _text(tool_call.get("title")) or _text(tool_call.get("toolCallId"), "a tool call")
+    title = as_text(tool_call.get("title")) or as_text(tool_call.get("toolCallId"), "a tool call")
     lines = ["", style.strong("The agent asks to run: " + visible(title))]
     lines += input_lines(tool_details(tool_call), style)
     for n, option in enumerate(options, 1):
-        name = visible(_text(option.get("name"), "?"))
-        kind = visible(_text(option.get("kind"), "?"))
+        name = visible(as_text(option.get("name"), "?"))
+        kind = visible(as_text(option.get("kind"), "?"))
         lines += wrap(f"{n}. {name}  ({kind})", style.width, first="  ", rest="     ")
     return lines
 
@@ -557,8 +560,8 @@ def auq_input(params: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, b
     """An adapter's AskUserQuestion form (``question_<n>`` choice fields, with
     ``question_<n>_custom`` for Other) as AskUserQuestion's input, and each question's field
     name and whether it is multiSelect; None for any other form."""
-    schema = _dict(params.get("requestedSchema"))
-    props = _dict(schema.get("properties"))
+    schema = as_dict(params.get("requestedSchema"))
+    props = as_dict(schema.get("properties"))
     if not props:
         return None
     numbers = []
@@ -573,27 +576,27 @@ def auq_input(params: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, b
     questions, fields = [], []
     for n in sorted(numbers):
         key = f"question_{n}"
-        node = _dict(props[key])
+        node = as_dict(props[key])
         multi = node.get("type") == "array"
-        choices = _dict(node.get("items")).get("anyOf") if multi else node.get("oneOf")
+        choices = as_dict(node.get("items")).get("anyOf") if multi else node.get("oneOf")
         if not isinstance(choices, list) or not choices:
             return None
         options = []
         for choice in choices:
-            choice = _dict(choice)
+            choice = as_dict(choice)
             label = choice.get("const")
             if not isinstance(label, str):
                 return None
-            extra = _dict(_dict(choice.get("_meta")).get("_claude/askUserQuestionOption"))
+            extra = as_dict(as_dict(choice.get("_meta")).get("_claude/askUserQuestionOption"))
             option: dict[str, Any] = {
                 "label": label,
-                "description": _text(extra.get("description")),
+                "description": as_text(extra.get("description")),
             }
             if isinstance(extra.get("preview"), str):
                 option["preview"] = extra["preview"]
             options.append(option)
-        text = _text(node.get("description")) or _text(params.get("message"))
-        header = _text(node.get("title")) or f"Q{n + 1}"
+        text = as_text(node.get("description")) or as_text(params.get("message"))
+        header = as_text(node.get("title")) or f"Q{n + 1}"
         questions.append(
             {"question": text, "header": header, "multiSelect": multi, "options": options}
         )
@@ -606,7 +609,7 @@ def auq_content(
 ) -> dict[str, Any]:
     """AskUserQuestion's answers as the adapter's form content: a chosen label (a list for
     multiSelect) in ``question_<n>``; anything typed, exactly as typed, in the custom field."""
-    answers = _dict(data.get("answers"))
+    answers = as_dict(data.get("answers"))
     content: dict[str, Any] = {}
     for (key, multi), question in zip(fields, questions, strict=False):
         answer = answers.get(question["question"])
@@ -724,18 +727,18 @@ class Host:
             self.conv.say("".join(self.conv.style.dim(line) + "\n" for line in lines))
 
     def say_item(self, text: str) -> None:
-        self.conv.say(_claude.shorten(text, 2000) + "\n")
+        self.conv.say(shorten(text, 2000) + "\n")
 
     def handle(self, event: Event) -> None:
         if event.kind == "update":
             try:
-                self.update(_dict(event.params.get("update")))
+                self.update(as_dict(event.params.get("update")))
             except (TypeError, ValueError, AttributeError, KeyError) as exc:
                 self.conv.error(f"skipped an update from the agent ({type(exc).__name__})")
             return
         self.flush()
         if event.kind == "shown":
-            self.say_item(_text(event.params.get("text")))
+            self.say_item(as_text(event.params.get("text")))
             return
         if event.kind == "refused":
             self.conv.error(
@@ -777,23 +780,23 @@ class Host:
         elif kind == "plan":
             items = [
                 {
-                    "content": _text(_dict(e).get("content")),
-                    "status": _text(_dict(e).get("status"), "pending"),
+                    "content": as_text(as_dict(e).get("content")),
+                    "status": as_text(as_dict(e).get("status"), "pending"),
                 }
                 for e in update.get("entries") or []
             ]
             self.conv.say(checklist(items, self.conv.style, title="Plan"))
         elif kind == "current_mode_update":
-            mode = _text(update.get("currentModeId"))
+            mode = as_text(update.get("currentModeId"))
             if mode and mode != self.mode:
                 self.show_mode(mode)
         # usage, commands and session info are not shown
 
     def tool(self, update: dict[str, Any], *, new: bool) -> None:
-        tool_id = _text(update.get("toolCallId"), "?")
+        tool_id = as_text(update.get("toolCallId"), "?")
         known = self.tools.get(tool_id)
         if known is None:
-            if len(self.tools) >= _claude.MAX_NAMES:
+            if len(self.tools) >= MAX_NAMES:
                 del self.tools[next(iter(self.tools))]
             known = self.tools[tool_id] = {"title": tool_id, "status": None}
         if isinstance(update.get("title"), str) and update["title"]:
@@ -809,7 +812,7 @@ class Host:
         lines: list[str] = []
         if status == "failed":
             text = "\n".join(
-                content_text(_dict(c).get("content")) for c in update.get("content") or []
+                content_text(as_dict(c).get("content")) for c in update.get("content") or []
             ).strip()
             if "\n" not in text and text:
                 line += f": {text}"
@@ -826,8 +829,8 @@ class Host:
     # --- asking -------------------------------------------------------------------------
 
     def permission(self, params: dict[str, Any], answer: Callable[[dict[str, Any]], None]) -> None:
-        tool_call = _dict(params.get("toolCall"))
-        options = [_dict(o) for o in params.get("options") or [] if isinstance(o, dict)]
+        tool_call = as_dict(params.get("toolCall"))
+        options = [as_dict(o) for o in params.get("options") or [] if isinstance(o, dict)]
         if not options:
             self.conv.error("the agent's permission request has no options: answered cancelled")
             answer({})
@@ -907,12 +910,12 @@ class Host:
         reject: int | None,
         answer: Callable[[dict[str, Any]], None],
     ) -> None:
-        title = _text(tool_call.get("title")) or _text(tool_call.get("toolCallId"), "tool")
+        title = as_text(tool_call.get("title")) or as_text(tool_call.get("toolCallId"), "tool")
         shown = dict(tool_details(tool_call))
         shown["options"] = "\n".join(
-            f"{_text(o.get('name'), '?')} ({_text(o.get('kind'), '?')})" for o in options
+            f"{as_text(o.get('name'), '?')} ({as_text(o.get('kind'), '?')})" for o in options
         )
-        document = self._document(title, shown, _text(tool_call.get("toolCallId")) or None)
+        document = self._document(title, shown, as_text(tool_call.get("toolCallId")) or None)
         result = self._in_inbox(document)
         if result.status is Status.INTERRUPTED:
             self.hold(answer, {})
@@ -927,7 +930,7 @@ class Host:
             self.ended = Ended(int(Status.NO_ANSWER))
 
     def elicitation(self, params: dict[str, Any], answer: Callable[[dict[str, Any]], None]) -> None:
-        tool_id = _text(params.get("toolCallId")) or None
+        tool_id = as_text(params.get("toolCallId")) or None
         shaped = auq_input(params) if params.get("mode") == "form" else None
         call: ToolCall | None = None
         if shaped is not None:
@@ -937,7 +940,7 @@ class Host:
             except Exception:
                 call = None  # not a question AskUserQuestion can ask: the general form
         if call is None:
-            message = _text(params.get("message")) or "(no message)"
+            message = as_text(params.get("message")) or "(no message)"
             self.conv.say(
                 "\n"
                 + "\n".join(
@@ -1013,20 +1016,20 @@ class Host:
             ),
             START_TIMEOUT,
         )
-        info = _dict(_dict(init).get("agentInfo"))
-        self.auth_methods = _dict(init).get("authMethods")
+        info = as_dict(as_dict(init).get("agentInfo"))
+        self.auth_methods = as_dict(init).get("authMethods")
         params = {"cwd": cwd if cwd is not None else os.getcwd(), "mcpServers": []}
-        session = _dict(self.wait(self.link.call("session/new", params), START_TIMEOUT))
-        self.session_id = _text(session.get("sessionId"), "?")
-        name = _text(info.get("title")) or _text(info.get("name"), "agent")
-        version = _text(info.get("version"))
+        session = as_dict(self.wait(self.link.call("session/new", params), START_TIMEOUT))
+        self.session_id = as_text(session.get("sessionId"), "?")
+        name = as_text(info.get("title")) or as_text(info.get("name"), "agent")
+        version = as_text(info.get("version"))
         self.say_item(f"({name}{' ' + version if version else ''} session {self.session_id})")
-        modes = _dict(session.get("modes"))
+        modes = as_dict(session.get("modes"))
         for entry in modes.get("availableModes") or []:
-            mode_id = _text(_dict(entry).get("id"))
+            mode_id = as_text(as_dict(entry).get("id"))
             if mode_id:
-                self.modes[mode_id] = _text(_dict(entry).get("name")) or mode_id
-        self.mode = _text(modes.get("currentModeId")) or None
+                self.modes[mode_id] = as_text(as_dict(entry).get("name")) or mode_id
+        self.mode = as_text(modes.get("currentModeId")) or None
         if mode is not None and mode != self.mode:
             self.set_mode(mode, modes.get("availableModes"))
 
@@ -1035,8 +1038,8 @@ class Host:
         if mode not in self.modes:
             offered = []
             for entry in available or []:
-                about = _text(_dict(entry).get("description"))
-                name = _text(_dict(entry).get("id"), "?")
+                about = as_text(as_dict(entry).get("description"))
+                name = as_text(as_dict(entry).get("id"), "?")
                 offered.append(f"{name} ({about})" if about else name)
             self.conv.error(
                 f"the agent has no mode {mode!r}; "
@@ -1074,7 +1077,7 @@ class Host:
                 self.drain()  # and every request still queued
         self.drain()
         self.flush()
-        stop = _text(_dict(response).get("stopReason"), "?")
+        stop = as_text(as_dict(response).get("stopReason"), "?")
         seconds = self.link.elapsed(began)
         ok = stop in ("end_turn", "cancelled")
         word = "done" if stop == "end_turn" else f"ended: {stop}"
@@ -1126,7 +1129,7 @@ def host(
     With ``inbox`` (a Document in, its Reply out), permission requests and forms are
     asked in the inbox instead of here; with ``thoughts``, the agent's thoughts are shown."""
     if one_terminal is None:
-        one_terminal = _claude.same_terminal(out, conv.out)
+        one_terminal = same_terminal(out, conv.out)
     session = Host(link, conv, out, one_terminal=one_terminal)
     session.inbox = inbox
     session.thoughts = thoughts
@@ -1171,7 +1174,7 @@ def host(
     if died:
         how = f": {visible(why)}" if why else ""
         if code is not None and code != 0:
-            how += f" ({_claude.describe_exit(code)})"
+            how += f" ({describe_exit(code)})"
         conv.error(f"the agent failed{how}")
         if why.startswith(SIGN_IN):
             for line in sign_in_lines(session.auth_methods):
@@ -1184,12 +1187,9 @@ def host(
     return int(Status.ANSWERED)
 
 
-same_terminal = _claude.same_terminal
-
-
 def show_stderr(conv: Conversation) -> Callable[[str, int], None]:
     """The agent's stderr lines, escaped, one line each: ``(agent stderr) ...``."""
-    return _claude.show_stderr(conv, "agent")
+    return child.show_stderr(conv, "agent")
 
 
 def capabilities(*, fs: bool = False, terminal: bool = False) -> dict[str, Any]:
@@ -1214,7 +1214,7 @@ def failure(exc: BaseException) -> str:
         return shown
     said = str(exc)
     data = getattr(exc, "data", None)
-    details = data if isinstance(data, str) else _dict(data).get("details")
+    details = data if isinstance(data, str) else as_dict(data).get("details")
     if isinstance(details, str) and details.strip() and details.strip() not in said:
         said += f" ({details.strip()})"  # what the agent says of it, past JSON-RPC's words
     if getattr(exc, "code", None) == AUTH_REQUIRED:
@@ -1226,8 +1226,8 @@ def sign_in_lines(methods: Any) -> list[str]:
     """What to do when the agent wants a sign-in: the ways it offers (``authMethods``)."""
     lines = []
     for method in methods if isinstance(methods, list) else []:
-        name = _text(_dict(method).get("name")) or _text(_dict(method).get("id"), "?")
-        about = _text(_dict(method).get("description"))
+        name = as_text(as_dict(method).get("name")) or as_text(as_dict(method).get("id"), "?")
+        about = as_text(as_dict(method).get("description"))
         lines.append(f"  {name}" + (f": {about}" if about else ""))
     intro = "sign in with the agent itself (or set what it reads, such as its API key), then "
     intro += "run askcli again"
@@ -1390,7 +1390,7 @@ class _Done:
     def result(self) -> Any:
         entry = self.entry or {}
         if "error" in entry:
-            text = _text(entry.get("error"), "?")
+            text = as_text(entry.get("error"), "?")
             raise ConnectionError(text) if entry.get("ended") else ReplayedError(text)
         return entry.get("result")
 
@@ -1415,7 +1415,7 @@ class Scripted:
         status: int | None = 0,
         on_stderr: Callable[[str, int], None] | None = None,
     ) -> None:
-        self.lines = [_dict(entry) for entry in received]
+        self.lines = [as_dict(entry) for entry in received]
         self.status = status
         self.on_stderr = on_stderr
         self.sent: list[dict[str, Any]] = []
@@ -1446,7 +1446,7 @@ class Scripted:
                 self.lines.pop(0)
                 continue
             if "reply" in entry:
-                waiting = self.pending.get(_text(entry.get("reply")))
+                waiting = self.pending.get(as_text(entry.get("reply")))
                 if not waiting:
                     break
                 self.lines.pop(0)
@@ -1461,17 +1461,19 @@ class Scripted:
             if "stderr" in entry:
                 if self.on_stderr is not None:
                     more = entry.get("more")
-                    self.on_stderr(_text(entry.get("stderr")), more if isinstance(more, int) else 0)
+                    self.on_stderr(
+                        as_text(entry.get("stderr")), more if isinstance(more, int) else 0
+                    )
                 continue
             if "refused" in entry:
-                return Event("refused", {"method": _text(entry.get("refused"), "?")})
+                return Event("refused", {"method": as_text(entry.get("refused"), "?")})
             if "shown" in entry:
-                return Event("shown", {"text": _text(entry.get("shown"))})
-            method = _text(entry.get("notification") or entry.get("request"))
+                return Event("shown", {"text": as_text(entry.get("shown"))})
+            method = as_text(entry.get("notification") or entry.get("request"))
             kind = KINDS.get(method)
             if kind is None:
                 continue
-            params = _dict(entry.get("params"))
+            params = as_dict(entry.get("params"))
             if kind == "update":
                 return Event(kind, params)
             number = entry.get("id") if isinstance(entry.get("id"), int) else None

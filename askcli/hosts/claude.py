@@ -23,7 +23,6 @@ import contextlib
 import json
 import math
 import os
-import re
 import select
 import shutil
 import signal
@@ -52,6 +51,17 @@ from ..wire.results import (
     ToolResult,
     interrupted_text,
 )
+from .child import (
+    MAX_LINE,
+    MAX_NAMES,
+    SHOWN,
+    as_dict,
+    as_text,
+    describe_exit,
+    die_with_parent,
+    same_terminal,
+    shorten,
+)
 
 FLAGS = [
     "-p",
@@ -67,20 +77,13 @@ INSTALL_HINT = (
     "Claude Code was not found: install it with `npm install -g @anthropic-ai/claude-code`, "
     "or pass --claude-bin PATH"
 )
-MAX_LINE = 16 * 1024 * 1024  # a longer line from Claude Code is skipped unread
 MAX_DEPTH = 200  # a line nesting deeper is skipped
-SHOWN = 500  # characters of a line of text (stderr, not JSON) shown; the rest is counted
 ENDING_GRACE = 2.0  # seconds Claude Code has to end by itself once its input is closed
 TERM_GRACE = 3.0  # seconds its process group has between SIGTERM and SIGKILL
 EXIT_CLAUDE_FAILED = 1
 TOO_DEEP = "<tool_use_error>InputValidationError: the input nests too deep</tool_use_error>"
-MAX_NAMES = 4096  # tool names kept for results still to come
 # tools whose results askcli shows in its own form (answers, checklists): shown when failed
 SHOWN_BY_ASKCLI = frozenset({"AskUserQuestion", "TodoWrite", "TaskCreate", "TaskUpdate"})
-# terminal control sequences, for telling a stderr line that holds nothing to read
-_SEQUENCE = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]"
-)
 
 
 class Skipped(NamedTuple):
@@ -109,28 +112,6 @@ def find_claude(claude_bin: str | None) -> str:
     if path is None or not os.path.isfile(path) or not os.access(path, os.X_OK):
         raise UsageError(INSTALL_HINT if claude_bin is None else f"{claude_bin}: {INSTALL_HINT}")
     return path
-
-
-def die_with_parent() -> Callable[[], None] | None:
-    """A ``preexec_fn`` by which the child receives SIGTERM when askcli dies, even by
-    SIGKILL (Linux; None elsewhere). It reaches the child only, not the processes it
-    starts, and is tied to the thread that starts the child, which must live as long.
-
-    libc is looked up here, in the parent: the child, forked from a process with threads,
-    only calls it (no import there, whose lock another thread may have held)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    try:
-        import ctypes
-
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-
-    def preexec() -> None:
-        prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-    return preexec
 
 
 def parse_line(data: bytes) -> dict[str, Any] | str | Skipped:
@@ -212,22 +193,6 @@ def _subreaper() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
     except (OSError, AttributeError):
         pass
-
-
-def shorten(text: str, limit: int = SHOWN) -> str:
-    """``text`` escaped on one line, cut to ``limit`` characters with the rest counted."""
-    if len(text) <= limit:
-        return visible(text)
-    return visible(text[:limit]) + f"… ({len(text) - limit} more characters)"
-
-
-def stderr_line(text: str, more: int = 0, who: str = "Claude Code") -> str | None:
-    """How a line of ``who``'s stderr is shown; None for one that holds nothing to read
-    (only terminal control sequences and spaces, such as ``ESC[?25h``)."""
-    if not _SEQUENCE.sub("", text).strip() and not more:
-        return None
-    extra = f"… ({more} more bytes)" if more else ""
-    return f"({who} stderr) {shorten(text)}{extra}\n"
 
 
 class ChildClaude:
@@ -435,16 +400,8 @@ class Scripted:
         return self.status
 
 
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
-
-
-def _text(value: Any, default: str = "") -> str:
-    return value if isinstance(value, str) else default
 
 
 def _number(value: Any) -> float | None:
@@ -459,7 +416,7 @@ def _number(value: Any) -> float | None:
 
 def tool_line(name: str, tool_input: Any) -> str:
     """One line for a tool use: ``Bash: npm test``, ``Edit: src/app.py``."""
-    data = _dict(tool_input)
+    data = as_dict(tool_input)
     for key in ("command", "file_path", "notebook_path", "path", "pattern", "url", "query"):
         value = data.get(key)
         if isinstance(value, str) and value:
@@ -469,19 +426,9 @@ def tool_line(name: str, tool_input: Any) -> str:
         if isinstance(value, str) and value:
             return f"{name}: {value}"
     if name == "TaskUpdate" and isinstance(data.get("taskId"), str | int):
-        status = _text(data.get("status"))
+        status = as_text(data.get("status"))
         return f"{name}: #{data['taskId']} {status}".rstrip()
     return name
-
-
-def describe_exit(code: int) -> str:
-    """``exited with status 3`` or ``was killed by SIGKILL``."""
-    if code >= 0:
-        return f"exited with status {code}"
-    try:
-        return f"was killed by {signal.Signals(-code).name}"
-    except ValueError:
-        return f"was killed by signal {-code}"
 
 
 def same_input(name: str, tool_input: Any) -> str | None:
@@ -492,22 +439,6 @@ def same_input(name: str, tool_input: Any) -> str | None:
         return None
 
 
-def same_terminal(out: Any, err: Any) -> bool:
-    """Whether ``out`` and ``err`` write to one terminal (the same tty device), so that what
-    one shows the person already sees on the other."""
-    try:
-        first, second = os.fstat(out.fileno()), os.fstat(err.fileno())
-        ttys = os.isatty(out.fileno()) and os.isatty(err.fileno())
-    except (AttributeError, OSError, ValueError):
-        return False
-    if not ttys:
-        return False
-    return first.st_rdev == second.st_rdev or (first.st_dev, first.st_ino) == (
-        second.st_dev,
-        second.st_ino,
-    )
-
-
 def retry_line(message: dict[str, Any]) -> str:
     """One line for Claude Code's ``api_retry`` message (attempt, delay, error)."""
     attempt, most = _number(message.get("attempt")), _number(message.get("max_retries"))
@@ -516,7 +447,7 @@ def retry_line(message: dict[str, Any]) -> str:
         count += f" of {most:.0f}"
     delay = _number(message.get("retry_delay_ms"))
     when = f" in {delay / 1000:.1f} s" if delay is not None and delay >= 0 else ""
-    error = _text(message.get("error"), "error")
+    error = as_text(message.get("error"), "error")
     status = _number(message.get("error_status"))
     how = f"HTTP {status:.0f}" if status is not None else "no response"
     return f"(API error: {error}, {how}; retry {count}{when})"
@@ -528,9 +459,9 @@ def result_text(content: Any) -> str:
         return content
     parts = []
     for block in _list(content):
-        block = _dict(block)
-        kind = _text(block.get("type"), "?")
-        parts.append(_text(block.get("text")) if kind == "text" else f"[{kind}]")
+        block = as_dict(block)
+        kind = as_text(block.get("type"), "?")
+        parts.append(as_text(block.get("text")) if kind == "text" else f"[{kind}]")
     return "\n".join(parts)
 
 
@@ -654,23 +585,23 @@ class Host:
         """Show one of Claude Code's messages that needs no answer."""
         kind = message.get("type")
         if kind == "assistant":
-            for block in _list(_dict(message.get("message")).get("content")):
-                block = _dict(block)
+            for block in _list(as_dict(message.get("message")).get("content")):
+                block = as_dict(block)
                 if block.get("type") == "text":
-                    text = _text(block.get("text")).strip()
+                    text = as_text(block.get("text")).strip()
                     if text:
                         self.say_line(text, "Claude: ")
                         self.said, self.listed = text, None
                 elif block.get("type") == "tool_use":
-                    name = _text(block.get("name"), "?")
+                    name = as_text(block.get("name"), "?")
                     self._show_tool_use(name, block.get("input"), block.get("id"))
         elif kind == "user":
             self._track_tasks(message)
             self._show_tool_results(message)
         elif kind == "system" and message.get("subtype") == "init":
             self.conv.capabilities.update(capabilities(message))
-            session = _text(message.get("session_id"), "?")
-            model = _text(message.get("model"), "?")
+            session = as_text(message.get("session_id"), "?")
+            model = as_text(message.get("model"), "?")
             if self.session_shown != (session, model):  # once, and again when it changes
                 self.session_shown = (session, model)
                 self.say_item(f"(Claude Code session {session}, model {model})")
@@ -685,16 +616,16 @@ class Host:
         done = message.get("tool_use_result")
         if not isinstance(done, dict):
             return
-        content = _list(_dict(message.get("message")).get("content"))
-        ids = [_dict(b).get("tool_use_id") for b in content]
+        content = _list(as_dict(message.get("message")).get("content"))
+        ids = [as_dict(b).get("tool_use_id") for b in content]
         first = ids[0] if ids and isinstance(ids[0], str) else None
         task = done.get("task")
         if isinstance(task, dict) and first is not None and first in self.creating:
             created = self.creating.pop(first)
             self.tasks[str(task.get("id"))] = {
-                "content": _text(created.get("subject")) or _text(task.get("subject")),
+                "content": as_text(created.get("subject")) or as_text(task.get("subject")),
                 "status": "pending",
-                "activeForm": _text(created.get("activeForm")) or None,
+                "activeForm": as_text(created.get("activeForm")) or None,
             }
             return
         change = done.get("statusChange")
@@ -706,14 +637,14 @@ class Host:
             if change.get("to") == "deleted":
                 del self.tasks[task_id]
             else:
-                self.tasks[task_id]["status"] = _text(change.get("to"), "pending")
+                self.tasks[task_id]["status"] = as_text(change.get("to"), "pending")
             items = list(self.tasks.values())
             self.conv.say(checklist(items, self.conv.style, title="Task list"))
 
     def _show_tool_results(self, message: dict[str, Any]) -> None:
         """One line per tool result; those of :data:`SHOWN_BY_ASKCLI` only when failed."""
-        for block in _list(_dict(message.get("message")).get("content")):
-            block = _dict(block)
+        for block in _list(as_dict(message.get("message")).get("content")):
+            block = as_dict(block)
             if block.get("type") != "tool_result":
                 continue
             tool_id = block.get("tool_use_id")
@@ -733,7 +664,7 @@ class Host:
             return  # asked next, through the can_use_tool request
         if name == "TaskCreate" and isinstance(tool_input, dict) and isinstance(tool_id, str):
             self.creating[tool_id] = tool_input
-        todos = _dict(tool_input).get("todos")
+        todos = as_dict(tool_input).get("todos")
         if name == "TodoWrite" and isinstance(todos, list):
             items = [t for t in todos if isinstance(t, dict)]
             self.conv.say(checklist(items, self.conv.style, title="Todo list"))
@@ -748,10 +679,10 @@ class Host:
         seconds = (_number(message.get("duration_ms")) or 0) / 1000
         money = f", ${cost:.4f}" if cost is not None else ""
         failed = message.get("is_error") is True
-        ending = f"ended: {_text(message.get('subtype'), 'error')}" if failed else "done"
+        ending = f"ended: {as_text(message.get('subtype'), 'error')}" if failed else "done"
         self.say_item(f"-- turn {ending}: {count} turns{money}, {seconds:.1f} s")
         self.failed = failed
-        result = _text(message.get("result"))
+        result = as_text(message.get("result"))
         said, self.said = self.said, None
         if self.one_terminal and result.strip() == said:
             return  # the person read it as ``Claude: ...`` on this very terminal
@@ -1041,14 +972,3 @@ def host(
         conv.error(f"Claude Code {describe_exit(code)}")
         return EXIT_CLAUDE_FAILED
     return int(Status.ANSWERED)
-
-
-def show_stderr(conv: Conversation, who: str = "Claude Code") -> Callable[[str, int], None]:
-    """Where a child's stderr lines go: to the person, escaped, one line each."""
-
-    def shown(text: str, more: int) -> None:
-        line = stderr_line(text, more, who)
-        if line is not None:
-            conv.say(line)
-
-    return shown

@@ -22,7 +22,7 @@ import tempfile
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .claude import die_with_parent
+from .child import die_with_parent
 
 MAX_FILE = 16 * 1024 * 1024  # bytes askcli reads or writes for the agent in one request
 MAX_OUTPUT = 1024 * 1024  # bytes of a terminal's output kept when the agent sets no limit
