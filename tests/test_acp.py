@@ -469,6 +469,25 @@ def test_ctrl_c_is_recorded_and_replayed(tmp_path: Path) -> None:
     assert requests.count("session/cancel") == 2
 
 
+def test_ctrl_c_at_the_prompt_is_recorded_and_replayed(tmp_path: Path) -> None:
+    from askcli.runners import fixtures
+
+    path = tmp_path / "session.json"
+    child, shown, _ = spawn(tmp_path, [[chunk("hello")]], "--record", str(path))
+    expect(child, shown, "> ")
+    child.sendline("hi")
+    expect(child, shown, "Agent: hello")
+    expect(child, shown, "> ")
+    child.sendintr()
+    expect(child, shown, "askcli: session ended")
+    assert ended(child, shown) == 130
+    fixture = fixtures.load(path)
+    assert fixture["answers"] == ["hi", "\x03"]
+    assert fixture["status"] == 130
+    expected, actual = fixtures.replay(fixture)
+    assert actual == expected
+
+
 def test_second_ctrl_c_ends_and_the_agent_is_ended(tmp_path: Path) -> None:
     child, shown, log = spawn(tmp_path, [[{"wait_cancel": True}, {"sleep": 30}]], "--prompt", "go")
     wait_log(log, "prompt")

@@ -692,12 +692,6 @@ class Host:
         for give in held:
             give()
 
-    def typed_interrupt(self) -> None:
-        """Ctrl-C at a question: --record keeps it among the answer lines."""
-        typed = getattr(self.conv.reader, "transcript", None)
-        if isinstance(typed, bytearray) and not signals.received_other_than_sigint():
-            typed += INTERRUPT.encode() + b"\n"
-
     def drain(self) -> None:
         """Handle what is queued (the updates sent just before a reply)."""
         while True:
@@ -870,7 +864,7 @@ class Host:
             why = self.conv.why(Ending.TIMEOUT)
         except KeyboardInterrupt:
             self.hold(answer, {})  # cancelled, never allowed
-            self.typed_interrupt()
+            typed_interrupt(self.conv)
             raise
         else:
             why = self.conv.why(Ending.ENDED)
@@ -976,7 +970,7 @@ class Host:
                 result = self._in_inbox(document)
         except KeyboardInterrupt:
             self.hold(answer, {"action": "cancel"})
-            self.typed_interrupt()
+            typed_interrupt(self.conv)
             raise
         finally:
             self.conv.call_starts(False)
@@ -995,7 +989,7 @@ class Host:
         if result.status is Status.INTERRUPTED:
             self.hold(answer, {"action": "cancel"})
             if self.inbox is None:
-                self.typed_interrupt()
+                typed_interrupt(self.conv)
             raise KeyboardInterrupt
         answer(reply)
         if result.status is Status.NO_ANSWER:
@@ -1094,15 +1088,20 @@ class Host:
                 self.ended = Ended(EXIT_OUTPUT_FAILED, "cannot write the result to stdout")
 
 
+def typed_interrupt(conv: Conversation) -> None:
+    """Ctrl-C at a question or at ``> ``: --record keeps it among the answer lines."""
+    typed = getattr(conv.reader, "transcript", None)
+    if isinstance(typed, bytearray) and not signals.received_other_than_sigint():
+        typed += INTERRUPT.encode() + b"\n"
+
+
 def _read_prompt(conv: Conversation) -> str | None:
     """The person's next prompt at ``> ``: --timeout is for the agent's questions only."""
     timeout, conv.timeout = conv.timeout, None
     try:
         return conv.read_answer("> ", command=False)
     except KeyboardInterrupt:
-        typed = getattr(conv.reader, "transcript", None)
-        if isinstance(typed, bytearray) and not signals.received_other_than_sigint():
-            typed += INTERRUPT.encode() + b"\n"  # --record keeps it
+        typed_interrupt(conv)
         raise
     finally:
         conv.timeout = timeout
