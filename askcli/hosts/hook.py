@@ -48,7 +48,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
-from ..errors import AskcliError, InboxError, InvalidCall, OutputFailed
+from ..errors import AskcliError, InboxError, OutputFailed
 from ..files import read_bounded
 from ..terminal import signals
 from ..terminal.rendering import terminal_text, visible
@@ -169,21 +169,14 @@ def decision(hook: Hook, result: ToolResult) -> dict[str, Any]:
     return {"hookSpecificOutput": {"hookEventName": PERMISSION_REQUEST, "decision": chosen}}
 
 
-def checked(hook: Hook, document: dict[str, Any]) -> ToolResult | None:
+def refused(document: dict[str, Any]) -> ToolResult | None:
     """The result of a call that cannot be asked (it fails its schema), given at once
     without asking anyone; None for a call to ask."""
-    from ..tools.registry import check_call, invalid_result
+    from ..tools.registry import checked
 
-    envelope = detect(document)
-    (call,) = envelope.calls
-    try:
-        check_call(call)
-    except InvalidCall as error:
-        return invalid_result(call, error)
-    except LookupError as error:
-        text = results.unreadable_text(str(error))
-        return ToolResult(call.id, text, Status.INVALID, is_error=True)
-    return None
+    (call,) = detect(document).calls
+    found = checked(call, lambda _: None)
+    return found if isinstance(found, ToolResult) else None
 
 
 # -- --here: the terminal ----------------------------------------------------------------
@@ -412,7 +405,7 @@ def answer(
     if not hook.served:
         return Outcome(None, 0)
     document = hook.document()
-    result = checked(hook, document)
+    result = refused(document)
     if result is not None:
         say(f"the {hook.tool} call is not valid; the model is told why")
     else:

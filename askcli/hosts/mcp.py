@@ -33,18 +33,18 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import InboxError, InvalidCall, UnreadableDocument, UsageError
+from ..errors import InboxError, UnreadableDocument, UsageError
 from ..inbox.asking import reply_from_json
 from ..inbox.store import Agent, Question, State, Store
-from ..schema.issues import describe_issues
 from ..schema.models import TodoWriteInput
 from ..terminal.rendering import visible
-from ..tools.registry import check_call, invalid_result
+from ..tools.registry import checked
 from ..wire import results
 from ..wire.definitions import DESCRIPTION as ASK_DESCRIPTION
 from ..wire.definitions import _clean, input_schema
 from ..wire.documents import loads_limited
 from ..wire.envelopes import ASK_USER_QUESTION, TODO_WRITE, detect, generated_id
+from ..wire.results import ToolResult
 
 if TYPE_CHECKING:  # anyio comes with the SDK: imported where it is used, after the check
     import anyio
@@ -222,13 +222,12 @@ class Asker:
         block = {"type": "tool_use", "id": generated_id(data, 1), "name": tool, "input": data}
         try:
             call = detect(block).calls[0]
-            check_call(call)
-        except InvalidCall as error:
-            self.say(f"invalid {tool} call: {visible(describe_issues(error.issues))}")
-            return Outcome(invalid_result(call, error).content, True)
         except (LookupError, UnreadableDocument) as error:
-            self.say(visible(str(error)))
+            self.say(str(error))
             return Outcome(results.unreadable_text(str(error)), True)
+        found = checked(call, self.say)
+        if isinstance(found, ToolResult):
+            return Outcome(found.content, True)
         return block
 
     async def _wait(self, question: Question, progress: Progress) -> Outcome:

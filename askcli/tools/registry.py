@@ -297,20 +297,35 @@ def check_call(call: ToolCall, *, short: bool = False) -> tuple[Tool, Any]:
         raise InvalidCall(call.name, error.issues) from None
 
 
+def checked(
+    call: ToolCall,
+    say: Callable[[str], None],
+    wording: str = "seed",
+    *,
+    short: bool = False,
+) -> tuple[Tool, Any] | ToolResult:
+    """:func:`check_call`, or the result of a call that cannot be asked (malformed, or
+    failing its schema), given without asking anyone; ``say`` gets why, in one line."""
+    try:
+        return check_call(call, short=short)
+    except InvalidCall as error:
+        where = f" {call.id}" if call.id else ""
+        say(f"invalid {error.tool} call{where}: {describe_issues(error.issues)}")
+        return invalid_result(call, error, wording)
+    except LookupError as error:
+        say(str(error))
+        text = results.unreadable_text(str(error))
+        return ToolResult(call.id, text, Status.INVALID, is_error=True)
+
+
 def run_call(call: ToolCall, conv: Conversation, *, short: bool = False) -> ToolResult:
     """Answer one call with its tool; malformed and invalid calls get errors."""
     if call.notice is not None:
         conv.error(call.notice)
-    try:
-        tool, parsed = check_call(call, short=short)
-    except InvalidCall as error:
-        where = f" {call.id}" if call.id else ""
-        conv.error(f"invalid {error.tool} call{where}: {describe_issues(error.issues)}")
-        return invalid_result(call, error, conv.wording)
-    except LookupError as error:
-        conv.error(str(error))
-        text = results.unreadable_text(str(error))
-        return ToolResult(call.id, text, Status.INVALID, is_error=True)
+    found = checked(call, conv.error, conv.wording, short=short)
+    if isinstance(found, ToolResult):
+        return found
+    tool, parsed = found
     conv.call_starts()  # --notify: once per call, at its first prompt (TodoWrite has none)
     try:
         return tool.answer(call, parsed, conv)
