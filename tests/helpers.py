@@ -8,9 +8,13 @@ import json
 import os
 import subprocess
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from askcli.lines import TextLineReader
+
+if TYPE_CHECKING:
+    from askcli.inbox.store import Question, Store
+    from askcli.terminal.conversation import Conversation
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -101,3 +105,39 @@ class Stopping(TextLineReader):
         if not data:
             raise self.exc
         return data
+
+
+# -- the inbox's person side, as askcli inbox answers ---------------------------------------
+
+
+def answer_one(store: Store, inbox: str, question: Question, conv: Conversation) -> bool:
+    """Ask a question ``inbox`` claimed and store its reply, as ``askcli inbox`` does; False
+    when it was no longer this inbox's to answer (its asker withdrew it meanwhile)."""
+    from askcli.inbox.asking import reply_to_json
+    from askcli.runners.session import answer_document
+    from askcli.wire.documents import Document
+
+    reply = answer_document(Document(question.call), conv, question.id)
+    return store.answer(inbox, question.id, reply_to_json(reply))
+
+
+def answer_queued(
+    store: Store, lines: str, question_id: int | None = None, screen: io.StringIO | None = None
+) -> bool:
+    """A person at an inbox of ``store`` answers question ``question_id`` (None: the oldest
+    waiting) with the answer ``lines``: True when the answer was stored. ``screen`` gets
+    what they saw."""
+    from askcli.inbox.person import inbox_id
+    from askcli.terminal.conversation import Conversation
+    from askcli.terminal.rendering import Style
+
+    me = inbox_id()
+    store.heartbeat(me)
+    question = store.claim(me, question_id)
+    assert question is not None, f"question {question_id} is not waiting"
+    out = screen if screen is not None else io.StringIO()
+    conv = Conversation(TextLineReader(io.StringIO(lines)), out, Style())
+    try:
+        return answer_one(store, me, question, conv)
+    finally:
+        store.leave(me)

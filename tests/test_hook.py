@@ -25,7 +25,6 @@ import pytest
 
 from askcli.hosts import hook as hooks
 from askcli.hosts.hook import Hook, HookError, Outcome, answer, decision, parse_hook
-from askcli.inbox.person import answer_one, inbox_id
 from askcli.inbox.store import State, Store
 from askcli.lines import TextLineReader
 from askcli.runners.session import Reply, answer_document
@@ -36,7 +35,7 @@ from askcli.wire import results
 from askcli.wire.documents import MAX_DOCUMENT_BYTES, Document
 from askcli.wire.results import Status, ToolResult
 
-from .helpers import askcli_path, run_askcli
+from .helpers import answer_queued, askcli_path, run_askcli
 
 QUESTIONS = {
     "questions": [
@@ -490,13 +489,8 @@ def queued(tmp_path: Path, proc: subprocess.Popen[str]) -> Any:
 def answer_in_inbox(tmp_path: Path, question_id: int, lines: str) -> str:
     """What a person typing ``lines`` in an inbox answers; the screen they saw."""
     store = Store(tmp_path / "inbox.db")
-    me = inbox_id()
-    store.heartbeat(me)
-    question = store.claim(me, question_id)
-    assert question is not None
     screen = io.StringIO()
-    conv = Conversation(TextLineReader(io.StringIO(lines)), screen, Style())
-    assert answer_one(store, me, question, conv)
+    assert answer_queued(store, lines, question_id, screen)
     store.close()
     return screen.getvalue()
 

@@ -3,11 +3,11 @@
 Claude Code runs headless (``-p``, stream-json, ``--permission-prompt-tool stdio`` so that
 AskUserQuestion exists there) with ``askcli hook`` in its ``--settings``; the scripted model
 calls a tool; a person answers the queued question in the inbox (``askcli inbox answer
-ID``, or the queue's own person side where that command is not there); what they typed
-must be in Claude Code's next request to the model, byte for byte. The ``can_use_tool``
-requests Claude Code sends in parallel with a PermissionRequest hook are left unanswered,
-so that the hook's decision is the one that counts (recipe 2). ``--here`` is driven in a
-pty around ``claude -p``, and refused in one line in Claude Code's full-screen interface.
+ID``); what they typed must be in Claude Code's next request to the model, byte for byte.
+The ``can_use_tool`` requests Claude Code sends in parallel with a PermissionRequest hook
+are left unanswered, so that the hook's decision is the one that counts (recipe 2).
+``--here`` is driven in a pty around ``claude -p``, and refused in one line in Claude
+Code's full-screen interface.
 """
 
 from __future__ import annotations
@@ -19,18 +19,14 @@ import shlex
 import subprocess
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pexpect
 import pytest
 
-from askcli.inbox.person import answer_one, inbox_id
 from askcli.inbox.store import State, Store
-from askcli.lines import TextLineReader
-from askcli.terminal.conversation import Conversation
-from askcli.terminal.rendering import Style
 from askcli.wire import results
 
 from .helpers import askcli_path
@@ -209,41 +205,21 @@ def waiting(inbox: Path, within: float = 60) -> Any:
     pytest.fail("no question arrived in the inbox")
 
 
-def inbox_answer_command() -> bool:
-    """``askcli inbox answer`` is there (issue 13's inbox)."""
-    proc = subprocess.run(
-        [str(askcli_path()), "inbox", "answer", "--help"], capture_output=True, timeout=20
-    )
-    return proc.returncode == 0
-
-
-def answer_in_inbox(api: Api, inbox: Path, lines: str) -> str:
-    """A person answers the waiting question with ``lines``: ``askcli inbox answer ID``
-    where it exists, else the queue's person side; what they saw."""
+def answer_in_inbox(api: Api, inbox: Path, lines: str, status: int = 0) -> str:
+    """A person answers the waiting question with ``lines`` (``askcli inbox answer ID``,
+    exiting with ``status``); what they saw."""
     question = waiting(inbox)
-    if inbox_answer_command():
-        proc = subprocess.run(
-            [str(askcli_path()), "inbox", "answer", str(question.id)],
-            input=lines,
-            capture_output=True,
-            text=True,
-            timeout=30,
-            env={**api.env, "NO_COLOR": "1"},
-        )
-        assert proc.returncode in (0, 1), proc.stderr
-        assert "Traceback" not in proc.stderr
-        return proc.stderr
-    store = Store(inbox)
-    me = inbox_id()
-    store.heartbeat(me)
-    claimed = store.claim(me, question.id)
-    assert claimed is not None
-    screen = io.StringIO()
-    assert answer_one(
-        store, me, claimed, Conversation(TextLineReader(io.StringIO(lines)), screen, Style())
+    proc = subprocess.run(
+        [str(askcli_path()), "inbox", "answer", str(question.id)],
+        input=lines,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**api.env, "NO_COLOR": "1"},
     )
-    store.close()
-    return screen.getvalue()
+    assert proc.returncode == status, proc.stderr
+    assert "Traceback" not in proc.stderr
+    return proc.stderr
 
 
 def states(inbox: Path) -> list[State]:
@@ -286,7 +262,7 @@ def test_pre_tool_use_answers_reach_the_model_as_typed(api: Api, tmp_path: Path)
 def test_pre_tool_use_declined_is_claude_codes_rejection(api: Api, tmp_path: Path) -> None:
     claude = Headless(api, tmp_path / "work", settings(tmp_path))
     try:
-        answer_in_inbox(api, tmp_path / "inbox.db", "q\n")
+        answer_in_inbox(api, tmp_path / "inbox.db", "q\n", status=1)
         claude.until_result("fail")
     finally:
         claude.close()
@@ -330,7 +306,7 @@ def test_claude_code_ending_the_hook_withdraws_the_question(api: Api, tmp_path: 
 def test_permission_request_denied_with_the_persons_words(api: Api, tmp_path: Path) -> None:
     claude = Headless(api, tmp_path / "work", settings(tmp_path))
     try:
-        screen = answer_in_inbox(api, tmp_path / "inbox.db", "run « the tests » first\n")
+        screen = answer_in_inbox(api, tmp_path / "inbox.db", "run « the tests » first\n", 1)
         claude.until_result()
     finally:
         claude.close()
@@ -431,6 +407,31 @@ def interactive(api: Api, work: Path) -> None:
     api.env["ANTHROPIC_API_KEY"] = KEY
 
 
+def until(
+    child: pexpect.spawn,
+    log: io.StringIO,
+    done: Callable[[], bool],
+    why: str,
+    end: float | None = None,
+) -> None:
+    """Let Claude Code's full-screen interface run until ``done()`` (at most 60 seconds,
+    or until ``end``); the test fails with ``why`` and what the terminal showed."""
+    end = end if end is not None else time.monotonic() + 60
+    while not done():
+        if time.monotonic() > end:
+            pytest.fail(f"{why}; the terminal showed:\n{log.getvalue()}")
+        try:
+            child.expect(pexpect.TIMEOUT, timeout=0.2)
+        except pexpect.EOF:
+            pytest.fail(f"Claude Code ended; the terminal showed:\n{log.getvalue()}")
+
+
+def end_interactive(child: pexpect.spawn) -> None:
+    child.sendcontrol("c")
+    child.sendcontrol("c")
+    child.close(force=True)
+
+
 @needs_claude
 @pytest.mark.parametrize("api", [ASK], indirect=True)
 def test_interactive_claude_code_answered_from_another_terminal(api: Api, tmp_path: Path) -> None:
@@ -439,17 +440,9 @@ def test_interactive_claude_code_answered_from_another_terminal(api: Api, tmp_pa
     child, log = spawn_claude(api, work, ["--settings", str(settings(tmp_path)), "ask me"])
     try:
         answer_in_inbox(api, tmp_path / "inbox.db", "1\n")
-        end = time.monotonic() + 60
-        while "toolu_a1" not in api.tool_results():
-            if time.monotonic() > end:
-                pytest.fail(f"no tool_result; the terminal showed:\n{log.getvalue()}")
-            child.expect(pexpect.TIMEOUT, timeout=0.2)
-    except pexpect.EOF:
-        pytest.fail(f"Claude Code ended; the terminal showed:\n{log.getvalue()}")
+        until(child, log, lambda: "toolu_a1" in api.tool_results(), "no tool_result")
     finally:
-        child.sendcontrol("c")
-        child.sendcontrol("c")
-        child.close(force=True)
+        end_interactive(child)
     assert api.tool_results()["toolu_a1"]["content"] == (
         'Your questions have been answered: "Which color?"="Red". You can now continue with'
         " these answers in mind."
@@ -465,23 +458,17 @@ def test_here_leaves_claude_codes_own_screen_alone(api: Api, tmp_path: Path) -> 
     child, log = spawn_claude(api, work, ["--settings", str(given), "ask me"])
     try:
         end = time.monotonic() + 60
-        while "full-screen program" not in hook_err(tmp_path):
-            if time.monotonic() > end:
-                pytest.fail(f"the hook said nothing; the terminal showed:\n{log.getvalue()}")
-            try:
-                child.expect(pexpect.TIMEOUT, timeout=0.2)
-            except pexpect.EOF:
-                pytest.fail(f"Claude Code ended; the terminal showed:\n{log.getvalue()}")
-        while "Which color?" not in log.getvalue():  # Claude Code's own dialog asks instead
-            if time.monotonic() > end:
-                pytest.fail(f"no dialog; the terminal showed:\n{log.getvalue()}")
-            child.expect(pexpect.TIMEOUT, timeout=0.2)
-    except pexpect.EOF:
-        pytest.fail(f"Claude Code ended; the terminal showed:\n{log.getvalue()}")
+        until(
+            child,
+            log,
+            lambda: "full-screen program" in hook_err(tmp_path),
+            "the hook said nothing",
+            end,
+        )
+        # Claude Code's own dialog asks instead
+        until(child, log, lambda: "Which color?" in log.getvalue(), "no dialog", end)
     finally:
-        child.sendcontrol("c")
-        child.sendcontrol("c")
-        child.close(force=True)
+        end_interactive(child)
     said = hook_err(tmp_path)
     assert said.startswith("askcli hook: --here: a full-screen program holds the terminal")
     assert said.count("\n") == 1

@@ -1,11 +1,10 @@
 """``askcli mcp`` against the official MCP SDK's own client (stdio and Streamable HTTP),
-with the inbox answering through the queue (:func:`askcli.inbox.person.answer_one`): the
+with the inbox answering through the queue (:func:`tests.helpers.answer_queued`): the
 tools, the answer's text, the still-waiting ticket and ``get_answer``, a client's timeout
 and the identical call again, progress, invalid calls, signals, the bearer token."""
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import re
@@ -29,16 +28,12 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
 from askcli.hosts import mcp as host
-from askcli.inbox.person import answer_one, inbox_id
 from askcli.inbox.store import Question, State, Store
-from askcli.lines import TextLineReader
-from askcli.terminal.conversation import Conversation
-from askcli.terminal.rendering import Style
 from askcli.tools.todos import RESULT_TEXT as TODO_RESULT
 from askcli.wire.definitions import input_schema
 from askcli.wire.results import REJECT_MESSAGE
 
-from .helpers import askcli_path
+from .helpers import answer_queued, askcli_path
 
 COLOR = {
     "question": "Which color?",
@@ -75,15 +70,8 @@ def next_question(path: Path, timeout: float = 10) -> Question:
 def answer_next(path: Path, lines: str, timeout: float = 10) -> Question:
     """Claim the next waiting question and answer it with ``lines``; the question."""
     question = next_question(path, timeout)
-    store = Store(path)
-    me = inbox_id()
-    store.heartbeat(me)
-    claimed = store.claim(me, question.id)
-    assert claimed is not None
-    conv = Conversation(TextLineReader(io.StringIO(lines)), io.StringIO(), Style())
-    assert answer_one(store, me, claimed, conv)
-    store.leave(me)
-    return claimed
+    assert answer_queued(Store(path), lines, question.id)
+    return question
 
 
 # -- the client ---------------------------------------------------------------------------
@@ -304,13 +292,8 @@ def test_two_calls_at_once_are_answered_out_of_order(tmp_path: Path) -> None:
                     time.sleep(0.02)
                 store = Store(inbox)
                 later = store.questions()[1]
-                me = inbox_id()
-                store.heartbeat(me)
                 for question, lines in ((later, "1\n"), (store.questions()[0], "2\n")):
-                    claimed = store.claim(me, question.id)
-                    assert claimed is not None
-                    conv = Conversation(TextLineReader(io.StringIO(lines)), io.StringIO(), Style())
-                    assert answer_one(store, me, claimed, conv)
+                    assert answer_queued(store, lines, question.id)
 
             await anyio.to_thread.run_sync(person)
 

@@ -17,7 +17,7 @@ import pytest
 
 from askcli.errors import InboxError
 from askcli.inbox.asking import ask_inbox, reply_from_json, reply_to_json
-from askcli.inbox.person import answer_one, inbox_id
+from askcli.inbox.person import inbox_id
 from askcli.inbox.store import Agent, State, Store
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
@@ -25,7 +25,7 @@ from askcli.terminal.rendering import Style
 from askcli.wire.documents import Document
 from askcli.wire.results import Status
 
-from .helpers import askcli_path, example
+from .helpers import answer_one, answer_queued, askcli_path, example
 
 LIBRARY = example("library.json")
 AGENT = Agent("ask", "s1", "/tmp/work")
@@ -36,19 +36,10 @@ def store(tmp_path: Path) -> Store:
     return Store(tmp_path / "inbox.db")
 
 
-def answer_with(store: Store, lines: str, question_id: int | None = None) -> bool:
-    me = inbox_id()
-    store.heartbeat(me)
-    question = store.claim(me, question_id)
-    assert question is not None
-    conv = Conversation(TextLineReader(io.StringIO(lines)), io.StringIO(), Style())
-    return answer_one(store, me, question, conv)
-
-
 def test_a_question_goes_round_once(store: Store) -> None:
     asked = store.submit(LIBRARY, AGENT)
     assert asked.state is State.WAITING and asked.ticket.startswith("q_")
-    assert answer_with(store, "2\n")
+    assert answer_queued(store, "2\n")
     found = store.wait(asked.id, 1)
     assert found is not None and found.state is State.ANSWERED
     reply = reply_from_json(store.take(asked.id))
@@ -60,7 +51,7 @@ def test_the_same_call_from_the_same_agent_is_the_same_question(store: Store) ->
     first = store.submit(LIBRARY, AGENT)
     assert store.submit(LIBRARY, AGENT).id == first.id
     assert store.submit(LIBRARY, AGENT._replace(session="s2")).id != first.id
-    answer_with(store, "1\n", first.id)
+    answer_queued(store, "1\n", first.id)
     assert store.submit(LIBRARY, AGENT).id == first.id  # answered, not yet taken: at once
     store.take(first.id)
     assert store.submit(LIBRARY, AGENT).id != first.id  # taken: a new question
@@ -187,7 +178,7 @@ def _answer_when_there(store: Store, lines: str) -> None:
     mine = Store(store.path)
     for _ in range(2000):
         if mine.questions():
-            answer_with(mine, lines)
+            answer_queued(mine, lines)
             return
         time.sleep(0.01)
 

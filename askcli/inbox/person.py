@@ -51,13 +51,6 @@ def inbox_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{time.time():.6f}"
 
 
-def answer_one(store: Store, inbox: str, question: Question, conv: Conversation) -> bool:
-    """Ask a question ``inbox`` claimed and store its reply; False when it was no longer
-    this inbox's to answer (the asker withdrew it meanwhile)."""
-    reply = answer_document(Document(question.call), conv, question.id)
-    return store.answer(inbox, question.id, reply_to_json(reply))
-
-
 def decline_reply(question: Question, wording: str = "seed") -> Reply:
     """The reply ``q`` in the question's own screens gives (the dialect's decline, in its
     words): the call is run with the one answer line ``q``, nothing drawn, no journal."""
