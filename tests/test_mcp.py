@@ -34,6 +34,7 @@ from askcli.wire.definitions import input_schema
 from askcli.wire.results import REJECT_MESSAGE
 
 from .helpers import answer_queued, askcli_path
+from .real_agents import free_port
 
 COLOR = {
     "question": "Which color?",
@@ -561,10 +562,14 @@ def test_client_label() -> None:
 # -- Streamable HTTP ------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+def listening(port: int) -> bool:
+    """Whether something listens on ``port`` within 10 seconds."""
+    for _ in range(200):
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return True
+        time.sleep(0.05)
+    return False
 
 
 def serve_http(tmp_path: Path, port: int, **env: str) -> subprocess.Popen[str]:
@@ -576,11 +581,8 @@ def serve_http(tmp_path: Path, port: int, **env: str) -> subprocess.Popen[str]:
         env={**server_env(tmp_path / "inbox.db"), **env},
         cwd=tmp_path,
     )
-    for _ in range(200):
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return proc
-        time.sleep(0.05)
+    if listening(port):
+        return proc
     proc.kill()
     raise AssertionError(f"askcli mcp --http did not listen: {proc.communicate()[1]}")
 
@@ -661,11 +663,7 @@ def test_http_makes_a_token_and_prints_it(tmp_path: Path) -> None:
         assert f"at http://127.0.0.1:{port}/mcp" in lines[0]
         token = lines[1].rsplit("Authorization: Bearer ", 1)[1].strip()
         assert len(token) >= 40
-        for _ in range(200):
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.05)
+        assert listening(port)
         assert post(port, {}) == 401
         assert post(port, {"authorization": f"Bearer {token}"}) == 200
     finally:
