@@ -7,8 +7,12 @@ import io
 import json
 import os
 import subprocess
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import pytest
 
 from askcli.lines import TextLineReader
 
@@ -90,6 +94,15 @@ def askcli_path() -> Path:
     if not path.exists():
         raise RuntimeError(f"askcli is not installed next to {sys.executable}; run make test")
     return path
+
+
+def poll(check: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
+    """Wait until ``check()`` holds; the test fails after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out waiting for {what}")
+        time.sleep(0.02)
 
 
 class Stopping(TextLineReader):

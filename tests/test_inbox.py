@@ -7,7 +7,6 @@ import io
 import json
 import subprocess
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +23,9 @@ from askcli.tools.todo_store import TodoStore
 from askcli.wire.documents import Document
 from askcli.wire.envelopes import Output
 
-from .helpers import askcli_path, call, example, question
+from .helpers import askcli_path, call, example, poll, question
 
 ASKER = Agent("claude", "s1", "/work/api")
-
-
-def poll(check: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.01)
 
 
 def conversation(lines: str, tmp_path: Path, **kwargs: Any) -> tuple[Conversation, io.StringIO]:

@@ -8,8 +8,7 @@ import json
 import os
 import signal
 import subprocess
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,16 +17,8 @@ import pytest
 
 from askcli.inbox.store import State, Store
 
-from .helpers import askcli_path, call, question
+from .helpers import askcli_path, call, poll, question
 from .test_pty import Terminal
-
-
-def poll(check: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.02)
 
 
 class Queue:
