@@ -397,20 +397,18 @@ class Store:
         self, *, states: tuple[State, ...] = (State.WAITING, State.ANSWERING)
     ) -> list[Question]:
         """The questions in ``states``, oldest first."""
-        db = self._open()
-        found = (self._get(db, question_id) for question_id in self.ids(states=states))
-        return [q for q in found if q is not None]
+        return [_question(row) for row in self._in(_COLUMNS, states)]
 
     def ids(self, *, states: tuple[State, ...] = (State.WAITING,)) -> list[int]:
         """The ids of the questions in ``states``, oldest first: a cheap look for an
         inbox that watches the queue (nothing is parsed)."""
-        db = self._open()
+        return [row[0] for row in self._in("id", states)]
+
+    def _in(self, columns: str, states: tuple[State, ...]) -> list[Any]:
+        """``columns`` of the questions in ``states``, oldest first."""
         marks = ", ".join("?" for _ in states)
-        rows = db.execute(
-            f"SELECT id FROM questions WHERE status IN ({marks}) ORDER BY id",
-            tuple(s.value for s in states),
-        ).fetchall()
-        return [row[0] for row in rows]
+        query = f"SELECT {columns} FROM questions WHERE status IN ({marks}) ORDER BY id"
+        return self._open().execute(query, tuple(s.value for s in states)).fetchall()
 
     def state(self, question_id: int) -> State | None:
         """Where the question stands (None: no such question), read without its call: the
@@ -425,11 +423,16 @@ class Store:
     @staticmethod
     def _get(db: sqlite3.Connection, question_id: int | None) -> Question | None:
         row = db.execute(
-            "SELECT id, ticket, agent, arrived, call, status, result FROM questions WHERE id = ?",
-            (question_id,),
+            f"SELECT {_COLUMNS} FROM questions WHERE id = ?", (question_id,)
         ).fetchone()
-        if row is None:
-            return None
-        agent = Agent(**{k: v for k, v in parse_json(row[2]).items() if k in Agent._fields})
-        result = parse_json(row[6]) if row[6] is not None else None
-        return Question(row[0], row[1], agent, row[3], parse_json(row[4]), State(row[5]), result)
+        return None if row is None else _question(row)
+
+
+_COLUMNS = "id, ticket, agent, arrived, call, status, result"  # a Question's, in its order
+
+
+def _question(row: Any) -> Question:
+    """The :class:`Question` of a row of :data:`_COLUMNS`."""
+    agent = Agent(**{k: v for k, v in parse_json(row[2]).items() if k in Agent._fields})
+    result = parse_json(row[6]) if row[6] is not None else None
+    return Question(row[0], row[1], agent, row[3], parse_json(row[4]), State(row[5]), result)
