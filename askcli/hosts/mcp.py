@@ -491,7 +491,7 @@ def run(
     where = parse_http(http) if http is not None else None
     cwd = os.getcwd()
     store = Store()
-    store.questions()  # a file that cannot be an inbox is said now (InboxError), in one line
+    store.ids()  # a file that cannot be an inbox is said now (InboxError), in one line
     asker = Asker(
         store,
         wait=wait,
