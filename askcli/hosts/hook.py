@@ -154,18 +154,10 @@ def decision(hook: Hook, result: ToolResult) -> dict[str, Any]:
             specific["permissionDecision"] = "deny"
             specific["permissionDecisionReason"] = result.content
         return {"hookSpecificOutput": specific}
-    chosen: dict[str, Any]
-    if result.allowed:
-        chosen = {"behavior": "allow"}
-        updated = dict(result.updated_input) if result.updated_input is not None else None
-        if updated is not None and updated != hook.input:  # the answers of AskUserQuestion
-            chosen["updatedInput"] = updated
-        if result.updated_permissions:
-            chosen["updatedPermissions"] = list(result.updated_permissions)
-    else:
-        chosen = {"behavior": "deny", "message": result.content}
-        if result.status is Status.INTERRUPTED:  # Ctrl-C at the terminal: stop the turn
-            chosen["interrupt"] = True
+    chosen = result.decision()  # a deny after Ctrl-C at the terminal stops the turn
+    unchanged = result.updated_input is None or dict(result.updated_input) == hook.input
+    if result.allowed and unchanged:  # only AskUserQuestion's answers change the input
+        del chosen["updatedInput"]
     return {"hookSpecificOutput": {"hookEventName": PERMISSION_REQUEST, "decision": chosen}}
 
 
