@@ -41,7 +41,6 @@ import re
 import select
 import signal
 import stat
-import subprocess
 import sys
 import threading
 from collections.abc import Callable
@@ -200,6 +199,8 @@ def _proc_terminal(pid: int, proc: Path) -> str | None:
 
 def _ps(pid: int) -> tuple[int | None, str | None]:
     """The parent and terminal of ``pid`` from ``ps`` (where there is no ``/proc``)."""
+    import subprocess  # not at start-up: Claude Code runs the hook for every tool call
+
     try:
         done = subprocess.run(
             ["ps", "-o", "ppid=,tty=", "-p", str(pid)],
