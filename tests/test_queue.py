@@ -51,7 +51,7 @@ def test_the_same_call_from_the_same_agent_is_the_same_question(store: Store) ->
     first = store.submit(LIBRARY, AGENT)
     assert store.submit(LIBRARY, AGENT).id == first.id
     assert store.submit(LIBRARY, AGENT._replace(session="s2")).id != first.id
-    answer_queued(store, "1\n", first.id)
+    assert answer_queued(store, "1\n", first.id)
     assert store.submit(LIBRARY, AGENT).id == first.id  # answered, not yet taken: at once
     store.take(first.id)
     assert store.submit(LIBRARY, AGENT).id != first.id  # taken: a new question
