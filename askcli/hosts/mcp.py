@@ -268,10 +268,7 @@ class Asker:
             first = reply.results[0]
             self.say(f"question {found.id} answered")
             return Outcome(first.content, first.is_error)
-        why = (
-            "the question expired" if found.state is State.EXPIRED else "the question was withdrawn"
-        )
-        return Outcome(results.no_answer_text(why, {}), True)
+        return Outcome(results.no_answer_text("the question was withdrawn", {}), True)
 
     def withdraw_mine(self) -> list[int]:
         """The server ends: the questions it queued that still wait are withdrawn (an

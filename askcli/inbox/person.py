@@ -89,7 +89,6 @@ def not_waiting(store: Store, question_id: int) -> str:
         State.ANSWERING: "is being answered in another inbox",
         State.ANSWERED: "is answered already",
         State.WITHDRAWN: "was withdrawn by its asker",
-        State.EXPIRED: "has expired",
     }.get(found.state, "is not waiting")
     return f"question #{question_id} {why}"
 
@@ -317,7 +316,7 @@ class Inbox:
             self.conv.say(f"#{held.id} {done}: sent to {screens.label(held)}\n")
             return
         found = self.store.get(held.id)
-        if found is not None and found.state in (State.WITHDRAWN, State.EXPIRED):
+        if found is not None and found.state is State.WITHDRAWN:
             self.conv.error(
                 f"{screens.label(held)} withdrew #{held.id} while you answered; "
                 "your answer was not sent"

@@ -68,7 +68,6 @@ class State(enum.Enum):
     ANSWERING = "being answered"
     ANSWERED = "answered"
     WITHDRAWN = "withdrawn"
-    EXPIRED = "expired"
 
 
 class Agent(NamedTuple):
@@ -254,7 +253,7 @@ class Store:
         return self._get(db, row[0]) if row else None
 
     def wait(self, question_id: int, timeout: float | None = None) -> Question | None:
-        """Wait until the question is answered (or withdrawn or expired); the question as
+        """Wait until the question is answered (or withdrawn); the question as
         it then is, or None when ``timeout`` passed first. The result is not taken."""
         deadline = None if timeout is None else time.monotonic() + timeout
         pause = POLL

@@ -166,7 +166,7 @@ class Watch:
             if qid in told:
                 continue
             question = store.get(qid)
-            if question is not None and question.state in (State.WITHDRAWN, State.EXPIRED):
+            if question is not None and question.state is State.WITHDRAWN:
                 told.add(qid)
                 self.put(Event(Kind.WITHDRAWN, question))
         # a question that arrived and was claimed by another inbox between two looks
