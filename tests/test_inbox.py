@@ -88,6 +88,13 @@ def test_a_number_picks_another_and_the_one_shown_waits_again(queue: Store, tmp_
     assert [q.state for q in queue.questions(states=tuple(State))] == [State.WAITING] * 2
 
 
+def test_with_nothing_waiting_the_answer_words_say_so(queue: Store, tmp_path: Path) -> None:
+    status, shown, _ = inbox_run(queue, "q\n\n", tmp_path)
+    assert status == 0
+    assert shown.count("(nothing waits in the inbox)") == 1
+    assert shown.count("Nothing to answer yet; Ctrl-D leaves the inbox.") == 2
+
+
 def test_a_number_that_is_not_waiting_is_refused_in_one_line(queue: Store, tmp_path: Path) -> None:
     queue.submit(call(question("First?"), id="toolu_1"), ASKER)
     gone = queue.submit(call(question("Gone?"), id="toolu_2"), ASKER)

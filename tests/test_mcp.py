@@ -365,6 +365,11 @@ def test_bad_calls_are_answered_at_once_and_never_queued(tmp_path: Path) -> None
             for wrong in ({}, {"ticket": 3}, {"ticket": "q" * 500}):
                 no = await session.call_tool("get_answer", wrong)
                 assert no.is_error and "InputValidationError" in text_of(no)
+            other = await session.call_tool("run_shell", {})
+            assert other.is_error
+            assert (
+                text_of(other) == "<tool_use_error>Error: No such tool: run_shell</tool_use_error>"
+            )
 
     run(main)
     assert Store(inbox).questions(states=tuple(State)) == []
