@@ -28,6 +28,15 @@ def option(label: str, description: str = "", **extra: Any) -> dict[str, Any]:
     return {"label": label, "description": description, **extra}
 
 
+# the question the inbox, hook and MCP tests ask ({"questions": [COLOR]} is the input)
+COLOR = {
+    "question": "Which color?",
+    "header": "Color",
+    "multiSelect": False,
+    "options": [option("Red", "warm"), option("Blue", "cool")],
+}
+
+
 def question(
     text: str = "Which one?",
     header: str = "Pick",

@@ -35,21 +35,9 @@ from askcli.wire import results
 from askcli.wire.documents import MAX_DOCUMENT_BYTES, Document
 from askcli.wire.results import Status, ToolResult
 
-from .helpers import answer_queued, askcli_path, run_askcli
+from .helpers import COLOR, answer_queued, askcli_path, run_askcli
 
-QUESTIONS = {
-    "questions": [
-        {
-            "question": "Which color?",
-            "header": "Color",
-            "options": [
-                {"label": "Red", "description": "warm"},
-                {"label": "Blue", "description": "cool"},
-            ],
-            "multiSelect": False,
-        }
-    ]
-}
+QUESTIONS = {"questions": [COLOR]}
 SUGGESTIONS = [
     {
         "type": "addRules",

@@ -29,22 +29,11 @@ import pytest
 from askcli.inbox.store import State, Store
 from askcli.wire import results
 
+from . import helpers
 from .helpers import askcli_path
 from .test_claude import Api, needs_claude, text, use
 
-COLOR = {
-    "questions": [
-        {
-            "question": "Which color?",
-            "header": "Color",
-            "multiSelect": False,
-            "options": [
-                {"label": "Red", "description": "warm"},
-                {"label": "Blue", "description": "cool"},
-            ],
-        }
-    ]
-}
+COLOR = {"questions": [helpers.COLOR]}
 BASH = {"command": 'python3 -c "print(6*7)"', "description": "compute"}
 KEY = "sk-ant-offline-test-key-0123456789abcdef"
 

@@ -33,18 +33,9 @@ from askcli.tools.todos import RESULT_TEXT as TODO_RESULT
 from askcli.wire.definitions import input_schema
 from askcli.wire.results import REJECT_MESSAGE
 
-from .helpers import answer_queued, askcli_path
+from .helpers import COLOR, answer_queued, askcli_path
 from .real_agents import free_port
 
-COLOR = {
-    "question": "Which color?",
-    "header": "Color",
-    "multiSelect": False,
-    "options": [
-        {"label": "Red", "description": "warm"},
-        {"label": "Blue", "description": "cool"},
-    ],
-}
 ASKED = {"questions": [COLOR]}
 BLUE = (
     'User has answered your questions: "Which color?"="Blue". '
