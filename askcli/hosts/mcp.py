@@ -41,7 +41,7 @@ from ..terminal.rendering import visible
 from ..tools.registry import checked
 from ..wire import results
 from ..wire.definitions import DESCRIPTION as ASK_DESCRIPTION
-from ..wire.definitions import _clean, input_schema
+from ..wire.definitions import input_schema, schema_of
 from ..wire.documents import loads_limited
 from ..wire.envelopes import ASK_USER_QUESTION, TODO_WRITE, detect, generated_id
 from ..wire.results import ToolResult
@@ -89,13 +89,6 @@ def still_waiting_text(ticket: str) -> str:
     )
 
 
-def _schema_of(model: Any) -> dict[str, Any]:
-    raw = model.model_json_schema()
-    defs = raw.get("$defs", {})
-    schema: dict[str, Any] = _clean({k: v for k, v in raw.items() if k != "description"}, defs)
-    return schema
-
-
 def tool_definitions() -> list[dict[str, Any]]:
     """The three tools as MCP's ``tools/list`` gives them (``name``, ``description``,
     ``inputSchema``)."""
@@ -116,7 +109,7 @@ def tool_definitions() -> list[dict[str, Any]]:
                 "(the same in the present continuous) and a status, pending, in_progress "
                 "or completed; send the whole updated list each time." + waits
             ),
-            "inputSchema": _schema_of(TodoWriteInput),
+            "inputSchema": schema_of(TodoWriteInput),
         },
         {
             "name": GET,

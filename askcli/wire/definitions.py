@@ -60,14 +60,23 @@ def _clean(node: Any, defs: dict[str, Any]) -> Any:
     }
 
 
+def schema_of(model: Any, *, described_parts: bool = True) -> dict[str, Any]:
+    """A pydantic ``model``'s JSON Schema, self-contained (no ``$ref``, no titles, no
+    ``null`` branches), without the model's own description; without its parts' ones
+    either unless ``described_parts``."""
+    raw = model.model_json_schema()
+    defs = raw.get("$defs", {})
+    if not described_parts:
+        defs = {
+            name: {k: v for k, v in d.items() if k != "description"} for name, d in defs.items()
+        }
+    schema: dict[str, Any] = _clean({k: v for k, v in raw.items() if k != "description"}, defs)
+    return schema
+
+
 def input_schema() -> dict[str, Any]:
     """The input JSON Schema, self-contained (no ``$ref``)."""
-    raw = AskUserQuestionInput.model_json_schema()
-    defs = {
-        name: {k: v for k, v in d.items() if k != "description"}
-        for name, d in raw.get("$defs", {}).items()
-    }
-    schema = _clean({k: v for k, v in raw.items() if k != "description"}, defs)
+    schema = schema_of(AskUserQuestionInput, described_parts=False)
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
 
 
