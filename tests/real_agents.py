@@ -96,10 +96,11 @@ def gemini(tmp_path: Path, replies: list[dict[str, Any]]) -> tuple[Path, dict[st
 # --- the stand-in Anthropic API -----------------------------------------------------------
 
 
-@contextmanager
-def stand_in(tmp_path: Path, turns: list[dict[str, Any]]) -> Iterator[tuple[int, Path]]:
-    """The stand-in API answering ``turns`` in order: (its port, the log of the requests
-    it got, one JSON line each); ended on the way out."""
+def start_stand_in(
+    tmp_path: Path, turns: list[dict[str, Any]]
+) -> tuple[subprocess.Popen[bytes], int, Path]:
+    """Start the stand-in API answering ``turns`` in order: (its process, its port, the log
+    of the requests it got, one JSON line each), once it listens."""
     scenario, log = tmp_path / "turns.json", tmp_path / "requests.jsonl"
     scenario.write_text(json.dumps(turns))
     port = free_port()
@@ -110,12 +111,20 @@ def stand_in(tmp_path: Path, turns: list[dict[str, Any]]) -> Iterator[tuple[int,
             *("--port", str(port), "--scenario", str(scenario), "--log", str(log)),
         ]
     )
+    for _ in range(200):
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        time.sleep(0.05)
+    return mock, port, log
+
+
+@contextmanager
+def stand_in(tmp_path: Path, turns: list[dict[str, Any]]) -> Iterator[tuple[int, Path]]:
+    """The stand-in API answering ``turns`` (:func:`start_stand_in`): (its port, its log);
+    ended on the way out."""
+    mock, port, log = start_stand_in(tmp_path, turns)
     try:
-        for _ in range(200):
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.05)
         yield port, log
     finally:
         mock.kill()

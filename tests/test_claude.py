@@ -12,9 +12,7 @@ import io
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +21,8 @@ from typing import Any
 import pexpect
 import pytest
 
-from askcli.hosts.claude import Scripted, host, result_line, same_terminal, tool_line
+from askcli.hosts.child import same_terminal
+from askcli.hosts.claude import Scripted, host, result_line, tool_line
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
@@ -32,6 +31,7 @@ from askcli.wire.results import Status, ToolResult
 
 from . import helpers
 from .helpers import ROOT, askcli_path
+from .real_agents import start_stand_in
 
 PEERS = ROOT / "tests" / "peers"
 FAKE = PEERS / "fake-claude"
@@ -369,38 +369,12 @@ needs_claude = pytest.mark.skipif(
 )
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class Api:
     """The stand-in Anthropic API, with a log of what Claude Code sent it."""
 
     def __init__(self, tmp_path: Path, turns: list[dict], claude_bin: Path = REAL) -> None:
         self.claude_bin = claude_bin  # the Claude Code that run and spawn start
-        self.port = free_port()
-        self.log = tmp_path / "requests.jsonl"
-        scenario = tmp_path / "turns.json"
-        scenario.write_text(json.dumps(turns))
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                str(PEERS / "mock_anthropic.py"),
-                "--port",
-                str(self.port),
-                "--scenario",
-                str(scenario),
-                "--log",
-                str(self.log),
-            ],
-        )
-        for _ in range(100):
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", self.port)) == 0:
-                    break
-            time.sleep(0.05)
+        self.proc, self.port, self.log = start_stand_in(tmp_path, turns)
         home = tmp_path / "home"
         home.mkdir()
         self.env = {
