@@ -129,6 +129,25 @@ class Stopping(TextLineReader):
         return data
 
 
+def ask_stopped(document: dict[str, Any], lines: str, exc: BaseException) -> tuple[Any, str]:
+    """Answer ``document`` (a copy) with ``lines`` typed, then ``exc`` where the next line
+    would be read: (the Reply, what the person saw)."""
+    from askcli.errors import AnswerTimeout
+    from askcli.runners.session import answer_document
+    from askcli.terminal.conversation import Conversation
+    from askcli.terminal.rendering import Style
+    from askcli.wire.documents import Document
+
+    err = io.StringIO()
+    conv = Conversation(
+        reader=Stopping(lines, exc),
+        out=err,
+        style=Style(width=80, colour=False),
+        timeout=5 if isinstance(exc, AnswerTimeout) else None,
+    )
+    return answer_document(Document(copy.deepcopy(document)), conv), err.getvalue()
+
+
 # -- the inbox's person side, as askcli inbox answers ---------------------------------------
 
 

@@ -4,7 +4,6 @@ before anything is sent, invalid params, hostile strings, --output modes, a real
 from __future__ import annotations
 
 import copy
-import io
 import json
 import signal
 from pathlib import Path
@@ -16,17 +15,13 @@ from hypothesis import strategies as st
 
 from askcli.errors import AnswerTimeout
 from askcli.runners.fixtures import play
-from askcli.runners.session import answer_document
 from askcli.terminal import signals
-from askcli.terminal.conversation import Conversation
-from askcli.terminal.rendering import Style
 from askcli.wire.definitions import tool_definition
 from askcli.wire.dialects import by_name, by_tool
 from askcli.wire.dialects.elicitation import url_target
-from askcli.wire.documents import Document
 from askcli.wire.envelopes import ELICITATION, Output, json_line
 
-from .helpers import EXAMPLES, Stopping, example, run_askcli
+from .helpers import EXAMPLES, ask_stopped, example, run_askcli
 from .test_attacks import ATTACKS, LINE_BREAKS, check_bytes
 from .test_pty import Terminal
 
@@ -461,17 +456,10 @@ def test_a_lone_field_is_reviewed_before_it_is_sent() -> None:
 
 def stopped(exc: BaseException, lines: str, call: Any = FORM) -> tuple[Any, int, Any, str]:
     """Ask ``call`` with ``lines`` typed, then ``exc``: the reply, status, data, stderr."""
-    err = io.StringIO()
-    conv = Conversation(
-        reader=Stopping(lines, exc),
-        out=err,
-        style=Style(width=80, colour=False),
-        timeout=5 if isinstance(exc, AnswerTimeout) else None,
-    )
-    reply = answer_document(Document(copy.deepcopy(call)), conv)
+    reply, err = ask_stopped(call, lines, exc)
     (result,) = reply.results
     (line,) = [json_line(r) for r in reply.replies]
-    return json.loads(line), int(reply.status), result.answers(), err.getvalue()
+    return json.loads(line), int(reply.status), result.answers(), err
 
 
 def test_a_timeout_cancels() -> None:

@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-import copy
-import io
 import json
 import signal
 from pathlib import Path
@@ -15,15 +13,11 @@ import pytest
 
 from askcli.errors import AnswerTimeout
 from askcli.runners.fixtures import play
-from askcli.runners.session import answer_document
 from askcli.terminal import signals
-from askcli.terminal.conversation import Conversation
-from askcli.terminal.rendering import Style
 from askcli.wire.dialects import gemini
-from askcli.wire.documents import Document
 from askcli.wire.envelopes import Output, json_line
 
-from .helpers import EXAMPLES, Stopping, example, run_askcli
+from .helpers import EXAMPLES, ask_stopped, example, run_askcli
 from .test_attacks import ATTACKS, check_bytes
 from .test_pty import Terminal
 
@@ -412,16 +406,9 @@ def test_the_answers_ended_before_any() -> None:
 
 def stopped(exc: BaseException, lines: str = "") -> tuple[dict[str, Any], int, str]:
     """Ask FOUR with ``lines`` typed, then ``exc``; the functionResponse, status, stderr."""
-    err = io.StringIO()
-    conv = Conversation(
-        reader=Stopping(lines, exc),
-        out=err,
-        style=Style(width=80, colour=False),
-        timeout=5 if isinstance(exc, AnswerTimeout) else None,
-    )
-    reply = answer_document(Document(copy.deepcopy(FOUR)), conv)
+    reply, err = ask_stopped(FOUR, lines, exc)
     (line,) = [json_line(r) for r in reply.replies]
-    return response_of(line), int(reply.status), err.getvalue()
+    return response_of(line), int(reply.status), err
 
 
 def test_ctrl_c_is_the_dialogs_cancel(monkeypatch: pytest.MonkeyPatch) -> None:
