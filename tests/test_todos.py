@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -360,3 +361,41 @@ def test_a_second_list_shows_its_changes_at_a_terminal(tmp_path: Path, columns: 
     shown = term.finish()
     assert all(len(row) <= columns for row in shown.split("\n")), shown
     assert len(out.read_text().splitlines()) == 2
+
+
+@pytest.mark.parametrize("replaced", [1, 4, 5])
+def test_a_state_file_replaced_while_read_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, replaced: int
+) -> None:
+    """Another askcli replaces the file whole between the look at it and the reading: the
+    new file is read (a lost race once made the store keep nothing for the whole run)."""
+    from askcli.tools import todo_store
+    from askcli.tools.todo_store import TodoStore
+
+    state = tmp_path / "todos.json"
+    other = tmp_path / "other"
+    other.write_text("x")
+    store = TodoStore(state)
+    store.replace("s0", [todo("first")])
+    looks = {"n": 0}
+    real = todo_store.lstat_or_none
+
+    def stale(path: Path) -> os.stat_result | None:
+        looks["n"] += 1
+        return os.lstat(other) if looks["n"] <= replaced else real(path)
+
+    monkeypatch.setattr(todo_store, "lstat_or_none", stale)
+    store = TodoStore(state)
+    before = store.replace("s1", [todo("second")])
+    monkeypatch.setattr(todo_store, "lstat_or_none", real)
+    with store.batch():
+        pass
+    sessions = json.loads(state.read_text())["sessions"]
+    if replaced < todo_store.READ_TRIES:
+        assert before == []
+        assert store.notes == []
+        assert sessions == {"s0": [todo("first")], "s1": [todo("second")]}
+    else:  # replaced at every try: said, and nothing kept
+        said = f"the state file {state} changed while it was read; the todo list is not kept"
+        assert store.notes == [said]
+        assert sessions == {"s0": [todo("first")]}

@@ -87,10 +87,23 @@ class Loaded(NamedTuple):
     writable: bool = True
     corrupt: os.stat_result | None = None
     discard: bool = False  # the path is /dev/null: keep no state, say nothing
+    changed: bool = False  # replaced between the look at it and the reading
+
+
+READ_TRIES = 5  # reads of a state file that another askcli replaces meanwhile
 
 
 def load(path: Path) -> Loaded:
-    """Read the state file at ``path`` without changing anything."""
+    """Read the state file at ``path`` without changing anything. A file replaced while it
+    was read (another askcli wrote it: they replace it whole) is read again."""
+    for _ in range(READ_TRIES - 1):
+        loaded = _load(path)
+        if not loaded.changed:
+            return loaded
+    return _load(path)
+
+
+def _load(path: Path) -> Loaded:
     try:
         found = lstat_or_none(path)
     except OSError as exc:
@@ -109,7 +122,8 @@ def load(path: Path) -> Loaded:
     try:
         opened = os.fstat(fd)
         if (opened.st_dev, opened.st_ino) != (found.st_dev, found.st_ino):
-            return Loaded({}, f"the state file {path} changed while it was read", False)
+            problem = f"the state file {path} changed while it was read"
+            return Loaded({}, problem, False, changed=True)
         too_big = opened.st_size > MAX_STATE_BYTES  # said without reading it
         data = None if too_big else read_bounded(fd, MAX_STATE_BYTES)
     except OSError as exc:
