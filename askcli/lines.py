@@ -15,6 +15,7 @@ import contextlib
 import os
 import select
 import stat
+import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import IO, BinaryIO, Protocol, TextIO
@@ -50,6 +51,10 @@ class LineReader(Protocol):
     @property
     def at_end(self) -> bool:
         """The source has ended and everything in it was read."""
+
+    def discard_typed_ahead(self) -> bool:
+        """At a terminal, drop what was typed and not yet read (nothing elsewhere); True
+        when something was dropped."""
 
 
 def each_line(stream: IO[bytes], handle: Callable[[str, int], None], keep: int) -> None:
@@ -102,6 +107,7 @@ class BufferedLineReader:
         self._interactive = interactive
         self.transcript: bytearray | None = None
         self.line = 1  # counted as line ends are taken and put back
+        self._pushed = 0  # bytes at the front of what is unread that unread() put back
 
     @property
     def interactive(self) -> bool:
@@ -130,11 +136,34 @@ class BufferedLineReader:
     def unread(self, text: str, *, line_end: bool = True) -> None:
         data = encode(text) + (b"\n" if line_end else b"")
         self._buf[self._pos : self._pos] = data
+        self._pushed += len(data)
         self.line -= text.count("\n") + line_end
+
+    def _advance(self, to: int) -> None:
+        self._pushed = max(0, self._pushed - (to - self._pos))
+        self._pos = to
+
+    def discard_typed_ahead(self) -> bool:
+        """At a terminal: what was typed before now is dropped, from this buffer (and from
+        ``transcript``: it answered nothing) and from the terminal's own queue. Pipes and
+        files are read as they come: nothing is dropped there."""
+        if not self._interactive:
+            return False
+        unread = len(self._buf) - self._pos
+        typed = unread - min(self._pushed, unread)
+        if self.transcript is not None and typed:
+            del self.transcript[-typed:]
+        del self._buf[self._pos :]
+        self._pushed = 0
+        return self._flush_source() or unread > 0
+
+    def _flush_source(self) -> bool:
+        """Drop what waits in the source itself; True when something did."""
+        return False
 
     def _take(self, end: int, after: int) -> str:
         raw = bytes(self._buf[self._pos : end])
-        self._pos = after
+        self._advance(after)
         self.line += after > end  # a line end was taken
         if raw.endswith(b"\r") and after > end:
             raw = raw[:-1]
@@ -163,7 +192,7 @@ class BufferedLineReader:
         if end < len(self._buf):
             end = _utf8_cut(self._buf, end)
         raw = bytes(self._buf[self._pos : end])
-        self._pos = end
+        self._advance(end)
         self.line += raw.count(b"\n")
         return raw.decode("utf-8", "surrogateescape")
 
@@ -240,6 +269,9 @@ class FdLineReader(BufferedLineReader):
             with contextlib.suppress(OSError, termios.error):
                 termios.tcsetattr(self.fd, termios.TCSANOW, before)
 
+    def _flush_source(self) -> bool:
+        return flush_terminal(self.fd)
+
     def watch(self, fd: int | None, ready: Callable[[], bool] | None = None) -> None:
         """While waiting for a line, also wait on ``fd`` (another process's output) and
         call ``ready`` whenever it has bytes: ``ready`` may raise (e.g. Withdrawn) and
@@ -299,6 +331,13 @@ class TextLineReader(BufferedLineReader):
     def _more(self, timeout: float | None) -> bytes:
         return encode(self.stream.readline(CHUNK))
 
+    def _flush_source(self) -> bool:
+        try:
+            fd = self.stream.fileno()
+        except (AttributeError, OSError, ValueError):  # io.StringIO: nothing to flush
+            return False
+        return flush_terminal(fd)
+
 
 class BytesLineReader(BufferedLineReader):
     """Lines from a binary stream such as ``io.BytesIO`` (no timeouts)."""
@@ -309,6 +348,23 @@ class BytesLineReader(BufferedLineReader):
 
     def _more(self, timeout: float | None) -> bytes:
         return self.stream.read(CHUNK)
+
+
+def flush_terminal(fd: int) -> bool:
+    """Discard the input waiting on the terminal ``fd`` (``tcflush(TCIFLUSH)``): whole
+    lines typed and a line being typed. True when whole lines were waiting; False, and
+    nothing done, when ``fd`` is not a terminal."""
+    import fcntl  # POSIX only, as askcli is; imported when a person answers at a terminal
+    import termios
+
+    try:
+        if not os.isatty(fd):
+            return False
+        waiting = int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, bytes(4)), sys.byteorder)
+        termios.tcflush(fd, termios.TCIFLUSH)
+    except (OSError, termios.error):
+        return False
+    return waiting > 0
 
 
 def reader_for(source: TextIO | LineReader) -> LineReader:

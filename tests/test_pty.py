@@ -24,7 +24,8 @@ LOGIN = EXAMPLES / "login.json"
 
 class Terminal:
     """askcli in a pty, stdout to a file (``stdout_here``: to the same terminal); failures
-    show everything the terminal showed."""
+    show everything the terminal showed. ``after``: askcli starts that many seconds late,
+    so that what a test types first is typed ahead."""
 
     def __init__(
         self,
@@ -33,12 +34,15 @@ class Terminal:
         columns: int = 80,
         *,
         stdout_here: bool = False,
+        after: float = 0,
         **env: str,
     ) -> None:
         self.out = tmp_path / "stdout.json"
-        command = " ".join(shlex.quote(a) for a in [str(askcli_path()), *args])
+        command = "exec " + " ".join(shlex.quote(a) for a in [str(askcli_path()), *args])
         if not stdout_here:
             command += f" > {shlex.quote(str(self.out))}"
+        if after:  # askcli starts ``after`` seconds later: what is typed meanwhile waits
+            command = f"sleep {after}; {command}"
         full_env = {
             **os.environ,
             "TERM": "dumb",
@@ -52,7 +56,7 @@ class Terminal:
         self.log = io.StringIO()
         self.child = pexpect.spawn(
             "/bin/sh",
-            ["-c", f"exec {command}"],
+            ["-c", command],
             env=full_env,
             timeout=5,
             encoding="utf-8",

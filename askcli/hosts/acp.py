@@ -1099,7 +1099,7 @@ def _read_prompt(conv: Conversation) -> str | None:
     """The person's next prompt at ``> ``: --timeout is for the agent's questions only."""
     timeout, conv.timeout = conv.timeout, None
     try:
-        return conv.read_answer("> ", command=False)
+        return conv.read_answer("> ", command=False, fresh=False)
     except KeyboardInterrupt:
         typed_interrupt(conv)
         raise

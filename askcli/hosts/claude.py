@@ -933,7 +933,9 @@ def host(
     try:
         died = not session.start()
         while not died and session.ended is None:
-            text = prompt if prompt is not None else conv.read_answer("> ", command=False)
+            text = (
+                prompt if prompt is not None else conv.read_answer("> ", command=False, fresh=False)
+            )
             if text is None:
                 break
             if text.strip():

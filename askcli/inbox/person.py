@@ -125,6 +125,7 @@ class Inbox:
         kwargs = {} if period is None else {"period": period}
         self.watch = Watch(store.path, self.id, on_arrival=self.commands, **kwargs)
         self._idle_said = False
+        self._offered: int | None = None  # the question the last offer prompt was for
 
     # -- the watch, seen from the main thread ----------------------------------------
 
@@ -241,15 +242,17 @@ class Inbox:
             if status is not None:
                 return status
 
-    def _read(self, prompt: str) -> str | None:
+    def _read(self, prompt: str, *, fresh: bool = True) -> str | None:
         self.asking = False
-        return self.conv.read_answer(self.conv.style.strong(prompt), command=False)
+        return self.conv.read_answer(self.conv.style.strong(prompt), command=False, fresh=fresh)
 
     def _idle(self) -> int | None:
         if not self._idle_said:
             self.conv.say("(nothing waits in the inbox)\n")
             self._idle_said = True
-        line = self._read(screens.prompt(None))
+        # waiting with nothing shown: what is typed here is for this prompt (q, l), kept
+        # across arrivals' lines; a question that arrives drops it (its prompt is fresh)
+        line = self._read(screens.prompt(None), fresh=False)
         if line is None:
             self._left("left the inbox")
             return EXIT_LEFT
@@ -259,7 +262,10 @@ class Inbox:
     def _offer(self, held: Question) -> int | None:
         waiting = 1 + len(self.store.ids())
         self.conv.say(screens.line(held, waiting, self.conv.style) + "\n")
-        line = self._read(screens.prompt(held))
+        # the offer of a question newly on screen drops what was typed before it; the same
+        # offer shown again (after an arrival's or a notice's line) keeps what is typed
+        fresh, self._offered = held.id != self._offered, held.id
+        line = self._read(screens.prompt(held), fresh=fresh)
         if line is None:
             self._left("left the inbox")
             return EXIT_LEFT

@@ -50,6 +50,9 @@ def no_reply_within(seconds: float) -> str:
     return f"no reply within {number} {unit}"
 
 
+TYPED_AHEAD = "(ignored what was typed before this question)"
+
+
 class Ending(enum.Enum):
     """How a conversation with the person ended."""
 
@@ -145,16 +148,25 @@ class Conversation:
         """One ``askcli: ...`` line; the message may quote the model, so it is escaped."""
         self.say(f"askcli: {visible(message)}\n")
 
-    def read_answer(self, prompt: str, *, command: bool = True, secret: bool = False) -> str | None:
+    def read_answer(
+        self, prompt: str, *, command: bool = True, secret: bool = False, fresh: bool = True
+    ) -> str | None:
         """Show ``prompt`` and read one line; None when the answers ended.
 
         Raises AnswerTimeout and lets KeyboardInterrupt through. A line from a pipe or file
         is echoed after the prompt so that the transcript reads like the session; a
-        ``secret`` line never is, and a terminal does not echo it either.
+        ``secret`` line never is, and a terminal does not echo it either. At a terminal,
+        what was typed before the prompt is dropped first (``fresh``: the prompt answers
+        what is on screen; False for a prompt that takes type-ahead, such as the next
+        message to an agent).
         """
         if self._attention_due:
             self._attention_due = False
             self.attention()
+        if fresh and self.reader.interactive and self.reader.discard_typed_ahead():
+            if self.open_line:
+                self.say("\n")
+            self.say(self.style.dim(TYPED_AHEAD) + "\n")
         while True:
             self.say(prompt)
             try:
