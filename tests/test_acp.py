@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import os
@@ -301,6 +302,17 @@ def test_general_form_and_url(tmp_path: Path) -> None:
         {"action": "accept", "content": {"name": "Mona"}},
         {"action": "decline"},
     ]
+
+
+def test_url_consent_names_the_host_a_browser_opens(tmp_path: Path) -> None:
+    # the SDK hands the URL over already normalised (evil.example/@github.com/)
+    evil, idn = copy.deepcopy(URL), copy.deepcopy(URL)
+    evil["params"]["url"] = "https://evil.example\\@github.com/"
+    idn["params"]["url"] = "https://ехample.com/"
+    r = run(tmp_path, [[evil, idn]], "n\nn\n", "--prompt", "go")
+    assert "\n  domain: evil.example\n" in r.err and "domain: github.com" not in r.err
+    assert "\n  domain: xn--ample-ywe6i.com (Unicode: ехample.com)\n" in r.err
+    assert r.replies() == [{"action": "decline"}, {"action": "decline"}]
 
 
 def test_form_input_ending_is_cancel_and_status_3(tmp_path: Path) -> None:

@@ -77,3 +77,24 @@ def test_a_form_askcli_cannot_ask_is_refused_with_the_reason() -> None:
         "top-level properties of primitive types"
     )
     assert "nested objects are not supported" in err
+
+
+def test_url_consent_names_the_host_a_browser_opens_and_refuses_other_schemes() -> None:
+    evil = elicitation(
+        "req_u1",
+        message="Sign in",
+        mode="url",
+        elicitation_id="u1",
+        url="https://evil.example\\@github.com/",
+    )
+    script = elicitation(
+        "req_u2", message="Run", mode="url", elicitation_id="u2", url="javascript:alert(1)"
+    )
+    _, _, err, sent = hosted([INIT_OK, evil, script, RESULT], ["n"])
+    assert "\n  domain: evil.example\n" in err and "domain: github.com" not in err
+    declined, refused = sent_responses(sent)
+    assert declined["response"] == {"action": "decline"}
+    assert refused["subtype"] == "error" and refused["request_id"] == "req_u2"
+    assert refused["error"] == (
+        "Invalid params: url: askcli asks only about http and https URLs, not javascript:"
+    )

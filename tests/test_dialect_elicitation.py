@@ -18,7 +18,6 @@ from askcli.runners.fixtures import play
 from askcli.terminal import signals
 from askcli.wire.definitions import tool_definition
 from askcli.wire.dialects import by_name, by_tool
-from askcli.wire.dialects.elicitation import url_target
 from askcli.wire.envelopes import ELICITATION, Output, json_line
 
 from .helpers import EXAMPLES, ask_stopped, example, run_askcli
@@ -128,15 +127,35 @@ SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]] = {
             "",
             "[URL] Open this URL in your browser?",
             "  http://bank.example@xn--pple-43d.com/login",
-            "  domain: xn--pple-43d.com",
+            "  domain: xn--pple-43d.com (Unicode: аpple.com)",
             "  ! not https: what you send on that page can be read on the way",
-            "  ! the URL has a user name before an @: the domain is what follows the @",
-            "  ! punycode domain, read as аpple.com: it may imitate another",
+            "  ! the URL carries a user name before an @: the host is xn--pple-43d.com",
+            "  ! non-ASCII domain аpple.com: it may imitate another",
             "  askcli opens nothing: if you say yes, open it yourself.   (question 1 of 1)",
             "  1. Yes - I will open it myself",
             "  2. No - decline",
             "Choose 1-2 or y/n: ",
             "! there is no default here; type an option number from 1-2",
+            "Choose 1-2 or y/n: n",
+            "",
+        ],
+        ['{"jsonrpc":"2.0","id":4,"result":{"action":"decline"}}'],
+        1,
+    ),
+    "url_backslash_look_alike": (
+        [url_request("https://evil.example\\@github.com/")],
+        ["n"],
+        [
+            "",
+            "The MCP server asks: Open it",
+            "",
+            "[URL] Open this URL in your browser?",
+            "  https://evil.example\\@github.com/",
+            "  domain: evil.example",
+            "  ! a browser reads the backslash as /: the host is evil.example",
+            "  askcli opens nothing: if you say yes, open it yourself.   (question 1 of 1)",
+            "  1. Yes - I will open it myself",
+            "  2. No - decline",
             "Choose 1-2 or y/n: n",
             "",
         ],
@@ -520,28 +539,6 @@ def test_a_stream_of_requests_each_gets_its_response() -> None:
 # -- URL mode ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("url", "host", "warnings"),
-    [
-        ("https://mcp.example.com/ui/set_api_key", "mcp.example.com", []),
-        ("https://Example.COM:8443/x", "example.com:8443", []),
-        ("http://example.com/", "example.com", ["not https"]),
-        ("javascript://example.com/%0aalert(1)", "example.com", ["scheme is javascript:"]),
-        ("https://google.com@evil.example/", "evil.example", ["user name before an @"]),
-        ("https://xn--pple-43d.com/", "xn--pple-43d.com", ["punycode domain, read as аpple.com"]),
-        ("https://аpple.com/", "аpple.com", ["non-ASCII domain (ASCII form xn--pple-43d.com)"]),
-    ],
-)
-def test_the_url_is_read_for_its_domain_and_what_is_suspicious(
-    url: str, host: str, warnings: list[str]
-) -> None:
-    target = url_target(url)
-    assert target is not None and target.host == host
-    assert len(target.warnings) == len(warnings), target.warnings
-    for expected, said in zip(warnings, target.warnings, strict=True):
-        assert expected in said
-
-
 def test_a_long_url_is_shown_whole() -> None:
     url = "https://auth.example.com/authorize?" + "&".join(f"p{n}=v{n}" for n in range(40))
     _, _, err = result_of([url_request(url)], ["n"])
@@ -628,6 +625,14 @@ INVALID: dict[str, tuple[Any, str]] = {
     "url not absolute": (
         {"mode": "url", "message": "m", "elicitationId": "1", "url": "/relative/path"},
         "the url is not an absolute URL with a host",
+    ),
+    "url not a web address": (
+        {"mode": "url", "message": "m", "elicitationId": "1", "url": "javascript:alert(1)"},
+        "url: askcli asks only about http and https URLs, not javascript:",
+    ),
+    "url that no browser opens": (
+        {"mode": "url", "message": "m", "elicitationId": "1", "url": "https://exa mple.com/"},
+        "url: the url is not an absolute URL with a host",
     ),
 }
 

@@ -13,9 +13,10 @@ schema could not be sent. ``default`` values are suggested answers the person co
 a property not ``required`` may be skipped and is then left out of ``content``. A form
 without properties is a yes/no: accept with empty ``content``, or decline.
 
-URL mode (``mode: "url"``): the whole URL, its domain on a line of its own, warnings for
-punycode, non-ASCII hosts, a user name before the host and schemes other than https, and
-a yes/no for consent. askcli never opens or fetches anything.
+URL mode (``mode: "url"``): the whole URL, on a line of its own the host a browser would
+open (:mod:`askcli.wire.urls`: WHATWG parsing, punycode and Unicode forms), warnings for
+how the URL hides or disguises that host and for http, and a yes/no for consent; a URL
+that is not http(s) with a host is refused. askcli never opens or fetches anything.
 
 Replies (the ``ElicitResult``): ``{"action":"accept","content":{...}}`` (URL mode: no
 ``content``); ``{"action":"decline"}`` for the person's explicit no (``q``, "chat about
@@ -38,6 +39,7 @@ from ...schema.issues import Issue, zod_type
 from ...terminal.rendering import visible
 from ..envelopes import ELICITATION
 from ..results import Status, ToolResult
+from ..urls import BadURL, Target, web_target
 from . import Asked, Dialect
 
 MAX_PROPERTIES = 100  # properties of one form
@@ -499,55 +501,11 @@ def _form(params: dict[str, Any], soft: list[str]) -> Elicitation:
 # -- URL mode ----------------------------------------------------------------------------
 
 
-class Target(NamedTuple):
-    """What the person is shown of a URL before consenting: its host and the warnings."""
-
-    host: str
-    warnings: tuple[str, ...]
-
-
-def url_target(url: str) -> Target | None:
-    """The host of an absolute URL and what is suspicious about it; None when ``url`` is
-    not an absolute URL with a host. Nothing is fetched or resolved."""
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(url.strip())
-        host = parts.hostname or ""
-        port = parts.port
-    except ValueError:
-        return None
-    if not parts.scheme or not host:
-        return None
-    warnings = []
-    scheme = parts.scheme.lower()
-    if scheme == "http":
-        warnings.append("not https: what you send on that page can be read on the way")
-    elif scheme != "https":
-        warnings.append(f"not a web address: its scheme is {scheme}:")
-    if "@" in parts.netloc:
-        warnings.append("the URL has a user name before an @: the domain is what follows the @")
-    if not host.isascii():
-        try:
-            also = f" (ASCII form {host.encode('idna').decode('ascii')})"
-        except UnicodeError:
-            also = ""
-        warnings.append(f"non-ASCII domain{also}: it may imitate another")
-    elif any(label.startswith("xn--") for label in host.split(".")):
-        try:
-            reads = f", read as {host.encode('ascii').decode('idna')}"
-        except UnicodeError:
-            reads = ""
-        warnings.append(f"punycode domain{reads}: it may imitate another")
-    shown_host = host if port is None else f"{host}:{port}"
-    return Target(shown_host, tuple(warnings))
-
-
 def url_question_text(url: str, target: Target) -> str:
     """The consent question: the whole URL, its domain on a line of its own, the warnings.
     The URL and host are escaped here, on one line each, so that nothing in them can
     start a line of its own."""
-    lines = [URL_QUESTION, visible(url), f"domain: {visible(target.host)}"]
+    lines = [URL_QUESTION, visible(url), f"domain: {visible(target.domain_line)}"]
     lines += [f"! {visible(w)}" for w in target.warnings]
     lines.append(URL_NOTE)
     return "\n".join(lines)
@@ -559,10 +517,11 @@ def _url(params: dict[str, Any], soft: list[str]) -> Elicitation:
     elicitation_id = _text(params, "elicitationId", [], needed=False)
     if elicitation_id is None:
         soft.append("elicitationId is missing: 2025-11-25 requires it in URL mode")
-    target = url_target(url)
-    if target is None:
-        raise _Problem(_custom(["url"], "the url is not an absolute URL with a host"))
-    if not url.strip().lower().startswith("https:"):
+    try:
+        target = web_target(url)
+    except BadURL as bad:
+        raise _Problem(_custom(["url"], str(bad))) from None
+    if target.scheme != "https":
         soft.append("url is not https: servers should use HTTPS URLs")
     question = Question(
         url_question_text(url, target),
