@@ -40,9 +40,13 @@ MAX_TIMEOUT = 7 * 24 * 3600.0  # one week
 
 
 class _Seconds(click.ParamType[float]):
-    """A finite number of seconds, more than 0 and at most :data:`MAX_TIMEOUT`."""
+    """A finite number of seconds, more than 0 (or 0 itself, with ``zero``) and at most
+    :data:`MAX_TIMEOUT`."""
 
     name = "seconds"
+
+    def __init__(self, *, zero: bool = False) -> None:
+        self.zero = zero
 
     def convert(
         self, value: Any, param: click.Parameter | None, ctx: click.Context | None
@@ -51,9 +55,11 @@ class _Seconds(click.ParamType[float]):
             seconds = float(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIMEOUT):
+        least_ok = seconds > 0 or (self.zero and seconds == 0)
+        if not (math.isfinite(seconds) and least_ok and seconds <= MAX_TIMEOUT):
+            least = "0" if self.zero else "above 0"
             self.fail(
-                f"{value!r} is out of range: give a number of seconds above 0 and at most "
+                f"{value!r} is out of range: give a number of seconds {least} and at most "
                 f"{MAX_TIMEOUT:.0f} (one week)",
                 param,
                 ctx,
@@ -449,7 +455,7 @@ def _inbox_answer(timeout: float | None) -> Callable[[Any, Conversation, int], A
     from .inbox.store import Agent, Store
 
     store = Store()
-    agent = Agent("ask", None, os.getcwd())
+    agent = Agent("ask", None, os.getcwd(), f"pid {os.getpid()}")
 
     def answer(document: Any, conv: Conversation, seq: int) -> Any:
         return ask_inbox(store, document, agent, timeout=timeout, said=conv.error)
@@ -464,7 +470,7 @@ def _acp_inbox(conv: Conversation, timeout: float | None) -> Callable[[Any], Any
     from .inbox.store import Agent, Store
 
     store = Store()
-    agent = Agent("acp", None, os.getcwd())
+    agent = Agent("acp", None, os.getcwd(), f"pid {os.getpid()}")
     return lambda document: ask_inbox(store, document, agent, timeout=timeout, said=conv.error)
 
 
@@ -1049,9 +1055,18 @@ def acp(
 @click.option(
     "--session",
     metavar="ID",
-    help="What tells this agent's questions from another's of the same client, so that "
-    "only its own identical call finds an answer again [default: the working folder; "
-    "none with --http].",
+    help="The agent's session in the inbox (the todo list its todo_write calls change) "
+    "[default: the working folder; none with --http].",
+)
+@click.option(
+    "--reuse-for",
+    type=_Seconds(zero=True),
+    default=600.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="An answer the client has not collected goes to the identical call asked again in "
+    "the same conversation for SECONDS after it was given (0: never); never to another "
+    "conversation.",
 )
 @click.pass_context
 def mcp(
@@ -1061,6 +1076,7 @@ def mcp(
     http: str | None,
     token: str | None,
     session: str | None,
+    reuse_for: float,
 ) -> None:
     """An MCP server (stdio) whose tools ask_user_questions, todo_write and get_answer are
     answered by a person in `askcli inbox` [inbox file: $ASKCLI_INBOX, else
@@ -1078,7 +1094,13 @@ def mcp(
         return
     try:
         status = host.run(
-            wait=wait, every=every, http=http, token=token, session=session, say=host.stderr_say
+            wait=wait,
+            every=every,
+            http=http,
+            token=token,
+            session=session,
+            say=host.stderr_say,
+            reuse_for=reuse_for,
         )
     except UsageError as exc:
         _usage_error(ctx, exc)
