@@ -20,7 +20,7 @@ from askcli.errors import InboxError
 from askcli.inbox.askers import alive, process_start
 from askcli.inbox.asking import ask_inbox, reply_from_json, reply_to_json
 from askcli.inbox.person import inbox_id
-from askcli.inbox.store import Agent, State, Store
+from askcli.inbox.store import Agent, Question, State, Store
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
@@ -428,3 +428,80 @@ def _ask_at_once(
         got.append(Store(path).submit({"n": n}, AGENT).id)
     except InboxError as exc:  # reported by the test
         failed.append(exc)
+
+
+def _asker(tmp_path: Path, folder: Path) -> subprocess.Popen[str]:
+    """``askcli ask --inbox`` asking LIBRARY from ``folder``."""
+    folder.mkdir(exist_ok=True)
+    proc = subprocess.Popen(
+        [str(askcli_path()), "ask", "--inbox", "--timeout", "60", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "ASKCLI_INBOX": str(tmp_path / "inbox.db")},
+        cwd=folder,
+        text=True,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(LIBRARY) + "\n")
+    proc.stdin.close()
+    proc.stdin = None  # closed: communicate() has nothing to flush
+    return proc
+
+
+def _queued(store: Store, count: int) -> list[Question]:
+    for _ in range(2000):
+        found = store.questions()
+        if len(found) >= count:
+            return found
+        time.sleep(0.01)
+    raise AssertionError(f"{count} questions never waited in {store.path}")
+
+
+def test_two_askers_with_the_same_call_get_a_question_and_an_answer_each(tmp_path: Path) -> None:
+    store = Store(tmp_path / "inbox.db")
+    first = _asker(tmp_path, tmp_path / "api")
+    one = _queued(store, 1)[0]  # in this order
+    second = _asker(tmp_path, tmp_path / "web")
+    try:
+        two = _queued(store, 2)[1]
+        assert one.call == two.call and one.id != two.id
+        assert one.agent.label == f"ask {tmp_path / 'api'} (pid {first.pid})"
+        assert two.agent.label == f"ask {tmp_path / 'web'} (pid {second.pid})"
+        assert answer_queued(store, "3\n", two.id)  # the second asker's first
+        assert answer_queued(store, "2\n", one.id)
+        out_one, err_one = first.communicate(timeout=30)
+        out_two, err_two = second.communicate(timeout=30)
+    finally:
+        for proc in (first, second):
+            proc.kill()
+            proc.wait()
+    assert first.returncode == 0 and second.returncode == 0, err_one + err_two
+    assert '"dayjs"' in json.loads(out_one)["content"]
+    assert '"Temporal"' in json.loads(out_two)["content"]
+    assert "taken by another asker" not in err_one + err_two
+
+
+def test_killing_one_asker_leaves_the_other_s_identical_question(tmp_path: Path) -> None:
+    store = Store(tmp_path / "inbox.db")
+    first = _asker(tmp_path, tmp_path / "api")
+    _queued(store, 1)
+    second = _asker(tmp_path, tmp_path / "web")
+    try:
+        one, two = _queued(store, 2)
+        first.kill()  # no time to withdraw its question itself
+        first.wait()
+        assert [q.id for q in store.tidy()] == [one.id]
+        assert [q.id for q in store.questions()] == [two.id]
+        assert answer_queued(store, "2\n", two.id)
+        out, err = second.communicate(timeout=30)
+        assert second.returncode == 0, err
+        assert '"dayjs"' in json.loads(out)["content"]
+    finally:
+        for proc in (first, second):
+            proc.kill()
+            proc.wait()
+        for proc in (first, second):
+            for stream in (proc.stdout, proc.stderr):
+                if stream is not None:
+                    stream.close()
