@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import hmac
-import itertools
 import json
 import os
 import secrets
@@ -33,7 +32,6 @@ import signal
 import socket
 import sys
 import time
-import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -342,15 +340,18 @@ def _server(asker: Asker) -> Any:
         types.Tool(name=t["name"], description=t["description"], input_schema=t["inputSchema"])
         for t in tool_definitions()
     ]
-    sessions: weakref.WeakKeyDictionary[Any, Session] = weakref.WeakKeyDictionary()
-    numbers = itertools.count(1)
+    sessions: dict[str | None, Session] = {}
 
-    def session_of(held: Any) -> Session:
-        """The conversation of the SDK's session object (one over stdio, one per MCP
-        session over HTTP): a secret token of this process, and a number."""
-        if held not in sessions:
-            sessions[held] = Session(secrets.token_urlsafe(16), next(numbers))
-        return sessions[held]
+    def session_of(ctx: Any) -> Session:
+        """The conversation of a request: the one of a server on stdio, the client's MCP
+        session over HTTP (its ``Mcp-Session-Id``), each with a secret token of this
+        process and a number."""
+        request = getattr(ctx, "request", None)
+        headers = getattr(request, "headers", None)
+        key = headers.get("mcp-session-id") if headers is not None else None
+        if key not in sessions:
+            sessions[key] = Session(secrets.token_urlsafe(16), len(sessions) + 1)
+        return sessions[key]
 
     async def list_tools(ctx: Any, params: Any) -> Any:
         return types.ListToolsResult(tools=tools)
@@ -365,7 +366,7 @@ def _server(asker: Asker) -> Any:
                 await ctx.session.report_progress(done, None, message)
 
         try:
-            session = session_of(ctx.session)
+            session = session_of(ctx)
             outcome = await asker.call(params.name, params.arguments, client, progress, session)
         except InboxError as exc:  # the queue file went bad while serving: the model is told
             asker.say(str(exc))
