@@ -26,11 +26,17 @@ class Process(NamedTuple):
     start: str | None
 
 
+_boots: list[str] = []
+
+
 def _boot() -> str:
-    try:
-        return (PROC / "sys/kernel/random/boot_id").read_text(encoding="ascii").strip()
-    except (OSError, UnicodeError):
-        return ""
+    """This boot's id (read once): ticks since boot say nothing across a reboot."""
+    if not _boots:
+        try:
+            _boots.append((PROC / "sys/kernel/random/boot_id").read_text("ascii").strip())
+        except (OSError, UnicodeError):
+            _boots.append("")
+    return _boots[0]
 
 
 def _stat(pid: int) -> list[bytes] | None:
@@ -45,7 +51,10 @@ def _stat(pid: int) -> list[bytes] | None:
 def process_start(pid: int) -> str | None:
     """``BOOT_ID/TICKS``: when process ``pid`` started; None when it is not known (no such
     process, or no ``/proc``)."""
-    fields = _stat(pid)
+    return _start(_stat(pid))
+
+
+def _start(fields: list[bytes] | None) -> str | None:
     if fields is None or len(fields) < 20 or not fields[19].isdigit():
         return None
     return f"{_boot()}/{fields[19].decode('ascii')}"
@@ -78,4 +87,4 @@ def alive(pid: int | None, start: str | None = None) -> bool:
         return not PROC.is_dir()  # no /proc here: what kill said; else it just ended
     if fields[0] in (b"Z", b"X"):
         return False
-    return start is None or process_start(pid) == start
+    return start is None or _start(fields) == start
