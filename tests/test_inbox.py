@@ -237,6 +237,22 @@ def test_an_asker_whose_pid_went_to_another_process_is_said_gone(
     assert "Answer #1?" not in shown
 
 
+def test_two_askers_of_one_folder_are_told_apart_in_every_line(queue: Store) -> None:
+    document = call(question("Which database?"))
+    one = queue.submit(document, ASKER._replace(tag="pid 4242"))
+    two = queue.submit(document, ASKER._replace(tag="pid 4343"))
+    style = Style(width=200)
+    assert screens.arrival(one, style) == "new #1: claude /work/api (pid 4242): Which database?"
+    assert screens.arrival(two, style) == "new #2: claude /work/api (pid 4343): Which database?"
+    assert screens.line(two, 2, style).startswith("[2 waiting] claude /work/api (pid 4343): ")
+    lines: list[str] = []
+    list_questions(queue, lines.append, as_json=True)
+    assert [json.loads(line)["agent"] for line in lines] == [
+        "claude /work/api (pid 4242)",
+        "claude /work/api (pid 4343)",
+    ]
+
+
 def test_what_an_agent_wrote_is_escaped_in_every_line(queue: Store, tmp_path: Path) -> None:
     hostile = "Wipe\x1b[2J\x1b]0;pwned\x07 it?\u202e"
     agent = Agent("cl\x1baude", None, "/tmp/\x9bx")
