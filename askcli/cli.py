@@ -57,9 +57,9 @@ class _Seconds(click.ParamType[float]):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
         least_ok = seconds > 0 or (self.zero and seconds == 0)
         if not (math.isfinite(seconds) and least_ok and seconds <= MAX_TIMEOUT):
-            least = "0" if self.zero else "above 0"
+            least = "from 0 to" if self.zero else "above 0 and at most"
             self.fail(
-                f"{value!r} is out of range: give a number of seconds {least} and at most "
+                f"{value!r} is out of range: give a number of seconds {least} "
                 f"{MAX_TIMEOUT:.0f} (one week)",
                 param,
                 ctx,
@@ -1189,9 +1189,10 @@ def inbox(
 @click.option("--all", "every", is_flag=True, help="Answered and withdrawn questions too.")
 @click.pass_context
 def inbox_list(ctx: click.Context, as_json: bool, every: bool) -> None:
-    """List the questions waiting and being answered, oldest first.
+    """List the questions waiting and being answered, oldest first (the questions of
+    askers that died are withdrawn first).
 
-    With --json, one object per line: id, ticket, status, agent (client, session, cwd),
+    With --json, one object per line: id, status, agent (client, session, cwd),
     arrived (seconds since the epoch), kind (question, permission or todo), question (the
     first one's text) and questions.
 
@@ -1235,7 +1236,8 @@ def inbox_answer(
     \b
     Exit status: as for `askcli ask` (0 answered, 1 declined, 3 the answers ended,
     130 Ctrl-C, 143 SIGTERM, 129 SIGHUP: then nothing is printed and the question waits
-    again), and 2 when question ID is not waiting or its asker withdrew it meanwhile.
+    again), and 2 when question ID is not waiting (answered, being answered elsewhere,
+    withdrawn: its asker gave up or died) or its asker withdrew it meanwhile.
     """
     from .inbox.person import answer_by_id
     from .inbox.store import Store

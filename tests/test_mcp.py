@@ -543,6 +543,8 @@ def test_the_core_never_imports_the_sdk() -> None:
         (("--token", "abc"), "--token is for --http"),
         (("--wait", "0"), "out of range"),
         (("--wait", "nan"), "out of range"),
+        (("--reuse-for", "-1"), "from 0 to 604800"),
+        (("--reuse-for", "inf"), "out of range"),
     ],
 )
 def test_usage_errors(tmp_path: Path, args: tuple[str, ...], said: str) -> None:
