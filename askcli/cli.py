@@ -40,9 +40,13 @@ MAX_TIMEOUT = 7 * 24 * 3600.0  # one week
 
 
 class _Seconds(click.ParamType[float]):
-    """A finite number of seconds, more than 0 and at most :data:`MAX_TIMEOUT`."""
+    """A finite number of seconds, more than 0 (or 0 itself, with ``zero``) and at most
+    :data:`MAX_TIMEOUT`."""
 
     name = "seconds"
+
+    def __init__(self, *, zero: bool = False) -> None:
+        self.zero = zero
 
     def convert(
         self, value: Any, param: click.Parameter | None, ctx: click.Context | None
@@ -51,9 +55,11 @@ class _Seconds(click.ParamType[float]):
             seconds = float(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIMEOUT):
+        least_ok = seconds > 0 or (self.zero and seconds == 0)
+        if not (math.isfinite(seconds) and least_ok and seconds <= MAX_TIMEOUT):
+            least = "from 0 to" if self.zero else "above 0 and at most"
             self.fail(
-                f"{value!r} is out of range: give a number of seconds above 0 and at most "
+                f"{value!r} is out of range: give a number of seconds {least} "
                 f"{MAX_TIMEOUT:.0f} (one week)",
                 param,
                 ctx,
@@ -449,7 +455,7 @@ def _inbox_answer(timeout: float | None) -> Callable[[Any, Conversation, int], A
     from .inbox.store import Agent, Store
 
     store = Store()
-    agent = Agent("ask", None, os.getcwd())
+    agent = Agent("ask", None, os.getcwd(), f"pid {os.getpid()}")
 
     def answer(document: Any, conv: Conversation, seq: int) -> Any:
         return ask_inbox(store, document, agent, timeout=timeout, said=conv.error)
@@ -464,7 +470,7 @@ def _acp_inbox(conv: Conversation, timeout: float | None) -> Callable[[Any], Any
     from .inbox.store import Agent, Store
 
     store = Store()
-    agent = Agent("acp", None, os.getcwd())
+    agent = Agent("acp", None, os.getcwd(), f"pid {os.getpid()}")
     return lambda document: ask_inbox(store, document, agent, timeout=timeout, said=conv.error)
 
 
@@ -1049,9 +1055,18 @@ def acp(
 @click.option(
     "--session",
     metavar="ID",
-    help="What tells this agent's questions from another's of the same client, so that "
-    "only its own identical call finds an answer again [default: the working folder; "
-    "none with --http].",
+    help="The agent's session in the inbox (the todo list its todo_write calls change) "
+    "[default: the working folder; none with --http].",
+)
+@click.option(
+    "--reuse-for",
+    type=_Seconds(zero=True),
+    default=600.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="An answer the client has not collected goes to the identical call asked again in "
+    "the same conversation for SECONDS after it was given (0: never); never to another "
+    "conversation.",
 )
 @click.pass_context
 def mcp(
@@ -1061,6 +1076,7 @@ def mcp(
     http: str | None,
     token: str | None,
     session: str | None,
+    reuse_for: float,
 ) -> None:
     """An MCP server (stdio) whose tools ask_user_questions, todo_write and get_answer are
     answered by a person in `askcli inbox` [inbox file: $ASKCLI_INBOX, else
@@ -1078,7 +1094,13 @@ def mcp(
         return
     try:
         status = host.run(
-            wait=wait, every=every, http=http, token=token, session=session, say=host.stderr_say
+            wait=wait,
+            every=every,
+            http=http,
+            token=token,
+            session=session,
+            say=host.stderr_say,
+            reuse_for=reuse_for,
         )
     except UsageError as exc:
         _usage_error(ctx, exc)
@@ -1167,9 +1189,10 @@ def inbox(
 @click.option("--all", "every", is_flag=True, help="Answered and withdrawn questions too.")
 @click.pass_context
 def inbox_list(ctx: click.Context, as_json: bool, every: bool) -> None:
-    """List the questions waiting and being answered, oldest first.
+    """List the questions waiting and being answered, oldest first (the questions of
+    askers that died are withdrawn first).
 
-    With --json, one object per line: id, ticket, status, agent (client, session, cwd),
+    With --json, one object per line: id, status, agent (client, session, cwd),
     arrived (seconds since the epoch), kind (question, permission or todo), question (the
     first one's text) and questions.
 
@@ -1213,7 +1236,8 @@ def inbox_answer(
     \b
     Exit status: as for `askcli ask` (0 answered, 1 declined, 3 the answers ended,
     130 Ctrl-C, 143 SIGTERM, 129 SIGHUP: then nothing is printed and the question waits
-    again), and 2 when question ID is not waiting or its asker withdrew it meanwhile.
+    again), and 2 when question ID is not waiting (answered, being answered elsewhere,
+    withdrawn: its asker gave up or died) or its asker withdrew it meanwhile.
     """
     from .inbox.person import answer_by_id
     from .inbox.store import Store

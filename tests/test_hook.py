@@ -564,6 +564,57 @@ def test_command_killed_outright_leaves_its_question_to_tidy(tmp_path: Path) -> 
     store.close()
 
 
+@pytest.mark.parametrize("event", ["PermissionRequest", "PreToolUse"])
+def test_command_two_identical_events_without_a_tool_use_id_are_two_questions(
+    tmp_path: Path, event: str
+) -> None:
+    """Two hooks with the same call and no tool_use_id (two Claude Codes, folders apart):
+    a question and a decision each; killing one leaves the other's."""
+    data = hook_input(
+        event=event, tool="Bash" if event == "PermissionRequest" else "AskUserQuestion"
+    )
+    data.pop("tool_use_id", None)
+    first = start_hook(tmp_path, {**data, "cwd": "/home/u/api"})
+    one = queued(tmp_path, first)
+    second = start_hook(tmp_path, {**data, "cwd": "/home/u/web"})
+    third = start_hook(tmp_path, {**data, "cwd": "/home/u/docs"})
+    try:
+        for _ in range(500):
+            waiting = [q for q in every_question(tmp_path) if q.state is State.WAITING]
+            if len(waiting) == 3:
+                break
+            time.sleep(0.01)
+        assert len(waiting) == 3, "three hooks, three questions"
+        by_folder = {q.agent.cwd: q for q in waiting}
+        assert sorted(by_folder) == ["/home/u/api", "/home/u/docs", "/home/u/web"]
+        assert by_folder["/home/u/api"].id == one.id
+        two, three = by_folder["/home/u/web"], by_folder["/home/u/docs"]
+        assert three.agent.label == "claude /home/u/docs (session 8a7391e2)"
+        third.kill()
+        finish(third)
+        store = Store(tmp_path / "inbox.db")
+        assert [q.id for q in store.tidy()] == [three.id]
+        store.close()
+        yes, no = ("1\n", "n\n") if event == "PermissionRequest" else ("1\n", "q\n")
+        answer_in_inbox(tmp_path, two.id, no)
+        answer_in_inbox(tmp_path, one.id, yes)
+        status_one, out_one, _ = finish(first)
+        status_two, out_two, _ = finish(second)
+    finally:
+        for proc in (first, second, third):
+            proc.kill()
+    assert status_one == status_two == 0
+    said_one = json.loads(out_one)["hookSpecificOutput"]
+    said_two = json.loads(out_two)["hookSpecificOutput"]
+    if event == "PermissionRequest":
+        assert said_one["decision"] == {"behavior": "allow"}
+        assert said_two["decision"]["behavior"] == "deny"
+    else:
+        assert said_one["permissionDecision"] == "allow"
+        assert said_one["updatedInput"]["answers"] == {"Which color?": "Red"}
+        assert said_two["permissionDecision"] == "deny"
+
+
 def handles_signals(proc: subprocess.Popen[str]) -> None:
     """Wait until askcli has set up its signal handlers (SIGTERM caught), so that a
     signal sent now is not one that came while Python was still starting."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import time
 from pathlib import Path
@@ -183,6 +184,75 @@ def test_an_asker_that_died_before_the_inbox_opened_is_said(queue: Store, tmp_pa
     assert "claude /work/api withdrew #1 (Orphan?); nothing was sent" in shown
 
 
+def _dead_asker(queue: Store, question_id: int, *, pid_reused: bool = False) -> None:
+    """Make ``question_id`` the question of an asker that died: its process is gone, or
+    (``pid_reused``) its pid now names a process that started at another time (this one)."""
+    pid = 0
+    if not pid_reused:
+        dead = subprocess.Popen(["true"])
+        dead.wait()
+        pid = dead.pid
+    with queue._write() as db:
+        db.execute(
+            "UPDATE questions SET asker_pid = ?, asker_start = ? WHERE id = ?",
+            (pid or os.getpid(), "another-boot/1", question_id),
+        )
+
+
+@pytest.mark.parametrize("pid_reused", [False, True])
+def test_inbox_list_and_answer_tidy_a_dead_asker_s_question_first(
+    queue: Store, tmp_path: Path, pid_reused: bool
+) -> None:
+    orphan = queue.submit(call(question("Orphan?")), ASKER)
+    kept = queue.submit(call(question("Kept?"), id="toolu_2"), ASKER)
+    _dead_asker(queue, orphan.id, pid_reused=pid_reused)
+    lines: list[str] = []
+    assert list_questions(queue, lines.append) == 0
+    assert len(lines) == 1 and lines[0].endswith("Kept?")
+    assert queue.get(orphan.id).state is State.WITHDRAWN  # type: ignore[union-attr]
+    conv, said = conversation("1\n", tmp_path)
+    assert answer_by_id(queue, orphan.id, conv, io.StringIO()) == 2
+    assert said.getvalue() == "askcli: question #1 was withdrawn by its asker\n"
+    assert queue.get(kept.id).state is State.WAITING  # type: ignore[union-attr]
+
+
+def test_inbox_answer_tidies_before_it_claims(queue: Store, tmp_path: Path) -> None:
+    orphan = queue.submit(call(question("Orphan?")), ASKER)
+    _dead_asker(queue, orphan.id, pid_reused=True)
+    conv, said = conversation("1\n", tmp_path)
+    out = io.StringIO()
+    assert answer_by_id(queue, orphan.id, conv, out) == 2  # never answered into the void
+    assert out.getvalue() == "" and "was withdrawn by its asker" in said.getvalue()
+    assert reply_of(queue, orphan.id) is None
+
+
+def test_an_asker_whose_pid_went_to_another_process_is_said_gone(
+    queue: Store, tmp_path: Path
+) -> None:
+    queued = queue.submit(call(question("Orphan?")), ASKER)
+    _dead_asker(queue, queued.id, pid_reused=True)
+    status, shown, _ = inbox_run(queue, "", tmp_path)
+    assert status == 0
+    assert "claude /work/api withdrew #1 (Orphan?); nothing was sent" in shown
+    assert "Answer #1?" not in shown
+
+
+def test_two_askers_of_one_folder_are_told_apart_in_every_line(queue: Store) -> None:
+    document = call(question("Which database?"))
+    one = queue.submit(document, ASKER._replace(tag="pid 4242"))
+    two = queue.submit(document, ASKER._replace(tag="pid 4343"))
+    style = Style(width=200)
+    assert screens.arrival(one, style) == "new #1: claude /work/api (pid 4242): Which database?"
+    assert screens.arrival(two, style) == "new #2: claude /work/api (pid 4343): Which database?"
+    assert screens.line(two, 2, style).startswith("[2 waiting] claude /work/api (pid 4343): ")
+    lines: list[str] = []
+    list_questions(queue, lines.append, as_json=True)
+    assert [json.loads(line)["agent"] for line in lines] == [
+        "claude /work/api (pid 4242)",
+        "claude /work/api (pid 4343)",
+    ]
+
+
 def test_what_an_agent_wrote_is_escaped_in_every_line(queue: Store, tmp_path: Path) -> None:
     hostile = "Wipe\x1b[2J\x1b]0;pwned\x07 it?\u202e"
     agent = Agent("cl\x1baude", None, "/tmp/\x9bx")
@@ -237,7 +307,8 @@ def test_inbox_list_lines_and_json(queue: Store) -> None:
         "question": "Which database?",
         "kind": "question",
     }
-    assert first["ticket"].startswith("q_") and isinstance(first["arrived"], float)
+    assert isinstance(first["arrived"], float)
+    assert "ticket" not in first  # the asker's alone (get_answer's), never listed
     assert second["status"] == "answered"
 
 
@@ -357,6 +428,7 @@ def test_a_notify_command_gets_the_question_as_json(tmp_path: Path) -> None:
     assert data["agent"] == "claude /work/api"
     assert data["questions"][0] == "Where should the job queue keep its state?"
     assert data["tools"] == ["request_user_input"]
+    assert "ticket" not in data and queued.ticket not in told.read_text()
     commands.close()
     assert problems == []
 

@@ -244,23 +244,50 @@ def test_after_a_client_timeout_the_identical_call_gets_the_answer_at_once(
     assert "stopped waiting" in server_log(tmp_path)
 
 
-def test_the_identical_call_after_a_restart_of_the_client(tmp_path: Path) -> None:
+def test_a_restarted_client_is_never_given_an_answer_it_did_not_collect(tmp_path: Path) -> None:
+    """The answer of a conversation that ended is not handed to the next one, nor is its
+    ticket good there: the identical call is a question of its own."""
     inbox = tmp_path / "inbox.db"
+    tickets: list[str] = []
 
     async def first() -> None:
         async with connected(tmp_path, "--wait", "0.3") as session:
             await session.call_tool("ask_user_questions", ASKED)
+            tickets.append(Store(inbox).questions()[0].ticket)
             await anyio.to_thread.run_sync(answer_next, inbox, "2\n")
         # the client ended before it called get_answer
 
     async def second() -> None:
-        async with connected(tmp_path) as session:
-            start = time.monotonic()
+        async with connected(tmp_path, "--wait", "0.3") as session:
             result = await session.call_tool("ask_user_questions", ASKED)
-            assert time.monotonic() - start < 1 and text_of(result) == BLUE
+            assert "has not answered yet" in text_of(result) and tickets[0] not in text_of(result)
+            other = await session.call_tool("get_answer", {"ticket": tickets[0]})
+            assert other.is_error
+            assert text_of(other) == (
+                "No question this conversation asked in the user's askcli inbox has the "
+                f"ticket {tickets[0]}."
+            )
 
     run(first)
     run(second)
+    old, new = Store(inbox).questions(states=tuple(State))
+    assert old.state is State.ANSWERED and new.state is State.WITHDRAWN  # its server ended
+
+
+def test_an_answer_is_reused_only_within_reuse_for(tmp_path: Path) -> None:
+    inbox = tmp_path / "inbox.db"
+
+    async def main() -> None:
+        async with connected(tmp_path, "--wait", "0.3", "--reuse-for", "0.5") as session:
+            await session.call_tool("ask_user_questions", ASKED)
+            await anyio.to_thread.run_sync(answer_next, inbox, "2\n")
+            await anyio.sleep(1)  # the answer is older than --reuse-for
+            again = await session.call_tool("ask_user_questions", ASKED)
+            assert "has not answered yet" in text_of(again)
+
+    run(main)
+    first, later = Store(inbox).questions(states=tuple(State))
+    assert first.state is State.ANSWERED and later.id != first.id
 
 
 def test_two_calls_at_once_are_answered_out_of_order(tmp_path: Path) -> None:
@@ -516,6 +543,8 @@ def test_the_core_never_imports_the_sdk() -> None:
         (("--token", "abc"), "--token is for --http"),
         (("--wait", "0"), "out of range"),
         (("--wait", "nan"), "out of range"),
+        (("--reuse-for", "-1"), "from 0 to 604800"),
+        (("--reuse-for", "inf"), "out of range"),
     ],
 )
 def test_usage_errors(tmp_path: Path, args: tuple[str, ...], said: str) -> None:
@@ -568,9 +597,9 @@ def listening(port: int) -> bool:
     return False
 
 
-def serve_http(tmp_path: Path, port: int, **env: str) -> subprocess.Popen[str]:
+def serve_http(tmp_path: Path, port: int, *args: str, **env: str) -> subprocess.Popen[str]:
     proc = subprocess.Popen(
-        [str(askcli_path()), "mcp", "--http", f"127.0.0.1:{port}"],
+        [str(askcli_path()), "mcp", "--http", f"127.0.0.1:{port}", *args],
         stdin=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -666,3 +695,53 @@ def test_http_makes_a_token_and_prints_it(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=10)
     assert proc.returncode == 130
+
+
+def test_http_conversations_are_apart(tmp_path: Path) -> None:
+    """Two MCP sessions of one server over HTTP: the identical call is two questions, told
+    apart in the inbox; a ticket is good only in the session that asked."""
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    port = free_port()
+    token = "s3cret-token-for-the-test"
+    proc = serve_http(tmp_path, port, "--wait", "0.3", ASKCLI_MCP_TOKEN=token)
+    inbox = tmp_path / "inbox.db"
+
+    @asynccontextmanager
+    async def client() -> AsyncIterator[ClientSession]:
+        headers = {"authorization": f"Bearer {token}"}
+        async with (
+            httpx2.AsyncClient(headers=headers) as http,
+            streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http) as (
+                read,
+                write,
+            ),
+            ClientSession(
+                read, write, client_info=types.Implementation(name="far-agent", version="1")
+            ) as session,
+        ):
+            await session.initialize()
+            yield session
+
+    try:
+
+        async def main() -> None:
+            async with client() as one, client() as two:
+                await one.call_tool("ask_user_questions", ASKED)
+                await two.call_tool("ask_user_questions", ASKED)
+                first, second = Store(inbox).questions()
+                assert first.id != second.id
+                assert first.agent.label == f"far-agent (pid {proc.pid}, conversation 1)"
+                assert second.agent.label == f"far-agent (pid {proc.pid}, conversation 2)"
+                await anyio.to_thread.run_sync(answer_next, inbox, "2\n")
+                stolen = await two.call_tool("get_answer", {"ticket": first.ticket})
+                assert stolen.is_error and "No question this conversation asked" in text_of(stolen)
+                mine = await one.call_tool("get_answer", {"ticket": first.ticket})
+                assert text_of(mine) == BLUE
+
+        run(main)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=10)
+    assert "Traceback" not in err

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import socket
 import stat
 import subprocess
 import sys
@@ -16,9 +17,10 @@ from pathlib import Path
 import pytest
 
 from askcli.errors import InboxError
+from askcli.inbox.askers import alive, process_start
 from askcli.inbox.asking import ask_inbox, reply_from_json, reply_to_json
 from askcli.inbox.person import inbox_id
-from askcli.inbox.store import Agent, State, Store
+from askcli.inbox.store import Agent, Question, State, Store
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
@@ -47,14 +49,61 @@ def test_a_question_goes_round_once(store: Store) -> None:
     assert store.take(asked.id) is None  # exactly once
 
 
-def test_the_same_call_from_the_same_agent_is_the_same_question(store: Store) -> None:
-    first = store.submit(LIBRARY, AGENT)
-    assert store.submit(LIBRARY, AGENT).id == first.id
-    assert store.submit(LIBRARY, AGENT._replace(session="s2")).id != first.id
+def test_the_same_call_is_the_same_question_only_in_its_conversation(store: Store) -> None:
+    first = store.submit(LIBRARY, AGENT, conversation="c1", reuse_for=600)
+    assert store.submit(LIBRARY, AGENT, conversation="c1", reuse_for=600).id == first.id
+    assert store.submit(LIBRARY, AGENT, conversation="c2", reuse_for=600).id != first.id
+    assert store.submit(LIBRARY, AGENT).id != first.id  # no conversation: its own question
+    other = AGENT._replace(session="s2")
+    assert store.submit(LIBRARY, other, conversation="c1", reuse_for=600).id != first.id
     assert answer_queued(store, "1\n", first.id)
-    assert store.submit(LIBRARY, AGENT).id == first.id  # answered, not yet taken: at once
+    again = store.submit(LIBRARY, AGENT, conversation="c1", reuse_for=600)
+    assert again.id == first.id  # answered, not yet taken: at once
     store.take(first.id)
-    assert store.submit(LIBRARY, AGENT).id != first.id  # taken: a new question
+    assert store.submit(LIBRARY, AGENT, conversation="c1", reuse_for=600).id != first.id
+
+
+def test_an_answer_not_collected_is_reused_for_a_bounded_time(store: Store) -> None:
+    first = store.submit(LIBRARY, AGENT, conversation="c1", reuse_for=600)
+    assert answer_queued(store, "1\n", first.id)
+    with store._write() as db:  # answered 11 minutes ago
+        db.execute("UPDATE questions SET finished = ? WHERE id = ?", (time.time() - 660, first.id))
+    later = store.submit(LIBRARY, AGENT, conversation="c1", reuse_for=600)
+    assert later.id != first.id and later.state is State.WAITING
+    assert store.submit(LIBRARY, AGENT, conversation="c1", reuse_for=700).id == first.id
+
+
+def test_another_process_never_gets_this_one_s_question(store: Store) -> None:
+    """The identical call from another process, even in the same conversation, is a
+    question of its own; a ticket or an id of this one gives it nothing."""
+    mine = store.submit(LIBRARY, AGENT, conversation="c1", reuse_for=600)
+    assert answer_queued(store, "1\n", mine.id)
+    code = (
+        "import sys, json; from pathlib import Path; from askcli.inbox.store import Store, Agent\n"
+        "s = Store(Path(sys.argv[1])); call = json.loads(sys.argv[2])\n"
+        "agent = Agent('ask', 's1', '/tmp/work')\n"
+        "q = s.submit(call, agent, conversation='c1', reuse_for=600)\n"
+        "print(json.dumps([q.id, s.take(int(sys.argv[3])), s.by_ticket(sys.argv[4], 'c1')]))"
+    )
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code,
+            str(store.path),
+            json.dumps(LIBRARY),
+            str(mine.id),
+            mine.ticket,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    other, taken, by_ticket = json.loads(out.stdout)
+    assert other != mine.id and taken is None and by_ticket is None
+    assert store.by_ticket(mine.ticket, "c1") is not None
+    assert store.by_ticket(mine.ticket, "c2") is None
+    assert store.take(mine.id) is not None  # still there for its own asker
 
 
 def test_a_claim_is_one_inbox_s(store: Store) -> None:
@@ -269,7 +318,10 @@ def test_an_asker_killed_and_not_yet_reaped_counts_as_gone(store: Store) -> None
     try:
         asked = store.submit(LIBRARY, AGENT)
         with store._write() as db:  # as if the child had asked
-            db.execute("UPDATE questions SET asker_pid = ? WHERE id = ?", (child.pid, asked.id))
+            db.execute(
+                "UPDATE questions SET asker_pid = ?, asker_start = ? WHERE id = ?",
+                (child.pid, process_start(child.pid), asked.id),
+            )
         assert store.tidy() == []
         child.kill()
         for _ in range(500):  # a zombie until reaped: wait until it is one
@@ -281,6 +333,51 @@ def test_an_asker_killed_and_not_yet_reaped_counts_as_gone(store: Store) -> None
     finally:
         child.kill()
         child.wait()
+
+
+def test_a_pid_given_to_another_process_is_not_the_asker(store: Store) -> None:
+    """The asker died and its pid went to another process: the start time tells them apart."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        started = process_start(child.pid)
+        assert started is not None and started == process_start(child.pid)
+        assert alive(child.pid, started) and not alive(child.pid, started + "0")
+        asked = store.submit(LIBRARY, AGENT)
+        kept = store.submit(LIBRARY, AGENT)
+        with store._write() as db:  # as if a process started at another time had asked
+            db.execute(
+                "UPDATE questions SET asker_pid = ?, asker_start = ? WHERE id = ?",
+                (child.pid, "another-boot/1", asked.id),
+            )
+        assert [q.id for q in store.tidy()] == [asked.id]
+        assert store.get(kept.id).state is State.WAITING  # type: ignore[union-attr]
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_an_inbox_file_of_an_older_askcli_gets_the_new_columns(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE questions (id INTEGER PRIMARY KEY AUTOINCREMENT, ticket TEXT NOT NULL"
+        " UNIQUE, key TEXT NOT NULL, agent TEXT NOT NULL, arrived REAL NOT NULL, call TEXT"
+        " NOT NULL, status TEXT NOT NULL, claimed_by TEXT, result TEXT, delivered REAL,"
+        " asker_pid INTEGER, asker_host TEXT, finished REAL);"
+        "INSERT INTO questions (ticket, key, agent, arrived, call, status, asker_pid,"
+        " asker_host) VALUES ('q_old', 'k', '{\"client\": \"ask\"}', 1.0, '{}', 'waiting',"
+        f" {os.getpid()}, '{socket.gethostname()}');"
+    )
+    old.close()
+    store = Store(path)
+    assert [q.ticket for q in store.questions()] == ["q_old"]  # an old row, still alive
+    assert store.tidy() == []
+    asked = store.submit(LIBRARY, AGENT)
+    assert store.get(asked.id).agent == AGENT  # type: ignore[union-attr]
+    columns = {row[1] for row in store._open().execute("PRAGMA table_info(questions)")}
+    assert {"asker_start", "conversation"} <= columns
 
 
 def test_a_waiting_asker_reads_the_state_not_the_call(
@@ -331,3 +428,80 @@ def _ask_at_once(
         got.append(Store(path).submit({"n": n}, AGENT).id)
     except InboxError as exc:  # reported by the test
         failed.append(exc)
+
+
+def _asker(tmp_path: Path, folder: Path) -> subprocess.Popen[str]:
+    """``askcli ask --inbox`` asking LIBRARY from ``folder``."""
+    folder.mkdir(exist_ok=True)
+    proc = subprocess.Popen(
+        [str(askcli_path()), "ask", "--inbox", "--timeout", "60", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "ASKCLI_INBOX": str(tmp_path / "inbox.db")},
+        cwd=folder,
+        text=True,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(LIBRARY) + "\n")
+    proc.stdin.close()
+    proc.stdin = None  # closed: communicate() has nothing to flush
+    return proc
+
+
+def _queued(store: Store, count: int) -> list[Question]:
+    for _ in range(2000):
+        found = store.questions()
+        if len(found) >= count:
+            return found
+        time.sleep(0.01)
+    raise AssertionError(f"{count} questions never waited in {store.path}")
+
+
+def test_two_askers_with_the_same_call_get_a_question_and_an_answer_each(tmp_path: Path) -> None:
+    store = Store(tmp_path / "inbox.db")
+    first = _asker(tmp_path, tmp_path / "api")
+    one = _queued(store, 1)[0]  # in this order
+    second = _asker(tmp_path, tmp_path / "web")
+    try:
+        two = _queued(store, 2)[1]
+        assert one.call == two.call and one.id != two.id
+        assert one.agent.label == f"ask {tmp_path / 'api'} (pid {first.pid})"
+        assert two.agent.label == f"ask {tmp_path / 'web'} (pid {second.pid})"
+        assert answer_queued(store, "3\n", two.id)  # the second asker's first
+        assert answer_queued(store, "2\n", one.id)
+        out_one, err_one = first.communicate(timeout=30)
+        out_two, err_two = second.communicate(timeout=30)
+    finally:
+        for proc in (first, second):
+            proc.kill()
+            proc.wait()
+    assert first.returncode == 0 and second.returncode == 0, err_one + err_two
+    assert '"dayjs"' in json.loads(out_one)["content"]
+    assert '"Temporal"' in json.loads(out_two)["content"]
+    assert "taken by another asker" not in err_one + err_two
+
+
+def test_killing_one_asker_leaves_the_other_s_identical_question(tmp_path: Path) -> None:
+    store = Store(tmp_path / "inbox.db")
+    first = _asker(tmp_path, tmp_path / "api")
+    _queued(store, 1)
+    second = _asker(tmp_path, tmp_path / "web")
+    try:
+        one, two = _queued(store, 2)
+        first.kill()  # no time to withdraw its question itself
+        first.wait()
+        assert [q.id for q in store.tidy()] == [one.id]
+        assert [q.id for q in store.questions()] == [two.id]
+        assert answer_queued(store, "2\n", two.id)
+        out, err = second.communicate(timeout=30)
+        assert second.returncode == 0, err
+        assert '"dayjs"' in json.loads(out)["content"]
+    finally:
+        for proc in (first, second):
+            proc.kill()
+            proc.wait()
+        for proc in (first, second):
+            for stream in (proc.stdout, proc.stderr):
+                if stream is not None:
+                    stream.close()

@@ -310,6 +310,14 @@ def ask_here(document: dict[str, Any], timeout: float | None) -> Any:
             os.close(fd)
 
 
+def asker_tag(session: str | None) -> str:
+    """What tells this Claude Code from another in the same folder, in the inbox: the
+    start of its session id (``session 1a2b3c4d``), else the hook's pid."""
+    if session:
+        return f"session {session[:8]}"
+    return f"pid {os.getpid()}"
+
+
 def ask_queue(
     hook: Hook, document: dict[str, Any], timeout: float | None, say: Callable[[str], None]
 ) -> Any:
@@ -319,7 +327,7 @@ def ask_queue(
     from ..wire.documents import Document
 
     store = Store()
-    agent = Agent(CLIENT, hook.session, hook.cwd)
+    agent = Agent(CLIENT, hook.session, hook.cwd, asker_tag(hook.session))
     try:  # a signal while it waits withdraws the question (ask_inbox)
         return ask_inbox(store, Document(document), agent, timeout=timeout, said=say)
     finally:

@@ -10,9 +10,11 @@ MCP clients give up on long tool calls (Codex after ``tool_timeout_sec``, 60 s b
 clients built on the TypeScript SDK after 60 s; Claude Code after ``MCP_TOOL_TIMEOUT``). The
 answer is never lost: a call still unanswered after ``wait`` seconds returns a result telling
 the model that the question still waits, with its ticket, and how to call ``get_answer``; an
-identical call asked again (after a timeout, or a restart of the client) is the same question,
-and returns its answer at once when it was given meanwhile. Progress notifications are sent
-while a call waits.
+identical call asked again in the same conversation (this server process and MCP session)
+is the same question, and returns its answer at once when it was given meanwhile, for
+``reuse_for`` seconds after it was given. A ticket is good only in the conversation that
+asked; an answer nobody collected is never handed to a later conversation (a restarted
+client, another server). Progress notifications are sent while a call waits.
 
 The official SDK (``mcp`` on PyPI, the ``askcli[mcp]`` extra) is imported only here, and only
 by :func:`serve`; :class:`Asker` (the queue side) needs nothing but anyio, which the SDK
@@ -53,6 +55,7 @@ if TYPE_CHECKING:  # anyio comes with the SDK: imported where it is used, after 
 # Claude Code's MCP_TOOL_TIMEOUT is about 27.8 hours for a stdio server: 50 s is under all
 DEFAULT_WAIT = 50.0
 DEFAULT_PROGRESS = 10.0  # seconds between progress notifications while a call waits
+DEFAULT_REUSE = 600.0  # seconds an answer not collected is kept for the identical call
 POLL = 0.05  # seconds between looks at the queue while a call waits
 MAX_CLIENT_NAME = 60
 MAX_TICKET = 100
@@ -64,6 +67,18 @@ GET = "get_answer"
 SDK_MISSING = (
     "askcli mcp needs the MCP SDK: pip install 'askcli[mcp]' (or pip install 'mcp>=2.3,<3')"
 )
+
+
+class Session(NamedTuple):
+    """One conversation with a client: its MCP session in this server (``token``, a
+    secret of this process) and its number here (shown beside the client's name over
+    HTTP, where one server has many)."""
+
+    token: str = "stdio"
+    number: int = 1
+
+
+STDIO = Session()  # the one conversation of a server on stdio
 
 
 class Outcome(NamedTuple):
@@ -85,7 +100,7 @@ def still_waiting_text(ticket: str) -> str:
         "The user has not answered yet: the question is still waiting in their askcli "
         f"inbox (ticket {ticket}). To wait for the answer, call the {GET} tool with {call}; "
         "do not ask the question again in other words. Asking the identical question again "
-        "also returns its answer once the user has given it."
+        "in this conversation also returns its answer once the user has given it."
     )
 
 
@@ -145,9 +160,11 @@ def client_label(name: Any) -> str:
 class Asker:
     """The queue side of the server: checks a call, queues it, waits for its answer.
 
-    ``session`` and ``cwd`` label the agent with the client's name (``session``: what tells
-    two agents of one client apart, so that only the same agent's identical call is the
-    same question). ``say`` gets the lines for the server's log (stderr).
+    ``session`` and ``cwd`` label the agent with the client's name (``session``: the
+    agent's session, as the inbox keeps its todo list). A question is this server's, in
+    the conversation (:class:`Session`) that asked it: only there does the identical call
+    find it again (for ``reuse_for`` seconds once answered) and its ticket work. ``say``
+    gets the lines for the server's log (stderr).
     """
 
     def __init__(
@@ -158,9 +175,11 @@ class Asker:
         every: float = DEFAULT_PROGRESS,
         session: str | None = None,
         cwd: str | None = None,
+        reuse_for: float = DEFAULT_REUSE,
         say: Callable[[str], None] = lambda _: None,
     ) -> None:
         self.store = store
+        self.reuse_for = reuse_for
         self.wait = wait
         self.every = every
         self.session = session
@@ -168,22 +187,38 @@ class Asker:
         self.say = say
         self.mine: set[int] = set()  # questions this server queued that still wait
 
-    def agent(self, client: Any) -> Agent:
-        return Agent(client_label(client), self.session, self.cwd)
+    def agent(self, client: Any, session: Session = STDIO) -> Agent:
+        """The asker as the inbox shows it: the client, the folder, and this server's pid
+        (with the conversation's number over HTTP), which tell two agents of one folder
+        apart."""
+        tag = f"pid {os.getpid()}"
+        if self.cwd is None:
+            tag += f", conversation {session.number}"
+        return Agent(client_label(client), self.session, self.cwd, tag)
 
     async def call(
-        self, name: str, arguments: Mapping[str, Any] | None, client: Any, progress: Progress
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        client: Any,
+        progress: Progress,
+        session: Session = STDIO,
     ) -> Outcome:
-        """Answer one ``tools/call``."""
+        """Answer one ``tools/call`` of ``session``."""
         if name == GET:
-            return await self.get_answer(arguments, progress)
+            return await self.get_answer(arguments, progress, session)
         tool = {ASK: ASK_USER_QUESTION, TODO: TODO_WRITE}.get(name)
         if tool is None:
             return Outcome(f"<tool_use_error>Error: No such tool: {name}</tool_use_error>", True)
         checked = self._check(tool, arguments)
         if isinstance(checked, Outcome):
             return checked
-        question = self.store.submit(checked, self.agent(client))
+        question = self.store.submit(
+            checked,
+            self.agent(client, session),
+            conversation=session.token,
+            reuse_for=self.reuse_for,
+        )
         if question.state in (State.WAITING, State.ANSWERING):
             self.mine.add(question.id)
             self.say(f"question {question.id} ({question.ticket}) waits in the inbox")
@@ -191,14 +226,20 @@ class Asker:
             self.say(f"question {question.id} was answered already: its answer goes back")
         return await self._wait(question, progress)
 
-    async def get_answer(self, arguments: Mapping[str, Any] | None, progress: Progress) -> Outcome:
+    async def get_answer(
+        self, arguments: Mapping[str, Any] | None, progress: Progress, session: Session
+    ) -> Outcome:
         ticket = (arguments or {}).get("ticket")
         if not isinstance(ticket, str) or not ticket or len(ticket) > MAX_TICKET:
             text = 'InputValidationError: "ticket" must be the ticket a result named (q_...)'
             return Outcome(f"<tool_use_error>{text}</tool_use_error>", True)
-        question = self.store.by_ticket(ticket)
-        if question is None:
-            return Outcome(f"No question in the user's askcli inbox has the ticket {ticket}.", True)
+        question = self.store.by_ticket(ticket, session.token)
+        if question is None:  # unknown, or asked in another conversation: the same words
+            return Outcome(
+                f"No question this conversation asked in the user's askcli inbox has the "
+                f"ticket {ticket}.",
+                True,
+            )
         return await self._wait(question, progress)
 
     def _check(self, tool: str, arguments: Mapping[str, Any] | None) -> dict[str, Any] | Outcome:
@@ -265,7 +306,7 @@ class Asker:
 
     def withdraw_mine(self) -> list[int]:
         """The server ends: the questions it queued that still wait are withdrawn (an
-        answered one stays, for the identical call asked again)."""
+        answered one stays answered; no later conversation is given it)."""
         gone = [qid for qid in sorted(self.mine) if self.store.withdraw(qid)]
         self.mine.clear()
         return gone
@@ -299,6 +340,18 @@ def _server(asker: Asker) -> Any:
         types.Tool(name=t["name"], description=t["description"], input_schema=t["inputSchema"])
         for t in tool_definitions()
     ]
+    sessions: dict[str | None, Session] = {}
+
+    def session_of(ctx: Any) -> Session:
+        """The conversation of a request: the one of a server on stdio, the client's MCP
+        session over HTTP (its ``Mcp-Session-Id``), each with a secret token of this
+        process and a number."""
+        request = getattr(ctx, "request", None)
+        headers = getattr(request, "headers", None)
+        key = headers.get("mcp-session-id") if headers is not None else None
+        if key not in sessions:
+            sessions[key] = Session(secrets.token_urlsafe(16), len(sessions) + 1)
+        return sessions[key]
 
     async def list_tools(ctx: Any, params: Any) -> Any:
         return types.ListToolsResult(tools=tools)
@@ -313,7 +366,8 @@ def _server(asker: Asker) -> Any:
                 await ctx.session.report_progress(done, None, message)
 
         try:
-            outcome = await asker.call(params.name, params.arguments, client, progress)
+            session = session_of(ctx)
+            outcome = await asker.call(params.name, params.arguments, client, progress, session)
         except InboxError as exc:  # the queue file went bad while serving: the model is told
             asker.say(str(exc))
             outcome = Outcome(f"The user's askcli inbox cannot be used: {exc}", True)
@@ -472,6 +526,7 @@ def run(
     token: str | None,
     session: str | None,
     say: Callable[[str], None],
+    reuse_for: float = DEFAULT_REUSE,
 ) -> int:
     """``askcli mcp``: the exit status."""
     missing = sdk_missing()
@@ -488,6 +543,7 @@ def run(
         every=every,
         session=session if session is not None else (cwd if where is None else None),
         cwd=cwd if where is None else None,
+        reuse_for=reuse_for,
         say=say,
     )
     if where is None:

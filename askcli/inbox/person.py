@@ -381,6 +381,7 @@ def answer_by_id(
     the answers ended or a signal nothing is printed and the question waits again."""
     inbox = inbox_id()
     store.heartbeat(inbox)
+    store.tidy()  # a question whose asker died is withdrawn, never answered into the void
     held = store.claim(inbox, question_id)
     if held is None:
         conv.error(not_waiting(store, question_id))
@@ -445,12 +446,14 @@ def list_questions(
     width: int = 80,
 ) -> int:
     """``inbox list``: one line per question waiting or being answered (``every``: all
-    kept), oldest first; ``as_json``: one JSON object per line. Exit status 0."""
+    kept), oldest first; ``as_json``: one JSON object per line. The questions of askers
+    that died are withdrawn first. Exit status 0."""
     from ..terminal.rendering import Style
     from ..wire.envelopes import json_line
 
     states = tuple(State) if every else screens.STATES_SHOWN
     style = Style(width=width)
+    store.tidy()
     now = time.time()
     for question in store.questions(states=states):
         if as_json:

@@ -155,11 +155,11 @@ def list_line(
 
 
 def as_json(question: Question) -> dict[str, Any]:
-    """One question as ``inbox list --json`` prints it and ``--notify-command`` gets it."""
+    """One question as ``inbox list --json`` prints it and ``--notify-command`` gets it;
+    never its ticket (what an MCP asker's ``get_answer`` names: the asker's alone)."""
     found = summary(question.call)
     return {
         "id": question.id,
-        "ticket": question.ticket,
         "status": question.state.value,
         "agent": question.agent.label,
         "client": question.agent.client,

@@ -3,10 +3,13 @@
 An asker (``ask --inbox``, ``askcli mcp``, ``askcli hook``) *submits* a document (any
 envelope askcli reads) with a label saying who asks, and *waits* for its result. An inbox
 *claims* the oldest waiting question in a transaction, asks the person, and *answers* it;
-the asker *takes* the result exactly once. A claim is held by a live inbox: one whose process
-is gone, or that has not been heard of for :data:`LEASE` seconds, loses it and the question
-waits again. An asker that gives up *withdraws* its question; one whose process is gone is
-withdrawn for it.
+the asker *takes* the result exactly once. A question belongs to the one asker that queued
+it (its process, told from a later one with its pid by its start time, see :mod:`.askers`):
+only that process takes its answer, and only its own identical call, in the same
+conversation and for a bounded time, is the same question again. A claim is held by a live
+inbox: one whose process is gone, or that has not been heard of for :data:`LEASE` seconds,
+loses it and the question waits again. An asker that gives up *withdraws* its question; one
+whose process is gone is withdrawn for it.
 
 Every operation is one short transaction on its own connection-per-process; waiting is a poll
 of a few milliseconds, so arrival and delivery take well under 100 ms on one machine. The
@@ -31,6 +34,8 @@ from typing import Any, NamedTuple
 from ..errors import InboxError
 from ..files import lstat_or_none, not_regular, state_dir
 from ..wire.documents import parse_json
+from . import askers
+from .askers import Process
 
 LEASE = 5.0  # seconds an inbox keeps a claim without being heard of
 POLL = 0.01  # seconds between looks while waiting (raised up to POLL_MAX when idle)
@@ -50,7 +55,9 @@ CREATE TABLE IF NOT EXISTS questions (
     delivered REAL,
     asker_pid INTEGER,
     asker_host TEXT,
-    finished REAL
+    finished REAL,
+    asker_start TEXT,
+    conversation TEXT
 );
 CREATE INDEX IF NOT EXISTS questions_status ON questions (status, id);
 CREATE INDEX IF NOT EXISTS questions_key ON questions (key, id);
@@ -61,6 +68,8 @@ CREATE TABLE IF NOT EXISTS inboxes (
     seen REAL NOT NULL
 );
 """
+# columns later versions added: (name, type), added to an older file when it is opened
+ADDED = (("asker_start", "TEXT"), ("conversation", "TEXT"))
 
 
 class State(enum.Enum):
@@ -71,12 +80,14 @@ class State(enum.Enum):
 
 
 class Agent(NamedTuple):
-    """Who asks: the client's name (``claude``, ``codex``, ``ask``), its session and its
-    working folder; ``label`` is what the inbox shows."""
+    """Who asks: the client's name (``claude``, ``codex``, ``ask``), its session, its
+    working folder and what tells it from another asker of that folder (``pid 4242``);
+    ``label`` is what the inbox shows."""
 
     client: str = "ask"
     session: str | None = None
     cwd: str | None = None
+    tag: str | None = None
 
     @property
     def label(self) -> str:
@@ -84,7 +95,8 @@ class Agent(NamedTuple):
         home = str(Path.home())
         if where == home or where.startswith(home + os.sep):
             where = "~" + where[len(home) :]
-        return f"{self.client} {where}".strip()
+        label = f"{self.client} {where}".strip()
+        return f"{label} ({self.tag})" if self.tag else label
 
 
 class Question(NamedTuple):
@@ -105,11 +117,13 @@ def default_path() -> Path:
     return Path(named) if named else state_dir() / "inbox.db"
 
 
-def call_key(call: Any, agent: Agent) -> str:
-    """What makes two questions the same one asked again: the call and who asks (its
-    client and session), not the moment. A retry after a client's timeout or restart
-    finds the first one's answer."""
-    canonical = json.dumps([call, agent.client, agent.session], sort_keys=True)
+def call_key(call: Any, agent: Agent, asker: Process, conversation: str | None) -> str:
+    """What makes two questions the same one asked again: the call, who asks (its client
+    and session), the asking process and its conversation; not the moment. A retry after
+    a client's timeout, in the same conversation, finds the first one's answer."""
+    canonical = json.dumps(
+        [call, agent.client, agent.session, list(asker), conversation], sort_keys=True
+    )
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -117,23 +131,7 @@ def _host() -> str:
     return socket.gethostname()
 
 
-def _alive(pid: int | None) -> bool:
-    """A process of this machine that is running (a zombie, killed and not yet reaped by
-    its parent, is not)."""
-    if pid is None or pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as info:
-            state = info.read().rsplit(b")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return True  # no /proc here: what kill said
-    return state not in (b"Z", b"X")
+MINE = "asker_host = ? AND asker_pid = ? AND asker_start IS ?"  # a question this process asked
 
 
 class Store:
@@ -176,6 +174,7 @@ class Store:
                     db.execute("PRAGMA journal_mode = WAL")
                 db.execute("PRAGMA synchronous = NORMAL")
                 db.executescript(SCHEMA)
+                self._migrate(db)
                 return db
             except sqlite3.OperationalError as exc:
                 if db is not None:
@@ -187,6 +186,24 @@ class Store:
                 if db is not None:
                     db.close()
                 raise InboxError(f"{self.path} cannot be used as an inbox: {exc}") from None
+
+    @staticmethod
+    def _migrate(db: sqlite3.Connection) -> None:
+        """Add the columns of :data:`ADDED` an older file lacks (in one transaction: two
+        processes opening it at once add them once)."""
+        have = {row[1] for row in db.execute("PRAGMA table_info(questions)")}
+        if all(name in have for name, _ in ADDED):
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            have = {row[1] for row in db.execute("PRAGMA table_info(questions)")}
+            for name, kind in ADDED:
+                if name not in have:
+                    db.execute(f"ALTER TABLE questions ADD COLUMN {name} {kind}")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
 
     def close(self) -> None:
         if self._db is not None:
@@ -210,46 +227,63 @@ class Store:
 
     # -- askers ----------------------------------------------------------------------
 
-    def submit(self, call: Any, agent: Agent, *, reuse: bool = True) -> Question:
-        """Queue ``call`` (a JSON document) from ``agent``; with ``reuse``, the same call
-        from the same agent already waiting or answered and not yet taken is that one."""
+    def submit(
+        self,
+        call: Any,
+        agent: Agent,
+        *,
+        conversation: str | None = None,
+        reuse_for: float = 0.0,
+    ) -> Question:
+        """Queue ``call`` (a JSON document) from ``agent``, as a question of this process
+        (in ``conversation``, when it holds several). With ``conversation`` and
+        ``reuse_for`` seconds, the identical call this process queued in the same
+        conversation, still waiting, or answered at most ``reuse_for`` seconds ago and not
+        yet taken, is that one; otherwise every call is a question of its own."""
         text = json.dumps(call, ensure_ascii=False, allow_nan=False)
-        key = call_key(call, agent)
+        asker = askers.me()
+        key = call_key(call, agent, asker, conversation)
         with self._write() as db:
-            if reuse:
+            if conversation is not None and reuse_for > 0:
                 row = db.execute(
-                    "SELECT id FROM questions WHERE key = ? AND delivered IS NULL AND status IN"
-                    " ('waiting', 'being answered', 'answered') ORDER BY id LIMIT 1",
-                    (key,),
+                    "SELECT id FROM questions WHERE key = ? AND delivered IS NULL AND"
+                    f" conversation = ? AND {MINE} AND (status IN ('waiting', 'being"
+                    " answered') OR (status = 'answered' AND finished >= ?)) ORDER BY id"
+                    " LIMIT 1",
+                    (key, conversation, *asker, time.time() - reuse_for),
                 ).fetchone()
                 if row is not None:
-                    db.execute(
-                        "UPDATE questions SET asker_pid = ?, asker_host = ? WHERE id = ?",
-                        (os.getpid(), _host(), row[0]),
-                    )
                     found = self._get(db, row[0])
                     assert found is not None
                     return found
             cursor = db.execute(
                 "INSERT INTO questions (ticket, key, agent, arrived, call, status, asker_pid,"
-                " asker_host) VALUES (?, ?, ?, ?, ?, 'waiting', ?, ?)",
+                " asker_host, asker_start, conversation) VALUES (?, ?, ?, ?, ?, 'waiting', ?,"
+                " ?, ?, ?)",
                 (
                     "q_" + secrets.token_urlsafe(12),
                     key,
                     json.dumps(agent._asdict()),
                     time.time(),
                     text,
-                    os.getpid(),
-                    _host(),
+                    asker.pid,
+                    asker.host,
+                    asker.start,
+                    conversation,
                 ),
             )
             found = self._get(db, cursor.lastrowid)
             assert found is not None
             return found
 
-    def by_ticket(self, ticket: str) -> Question | None:
+    def by_ticket(self, ticket: str, conversation: str | None = None) -> Question | None:
+        """The question with ``ticket`` that this process queued in ``conversation``; None
+        for any other (a ticket does not open another asker's question)."""
         db = self._open()
-        row = db.execute("SELECT id FROM questions WHERE ticket = ?", (ticket,)).fetchone()
+        row = db.execute(
+            f"SELECT id FROM questions WHERE ticket = ? AND conversation IS ? AND {MINE}",
+            (ticket, conversation, *askers.me()),
+        ).fetchone()
         return self._get(db, row[0]) if row else None
 
     def wait(self, question_id: int, timeout: float | None = None) -> Question | None:
@@ -269,13 +303,13 @@ class Store:
             pause = min(pause * 1.5, POLL_MAX)
 
     def take(self, question_id: int) -> Any:
-        """The answered question's result, exactly once: None when it was taken already (or
-        is not answered)."""
+        """The answered question's result, exactly once, for the process that asked it:
+        None when it was taken already (or is not answered, or is another asker's)."""
         with self._write() as db:
             row = db.execute(
                 "SELECT result FROM questions WHERE id = ? AND status = 'answered' AND"
-                " delivered IS NULL",
-                (question_id,),
+                f" delivered IS NULL AND {MINE}",
+                (question_id, *askers.me()),
             ).fetchone()
             if row is None:
                 return None
@@ -317,7 +351,8 @@ class Store:
 
     def tidy(self) -> list[Question]:
         """Release the claims of inboxes that died, withdraw the questions of askers that
-        died (on this machine); the questions withdrawn this way."""
+        died (on this machine: a process that no longer runs, or whose pid now belongs to
+        a process that started at another time); the questions withdrawn this way."""
         now = time.time()
         host = _host()
         gone: list[Question] = []
@@ -325,7 +360,7 @@ class Store:
             for inbox_id, pid, inbox_host, seen in db.execute(
                 "SELECT id, pid, host, seen FROM inboxes"
             ).fetchall():
-                dead = (inbox_host == host and not _alive(pid)) or now - seen > LEASE
+                dead = (inbox_host == host and not askers.alive(pid)) or now - seen > LEASE
                 if dead:
                     db.execute(
                         "UPDATE questions SET status = 'waiting', claimed_by = NULL WHERE"
@@ -334,12 +369,12 @@ class Store:
                     )
                     db.execute("DELETE FROM inboxes WHERE id = ?", (inbox_id,))
             rows = db.execute(
-                "SELECT id, asker_pid FROM questions WHERE status IN ('waiting', 'being"
-                " answered') AND asker_host = ?",
+                "SELECT id, asker_pid, asker_start FROM questions WHERE status IN"
+                " ('waiting', 'being answered') AND asker_host = ?",
                 (host,),
             ).fetchall()
-            for question_id, pid in rows:
-                if not _alive(pid):
+            for question_id, pid, start in rows:
+                if not askers.alive(pid, start):
                     db.execute(
                         "UPDATE questions SET status = 'withdrawn', finished = ? WHERE id = ?",
                         (now, question_id),
