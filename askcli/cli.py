@@ -1043,8 +1043,8 @@ def acp(
     "--token",
     envvar="ASKCLI_MCP_TOKEN",
     metavar="TOKEN",
-    help="With --http, the bearer token clients must send [env: ASKCLI_MCP_TOKEN; default: "
-    "a new one, printed on stderr].",
+    help="With --http, the bearer token clients must send: 16 or more visible ASCII "
+    "characters [env: ASKCLI_MCP_TOKEN; default: a new one, printed on stderr].",
 )
 @click.option(
     "--session",
@@ -1078,7 +1078,13 @@ def mcp(
         return
     try:
         status = host.run(
-            wait=wait, every=every, http=http, token=token, session=session, say=host.stderr_say
+            wait=wait,
+            every=every,
+            http=http,
+            token=token,
+            session=session,
+            say=host.stderr_say,
+            token_from="--token" if given else "$ASKCLI_MCP_TOKEN",
         )
     except UsageError as exc:
         _usage_error(ctx, exc)

@@ -642,6 +642,47 @@ def test_http_needs_the_bearer_token_and_answers_through_the_inbox(tmp_path: Pat
     assert "Traceback" not in err and token not in err  # a token given is never printed
 
 
+WEAK_TOKENS = [
+    ("Z", "is shorter than 16 characters"),
+    ("0123456789abcde", "is shorter than 16 characters"),
+    (" \t" * 10, "is blank"),
+    ("0123456789 abcdef", "has a space, a control character or a non-ASCII character"),
+    ("0123456789abcdef\u00e9", "has a space, a control character or a non-ASCII character"),
+]
+
+
+@pytest.mark.parametrize(
+    ("given", "token", "why"),
+    [("--token", token, why) for token, why in [*WEAK_TOKENS, ("", "is blank")]]
+    # an empty variable is no variable (click): a new token is made then
+    + [("$ASKCLI_MCP_TOKEN", token, why) for token, why in WEAK_TOKENS],
+)
+def test_a_weak_token_is_a_usage_error(tmp_path: Path, given: str, token: str, why: str) -> None:
+    http = ("--http", str(free_port()))
+    if given == "--token":
+        proc = mcp_run(tmp_path, *http, "--token", token)
+    else:
+        proc = mcp_run(tmp_path, *http, ASKCLI_MCP_TOKEN=token)
+    said = one_line_error(proc)
+    assert said.startswith(f"askcli: {given}: the bearer token {why}; "), said
+    assert not token.strip() or token not in said  # the token is never printed
+    assert not (tmp_path / "inbox.db").exists()
+
+
+def test_a_token_of_16_characters_is_taken(tmp_path: Path) -> None:
+    port = free_port()
+    token = "0123456789abcdef"
+    proc = serve_http(tmp_path, port, ASKCLI_MCP_TOKEN=token)
+    try:
+        assert post(port, {"authorization": f"Bearer {token}x"}) == 401
+        assert post(port, {"authorization": f"Bearer {token}"}) == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=10)
+    assert proc.returncode == 143, err
+    assert token not in err
+
+
 def test_http_makes_a_token_and_prints_it(tmp_path: Path) -> None:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "ASKCLI_MCP_TOKEN"}

@@ -386,6 +386,22 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+MIN_TOKEN = 16  # characters of a bearer token given with --token or $ASKCLI_MCP_TOKEN
+
+
+def token_problem(token: str) -> str | None:
+    """What is wrong with a bearer token given to ``--http`` (never the token itself);
+    None for a good one: 16 or more visible ASCII characters, which an HTTP header carries
+    as they are (its spaces at the ends are dropped; other characters clients refuse)."""
+    if not token.strip():
+        return "the bearer token is blank"
+    if len(token) < MIN_TOKEN:
+        return f"the bearer token is shorter than {MIN_TOKEN} characters"
+    if not all("!" <= c <= "~" for c in token):
+        return "the bearer token has a space, a control character or a non-ASCII character"
+    return None
+
+
 STOPPED = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
 
 
@@ -472,13 +488,21 @@ def run(
     token: str | None,
     session: str | None,
     say: Callable[[str], None],
+    token_from: str = "--token",
 ) -> int:
-    """``askcli mcp``: the exit status."""
+    """``askcli mcp``: the exit status. ``token_from`` says where ``token`` came from
+    (``--token`` or ``$ASKCLI_MCP_TOKEN``), for the usage error of a weak one."""
     missing = sdk_missing()
     if missing is not None:
         say(missing)
         return 2
     where = parse_http(http) if http is not None else None
+    problem = token_problem(token) if where is not None and token is not None else None
+    if problem is not None:
+        raise UsageError(
+            f"{token_from}: {problem}; give one of {MIN_TOKEN} or more letters, digits "
+            "and punctuation, or none and a new one is made"
+        )
     cwd = os.getcwd()
     store = Store()
     store.ids()  # a file that cannot be an inbox is said now (InboxError), in one line
@@ -493,7 +517,7 @@ def run(
     if where is None:
         say(f"serving MCP over stdio; questions wait in the inbox {store.path}")
         return serve(asker, say=say)
-    secret = token or new_token()
+    secret = token if token is not None else new_token()
     host, port = where
     try:
         sock = listen(host, port)
