@@ -555,6 +555,20 @@ def test_client_label() -> None:
     assert len(host.client_label("x" * 500)) == host.MAX_CLIENT_NAME
 
 
+def test_an_http_clients_label_says_so_and_quotes_its_name() -> None:
+    assert host.client_label("claude ~/api", http=True) == 'http client "claude ~/api"'
+    said = host.client_label('a "b"\\ \x1b[2J\n  c', http=True)
+    assert said == 'http client "a \\"b\\"\\\\ \\u001b[2J c"'
+    assert host.client_label(None, http=True) == host.client_label(" ", http=True)
+    assert host.client_label(None, http=True) == "http client"
+    longest = host.client_label("x" * 500, http=True)
+    assert longest == f'http client "{"x" * (host.MAX_CLIENT_NAME - 1)}…"'
+    store = Store(Path("unused.db"))
+    asker = host.Asker(store, http=True)
+    assert asker.agent("claude").label == 'http client "claude"'
+    assert host.Asker(store, cwd="/w").agent("claude").label == "claude /w"
+
+
 # -- Streamable HTTP ------------------------------------------------------------------------
 
 
@@ -601,6 +615,9 @@ def post(port: int, headers: dict[str, str]) -> int:
         return exc.code
 
 
+FAR = "claude ~/api"  # what a hook's question is labelled with, in ~/api
+
+
 def test_http_needs_the_bearer_token_and_answers_through_the_inbox(tmp_path: Path) -> None:
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
@@ -623,7 +640,7 @@ def test_http_needs_the_bearer_token_and_answers_through_the_inbox(tmp_path: Pat
                     write,
                 ),
                 ClientSession(
-                    read, write, client_info=types.Implementation(name="far-agent", version="1")
+                    read, write, client_info=types.Implementation(name=FAR, version="1")
                 ) as session,
             ):
                 await session.initialize()
@@ -634,7 +651,8 @@ def test_http_needs_the_bearer_token_and_answers_through_the_inbox(tmp_path: Pat
 
         run(main)
         question = Store(inbox).questions(states=tuple(State))[0]
-        assert question.agent.client == "far-agent"
+        # the name a hook's question has (claude ~/api) is quoted, after "http client"
+        assert question.agent.label == 'http client "claude ~/api"'
     finally:
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=10)

@@ -133,13 +133,17 @@ def tool_definitions() -> list[dict[str, Any]]:
     ]
 
 
-def client_label(name: Any) -> str:
+def client_label(name: Any, *, http: bool = False) -> str:
     """The agent's name in the inbox, from the client's ``clientInfo.name``: one short
-    line (the inbox escapes what it shows; this keeps the queue's label bounded)."""
+    line (the inbox escapes what it shows; this keeps the queue's label bounded). An HTTP
+    client's name is quoted after ``http client``: whoever holds the token names itself,
+    and must not pass for a hook (``claude ~/api``) or a local stdio agent."""
     if not isinstance(name, str) or not name.strip():
-        return "mcp"
+        return "http client" if http else "mcp"
     label = " ".join(name.split())
-    return label if len(label) <= MAX_CLIENT_NAME else label[: MAX_CLIENT_NAME - 1] + "…"
+    if len(label) > MAX_CLIENT_NAME:
+        label = label[: MAX_CLIENT_NAME - 1] + "…"
+    return f"http client {json.dumps(label, ensure_ascii=False)}" if http else label
 
 
 class Asker:
@@ -147,7 +151,8 @@ class Asker:
 
     ``session`` and ``cwd`` label the agent with the client's name (``session``: what tells
     two agents of one client apart, so that only the same agent's identical call is the
-    same question). ``say`` gets the lines for the server's log (stderr).
+    same question); ``http``: the client came over HTTP, and its label says so. ``say``
+    gets the lines for the server's log (stderr).
     """
 
     def __init__(
@@ -158,9 +163,11 @@ class Asker:
         every: float = DEFAULT_PROGRESS,
         session: str | None = None,
         cwd: str | None = None,
+        http: bool = False,
         say: Callable[[str], None] = lambda _: None,
     ) -> None:
         self.store = store
+        self.http = http
         self.wait = wait
         self.every = every
         self.session = session
@@ -169,7 +176,7 @@ class Asker:
         self.mine: set[int] = set()  # questions this server queued that still wait
 
     def agent(self, client: Any) -> Agent:
-        return Agent(client_label(client), self.session, self.cwd)
+        return Agent(client_label(client, http=self.http), self.session, self.cwd)
 
     async def call(
         self, name: str, arguments: Mapping[str, Any] | None, client: Any, progress: Progress
@@ -512,6 +519,7 @@ def run(
         every=every,
         session=session if session is not None else (cwd if where is None else None),
         cwd=cwd if where is None else None,
+        http=where is not None,
         say=say,
     )
     if where is None:
