@@ -457,7 +457,10 @@ def serve(
     async def stdio() -> None:
         from mcp.server.stdio import stdio_server
 
+        from .unreadable import Answering
+
         async with stdio_server() as (read, write):
+            read = Answering(read, write, say)  # a line it cannot read gets a JSON-RPC error
             await server.run(read, write, server.create_initialization_options())
 
     async def over_http(sock: socket.socket) -> None:
