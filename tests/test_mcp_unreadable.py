@@ -30,6 +30,7 @@ from askcli.hosts.unreadable import (
     rejection,
     request_id,
     top_level,
+    with_id,
 )
 
 from .helpers import askcli_path
@@ -121,6 +122,17 @@ def test_the_error_that_answers_a_line() -> None:
     assert rejection(sdk_error("[1, 2]"))[:2] == (INVALID_REQUEST, None)  # type: ignore[index]
     assert rejection(sdk_error(" \r")) is None  # a blank line is no message
     assert rejection(MemoryError()) == (PARSE_ERROR, None, "Parse error")
+
+
+def test_an_http_answer_gets_the_id_its_request_shows() -> None:
+    null = b'{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: x"}}'
+    fixed = b'{"jsonrpc":"2.0","id":7,"error":{"code":-32700,"message":"Parse error: x"}}'
+    assert with_id(null, nested(1000).encode()) == fixed
+    assert with_id(null, b"{oops") == null
+    assert with_id(null, b'{"jsonrpc":"2.0","method":"notifications/x"}') == null
+    other = b'{"jsonrpc":"2.0","id":3,"error":{"code":-32700,"message":"x"}}'
+    assert with_id(other, nested(1000).encode()) == other  # an id given stays
+    assert with_id(b"not json", nested(1000).encode()) == b"not json"
 
 
 # -- stdio ------------------------------------------------------------------------------
@@ -219,7 +231,7 @@ def test_stdio_answers_a_line_that_is_not_json(stdio: Stdio) -> None:
     still_serves(stdio)
 
 
-# -- Streamable HTTP (the SDK answers an unreadable POST itself) -----------------------------
+# -- Streamable HTTP (the SDK answers an unreadable POST itself, with the id null) ----------
 
 
 def post(port: int, body: str, session: str | None = None) -> tuple[int, dict[str, str], str]:
@@ -274,9 +286,16 @@ def http(tmp_path: Path) -> Iterator[tuple[int, str]]:
 @pytest.mark.parametrize("depth", DEPTHS)
 def test_http_answers_a_request_nested_too_deep(http: tuple[int, str], depth: int) -> None:
     port, session = http
-    status, _, body = post(port, nested(depth), session)
+    status, headers, body = post(port, nested(depth), session)
     answer = json.loads(body)
     assert status == 400 and answer["error"]["code"] == PARSE_ERROR, body
+    assert answer["id"] == 7
+    length = {k.lower(): v for k, v in headers.items()}["content-length"]
+    assert length == str(len(body.encode()))
     assert answer["error"]["message"].startswith("Parse error: recursion limit exceeded")
+    status, _, body = post(port, nested(depth, "late-id", id_last=True), session)
+    assert (status, json.loads(body)["id"]) == (400, "late-id")
+    status, _, body = post(port, "{oops", session)
+    assert (status, json.loads(body)["id"]) == (400, None)  # no id to give
     listed = json.dumps({"jsonrpc": "2.0", "id": 9, "method": "tools/list"})
     assert post(port, listed, session)[0] == 200  # and it still serves

@@ -466,8 +466,10 @@ def serve(
     async def over_http(sock: socket.socket) -> None:
         import uvicorn
 
+        from .unreadable import WithId
+
         host = sock.getsockname()[0]
-        app = _Bearer(server.streamable_http_app(host=host), token)
+        app = _Bearer(WithId(server.streamable_http_app(host=host)), token)
         config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
         web.append(uvicorn.Server(config))
         # _serve: serve() without uvicorn's own signal handlers (watch_signals has them)

@@ -7,7 +7,7 @@ forever. :class:`Answering` sits between the transport and the server and answer
 line with a JSON-RPC error, -32700 (parse error) or -32600 (invalid request), carrying the
 request's id when the line's top level shows one (and a method), else ``null``. A blank
 line is not a message and gets no answer. Over HTTP the SDK answers such a POST itself
-(-32700, HTTP status 400).
+(HTTP status 400, id ``null``); :class:`WithId` puts the request's id in that answer.
 
 The SDK is imported only in these functions' bodies, called once :func:`serve` runs.
 """
@@ -22,6 +22,7 @@ from typing import Any
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
+MAX_BODY = 4 * 1024 * 1024  # the SDK's own limit on a POST's body
 MAX_MEMBERS = 64  # top-level members looked at (a JSON-RPC message has four or five)
 NESTED = "[...]"  # the value top_level gives a member that is an array or object
 _STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\.)*"')
@@ -173,3 +174,59 @@ class Answering:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
+
+
+class WithId:
+    """ASGI: the SDK's answer to a POST it could not read (status 400, a JSON-RPC error
+    whose id is ``null``) gets the id of the request the body shows, if it shows one."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") != "http" or scope.get("method") != "POST":
+            await self.app(scope, receive, send)
+            return
+        body = bytearray()
+        held: list[Any] = []  # the start of a 400 answer, until its body is seen
+
+        async def recording() -> Any:
+            message = await receive()
+            if message.get("type") == "http.request" and len(body) <= MAX_BODY:
+                body.extend(message.get("body", b""))
+            return message
+
+        async def sending(message: Any) -> None:
+            if message.get("type") == "http.response.start" and message.get("status") == 400:
+                held.append(message)
+                return
+            if held and message.get("type") == "http.response.body":
+                start = held.pop()
+                if not message.get("more_body") and len(body) <= MAX_BODY:
+                    content = with_id(bytes(message.get("body", b"")), bytes(body))
+                    headers = [
+                        (k, str(len(content)).encode() if k.lower() == b"content-length" else v)
+                        for k, v in start.get("headers", [])
+                    ]
+                    start = {**start, "headers": headers}
+                    message = {**message, "body": content}
+                await send(start)
+            await send(message)
+
+        await self.app(scope, recording, sending)
+
+
+def with_id(answer: bytes, request: bytes) -> bytes:
+    """``answer`` (a JSON-RPC error whose id is null) with the id ``request`` shows; the
+    same bytes when it is something else or no id shows."""
+    try:
+        found = json.loads(answer)
+    except ValueError:
+        return answer
+    if not (isinstance(found, dict) and "error" in found and found.get("id", 0) is None):
+        return answer
+    rid = request_id(top_level(request.decode("utf-8", "replace")))
+    if rid is None:
+        return answer
+    fixed = {k: (rid if k == "id" else v) for k, v in found.items()}
+    return json.dumps(fixed, ensure_ascii=False, separators=(",", ":")).encode()
