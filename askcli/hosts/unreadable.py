@@ -1,13 +1,14 @@
-"""``askcli mcp`` over stdio: a line the SDK cannot read is answered with a JSON-RPC error.
+"""``askcli mcp``: a message the SDK cannot read gets a JSON-RPC error with its request's id.
 
 The SDK's stdio transport hands a line it cannot parse or validate to the server as an
-exception, which the server drops: a request nested deeper than the JSON parser's limit
-(about 200 levels), or one that is not JSON, was never answered and its client waited
-forever. :class:`Answering` sits between the transport and the server and answers such a
-line with a JSON-RPC error, -32700 (parse error) or -32600 (invalid request), carrying the
-request's id when the line's top level shows one (and a method), else ``null``. A blank
-line is not a message and gets no answer. Over HTTP the SDK answers such a POST itself
-(HTTP status 400, id ``null``); :class:`WithId` puts the request's id in that answer.
+exception, which the server drops (``JSONRPCDispatcher._dispatch`` logs it at debug
+level): a request nested deeper than pydantic-core's JSON parser takes (about 200 levels,
+"recursion limit exceeded"), or one that is not JSON, was never answered and its client
+waited forever. :class:`Answering` sits between the transport and the server and answers
+such a line with a JSON-RPC error, -32700 (parse error) or -32600 (invalid request),
+carrying the request's id when the line's top level shows one (and a method), else
+``null``. A blank line is not a message and gets no answer. Over HTTP the SDK answers such
+a POST itself (HTTP status 400, id ``null``); :class:`WithId` puts the request's id in it.
 
 The SDK is imported only in these functions' bodies, called once :func:`serve` runs.
 """
