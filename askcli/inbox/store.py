@@ -217,7 +217,9 @@ class Store:
         try:
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            raise InboxError(f"the inbox {self.path} is busy: {exc}") from None
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise InboxError(f"the inbox {self.path} is busy: {exc}") from None
+            raise InboxError(f"{self.path} cannot be used as an inbox: {exc}") from None
         try:
             yield db
             db.execute("COMMIT")
