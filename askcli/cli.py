@@ -1049,8 +1049,8 @@ def acp(
     "--token",
     envvar="ASKCLI_MCP_TOKEN",
     metavar="TOKEN",
-    help="With --http, the bearer token clients must send [env: ASKCLI_MCP_TOKEN; default: "
-    "a new one, printed on stderr].",
+    help="With --http, the bearer token clients must send: 16 or more visible ASCII "
+    "characters [env: ASKCLI_MCP_TOKEN; default: a new one, printed on stderr].",
 )
 @click.option(
     "--session",
@@ -1101,6 +1101,7 @@ def mcp(
             session=session,
             say=host.stderr_say,
             reuse_for=reuse_for,
+            token_from="--token" if given else "$ASKCLI_MCP_TOKEN",
         )
     except UsageError as exc:
         _usage_error(ctx, exc)

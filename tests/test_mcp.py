@@ -584,6 +584,21 @@ def test_client_label() -> None:
     assert len(host.client_label("x" * 500)) == host.MAX_CLIENT_NAME
 
 
+def test_an_http_clients_label_says_so_and_quotes_its_name() -> None:
+    assert host.client_label("claude ~/api", http=True) == 'http client "claude ~/api"'
+    said = host.client_label('a "b"\\ \x1b[2J\n  c', http=True)
+    assert said == 'http client "a \\"b\\"\\\\ \\u001b[2J c"'
+    assert host.client_label(None, http=True) == host.client_label(" ", http=True)
+    assert host.client_label(None, http=True) == "http client"
+    longest = host.client_label("x" * 500, http=True)
+    assert longest == f'http client "{"x" * (host.MAX_CLIENT_NAME - 1)}…"'
+    store = Store(Path("unused.db"))
+    asker = host.Asker(store, http=True)
+    pid = os.getpid()
+    assert asker.agent("claude").label == f'http client "claude" (pid {pid}, conversation 1)'
+    assert host.Asker(store, cwd="/w").agent("claude").label == f"claude /w (pid {pid})"
+
+
 # -- Streamable HTTP ------------------------------------------------------------------------
 
 
@@ -630,6 +645,9 @@ def post(port: int, headers: dict[str, str]) -> int:
         return exc.code
 
 
+FAR = "claude ~/api"  # what a hook's question is labelled with, in ~/api
+
+
 def test_http_needs_the_bearer_token_and_answers_through_the_inbox(tmp_path: Path) -> None:
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
@@ -652,7 +670,7 @@ def test_http_needs_the_bearer_token_and_answers_through_the_inbox(tmp_path: Pat
                     write,
                 ),
                 ClientSession(
-                    read, write, client_info=types.Implementation(name="far-agent", version="1")
+                    read, write, client_info=types.Implementation(name=FAR, version="1")
                 ) as session,
             ):
                 await session.initialize()
@@ -663,12 +681,56 @@ def test_http_needs_the_bearer_token_and_answers_through_the_inbox(tmp_path: Pat
 
         run(main)
         question = Store(inbox).questions(states=tuple(State))[0]
-        assert question.agent.client == "far-agent"
+        # the name a hook's question has (claude ~/api) is quoted, after "http client"
+        assert (
+            question.agent.label == f'http client "claude ~/api" (pid {proc.pid}, conversation 1)'
+        )
     finally:
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=10)
     assert proc.returncode == 143, err
     assert "Traceback" not in err and token not in err  # a token given is never printed
+
+
+WEAK_TOKENS = [
+    ("Z", "is shorter than 16 characters"),
+    ("0123456789abcde", "is shorter than 16 characters"),
+    (" \t" * 10, "is blank"),
+    ("0123456789 abcdef", "has a space, a control character or a non-ASCII character"),
+    ("0123456789abcdef\u00e9", "has a space, a control character or a non-ASCII character"),
+]
+
+
+@pytest.mark.parametrize(
+    ("given", "token", "why"),
+    [("--token", token, why) for token, why in [*WEAK_TOKENS, ("", "is blank")]]
+    # an empty variable is no variable (click): a new token is made then
+    + [("$ASKCLI_MCP_TOKEN", token, why) for token, why in WEAK_TOKENS],
+)
+def test_a_weak_token_is_a_usage_error(tmp_path: Path, given: str, token: str, why: str) -> None:
+    http = ("--http", str(free_port()))
+    if given == "--token":
+        proc = mcp_run(tmp_path, *http, "--token", token)
+    else:
+        proc = mcp_run(tmp_path, *http, ASKCLI_MCP_TOKEN=token)
+    said = one_line_error(proc)
+    assert said.startswith(f"askcli: {given}: the bearer token {why}; "), said
+    assert not token.strip() or token not in said  # the token is never printed
+    assert not (tmp_path / "inbox.db").exists()
+
+
+def test_a_token_of_16_characters_is_taken(tmp_path: Path) -> None:
+    port = free_port()
+    token = "0123456789abcdef"
+    proc = serve_http(tmp_path, port, ASKCLI_MCP_TOKEN=token)
+    try:
+        assert post(port, {"authorization": f"Bearer {token}x"}) == 401
+        assert post(port, {"authorization": f"Bearer {token}"}) == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=10)
+    assert proc.returncode == 143, err
+    assert token not in err
 
 
 def test_http_makes_a_token_and_prints_it(tmp_path: Path) -> None:
@@ -732,8 +794,9 @@ def test_http_conversations_are_apart(tmp_path: Path) -> None:
                 await two.call_tool("ask_user_questions", ASKED)
                 first, second = Store(inbox).questions()
                 assert first.id != second.id
-                assert first.agent.label == f"far-agent (pid {proc.pid}, conversation 1)"
-                assert second.agent.label == f"far-agent (pid {proc.pid}, conversation 2)"
+                label = f'http client "far-agent" (pid {proc.pid}, conversation'
+                assert first.agent.label == f"{label} 1)"
+                assert second.agent.label == f"{label} 2)"
                 await anyio.to_thread.run_sync(answer_next, inbox, "2\n")
                 stolen = await two.call_tool("get_answer", {"ticket": first.ticket})
                 assert stolen.is_error and "No question this conversation asked" in text_of(stolen)

@@ -52,6 +52,9 @@ class Scripted:
     def unread(self, text: str) -> None:
         self.pushed.append(text)
 
+    def discard_typed_ahead(self) -> bool:
+        return False  # each line is typed when its prompt is on screen
+
     def readline(self, timeout: float | None = None) -> str | None:
         if self.pushed:
             return self.pushed.pop()

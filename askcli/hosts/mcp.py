@@ -148,22 +148,27 @@ def tool_definitions() -> list[dict[str, Any]]:
     ]
 
 
-def client_label(name: Any) -> str:
+def client_label(name: Any, *, http: bool = False) -> str:
     """The agent's name in the inbox, from the client's ``clientInfo.name``: one short
-    line (the inbox escapes what it shows; this keeps the queue's label bounded)."""
+    line (the inbox escapes what it shows; this keeps the queue's label bounded). An HTTP
+    client's name is quoted after ``http client``: whoever holds the token names itself,
+    and must not pass for a hook (``claude ~/api``) or a local stdio agent."""
     if not isinstance(name, str) or not name.strip():
-        return "mcp"
+        return "http client" if http else "mcp"
     label = " ".join(name.split())
-    return label if len(label) <= MAX_CLIENT_NAME else label[: MAX_CLIENT_NAME - 1] + "…"
+    if len(label) > MAX_CLIENT_NAME:
+        label = label[: MAX_CLIENT_NAME - 1] + "…"
+    return f"http client {json.dumps(label, ensure_ascii=False)}" if http else label
 
 
 class Asker:
     """The queue side of the server: checks a call, queues it, waits for its answer.
 
     ``session`` and ``cwd`` label the agent with the client's name (``session``: the
-    agent's session, as the inbox keeps its todo list). A question is this server's, in
-    the conversation (:class:`Session`) that asked it: only there does the identical call
-    find it again (for ``reuse_for`` seconds once answered) and its ticket work. ``say``
+    agent's session, as the inbox keeps its todo list); ``http``: the client came over
+    HTTP, and its label says so. A question is this server's, in the conversation
+    (:class:`Session`) that asked it: only there does the identical call find it again
+    (for ``reuse_for`` seconds once answered) and its ticket work. ``say``
     gets the lines for the server's log (stderr).
     """
 
@@ -176,10 +181,12 @@ class Asker:
         session: str | None = None,
         cwd: str | None = None,
         reuse_for: float = DEFAULT_REUSE,
+        http: bool = False,
         say: Callable[[str], None] = lambda _: None,
     ) -> None:
         self.store = store
         self.reuse_for = reuse_for
+        self.http = http
         self.wait = wait
         self.every = every
         self.session = session
@@ -188,13 +195,13 @@ class Asker:
         self.mine: set[int] = set()  # questions this server queued that still wait
 
     def agent(self, client: Any, session: Session = STDIO) -> Agent:
-        """The asker as the inbox shows it: the client, the folder, and this server's pid
-        (with the conversation's number over HTTP), which tell two agents of one folder
-        apart."""
+        """The asker as the inbox shows it: the client (over HTTP, said so), the folder,
+        and this server's pid (with the conversation's number over HTTP), which tell two
+        agents of one folder apart."""
         tag = f"pid {os.getpid()}"
-        if self.cwd is None:
+        if self.http:
             tag += f", conversation {session.number}"
-        return Agent(client_label(client), self.session, self.cwd, tag)
+        return Agent(client_label(client, http=self.http), self.session, self.cwd, tag)
 
     async def call(
         self,
@@ -440,6 +447,22 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+MIN_TOKEN = 16  # characters of a bearer token given with --token or $ASKCLI_MCP_TOKEN
+
+
+def token_problem(token: str) -> str | None:
+    """What is wrong with a bearer token given to ``--http`` (never the token itself);
+    None for a good one: 16 or more visible ASCII characters, which an HTTP header carries
+    as they are (its spaces at the ends are dropped; other characters clients refuse)."""
+    if not token.strip():
+        return "the bearer token is blank"
+    if len(token) < MIN_TOKEN:
+        return f"the bearer token is shorter than {MIN_TOKEN} characters"
+    if not all("!" <= c <= "~" for c in token):
+        return "the bearer token has a space, a control character or a non-ASCII character"
+    return None
+
+
 STOPPED = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
 
 
@@ -488,14 +511,19 @@ def serve(
     async def stdio() -> None:
         from mcp.server.stdio import stdio_server
 
+        from .unreadable import Answering
+
         async with stdio_server() as (read, write):
+            read = Answering(read, write, say)  # a line it cannot read gets a JSON-RPC error
             await server.run(read, write, server.create_initialization_options())
 
     async def over_http(sock: socket.socket) -> None:
         import uvicorn
 
+        from .unreadable import WithId
+
         host = sock.getsockname()[0]
-        app = _Bearer(server.streamable_http_app(host=host), token)
+        app = _Bearer(WithId(server.streamable_http_app(host=host)), token)
         config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
         web.append(uvicorn.Server(config))
         # _serve: serve() without uvicorn's own signal handlers (watch_signals has them)
@@ -527,13 +555,21 @@ def run(
     session: str | None,
     say: Callable[[str], None],
     reuse_for: float = DEFAULT_REUSE,
+    token_from: str = "--token",
 ) -> int:
-    """``askcli mcp``: the exit status."""
+    """``askcli mcp``: the exit status. ``token_from`` says where ``token`` came from
+    (``--token`` or ``$ASKCLI_MCP_TOKEN``), for the usage error of a weak one."""
     missing = sdk_missing()
     if missing is not None:
         say(missing)
         return 2
     where = parse_http(http) if http is not None else None
+    problem = token_problem(token) if where is not None and token is not None else None
+    if problem is not None:
+        raise UsageError(
+            f"{token_from}: {problem}; give one of {MIN_TOKEN} or more letters, digits "
+            "and punctuation, or none and a new one is made"
+        )
     cwd = os.getcwd()
     store = Store()
     store.ids()  # a file that cannot be an inbox is said now (InboxError), in one line
@@ -544,12 +580,13 @@ def run(
         session=session if session is not None else (cwd if where is None else None),
         cwd=cwd if where is None else None,
         reuse_for=reuse_for,
+        http=where is not None,
         say=say,
     )
     if where is None:
         say(f"serving MCP over stdio; questions wait in the inbox {store.path}")
         return serve(asker, say=say)
-    secret = token or new_token()
+    secret = token if token is not None else new_token()
     host, port = where
     try:
         sock = listen(host, port)

@@ -146,19 +146,36 @@ class Store:
     def _open(self) -> sqlite3.Connection:
         if self._db is not None:
             return self._db
-        found = lstat_or_none(self.path)
+        try:
+            found = lstat_or_none(self.path)
+        except OSError as exc:  # a parent that is a file, a folder that cannot be searched
+            raise InboxError(f"{self.path} cannot be used as an inbox: {exc.strerror}") from None
         if found is not None and not_regular(found.st_mode):
             raise InboxError(f"{self.path} is {not_regular(found.st_mode)}, not an inbox file")
         if found is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            with contextlib.suppress(FileExistsError):
-                os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            self._create()
         db = self._connect()
         for extra in ("-wal", "-shm"):  # SQLite makes them with the umask's mode
             with contextlib.suppress(OSError):
                 os.chmod(f"{self.path}{extra}", 0o600)
         self._db = db
         return db
+
+    def _create(self) -> None:
+        """A new empty file (0600), in a folder made 0700 if need be; InboxError naming the
+        folder that cannot be made or written."""
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as exc:
+            made = exc.filename if exc.filename is not None else self.path.parent
+            why = f"cannot create the folder {made}: {exc.strerror}"
+            raise InboxError(f"{self.path} cannot be used as an inbox: {why}") from None
+        try:
+            with contextlib.suppress(FileExistsError):
+                os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+        except OSError as exc:
+            why = f"cannot create it in {self.path.parent}: {exc.strerror}"
+            raise InboxError(f"{self.path} cannot be used as an inbox: {why}") from None
 
     def _connect(self) -> sqlite3.Connection:
         """Open the file and make it an inbox. Two processes opening a new file at once
@@ -217,13 +234,18 @@ class Store:
         try:
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            raise InboxError(f"the inbox {self.path} is busy: {exc}") from None
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise InboxError(f"the inbox {self.path} is busy: {exc}") from None
+            raise InboxError(f"{self.path} cannot be used as an inbox: {exc}") from None
         try:
             yield db
-        except BaseException:
-            db.execute("ROLLBACK")
+            db.execute("COMMIT")
+        except BaseException as exc:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError):  # a read-only file or folder, a full disk
+                raise InboxError(f"{self.path} cannot be used as an inbox: {exc}") from None
             raise
-        db.execute("COMMIT")
 
     # -- askers ----------------------------------------------------------------------
 
