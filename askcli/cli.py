@@ -452,7 +452,9 @@ def _inbox_answer(timeout: float | None) -> Callable[[Any, Conversation, int], A
     agent = Agent("ask", None, os.getcwd())
 
     def answer(document: Any, conv: Conversation, seq: int) -> Any:
-        return ask_inbox(store, document, agent, timeout=timeout, said=conv.error)
+        return ask_inbox(
+            store, document, agent, timeout=timeout, said=conv.error, locked_is_no_answer=True
+        )
 
     return answer
 

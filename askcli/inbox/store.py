@@ -6,11 +6,14 @@ envelope askcli reads) with a label saying who asks, and *waits* for its result.
 the asker *takes* the result exactly once. A claim is held by a live inbox: one whose process
 is gone, or that has not been heard of for :data:`LEASE` seconds, loses it and the question
 waits again. An asker that gives up *withdraws* its question; one whose process is gone is
-withdrawn for it.
+withdrawn for it. A claim carries a lease, renewed by its live inbox: whichever inbox held it,
+a claim not renewed for :data:`LEASE` seconds lapses and the question waits again.
 
 Every operation is one short transaction on its own connection-per-process; waiting is a poll
 of a few milliseconds, so arrival and delivery take well under 100 ms on one machine. The
-file is created 0600 in a directory of 0700; ``$ASKCLI_INBOX`` names another file.
+file is created 0600 in a directory of 0700; ``$ASKCLI_INBOX`` names another file. Only a
+file of the user's, that nobody else can write, and that is an askcli inbox, is opened
+(:mod:`.opening`). A secret answer is erased from the file once delivered.
 """
 
 from __future__ import annotations
@@ -28,15 +31,17 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..errors import InboxError
-from ..files import lstat_or_none, not_regular, state_dir
+from ..errors import InboxBusy, InboxError, InboxRefused
+from ..files import lstat_or_none, state_dir
 from ..wire.documents import parse_json
+from . import opening
 
 LEASE = 5.0  # seconds an inbox keeps a claim without being heard of
 POLL = 0.01  # seconds between looks while waiting (raised up to POLL_MAX when idle)
 POLL_MAX = 0.05
 BUSY_MS = 10_000  # how long a write waits for another process's transaction
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS questions (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     ticket TEXT NOT NULL UNIQUE,
@@ -50,17 +55,21 @@ CREATE TABLE IF NOT EXISTS questions (
     delivered REAL,
     asker_pid INTEGER,
     asker_host TEXT,
-    finished REAL
-);
-CREATE INDEX IF NOT EXISTS questions_status ON questions (status, id);
-CREATE INDEX IF NOT EXISTS questions_key ON questions (key, id);
+    finished REAL,
+    claimed_until REAL,
+    secret INTEGER
+)""",
+    "CREATE INDEX IF NOT EXISTS questions_status ON questions (status, id)",
+    "CREATE INDEX IF NOT EXISTS questions_key ON questions (key, id)",
+    """
 CREATE TABLE IF NOT EXISTS inboxes (
     id TEXT PRIMARY KEY,
     pid INTEGER NOT NULL,
     host TEXT NOT NULL,
     seen REAL NOT NULL
-);
-"""
+)""",
+)
+ADDED = {"claimed_until": "REAL", "secret": "INTEGER"}  # columns an earlier inbox lacks
 
 
 class State(enum.Enum):
@@ -105,6 +114,12 @@ def default_path() -> Path:
     return Path(named) if named else state_dir() / "inbox.db"
 
 
+def _named_url() -> InboxRefused | None:
+    """The refusal of a URL in ``$ASKCLI_INBOX``, which is never taken for a path."""
+    named = os.environ.get("ASKCLI_INBOX") or ""
+    return opening.refuse_url(named) if opening.url_scheme(named) else None
+
+
 def call_key(call: Any, agent: Agent) -> str:
     """What makes two questions the same one asked again: the call and who asks (its
     client and session), not the moment. A retry after a client's timeout or restart
@@ -136,11 +151,49 @@ def _alive(pid: int | None) -> bool:
     return state not in (b"Z", b"X")
 
 
+def _prepare(db: sqlite3.Connection) -> None:
+    """Make the file an inbox of this askcli: its tables, the columns an earlier askcli's
+    lacked, and the header that says it is askcli's, in one transaction before the switch
+    to WAL, so that a new file is never seen half made."""
+    header = db.execute("PRAGMA application_id").fetchone()[0]
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if header == opening.APPLICATION_ID and version >= opening.SCHEMA_VERSION:
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in SCHEMA:
+            db.execute(statement)
+        have = {row[1] for row in db.execute("PRAGMA table_info(questions)")}
+        for column, kind in ADDED.items():
+            if column not in have:
+                db.execute(f"ALTER TABLE questions ADD COLUMN {column} {kind}")
+        db.execute(f"PRAGMA application_id = {opening.APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version = {opening.SCHEMA_VERSION}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _lapse(db: sqlite3.Connection, now: float) -> int:
+    """Claims whose lease ran out wait again, whichever inbox held them (one of an earlier
+    askcli, with no lease, lapses when its inbox is not heard of); how many."""
+    cursor = db.execute(
+        "UPDATE questions SET status = 'waiting', claimed_by = NULL, claimed_until = NULL"
+        " WHERE status = 'being answered' AND (claimed_until < ? OR (claimed_until IS NULL"
+        " AND NOT EXISTS (SELECT 1 FROM inboxes WHERE inboxes.id = questions.claimed_by AND"
+        " inboxes.seen >= ?)))",
+        (now, now - LEASE),
+    )
+    return cursor.rowcount
+
+
 class Store:
     """The queue at ``path``; each process opens its own."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path if path is not None else default_path()
+        self._refused = _named_url() if path is None else None
         self._db: sqlite3.Connection | None = None
 
     # -- the file --------------------------------------------------------------------
@@ -148,13 +201,20 @@ class Store:
     def _open(self) -> sqlite3.Connection:
         if self._db is not None:
             return self._db
-        found = lstat_or_none(self.path)
-        if found is not None and not_regular(found.st_mode):
-            raise InboxError(f"{self.path} is {not_regular(found.st_mode)}, not an inbox file")
-        if found is None:
-            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if self._refused is not None:
+            raise self._refused
+        folder = self.path.parent
+        if lstat_or_none(folder) is None:
+            try:
+                folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            except OSError as exc:
+                raise InboxError(f"the folder {folder} cannot be made: {exc.strerror}") from None
+        opening.check_folder(folder)
+        if opening.check_file(self.path) is None:
             with contextlib.suppress(FileExistsError):
                 os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            opening.check_file(self.path)
+        opening.check_askcli(self.path)  # refuses any other file before SQLite writes to it
         db = self._connect()
         for extra in ("-wal", "-shm"):  # SQLite makes them with the umask's mode
             with contextlib.suppress(OSError):
@@ -172,16 +232,19 @@ class Store:
             try:
                 db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
                 db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+                db.execute("PRAGMA secure_delete = ON")  # what is erased is overwritten
+                _prepare(db)
                 if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                     db.execute("PRAGMA journal_mode = WAL")
                 db.execute("PRAGMA synchronous = NORMAL")
-                db.executescript(SCHEMA)
                 return db
             except sqlite3.OperationalError as exc:
                 if db is not None:
                     db.close()
-                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                if "locked" not in str(exc):
                     raise InboxError(f"{self.path} cannot be used as an inbox: {exc}") from None
+                if time.monotonic() >= deadline:
+                    raise InboxBusy(f"the inbox {self.path} is busy: {exc}") from None
                 time.sleep(POLL)
             except sqlite3.DatabaseError as exc:
                 if db is not None:
@@ -200,7 +263,7 @@ class Store:
         try:
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            raise InboxError(f"the inbox {self.path} is busy: {exc}") from None
+            raise InboxBusy(f"the inbox {self.path} is busy: {exc}") from None
         try:
             yield db
         except BaseException:
@@ -273,16 +336,26 @@ class Store:
         is not answered)."""
         with self._write() as db:
             row = db.execute(
-                "SELECT result FROM questions WHERE id = ? AND status = 'answered' AND"
+                "SELECT result, secret FROM questions WHERE id = ? AND status = 'answered' AND"
                 " delivered IS NULL",
                 (question_id,),
             ).fetchone()
             if row is None:
                 return None
             db.execute(
-                "UPDATE questions SET delivered = ? WHERE id = ?", (time.time(), question_id)
+                "UPDATE questions SET delivered = ?, result = CASE WHEN secret THEN NULL ELSE"
+                " result END WHERE id = ?",
+                (time.time(), question_id),
             )
+        if row[1]:
+            self._forget()
         return parse_json(row[0])
+
+    def _forget(self) -> None:
+        """Keep what was erased out of the WAL too: the erasing write (overwritten with
+        zeros, ``secure_delete``) is copied into the file and the WAL emptied."""
+        with contextlib.suppress(sqlite3.Error):
+            self._open().execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def withdraw(self, question_id: int) -> bool:
         """The asker gave up: a question not answered yet is withdrawn (True)."""
@@ -298,19 +371,25 @@ class Store:
 
     def heartbeat(self, inbox: str) -> None:
         """Say that ``inbox`` is alive (it keeps its claims for :data:`LEASE` seconds)."""
+        now = time.time()
         with self._write() as db:
             db.execute(
                 "INSERT INTO inboxes (id, pid, host, seen) VALUES (?, ?, ?, ?) ON CONFLICT(id)"
                 " DO UPDATE SET seen = excluded.seen",
-                (inbox, os.getpid(), _host(), time.time()),
+                (inbox, os.getpid(), _host(), now),
+            )
+            db.execute(
+                "UPDATE questions SET claimed_until = ? WHERE claimed_by = ? AND"
+                " status = 'being answered'",
+                (now + LEASE, inbox),
             )
 
     def leave(self, inbox: str) -> None:
         """``inbox`` closes: its claims wait again."""
         with self._write() as db:
             db.execute(
-                "UPDATE questions SET status = 'waiting', claimed_by = NULL WHERE claimed_by = ?"
-                " AND status = 'being answered'",
+                "UPDATE questions SET status = 'waiting', claimed_by = NULL, claimed_until ="
+                " NULL WHERE claimed_by = ? AND status = 'being answered'",
                 (inbox,),
             )
             db.execute("DELETE FROM inboxes WHERE id = ?", (inbox,))
@@ -322,14 +401,16 @@ class Store:
         host = _host()
         gone: list[Question] = []
         with self._write() as db:
+            _lapse(db, now)
             for inbox_id, pid, inbox_host, seen in db.execute(
                 "SELECT id, pid, host, seen FROM inboxes"
             ).fetchall():
                 dead = (inbox_host == host and not _alive(pid)) or now - seen > LEASE
                 if dead:
                     db.execute(
-                        "UPDATE questions SET status = 'waiting', claimed_by = NULL WHERE"
-                        " claimed_by = ? AND status = 'being answered'",
+                        "UPDATE questions SET status = 'waiting', claimed_by = NULL,"
+                        " claimed_until = NULL WHERE claimed_by = ? AND"
+                        " status = 'being answered'",
                         (inbox_id,),
                     )
                     db.execute("DELETE FROM inboxes WHERE id = ?", (inbox_id,))
@@ -352,7 +433,9 @@ class Store:
     def claim(self, inbox: str, question_id: int | None = None) -> Question | None:
         """Take the oldest waiting question (or ``question_id``) for ``inbox``; None when
         there is none (or that one is not waiting)."""
+        now = time.time()
         with self._write() as db:
+            _lapse(db, now)
             if question_id is None:
                 row = db.execute(
                     "SELECT id FROM questions WHERE status = 'waiting' ORDER BY id LIMIT 1"
@@ -364,8 +447,9 @@ class Store:
             if row is None:
                 return None
             db.execute(
-                "UPDATE questions SET status = 'being answered', claimed_by = ? WHERE id = ?",
-                (inbox, row[0]),
+                "UPDATE questions SET status = 'being answered', claimed_by = ?,"
+                " claimed_until = ? WHERE id = ?",
+                (inbox, now + LEASE, row[0]),
             )
             return self._get(db, row[0])
 
@@ -373,22 +457,29 @@ class Store:
         """Give a claimed question back (the person picked another, or the inbox ends)."""
         with self._write() as db:
             db.execute(
-                "UPDATE questions SET status = 'waiting', claimed_by = NULL WHERE id = ? AND"
-                " claimed_by = ? AND status = 'being answered'",
+                "UPDATE questions SET status = 'waiting', claimed_by = NULL, claimed_until = NULL"
+                " WHERE id = ? AND claimed_by = ? AND status = 'being answered'",
                 (question_id, inbox),
             )
 
-    def answer(self, inbox: str, question_id: int, result: Any) -> bool:
+    def answer(self, inbox: str, question_id: int, result: Any, *, secret: bool = False) -> bool:
         """Store the result of a question ``inbox`` holds; False when it is no longer its
-        to answer (withdrawn meanwhile, or its claim was lost)."""
+        to answer (withdrawn meanwhile, or its claim was lost). A ``secret`` result is
+        erased once delivered (:meth:`take`)."""
         text = json.dumps(result, ensure_ascii=False, allow_nan=False)
         with self._write() as db:
             cursor = db.execute(
                 "UPDATE questions SET status = 'answered', result = ?, finished = ?,"
-                " claimed_by = NULL WHERE id = ? AND claimed_by = ? AND status = 'being answered'",
-                (text, time.time(), question_id, inbox),
+                " claimed_by = NULL, claimed_until = NULL, secret = ? WHERE id = ? AND"
+                " claimed_by = ? AND status = 'being answered'",
+                (text, time.time(), int(secret), question_id, inbox),
             )
             return cursor.rowcount == 1
+
+    def lapse(self) -> None:
+        """Claims whose lease ran out wait again (before the queue is listed)."""
+        with self._write() as db:
+            _lapse(db, time.time())
 
     # -- reading ---------------------------------------------------------------------
 
