@@ -115,10 +115,20 @@ def test_a_url_in_askcli_inbox_is_never_a_path(
     assert code == status
     assert err.splitlines() == [
         "askcli: ASKCLI_INBOX is a postgresql:// URL, not an inbox file: PostgreSQL inboxes "
-        "are not supported yet (ASKCLI_INBOX names an inbox file)"
+        "are not supported yet"
     ]
     assert "s3cret-pw" not in err  # its credentials are not repeated
     assert list(tmp_path.iterdir()) == []  # no folder named postgresql:
+
+
+def test_any_url_is_refused_without_touching_the_disk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("ASKCLI_INBOX", "https://user:pw@example.com/inbox")
+    with pytest.raises(InboxRefused, match=r"^ASKCLI_INBOX is a https:// URL, not an inbox file$"):
+        Store().submit(LIBRARY, AGENT)
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a file away needs root")

@@ -35,15 +35,10 @@ def url_scheme(named: str) -> str | None:
 def refuse_url(named: str) -> InboxRefused:
     """The one line for a URL in ``$ASKCLI_INBOX`` (its credentials never repeated)."""
     scheme = url_scheme(named) or "?"
-    why = (
-        "PostgreSQL inboxes are not supported yet"
-        if scheme in ("postgres", "postgresql")
-        else "an inbox is a file"
-    )
-    return InboxRefused(
-        f"ASKCLI_INBOX is a {scheme}:// URL, not an inbox file: {why} "
-        "(ASKCLI_INBOX names an inbox file)"
-    )
+    said = f"ASKCLI_INBOX is a {scheme}:// URL, not an inbox file"
+    if scheme in ("postgres", "postgresql"):
+        said += ": PostgreSQL inboxes are not supported yet"
+    return InboxRefused(said)
 
 
 def _mine(found: os.stat_result, what: str, *, folder: bool = False) -> None:
