@@ -465,6 +465,11 @@ def _acp_inbox(conv: Conversation, timeout: float | None) -> Callable[[Any], Any
     from .inbox.asking import ask_inbox
     from .inbox.store import Agent, Store
 
+    probe = Store()  # an inbox file askcli cannot use is said before the agent starts
+    try:
+        probe.ids()
+    finally:
+        probe.close()
     store = Store()
     agent = Agent("acp", None, os.getcwd())
     return lambda document: ask_inbox(store, document, agent, timeout=timeout, said=conv.error)
@@ -972,6 +977,9 @@ def acp(
     except UsageError as exc:
         _usage_error(ctx, exc)
         return
+    except InboxError as exc:  # the inbox file cannot be used: said in one line
+        _say_err(f"askcli: {visible(str(exc))}\n")
+        ctx.exit(int(Status.INVALID))
     typed = bytearray()
     reader.transcript = typed
     cwd = os.getcwd()

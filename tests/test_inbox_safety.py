@@ -72,6 +72,7 @@ COMMANDS: list[tuple[list[str], str, int]] = [
     (["inbox", "answer", "1"], "2\n", 2),
     (["mcp"], "", 2),
     (["hook"], json.dumps(hook_input()), 1),  # the hook's "cannot work" (README: 1)
+    (["acp", "--inbox", "--prompt", "go", "--", "/bin/false"], "", 2),  # before the agent
 ]
 
 
