@@ -936,9 +936,8 @@ def acp(
     \b
     Exit status: 0 done, 1 the agent failed or a turn ended early (max_tokens, refusal),
     2 usage (a --mode the agent does not offer too) or an inbox file that cannot be used,
-    3 no answer (the input ended at a
-    question, or --timeout; it is answered cancelled), 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP,
-    141 stdout closed, 74 stdout cannot be written.
+    3 no answer (the input ended at a question, or --timeout; it is answered cancelled),
+    130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 141 stdout closed, 74 stdout cannot be written.
     """
     from .hosts import acp as hosting
     from .hosts import child
