@@ -458,7 +458,9 @@ def _inbox_answer(timeout: float | None) -> Callable[[Any, Conversation, int], A
     agent = Agent("ask", None, os.getcwd(), f"pid {os.getpid()}")
 
     def answer(document: Any, conv: Conversation, seq: int) -> Any:
-        return ask_inbox(store, document, agent, timeout=timeout, said=conv.error)
+        return ask_inbox(
+            store, document, agent, timeout=timeout, said=conv.error, locked_is_no_answer=True
+        )
 
     return answer
 
@@ -469,6 +471,11 @@ def _acp_inbox(conv: Conversation, timeout: float | None) -> Callable[[Any], Any
     from .inbox.asking import ask_inbox
     from .inbox.store import Agent, Store
 
+    probe = Store()  # an inbox file askcli cannot use is said before the agent starts
+    try:
+        probe.ids()
+    finally:
+        probe.close()
     store = Store()
     agent = Agent("acp", None, os.getcwd(), f"pid {os.getpid()}")
     return lambda document: ask_inbox(store, document, agent, timeout=timeout, said=conv.error)
@@ -934,9 +941,9 @@ def acp(
 
     \b
     Exit status: 0 done, 1 the agent failed or a turn ended early (max_tokens, refusal),
-    2 usage (a --mode the agent does not offer too), 3 no answer (the input ended at a
-    question, or --timeout; it is answered cancelled), 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP,
-    141 stdout closed, 74 stdout cannot be written.
+    2 usage (a --mode the agent does not offer too) or an inbox file that cannot be used,
+    3 no answer (the input ended at a question, or --timeout; it is answered cancelled),
+    130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 141 stdout closed, 74 stdout cannot be written.
     """
     from .hosts import acp as hosting
     from .hosts import child
@@ -976,6 +983,9 @@ def acp(
     except UsageError as exc:
         _usage_error(ctx, exc)
         return
+    except InboxError as exc:  # the inbox file cannot be used: said in one line
+        _say_err(f"askcli: {visible(str(exc))}\n")
+        ctx.exit(int(Status.INVALID))
     typed = bytearray()
     reader.transcript = typed
     cwd = os.getcwd()

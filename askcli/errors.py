@@ -46,6 +46,15 @@ class InboxError(AskcliError):
     """The inbox's queue file cannot be used (not a regular file, corrupt, busy)."""
 
 
+class InboxRefused(InboxError):
+    """The inbox file is not one askcli may use: another user's, writable by others, not
+    an askcli inbox, or a URL; it is left as it is."""
+
+
+class InboxBusy(InboxError):
+    """The inbox stayed locked by another process for longer than askcli waits."""
+
+
 class Withdrawn(AskcliError):
     """The asker took its question back while the person was answering (Claude Code's
     ``control_cancel_request``); nothing is sent for it."""

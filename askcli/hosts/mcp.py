@@ -300,6 +300,9 @@ class Asker:
             kept = self.store.take(found.id)
             if kept is None:  # taken already (an earlier call of this ticket): given again
                 kept = found.result
+            if kept is None:  # a secret answer, erased from the inbox once it was given
+                why = "the answer held a secret and was given once; ask again"
+                return Outcome(results.no_answer_text(why, {}), True)
             try:
                 reply = reply_from_json(kept)
             except UnreadableDocument as exc:

@@ -4,7 +4,8 @@
 envelope :func:`askcli.wire.envelopes.detect` reads) and wait for the reply an inbox made
 for it, the same :class:`~askcli.runners.session.Reply` ``ask`` would have printed. A wait
 that ends without an answer (``--timeout``, a signal) withdraws the question and gets the
-no-answer result of each call.
+no-answer result of each call; so does, for ``ask --inbox``, a call that finds the inbox
+locked by another process for longer than askcli waits.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import signal
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..errors import UnreadableDocument
+from ..errors import InboxBusy, UnreadableDocument
 from ..runners.session import Reply
 from ..terminal.conversation import no_reply_within
 from ..wire import results
@@ -90,9 +91,30 @@ def ask_inbox(
     *,
     timeout: float | None = None,
     said: Callable[[str], None] = lambda _: None,
+    locked_is_no_answer: bool = False,
 ) -> Reply:
     """Queue one document and wait for an inbox to answer it; the reply ``ask`` would have
-    printed. ``said`` gets the lines the person at this end should read."""
+    printed. ``said`` gets the lines the person at this end should read. An inbox locked
+    for longer than askcli waits raises InboxBusy, or, ``locked_is_no_answer``, is the
+    no-answer reply."""
+    try:
+        return _ask_inbox(store, document, agent, timeout=timeout, said=said)
+    except InboxBusy as exc:  # no answer can come through a locked inbox
+        if not locked_is_no_answer:
+            raise
+        said(str(exc))
+        why = "the inbox is locked by another process"
+        return unanswered(document.value, results.no_answer_text(why, {}), Status.NO_ANSWER)
+
+
+def _ask_inbox(
+    store: Store,
+    document: Document,
+    agent: Agent,
+    *,
+    timeout: float | None,
+    said: Callable[[str], None],
+) -> Reply:
     if document.value is None:
         reason = document.report or document.error or "the input is not a JSON object"
         said(reason)

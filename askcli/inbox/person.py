@@ -28,7 +28,7 @@ from ..lines import FdLineReader, TextLineReader
 from ..runners.session import Reply, answer_document
 from ..terminal import signals
 from ..terminal.conversation import Conversation
-from ..terminal.rendering import visible
+from ..terminal.rendering import truncate, visible
 from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import Output, output_lines
@@ -165,18 +165,14 @@ class Inbox:
         for event in events:
             question = event.question
             if event.kind is Kind.PROBLEM:
-                self._say_line(f"askcli: {visible(event.text)}")
+                self._say_line(truncate(f"askcli: {visible(event.text)}", self.conv.style.width))
             elif question is None:
                 continue
             elif event.kind is Kind.ARRIVED:
                 if self.current is None or question.id != self.current.id:
                     self._say_line(screens.arrival(question, self.conv.style))
             elif event.kind is Kind.WITHDRAWN:
-                found = screens.summary(question.call).first
-                self._say_line(
-                    f"{screens.label(question)} withdrew #{question.id} "
-                    f"({visible(found)}); nothing was sent"
-                )
+                self._say_line(screens.withdrew(question, self.conv.style))
                 if self.current is not None and self.current.id == question.id:
                     self.current = None
 
@@ -318,15 +314,17 @@ class Inbox:
     def _deliver(self, held: Question, reply: Reply, done: str) -> None:
         self.current = None
         self.watch.current = None
-        if self.store.answer(self.id, held.id, reply_to_json(reply)):
-            self.conv.say(f"#{held.id} {done}: sent to {screens.label(held)}\n")
+        style = self.conv.style
+        secret = screens.has_secret(held.call)
+        if self.store.answer(self.id, held.id, reply_to_json(reply), secret=secret):
+            self.conv.say(screens.about(held, style, f"#{held.id} {done}: sent to ", after=True))
+            self.conv.say("\n")
             return
         found = self.store.get(held.id)
         if found is not None and found.state is State.WITHDRAWN:
-            self.conv.error(
-                f"{screens.label(held)} withdrew #{held.id} while you answered; "
-                "your answer was not sent"
-            )
+            words = f" withdrew #{held.id} while you answered; your answer was not sent"
+            narrower = style._replace(width=style.width - len("askcli: "))
+            self.conv.error(screens.about(held, narrower, words))
         else:
             self.conv.error(
                 f"#{held.id} was no longer this inbox's to answer (another inbox took it "
@@ -343,10 +341,8 @@ class Inbox:
             self.asking = False
             self.current = None
             self.watch.current = None
-            self._say_line(
-                f"{screens.label(gone.question)} withdrew #{held.id} while you answered; "
-                "nothing was sent"
-            )
+            words = f" withdrew #{held.id} while you answered; nothing was sent"
+            self._say_line(screens.about(gone.question, self.conv.style, words))
             return None
         finally:
             self.asking = False
@@ -418,7 +414,8 @@ def answer_by_id(
         if reply.status is Status.NO_ANSWER:
             conv.error(f"the answers ended; #{held.id} waits again for an inbox")
             return EXIT_ENDED
-        if not store.answer(inbox, held.id, reply_to_json(reply)):
+        secret = screens.has_secret(held.call)
+        if not store.answer(inbox, held.id, reply_to_json(reply), secret=secret):
             conv.error(f"{not_waiting(store, held.id)}; your answer was not sent")
             return EXIT_NOT_WAITING
         for line in output_lines(reply.replies, reply.results, output):
@@ -453,7 +450,7 @@ def list_questions(
 
     states = tuple(State) if every else screens.STATES_SHOWN
     style = Style(width=width)
-    store.tidy()
+    store.tidy()  # askers that died withdrawn, claims whose lease ran out waiting again
     now = time.time()
     for question in store.questions(states=states):
         if as_json:

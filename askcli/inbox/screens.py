@@ -12,7 +12,7 @@ import time
 from typing import Any, NamedTuple
 
 from ..errors import AskcliError
-from ..terminal.rendering import Style, truncate, visible
+from ..terminal.rendering import Style, display_width, truncate, visible
 from ..wire.envelopes import ASK_USER_QUESTION, ELICITATION, TODO_WRITE, ToolCall, detect
 from .store import Question, State
 
@@ -99,6 +99,34 @@ def summary(document: Any) -> Summary:
     return Summary(kind, tuple(texts), tuple(tools))
 
 
+def has_secret(document: Any) -> bool:
+    """Some answer of the document is a secret (Codex's ``isSecret``, a form field that
+    is ``writeOnly`` or of format ``password``): the queue erases it once delivered."""
+    try:
+        envelope = detect(document) if isinstance(document, dict) else None
+    except AskcliError:
+        return False
+    return envelope is not None and any(_secret_call(call) for call in envelope.calls)
+
+
+def _secret_call(call: ToolCall) -> bool:
+    from ..tools.registry import tool_for
+
+    try:
+        parsed = tool_for(call.name).parse(call.input)
+        if any(getattr(q, "secret", False) for q in getattr(parsed, "questions", ())):
+            return True
+    except (AskcliError, ValueError, TypeError, AttributeError, KeyError):
+        pass
+    data = call.input if isinstance(call.input, dict) else {}
+    schema = data.get("requestedSchema")
+    fields = schema.get("properties") if isinstance(schema, dict) else None
+    return isinstance(fields, dict) and any(
+        isinstance(f, dict) and (f.get("writeOnly") is True or f.get("format") == "password")
+        for f in fields.values()
+    )
+
+
 def asks_nothing(document: Any) -> bool:
     """Every call of the document is a TodoWrite (shown, accepted at once) or there is no
     call at all: nothing for the person to decide."""
@@ -111,6 +139,19 @@ def label(question: Question) -> str:
     return visible(question.agent.label) or "?"
 
 
+KEPT = 20  # columns of a question's text a long label leaves it
+
+
+def fit(width: int, name: str, text: str = "", *, fixed: str = "") -> tuple[str, str]:
+    """``name`` (an asker's label) and ``text`` (a question's) cut so that a line of both
+    and ``fixed`` (the rest of its words) takes at most ``width`` columns: the text keeps
+    :data:`KEPT` columns (or its own width) when the name is long, and at least 10."""
+    rest = display_width(fixed)
+    keep = min(display_width(text), KEPT)
+    name = truncate(name, max(width - rest - keep, 10))
+    return name, truncate(text, max(width - rest - display_width(name), 10))
+
+
 def line(question: Question, waiting: int, style: Style) -> str:
     """The line that introduces a question: ``[2 waiting] claude ~/api: Which database?
     (#3)``; a permission prompt says ``permission for Bash: npm test``."""
@@ -120,16 +161,36 @@ def line(question: Question, waiting: int, style: Style) -> str:
         if found.kind == QUESTION and len(found.texts) > 1
         else ""
     )
-    head = f"[{waiting} waiting] {label(question)}: "
     tail = f"{more}  (#{question.id})"
-    room = max(style.width - len(head) - len(tail), 10)
-    return style.strong(head) + truncate(found.shown, room) + tail
+    head = f"[{waiting} waiting] "
+    name, text = fit(style.width, label(question), found.shown, fixed=f"{head}: {tail}")
+    return style.strong(f"{head}{name}: ") + text + tail
 
 
 def arrival(question: Question, style: Style) -> str:
     """One line when a question arrives: ``new #4: codex ~/web: Deploy now?``."""
-    head = f"new #{question.id}: {label(question)}: "
-    return head + truncate(summary(question.call).shown, max(style.width - len(head), 10))
+    head = f"new #{question.id}: "
+    name, text = fit(style.width, label(question), summary(question.call).shown, fixed=head + ": ")
+    return f"{head}{name}: {text}"
+
+
+def withdrew(question: Question, style: Style) -> str:
+    """``claude ~/api withdrew #3 (Which database?); nothing was sent``."""
+    middle = f" withdrew #{question.id} ("
+    name, text = fit(
+        style.width,
+        label(question),
+        visible(summary(question.call).first),
+        fixed=middle + "); nothing was sent",
+    )
+    return f"{name}{middle}{text}); nothing was sent"
+
+
+def about(question: Question, style: Style, words: str, *, after: bool = False) -> str:
+    """A line naming who asked ``question``: ``#3 answered: sent to claude ~/api`` (the
+    label ``after`` ``words``), ``claude ~/api withdrew #3 while you answered; …``."""
+    name, _ = fit(style.width, label(question), fixed=words)
+    return f"{words}{name}" if after else f"{name}{words}"
 
 
 def ago(seconds: float) -> str:
@@ -150,8 +211,9 @@ def list_line(
     database?``; ``mine`` marks the question this inbox holds."""
     state = "shown here" if mine == question.id else question.state.value
     age = ago((now if now is not None else time.time()) - question.arrived)
-    head = f"  #{question.id:<4} {state:<14} {age:>4}  {label(question)}: "
-    return head + truncate(summary(question.call).shown, max(style.width - len(head), 10))
+    head = f"  #{question.id:<4} {state:<14} {age:>4}  "
+    name, text = fit(style.width, label(question), summary(question.call).shown, fixed=head + ": ")
+    return f"{head}{name}: {text}"
 
 
 def as_json(question: Question) -> dict[str, Any]:

@@ -6,14 +6,16 @@ envelope askcli reads) with a label saying who asks, and *waits* for its result.
 the asker *takes* the result exactly once. A question belongs to the one asker that queued
 it (its process, told from a later one with its pid by its start time, see :mod:`.askers`):
 only that process takes its answer, and only its own identical call, in the same
-conversation and for a bounded time, is the same question again. A claim is held by a live
-inbox: one whose process is gone, or that has not been heard of for :data:`LEASE` seconds,
-loses it and the question waits again. An asker that gives up *withdraws* its question; one
-whose process is gone is withdrawn for it.
+conversation and for a bounded time, is the same question again. A claim carries a lease,
+renewed by its live inbox: whichever inbox held it (``askcli inbox``, ``inbox answer``), a
+claim not renewed for :data:`LEASE` seconds lapses and the question waits again. An asker
+that gives up *withdraws* its question; one whose process is gone is withdrawn for it.
 
 Every operation is one short transaction on its own connection-per-process; waiting is a poll
 of a few milliseconds, so arrival and delivery take well under 100 ms on one machine. The
-file is created 0600 in a directory of 0700; ``$ASKCLI_INBOX`` names another file.
+file is created 0600 in a directory of 0700; ``$ASKCLI_INBOX`` names another file. Only a
+file of the user's, that nobody else can write, and that is an askcli inbox, is opened
+(:mod:`.opening`). A secret answer is erased from the file once delivered.
 """
 
 from __future__ import annotations
@@ -31,17 +33,18 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from ..errors import InboxError
-from ..files import lstat_or_none, not_regular, state_dir
+from ..errors import InboxBusy, InboxError, InboxRefused
+from ..files import lstat_or_none, state_dir
 from ..wire.documents import parse_json
-from . import askers
+from . import askers, opening
 from .askers import Process
 
 LEASE = 5.0  # seconds an inbox keeps a claim without being heard of
 POLL = 0.01  # seconds between looks while waiting (raised up to POLL_MAX when idle)
 POLL_MAX = 0.05
 BUSY_MS = 10_000  # how long a write waits for another process's transaction
-SCHEMA = """
+SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS questions (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     ticket TEXT NOT NULL UNIQUE,
@@ -57,19 +60,27 @@ CREATE TABLE IF NOT EXISTS questions (
     asker_host TEXT,
     finished REAL,
     asker_start TEXT,
-    conversation TEXT
-);
-CREATE INDEX IF NOT EXISTS questions_status ON questions (status, id);
-CREATE INDEX IF NOT EXISTS questions_key ON questions (key, id);
+    conversation TEXT,
+    claimed_until REAL,
+    secret INTEGER
+)""",
+    "CREATE INDEX IF NOT EXISTS questions_status ON questions (status, id)",
+    "CREATE INDEX IF NOT EXISTS questions_key ON questions (key, id)",
+    """
 CREATE TABLE IF NOT EXISTS inboxes (
     id TEXT PRIMARY KEY,
     pid INTEGER NOT NULL,
     host TEXT NOT NULL,
     seen REAL NOT NULL
-);
-"""
-# columns later versions added: (name, type), added to an older file when it is opened
-ADDED = (("asker_start", "TEXT"), ("conversation", "TEXT"))
+)""",
+)
+# the columns an earlier askcli's inbox lacks, added when it is opened
+ADDED = {
+    "asker_start": "TEXT",
+    "conversation": "TEXT",
+    "claimed_until": "REAL",
+    "secret": "INTEGER",
+}
 
 
 class State(enum.Enum):
@@ -117,6 +128,12 @@ def default_path() -> Path:
     return Path(named) if named else state_dir() / "inbox.db"
 
 
+def _named_url() -> InboxRefused | None:
+    """The refusal of a URL in ``$ASKCLI_INBOX``, which is never taken for a path."""
+    named = os.environ.get("ASKCLI_INBOX") or ""
+    return opening.refuse_url(named) if opening.url_scheme(named) else None
+
+
 def call_key(call: Any, agent: Agent, asker: Process, conversation: str | None) -> str:
     """What makes two questions the same one asked again: the call, who asks (its client
     and session), the asking process and its conversation; not the moment. A retry after
@@ -134,11 +151,49 @@ def _host() -> str:
 MINE = "asker_host = ? AND asker_pid = ? AND asker_start IS ?"  # a question this process asked
 
 
+def _prepare(db: sqlite3.Connection) -> None:
+    """Make the file an inbox of this askcli: its tables, the columns an earlier askcli's
+    lacked, and the header that says it is askcli's, in one transaction before the switch
+    to WAL, so that a new file is never seen half made."""
+    header = db.execute("PRAGMA application_id").fetchone()[0]
+    version = db.execute("PRAGMA user_version").fetchone()[0]
+    if header == opening.APPLICATION_ID and version >= opening.SCHEMA_VERSION:
+        return
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in SCHEMA:
+            db.execute(statement)
+        have = {row[1] for row in db.execute("PRAGMA table_info(questions)")}
+        for column, kind in ADDED.items():
+            if column not in have:
+                db.execute(f"ALTER TABLE questions ADD COLUMN {column} {kind}")
+        db.execute(f"PRAGMA application_id = {opening.APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version = {opening.SCHEMA_VERSION}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _lapse(db: sqlite3.Connection, now: float) -> int:
+    """Claims whose lease ran out wait again, whichever inbox held them (one of an earlier
+    askcli, with no lease, lapses when its inbox is not heard of); how many."""
+    cursor = db.execute(
+        "UPDATE questions SET status = 'waiting', claimed_by = NULL, claimed_until = NULL"
+        " WHERE status = 'being answered' AND (claimed_until < ? OR (claimed_until IS NULL"
+        " AND NOT EXISTS (SELECT 1 FROM inboxes WHERE inboxes.id = questions.claimed_by AND"
+        " inboxes.seen >= ?)))",
+        (now, now - LEASE),
+    )
+    return cursor.rowcount
+
+
 class Store:
     """The queue at ``path``; each process opens its own."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path if path is not None else default_path()
+        self._refused = _named_url() if path is None else None
         self._db: sqlite3.Connection | None = None
 
     # -- the file --------------------------------------------------------------------
@@ -146,14 +201,19 @@ class Store:
     def _open(self) -> sqlite3.Connection:
         if self._db is not None:
             return self._db
+        if self._refused is not None:
+            raise self._refused
         try:
             found = lstat_or_none(self.path)
         except OSError as exc:  # a parent that is a file, a folder that cannot be searched
             raise InboxError(f"{self.path} cannot be used as an inbox: {exc.strerror}") from None
-        if found is not None and not_regular(found.st_mode):
-            raise InboxError(f"{self.path} is {not_regular(found.st_mode)}, not an inbox file")
         if found is None:
-            self._create()
+            self._create_folder()
+        opening.check_folder(self.path.parent)
+        if opening.check_file(self.path) is None:
+            self._create_file()
+            opening.check_file(self.path)
+        opening.check_askcli(self.path)  # refuses any other file before SQLite writes to it
         db = self._connect()
         for extra in ("-wal", "-shm"):  # SQLite makes them with the umask's mode
             with contextlib.suppress(OSError):
@@ -161,15 +221,18 @@ class Store:
         self._db = db
         return db
 
-    def _create(self) -> None:
-        """A new empty file (0600), in a folder made 0700 if need be; InboxError naming the
-        folder that cannot be made or written."""
+    def _create_folder(self) -> None:
+        """The inbox's folder, made 0700 if need be; InboxError naming the folder that
+        cannot be made."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as exc:
             made = exc.filename if exc.filename is not None else self.path.parent
             why = f"cannot create the folder {made}: {exc.strerror}"
             raise InboxError(f"{self.path} cannot be used as an inbox: {why}") from None
+
+    def _create_file(self) -> None:
+        """A new empty inbox file (0600); InboxError naming the folder it cannot be made in."""
         try:
             with contextlib.suppress(FileExistsError):
                 os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
@@ -187,40 +250,24 @@ class Store:
             try:
                 db = sqlite3.connect(self.path, timeout=BUSY_MS / 1000, isolation_level=None)
                 db.execute(f"PRAGMA busy_timeout = {BUSY_MS}")
+                db.execute("PRAGMA secure_delete = ON")  # what is erased is overwritten
+                _prepare(db)
                 if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                     db.execute("PRAGMA journal_mode = WAL")
                 db.execute("PRAGMA synchronous = NORMAL")
-                db.executescript(SCHEMA)
-                self._migrate(db)
                 return db
             except sqlite3.OperationalError as exc:
                 if db is not None:
                     db.close()
-                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                if "locked" not in str(exc):
                     raise InboxError(f"{self.path} cannot be used as an inbox: {exc}") from None
+                if time.monotonic() >= deadline:
+                    raise InboxBusy(f"the inbox {self.path} is busy: {exc}") from None
                 time.sleep(POLL)
             except sqlite3.DatabaseError as exc:
                 if db is not None:
                     db.close()
                 raise InboxError(f"{self.path} cannot be used as an inbox: {exc}") from None
-
-    @staticmethod
-    def _migrate(db: sqlite3.Connection) -> None:
-        """Add the columns of :data:`ADDED` an older file lacks (in one transaction: two
-        processes opening it at once add them once)."""
-        have = {row[1] for row in db.execute("PRAGMA table_info(questions)")}
-        if all(name in have for name, _ in ADDED):
-            return
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            have = {row[1] for row in db.execute("PRAGMA table_info(questions)")}
-            for name, kind in ADDED:
-                if name not in have:
-                    db.execute(f"ALTER TABLE questions ADD COLUMN {name} {kind}")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
 
     def close(self) -> None:
         if self._db is not None:
@@ -235,7 +282,7 @@ class Store:
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
             if "locked" in str(exc) or "busy" in str(exc):
-                raise InboxError(f"the inbox {self.path} is busy: {exc}") from None
+                raise InboxBusy(f"the inbox {self.path} is busy: {exc}") from None
             raise InboxError(f"{self.path} cannot be used as an inbox: {exc}") from None
         try:
             yield db
@@ -329,16 +376,26 @@ class Store:
         None when it was taken already (or is not answered, or is another asker's)."""
         with self._write() as db:
             row = db.execute(
-                "SELECT result FROM questions WHERE id = ? AND status = 'answered' AND"
+                "SELECT result, secret FROM questions WHERE id = ? AND status = 'answered' AND"
                 f" delivered IS NULL AND {MINE}",
                 (question_id, *askers.me()),
             ).fetchone()
             if row is None:
                 return None
             db.execute(
-                "UPDATE questions SET delivered = ? WHERE id = ?", (time.time(), question_id)
+                "UPDATE questions SET delivered = ?, result = CASE WHEN secret THEN NULL ELSE"
+                " result END WHERE id = ?",
+                (time.time(), question_id),
             )
+        if row[1]:
+            self._forget()
         return parse_json(row[0])
+
+    def _forget(self) -> None:
+        """Keep what was erased out of the WAL too: the erasing write (overwritten with
+        zeros, ``secure_delete``) is copied into the file and the WAL emptied."""
+        with contextlib.suppress(sqlite3.Error):
+            self._open().execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def withdraw(self, question_id: int) -> bool:
         """The asker gave up: a question not answered yet is withdrawn (True)."""
@@ -354,19 +411,25 @@ class Store:
 
     def heartbeat(self, inbox: str) -> None:
         """Say that ``inbox`` is alive (it keeps its claims for :data:`LEASE` seconds)."""
+        now = time.time()
         with self._write() as db:
             db.execute(
                 "INSERT INTO inboxes (id, pid, host, seen) VALUES (?, ?, ?, ?) ON CONFLICT(id)"
                 " DO UPDATE SET seen = excluded.seen",
-                (inbox, os.getpid(), _host(), time.time()),
+                (inbox, os.getpid(), _host(), now),
+            )
+            db.execute(
+                "UPDATE questions SET claimed_until = ? WHERE claimed_by = ? AND"
+                " status = 'being answered'",
+                (now + LEASE, inbox),
             )
 
     def leave(self, inbox: str) -> None:
         """``inbox`` closes: its claims wait again."""
         with self._write() as db:
             db.execute(
-                "UPDATE questions SET status = 'waiting', claimed_by = NULL WHERE claimed_by = ?"
-                " AND status = 'being answered'",
+                "UPDATE questions SET status = 'waiting', claimed_by = NULL, claimed_until ="
+                " NULL WHERE claimed_by = ? AND status = 'being answered'",
                 (inbox,),
             )
             db.execute("DELETE FROM inboxes WHERE id = ?", (inbox,))
@@ -379,14 +442,16 @@ class Store:
         host = _host()
         gone: list[Question] = []
         with self._write() as db:
+            _lapse(db, now)
             for inbox_id, pid, inbox_host, seen in db.execute(
                 "SELECT id, pid, host, seen FROM inboxes"
             ).fetchall():
                 dead = (inbox_host == host and not askers.alive(pid)) or now - seen > LEASE
                 if dead:
                     db.execute(
-                        "UPDATE questions SET status = 'waiting', claimed_by = NULL WHERE"
-                        " claimed_by = ? AND status = 'being answered'",
+                        "UPDATE questions SET status = 'waiting', claimed_by = NULL,"
+                        " claimed_until = NULL WHERE claimed_by = ? AND"
+                        " status = 'being answered'",
                         (inbox_id,),
                     )
                     db.execute("DELETE FROM inboxes WHERE id = ?", (inbox_id,))
@@ -409,7 +474,9 @@ class Store:
     def claim(self, inbox: str, question_id: int | None = None) -> Question | None:
         """Take the oldest waiting question (or ``question_id``) for ``inbox``; None when
         there is none (or that one is not waiting)."""
+        now = time.time()
         with self._write() as db:
+            _lapse(db, now)
             if question_id is None:
                 row = db.execute(
                     "SELECT id FROM questions WHERE status = 'waiting' ORDER BY id LIMIT 1"
@@ -421,8 +488,9 @@ class Store:
             if row is None:
                 return None
             db.execute(
-                "UPDATE questions SET status = 'being answered', claimed_by = ? WHERE id = ?",
-                (inbox, row[0]),
+                "UPDATE questions SET status = 'being answered', claimed_by = ?,"
+                " claimed_until = ? WHERE id = ?",
+                (inbox, now + LEASE, row[0]),
             )
             return self._get(db, row[0])
 
@@ -430,22 +498,29 @@ class Store:
         """Give a claimed question back (the person picked another, or the inbox ends)."""
         with self._write() as db:
             db.execute(
-                "UPDATE questions SET status = 'waiting', claimed_by = NULL WHERE id = ? AND"
-                " claimed_by = ? AND status = 'being answered'",
+                "UPDATE questions SET status = 'waiting', claimed_by = NULL, claimed_until = NULL"
+                " WHERE id = ? AND claimed_by = ? AND status = 'being answered'",
                 (question_id, inbox),
             )
 
-    def answer(self, inbox: str, question_id: int, result: Any) -> bool:
+    def answer(self, inbox: str, question_id: int, result: Any, *, secret: bool = False) -> bool:
         """Store the result of a question ``inbox`` holds; False when it is no longer its
-        to answer (withdrawn meanwhile, or its claim was lost)."""
+        to answer (withdrawn meanwhile, or its claim was lost). A ``secret`` result is
+        erased once delivered (:meth:`take`)."""
         text = json.dumps(result, ensure_ascii=False, allow_nan=False)
         with self._write() as db:
             cursor = db.execute(
                 "UPDATE questions SET status = 'answered', result = ?, finished = ?,"
-                " claimed_by = NULL WHERE id = ? AND claimed_by = ? AND status = 'being answered'",
-                (text, time.time(), question_id, inbox),
+                " claimed_by = NULL, claimed_until = NULL, secret = ? WHERE id = ? AND"
+                " claimed_by = ? AND status = 'being answered'",
+                (text, time.time(), int(secret), question_id, inbox),
             )
             return cursor.rowcount == 1
+
+    def lapse(self) -> None:
+        """Claims whose lease ran out wait again (before the queue is listed)."""
+        with self._write() as db:
+            _lapse(db, time.time())
 
     # -- reading ---------------------------------------------------------------------
 

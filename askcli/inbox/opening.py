@@ -1,0 +1,139 @@
+"""Whether a path may be opened as the inbox, looked at before SQLite touches it.
+
+The inbox is shared state that decides what agents are told, so, as ssh does for
+``~/.ssh``, askcli uses only a file of the user's own, in a folder of the user's own (or
+root's), that nobody else can write (nor its ``-wal`` and ``-shm`` files). A file that is
+not askcli's (an SQLite database of something else, any other file) is refused before it
+is opened for writing, and so left byte for byte as it was. An askcli inbox says so in its
+header (``PRAGMA application_id``); one made before that is known by its tables.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import stat
+import urllib.parse
+from pathlib import Path
+
+from ..errors import InboxRefused
+from ..files import SAFE_OPEN, lstat_or_none, not_regular
+
+APPLICATION_ID = 0x61736B63  # "askc": this SQLite file is an askcli inbox
+SCHEMA_VERSION = 1  # PRAGMA user_version of an inbox of this askcli
+_MAGIC = b"SQLite format 3\x00"
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def url_scheme(named: str) -> str | None:
+    """The scheme of a URL-looking ``$ASKCLI_INBOX`` (``postgresql``), never a path."""
+    found = _URL.match(named)
+    return found.group(0)[:-3].lower() if found else None
+
+
+def refuse_url(named: str) -> InboxRefused:
+    """The one line for a URL in ``$ASKCLI_INBOX`` (its credentials never repeated)."""
+    scheme = url_scheme(named) or "?"
+    said = f"ASKCLI_INBOX is a {scheme}:// URL, not an inbox file"
+    if scheme in ("postgres", "postgresql"):
+        said += ": PostgreSQL inboxes are not supported yet"
+    return InboxRefused(said)
+
+
+def _mine(found: os.stat_result, what: str, *, folder: bool = False) -> None:
+    """Refuse what another user owns (a folder may be root's), or what others than its
+    owner may write."""
+    owners = (os.geteuid(), 0) if folder else (os.geteuid(),)
+    mode = f"mode {stat.S_IMODE(found.st_mode):04o}"
+    if found.st_uid not in owners:
+        why = "keeps an inbox only in a folder" if folder else "uses only an inbox"
+        raise InboxRefused(
+            f"{what} belongs to another user (uid {found.st_uid}); askcli {why} of yours"
+        )
+    if found.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        why = (
+            "keeps an inbox only in a folder that only you can write"
+            if folder
+            else "uses only an inbox that only you can write (chmod go-w)"
+        )
+        raise InboxRefused(f"{what} can be written by other users ({mode}); askcli {why}")
+
+
+def check_folder(folder: Path) -> None:
+    """The inbox's folder is the user's (or root's) and nobody else can write it."""
+    try:
+        found = os.stat(folder)
+    except OSError as exc:
+        raise InboxRefused(f"the folder {folder} cannot be read: {exc.strerror}") from None
+    if not stat.S_ISDIR(found.st_mode):
+        raise InboxRefused(f"{folder} is not a folder")
+    _mine(found, f"the inbox's folder {folder}", folder=True)
+
+
+def check_file(path: Path) -> os.stat_result | None:
+    """The inbox file (None: there is none yet) and its ``-wal`` and ``-shm`` files, where
+    they are: regular files of the user's that nobody else can write."""
+    found = lstat_or_none(path)
+    for side in ("-wal", "-shm"):
+        other = lstat_or_none(Path(f"{path}{side}"))
+        if other is not None:
+            kind = not_regular(other.st_mode)
+            if kind is not None:
+                raise InboxRefused(f"{path}{side} is {kind}, not an inbox's file")
+            _mine(other, f"{path}{side}")
+    if found is None:
+        return None
+    kind = not_regular(found.st_mode)
+    if kind is not None:
+        raise InboxRefused(f"{path} is {kind}, not an inbox file")
+    _mine(found, str(path))
+    return found
+
+
+def check_askcli(path: Path) -> None:
+    """Refuse a file that is neither an askcli inbox nor empty (an empty one becomes an
+    inbox). Read without opening it for writing, so a refused file is left unchanged."""
+    try:
+        fd = os.open(path, os.O_RDONLY | SAFE_OPEN)
+    except OSError as exc:
+        raise InboxRefused(f"{path} cannot be read: {exc.strerror}") from None
+    try:
+        head = os.read(fd, 100)
+    finally:
+        os.close(fd)
+    if not head:
+        return
+    if not head.startswith(_MAGIC) or len(head) < 100:
+        raise _foreign(path, "not an SQLite database")
+    header = int.from_bytes(head[68:72], "big")
+    if header == APPLICATION_ID:
+        return
+    if header == 0 and {"questions", "inboxes"} <= _tables(path):
+        return  # an inbox an earlier askcli made
+    raise _foreign(path, "an SQLite database of something else")
+
+
+def _foreign(path: Path, what: str) -> InboxRefused:
+    return InboxRefused(
+        f"{path} cannot be used as an inbox: it is {what}, not an askcli inbox; "
+        "askcli leaves it unchanged"
+    )
+
+
+def _tables(path: Path) -> set[str]:
+    """The table names of the SQLite file at ``path``, read only. Without a ``-wal`` file
+    it is opened immutable (no lock, no side file made); with one, read-only, so that
+    what is still in the WAL is seen."""
+    quoted = urllib.parse.quote(str(path))
+    wal = lstat_or_none(Path(f"{path}-wal")) is not None
+    uri = f"file:{quoted}?mode=ro" if wal else f"file:{quoted}?immutable=1"
+    try:
+        db = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=1.0)
+        try:
+            rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        raise _foreign(path, f"an SQLite database askcli cannot read ({exc})") from None
+    return {str(row[0]) for row in rows}
