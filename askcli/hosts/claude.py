@@ -41,6 +41,7 @@ from ..terminal.rendering import terminal_text, truncate, visible, wrap
 from ..terminal.screens import context_text
 from ..tools.registry import run_call
 from ..tools.todos import checklist
+from ..wire.care import care_of
 from ..wire.documents import MAX_DEPTH as DOCUMENT_DEPTH
 from ..wire.documents import TooDeep, nesting_depth, parse_json
 from ..wire.envelopes import Context, ToolCall, capabilities, detect
@@ -732,6 +733,7 @@ class Host:
             name,
             tool_input,
             suggestions=suggestions,
+            care=care_of(request),
         )
         key = same_input(name, tool_input)
         shown = listed is not None and listed == tool_id
