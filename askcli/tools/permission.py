@@ -30,7 +30,7 @@ PROMPT = "Allow? 1 or 3 (y/n), or type what to do instead: "
 PROMPT_ALWAYS = "Allow? 1-3 (y/n), or type what to do instead: "
 # default_to_no: no key alone approves; Enter declines
 PROMPT_CAREFUL = "Allow? Type yes to allow, Enter to deny, or what to do instead: "
-PROMPT_CAREFUL_ALWAYS = "Allow? Type yes or always to allow, Enter to deny, or what to do instead: "
+PROMPT_CAREFUL_ALWAYS = "Allow? Type yes or always, Enter to deny, or what to do instead: "
 
 
 def prompt(offer: Offer | None, width: int, careful: bool = False) -> str:
