@@ -9,6 +9,12 @@ result; typed words give the rejection with the person's words.
 A person never approves text they could not see: every key and value is shown whole,
 wrapped (never cut), with runs of whitespace, blank lines, tabs, odd spaces and controls
 made visible; at a terminal a long request is paged, and the pager can only go on or deny.
+
+What a Claude Code request says itself (title, display name, description, the reason it
+asks, the blocked path) is shown escaped, one unindented line each, above the input. Its
+requests to be careful are honoured: with ``default_to_no`` no single key approves (Enter
+and ``n`` deny, ``1``/``y``/``2``/``a`` are refused with a hint, the words ``yes`` and
+``always`` approve); with ``suppress_always_allow_rule`` no "don't ask again" is offered.
 """
 
 from __future__ import annotations
@@ -74,7 +80,7 @@ HELP_CAREFUL = (  # default_to_no: only whole words approve
     ("?", "this help"),
 )
 NOT_OFFERED = "! 2 is not offered: there is no rule to name for this call"
-NO_LASTING_RULE = "! 2 is not offered: Claude Code asks that no lasting rule be offered here"
+NO_LASTING_RULE = "! no lasting rule here: Claude Code asks that none be offered for this call"
 STRAY = (
     "! Claude Code asks that a single key not approve this: type the word yes to allow "
     "(Enter denies)"
