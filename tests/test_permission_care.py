@@ -251,6 +251,25 @@ def test_claude_default_to_no_enter_declines_and_y_does_not_approve() -> None:
     assert "Reason (safetyCheck): Claude wants to delete the build folder\n" in err
 
 
+@pytest.mark.parametrize("flag", ["default_to_no", "suppress_always_allow_rule"])
+def test_claude_s_same_as_before_does_not_answer_a_careful_request(flag: str) -> None:
+    """askcli's own "don't ask again for this exact input" is a lasting rule too."""
+    plain = {**HOOK_ASK, "tool_use_id": "t1"}
+    careful = {**HOOK_ASK, "tool_use_id": "t2", flag: True}
+    lines = [
+        INIT_OK,
+        {"type": "control_request", "request_id": "r1", "request": plain},
+        {"type": "control_request", "request_id": "r2", "request": careful},
+        RESULT,
+    ]
+    status, _, err, sent = hosted(lines, ["2", "n"])
+    assert status == 0, err
+    allowed, denied = responses(sent)
+    assert allowed["behavior"] == "allow"
+    assert denied == {"behavior": "deny", "message": REJECT_MESSAGE}
+    assert "same as before" not in err and err.count("Tool use: Bash") == 2
+
+
 # ---- askcli hook (PermissionRequest)
 
 

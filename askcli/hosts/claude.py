@@ -735,7 +735,8 @@ class Host:
             suggestions=suggestions,
             care=care_of(request),
         )
-        key = same_input(name, tool_input)
+        careful = call.care is not None and (call.care.default_to_no or call.care.no_lasting_rule)
+        key = None if careful else same_input(name, tool_input)  # "same as before" is a rule
         shown = listed is not None and listed == tool_id
         if nesting_depth(tool_input, DOCUMENT_DEPTH) > DOCUMENT_DEPTH:
             self.say_item(tool_line(name, None) + "  (denied: its input nests too deep)", "  -> ")
