@@ -41,6 +41,7 @@ from ..terminal.rendering import terminal_text, truncate, visible, wrap
 from ..terminal.screens import context_text
 from ..tools.registry import run_call
 from ..tools.todos import checklist
+from ..wire.care import care_of
 from ..wire.documents import MAX_DEPTH as DOCUMENT_DEPTH
 from ..wire.documents import TooDeep, nesting_depth, parse_json
 from ..wire.envelopes import Context, ToolCall, capabilities, detect
@@ -732,8 +733,10 @@ class Host:
             name,
             tool_input,
             suggestions=suggestions,
+            care=care_of(request),
         )
-        key = same_input(name, tool_input)
+        careful = call.care is not None and (call.care.default_to_no or call.care.no_lasting_rule)
+        key = None if careful else same_input(name, tool_input)  # "same as before" is a rule
         shown = listed is not None and listed == tool_id
         if nesting_depth(tool_input, DOCUMENT_DEPTH) > DOCUMENT_DEPTH:
             self.say_item(tool_line(name, None) + "  (denied: its input nests too deep)", "  -> ")

@@ -12,7 +12,10 @@ from stdout (exit status 0). Two hooks are served:
 - ``PermissionRequest`` for any tool: the fallback permission prompt, answered as
   ``decision: {"behavior": "allow" | "deny", ...}`` (``updatedPermissions`` when "don't
   ask again" chose a suggestion; ``message`` on deny). ``AskUserQuestion`` arriving here
-  is asked as questions, and allowed with its answers.
+  is asked as questions, and allowed with its answers. Claude Code 2.1.332's input for it
+  carries no reason, title or requests to be careful (``default_to_no``,
+  ``suppress_always_allow_rule``); an input that does carry them is honoured as
+  ``askcli claude`` honours them.
 
 Any other event or tool gets no output and exit status 0: Claude Code's "no decision", it
 goes on as if there were no hook. A hook that cannot work (unreadable input, no terminal
@@ -52,6 +55,7 @@ from ..files import read_bounded
 from ..terminal import signals
 from ..terminal.rendering import terminal_text, visible
 from ..wire import results
+from ..wire.care import passed_on
 from ..wire.documents import MAX_DOCUMENT_BYTES, loads_limited
 from ..wire.envelopes import ASK_USER_QUESTION, detect
 from ..wire.results import Status, ToolResult
@@ -80,6 +84,7 @@ class Hook(NamedTuple):
     session: str | None
     cwd: str | None
     suggestions: Any = None
+    care: dict[str, Any] | None = None  # the can_use_tool fields of care, when the input has any
 
     @property
     def served(self) -> bool:
@@ -101,6 +106,8 @@ class Hook(NamedTuple):
             request["tool_use_id"] = self.tool_use_id
         if self.suggestions is not None and self.event == PERMISSION_REQUEST:
             request["permission_suggestions"] = self.suggestions
+        if self.care and self.event == PERMISSION_REQUEST:
+            request.update(self.care)
         out: dict[str, Any] = {"type": "control_request", "request_id": REQUEST_ID}
         if self.session is not None:
             out["session_id"] = self.session
@@ -139,6 +146,7 @@ def parse_hook(raw: bytes | None) -> Hook:
         session=_text(value.get("session_id")),
         cwd=_text(value.get("cwd")),
         suggestions=value.get("permission_suggestions"),
+        care=passed_on(value) or None,
     )
 
 

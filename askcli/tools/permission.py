@@ -9,6 +9,12 @@ result; typed words give the rejection with the person's words.
 A person never approves text they could not see: every key and value is shown whole,
 wrapped (never cut), with runs of whitespace, blank lines, tabs, odd spaces and controls
 made visible; at a terminal a long request is paged, and the pager can only go on or deny.
+
+What a Claude Code request says itself (title, display name, description, the reason it
+asks, the blocked path) is shown escaped, one unindented line each, above the input. Its
+requests to be careful are honoured: with ``default_to_no`` no single key approves (Enter
+and ``n`` deny, ``1``/``y``/``2``/``a`` are refused with a hint, the words ``yes`` and
+``always`` approve); with ``suppress_always_allow_rule`` no "don't ask again" is offered.
 """
 
 from __future__ import annotations
@@ -28,11 +34,17 @@ from ..wire.results import Status, ToolResult
 
 PROMPT = "Allow? 1 or 3 (y/n), or type what to do instead: "
 PROMPT_ALWAYS = "Allow? 1-3 (y/n), or type what to do instead: "
+# default_to_no: no key alone approves; Enter declines
+PROMPT_CAREFUL = "Allow? Type yes to allow, Enter to deny, or what to do instead: "
+PROMPT_CAREFUL_ALWAYS = "Allow? Type yes or always, Enter to deny, or what to do instead: "
 
 
-def prompt(offer: Offer | None, width: int) -> str:
+def prompt(offer: Offer | None, width: int, careful: bool = False) -> str:
     """``Allow? ...``; on a narrow terminal without the words the choices above say."""
-    text = PROMPT_ALWAYS if offer else PROMPT
+    if careful:
+        text = PROMPT_CAREFUL_ALWAYS if offer else PROMPT_CAREFUL
+    else:
+        text = PROMPT_ALWAYS if offer else PROMPT
     if len(text) + ROOM_TO_TYPE > width:
         text = text.split(",")[0] + ": "
     return text
@@ -59,6 +71,19 @@ HELP = (
     ("3, n", "deny: the agent is told to stop and wait"),
     ("TEXT", "deny, and tell the agent what to do instead"),
     ("?", "this help"),
+)
+HELP_CAREFUL = (  # default_to_no: only whole words approve
+    ("yes", "allow: the host runs the tool with this input; askcli never runs it"),
+    ("always", "allow, and {what}"),
+    ("Enter, n", "deny: the agent is told to stop and wait"),
+    ("TEXT", "deny, and tell the agent what to do instead"),
+    ("?", "this help"),
+)
+NOT_OFFERED = "! 2 is not offered: there is no rule to name for this call"
+NO_LASTING_RULE = "! no lasting rule here: Claude Code asks that none be offered for this call"
+STRAY = (
+    "! Claude Code asks that a single key not approve this: type the word yes to allow "
+    "(Enter denies)"
 )
 
 
@@ -252,8 +277,10 @@ class Offer(NamedTuple):
 
 
 def offer_for(call: ToolCall, conv: Conversation) -> Offer | None:
-    """Choice 2, if there is a rule to name: the call's suggestions, else (``askcli claude``)
-    the identical input."""
+    """Choice 2, if there is a rule to name and the call does not forbid one: the call's
+    suggestions, else (``askcli claude``) the identical input."""
+    if call.care is not None and call.care.no_lasting_rule:
+        return None
     if call.suggestions is not None and call.suggestions != []:
         from .permission_rules import offered  # pydantic: only for calls with suggestions
 
@@ -272,13 +299,55 @@ def offer_for(call: ToolCall, conv: Conversation) -> Offer | None:
     return None
 
 
+def care_lines(call: ToolCall, data: dict[str, Any], width: int) -> list[str]:
+    """What the request itself says (its title, reason, blocked path, ...), one escaped
+    line each, unindented so that no line of the input can pass for one."""
+    care = call.care
+    if care is None:
+        return []
+    facts: list[tuple[str, str]] = []
+    if care.title is not None:
+        facts.append(("Title", care.title))
+    if care.display_name is not None and care.display_name != call.name:
+        facts.append(("Display name", care.display_name))
+    if care.description is not None and care.description not in data.values():
+        facts.append(("Description", care.description))  # unless the input shows it
+    if care.reason is not None:
+        kind = "" if care.reason_type is None else f" ({shown(care.reason_type)})"
+        facts.append((f"Reason{kind}", care.reason))
+    if care.blocked_path is not None:
+        facts.append(("Blocked path", care.blocked_path))
+    lines: list[str] = []
+    for label, text in facts:
+        lines += fold(f"{label}: {shown(text)}", width, "", "  ")
+    return lines
+
+
+def careful_choices(offer: Offer | None, width: int) -> list[str]:
+    """The choices under ``default_to_no``: the words that choose them, no digit."""
+    rest = " " * 10
+    lines = wrap("Yes", width, first="  yes     ", rest=rest)
+    if offer is not None:
+        if len(offer.phrases) == 1:
+            lines += fold(f"Yes, and {offer.phrases[0]}", width, "  always  ", rest)
+        else:
+            lines += fold("Yes, and:", width, "  always  ", rest)
+            for phrase in offer.phrases:
+                lines += fold(f"- {phrase}", width, rest, rest + "  ")
+    no = "No, and tell the agent what to do instead"
+    return lines + wrap(no, width, first="  Enter   ", rest=rest)
+
+
 def request_lines(
     call: ToolCall, data: dict[str, Any], offer: Offer | None, style: Style
 ) -> list[str]:
     """Everything the approval covers, as display lines: the tool, its input, the choices."""
     width = style.width
     title = fold(f"Tool use: {shown(call.name)}", width, "", "  ")
-    lines = ["", *(style.strong(row) for row in title), *input_lines(data, style)]
+    lines = ["", *(style.strong(row) for row in title), *care_lines(call, data, width)]
+    lines += input_lines(data, style)
+    if call.care is not None and call.care.default_to_no:
+        return lines + careful_choices(offer, width)
     lines += wrap("1. Yes", width, first="  ", rest="     ")
     if offer is not None:
         if len(offer.phrases) == 1:
@@ -291,10 +360,10 @@ def request_lines(
     return lines
 
 
-def _help(offer: Offer | None, width: int) -> str:
+def _help(offer: Offer | None, width: int, careful: bool = False) -> str:
     lines = []
-    for keys, text in HELP:
-        if keys.startswith("2"):
+    for keys, text in HELP_CAREFUL if careful else HELP:
+        if keys.startswith(("2", "always")):
             if offer is None:
                 continue
             one = len(offer.phrases) == 1
@@ -344,6 +413,12 @@ def _word(line: str) -> str:
     return normalize(line).lower()
 
 
+def _not_offered(call: ToolCall) -> str:
+    if call.care is not None and call.care.no_lasting_rule:
+        return NO_LASTING_RULE
+    return NOT_OFFERED
+
+
 def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolResult:
     """Ask whether the host may run ``call``; the answer is a permission decision."""
     facts: dict[str, Any] = {"tool_name": call.name, "input": data, "allowed": False}
@@ -369,11 +444,31 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
         if paged.denied:
             return denied(results.REJECT_MESSAGE)
         ending = Ending.ENDED
+        careful = call.care is not None and call.care.default_to_no
         while not paged.ended:
-            line = conv.read_answer(prompt(offer, conv.style.width))
+            line = conv.read_answer(prompt(offer, conv.style.width, careful))
             if line is None:
                 break
             word = _word(line)
+            if careful:
+                if word == "yes":
+                    return allowed()
+                if word == "always" and offer is not None:
+                    if offer.permissions is None:
+                        return allowed(always=True)
+                    return allowed(permissions=offer.permissions)
+                if word in ("", "3", "n", "no", "q"):
+                    return denied(results.REJECT_MESSAGE)
+                if word in ("?", "help"):
+                    conv.say(_help(offer, conv.style.width, careful=True))
+                elif word in ("1", "y", "2", "a", "always") or word.isdigit():
+                    if word in ("2", "a", "always") and offer is None:
+                        conv.say(conv.style.warn(_not_offered(call)) + "\n")
+                    conv.say(conv.style.warn(STRAY) + "\n")
+                else:
+                    words = line.strip()
+                    return denied(results.REJECT_WITH_WORDS_PREFIX + words, feedback=words)
+                continue
             if word in ("1", "y", "yes"):
                 return allowed()
             if word in ("2", "a", "always") and offer is not None:
@@ -386,11 +481,7 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
                 conv.say(_help(offer, conv.style.width))
             elif word in ("2", "a", "always"):
                 conv.say(
-                    conv.style.warn(
-                        "! 2 is not offered: there is no rule to name for this call; "
-                        "type 1, 3 or what to do instead"
-                    )
-                    + "\n"
+                    conv.style.warn(f"{_not_offered(call)}; type 1, 3 or what to do instead") + "\n"
                 )
             elif not word or word.isdigit():
                 choices = "1-3" if offer else "1 or 3"

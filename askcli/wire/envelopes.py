@@ -32,6 +32,7 @@ from typing import Any, NamedTuple
 
 from ..errors import UnreadableDocument
 from ..terminal.rendering import UNSAFE_BEYOND_C0, escape_controls
+from .care import Care, care_of
 from .documents import loads_limited
 from .results import CANCEL_MESSAGE, Status, ToolResult
 
@@ -83,6 +84,7 @@ class ToolCall(NamedTuple):
     agent_id: str | None = None
     suggestions: Any = None  # a can_use_tool request's permission_suggestions, as sent
     notice: str | None = None  # told the person before the call is asked (a made-up id)
+    care: Care | None = None  # a can_use_tool request's own words and requests to be careful
 
 
 class Context(NamedTuple):
@@ -338,7 +340,7 @@ def json_kind(value: Any) -> str:
 
 
 def _tool_use(
-    block: dict[str, Any], seq: int, place: int | None = None, **context: str | None
+    block: dict[str, Any], seq: int, place: int | None = None, **context: Any
 ) -> ToolCall:
     """A ``tool_use`` block's call; one without ``id`` is given one, as bare input is."""
     name = block.get("name")
@@ -459,7 +461,14 @@ def _control(document: dict[str, Any]) -> Envelope:
         call = ToolCall(tool_use_id, "", None, 'the can_use_tool request has no "tool_name"')
     else:
         suggestions = request.get("permission_suggestions")
-        call = _call(tool_use_id, name, request.get("input"), **context, suggestions=suggestions)
+        call = _call(
+            tool_use_id,
+            name,
+            request.get("input"),
+            **context,
+            suggestions=suggestions,
+            care=care_of(request),
+        )
     return Envelope(Kind.CONTROL, (call,), request_id=request_id)
 
 
