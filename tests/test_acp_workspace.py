@@ -4,9 +4,11 @@ and end to end against the scripted SDK agent (tests/peers/acp_agent.py)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import stat
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,13 @@ def test_a_missing_file_is_resource_not_found(tmp_path: Path) -> None:
         Files(str(tmp_path)).read(str(tmp_path / "nope.txt"))
     assert caught.value.missing
     assert str(caught.value).endswith("nope.txt does not exist")
+    with pytest.raises(Refused) as caught:
+        Files(str(tmp_path)).read(str(tmp_path / "no" / "folder.txt"))
+    assert caught.value.missing
+    (tmp_path / "a.txt").write_text("a")
+    with pytest.raises(Refused, match=r"cannot read .*a\.txt/b: Not a directory") as caught:
+        Files(str(tmp_path)).read(str(tmp_path / "a.txt" / "b"))
+    assert not caught.value.missing
 
 
 @pytest.mark.parametrize("where", ["outside", "relative", "link out", "dotdot"])
@@ -102,6 +111,90 @@ def test_names_are_shown_relative_to_the_session_folder(tmp_path: Path) -> None:
     files = Files(str(tmp_path))
     assert files.name(str(tmp_path / "a" / "b.txt")) == "a/b.txt"
     assert files.name("/elsewhere/x") == "/elsewhere/x"
+
+
+def test_links_that_stay_in_the_folder_are_followed(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "AGENTS.md").write_text("rules\n")
+    (tmp_path / "CLAUDE.md").symlink_to("AGENTS.md")
+    (tmp_path / "docs" / "up").symlink_to("..")
+    (tmp_path / "whole").symlink_to(tmp_path)  # absolute, and back into the folder
+    files = Files(str(tmp_path))
+    assert files.read(str(tmp_path / "CLAUDE.md")) == "rules\n"
+    assert files.read(str(tmp_path / "docs" / "up" / "whole" / "AGENTS.md")) == "rules\n"
+    assert files.read(str(tmp_path / "docs" / ".." / "AGENTS.md")) == "rules\n"
+    files.write(str(tmp_path / "CLAUDE.md"), "new rules\n")  # the file it names is written
+    assert (tmp_path / "CLAUDE.md").is_symlink()
+    assert (tmp_path / "AGENTS.md").read_text() == "new rules\n"
+    (tmp_path / "loop").symlink_to("loop")
+    with pytest.raises(Refused, match=r"cannot read .*loop: Too many levels of symbolic links"):
+        files.read(str(tmp_path / "loop"))
+    with pytest.raises(Refused, match="not a regular file"):
+        files.read(str(tmp_path / "docs" / ".."))
+
+
+def _exchange() -> Any:
+    """renameat2(RENAME_EXCHANGE): two names swapped in one step (Linux), or None."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return None
+
+    def exchange(a: Path, b: Path) -> None:
+        if renameat2(-100, bytes(a), -100, bytes(b), 2) != 0:  # AT_FDCWD, RENAME_EXCHANGE
+            raise OSError(ctypes.get_errno(), "renameat2")
+
+    return exchange
+
+
+def test_a_folder_swapped_for_a_link_out_never_leads_out(tmp_path: Path) -> None:
+    """A thread swaps a folder of the session's folder with a link to a folder outside it,
+    over and over, while files are read and written through it: no byte from outside is
+    read and nothing is written outside (checking by name, then opening by name again,
+    read outside a few times in a thousand and wrote there)."""
+    exchange = _exchange()
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    deep = Path(*"abcdefghijklmnopqrst")  # a long path: a long time between look and open
+    for top in (root / "d", outside):
+        (top / deep).mkdir(parents=True)
+    (root / "d" / deep / "f").write_text("inside\n")
+    (outside / deep / "f").write_text("SECRET\n")
+    (root / "link").symlink_to(outside)
+    if exchange is None:
+        pytest.skip("no renameat2 here")
+    try:
+        exchange(root / "d", root / "link")
+        exchange(root / "d", root / "link")
+    except OSError as exc:
+        pytest.skip(f"renameat2 cannot swap here: {exc}")
+    files = Files(str(root))
+    stop = threading.Event()
+
+    def swap() -> None:
+        while not stop.is_set():
+            exchange(root / "d", root / "link")
+
+    swapper = threading.Thread(target=swap, daemon=True)
+    swapper.start()
+    read = []
+    try:
+        for _ in range(1000):
+            with contextlib.suppress(Refused):
+                read.append(files.read(str(root / "d" / deep / "f")))
+        for _ in range(1000):
+            with contextlib.suppress(Refused):
+                files.write(str(root / "d" / "g"), "written\n")
+    finally:
+        stop.set()
+        swapper.join()
+    escaped = [text for text in read if text != "inside\n"]
+    assert read and not escaped, f"{len(escaped)} of {len(read)} reads were from outside"
+    left = sorted(str(p.relative_to(outside)) for p in outside.rglob("*") if p.is_file())
+    assert left == [str(deep / "f")], f"written outside: {left}"
+    assert (outside / deep / "f").read_text() == "SECRET\n"
 
 
 # --- Terminals --------------------------------------------------------------------------
