@@ -283,6 +283,76 @@ def test_arguments_are_not_a_shell_line_and_env_and_cwd_apply(tmp_path: Path) ->
     assert asyncio.run(go())["output"] == f"$HOME; hi there {tmp_path / 'sub'}\n"
 
 
+def test_the_whole_command_is_shown_folder_variables_and_arguments(tmp_path: Path) -> None:
+    sub = tmp_path / "my sub"
+    sub.mkdir()
+    env = [{"name": "GREETING", "value": "hi there"}, {"name": "EMPTY", "value": ""}]
+
+    async def go() -> tuple[list[str], list[str]]:
+        t, shown = terminals(tmp_path)
+        outputs = []
+        for made in [
+            await t.create("printf", ["%s|%s", "$GREETING"], env, str(sub)),
+            await t.create('echo "$GREETING" | tr a-z A-Z', None, env),
+            await t.create("pwd", None, None, str(tmp_path)),  # the session's folder: no cd
+        ]:
+            await t.wait(made)
+            outputs.append(t.output(made)["output"])
+        return outputs, shown
+
+    outputs, shown = asyncio.run(go())
+    assert outputs == ["$GREETING|", "HI THERE\n", f"{tmp_path}\n"]
+    assert [line for line in shown if line.startswith("  $") and "(exit" not in line] == [
+        f"  $ cd '{sub}' && GREETING='hi there' EMPTY='' printf '%s|%s' '$GREETING'",
+        "  $ GREETING='hi there' EMPTY='' /bin/sh -c 'echo \"$GREETING\" | tr a-z A-Z'",
+        "  $ pwd",
+    ]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        *("PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "GIT_CONFIG_COUNT", "GIT_SSH_COMMAND"),
+        *("BASH_ENV", "HOME", "IFS", "PYTHONPATH", "NODE_OPTIONS", "DYLD_INSERT_LIBRARIES"),
+    ],
+)
+def test_variables_that_change_what_runs_are_refused(tmp_path: Path, name: str) -> None:
+    async def go() -> list[str]:
+        t, shown = terminals(tmp_path)
+        with pytest.raises(Refused) as caught:
+            await t.create("touch ran", None, [{"name": name, "value": str(tmp_path)}])
+        assert str(caught.value) == (
+            f"env sets {name}, which changes what runs: askcli lets no agent set PATH, HOME, "
+            "IFS, LD_*, GIT_*, BASH_ENV, PYTHONPATH, NODE_OPTIONS or the like; not run: touch ran"
+        )
+        return shown
+
+    assert asyncio.run(go()) == []
+    assert not (tmp_path / "ran").exists()
+
+
+def test_a_variable_name_a_shell_could_not_show_is_refused(tmp_path: Path) -> None:
+    async def go() -> None:
+        t, _ = terminals(tmp_path)
+        await t.create("ls", None, [{"name": "BASH_FUNC_ls%%", "value": "() { id; }"}])
+
+    with pytest.raises(Refused, match="name 'BASH_FUNC_ls%%' of env is not letters, digits and _"):
+        asyncio.run(go())
+
+
+def test_a_long_command_is_shown_whole_over_lines(tmp_path: Path) -> None:
+    async def go() -> list[str]:
+        t, shown = terminals(tmp_path)
+        made = await t.create("true", ["x" * 3000, "end"])
+        await t.wait(made)
+        return shown
+
+    shown = asyncio.run(go())
+    assert shown[0] == "  $ true " + "x" * (workspace.terminal_command.LINE - 5)
+    assert shown[1].startswith("    xxx") and shown[1].endswith("x end")
+    assert len(shown[0]) - 4 + len(shown[1]) - 4 == len("true " + "x" * 3000 + " end")
+
+
 def test_output_limit_keeps_the_end_on_a_character_boundary(tmp_path: Path) -> None:
     async def go() -> dict[str, Any]:
         t, _ = terminals(tmp_path)
@@ -443,6 +513,28 @@ def test_terminal_runs_shows_and_reports(tmp_path: Path) -> None:
     assert "  $ echo hi '\\x1b[2J'  (exit 0)\n" in r.err
     assert "\x1b" not in r.err
     assert r.out == "ran it\n"
+
+
+def test_terminal_env_is_shown_or_refused_to_the_person_and_the_agent(tmp_path: Path) -> None:
+    git = [{"name": "GIT_CONFIG_COUNT", "value": "1"}, {"name": "GIT_CONFIG_KEY_0", "value": "x"}]
+    turn = [
+        request("terminal/create", command="git", args=["status"], env=git),
+        request(
+            "terminal/create", command="echo", args=["hi"], env=[{"name": "LANG", "value": ""}]
+        ),
+        request("terminal/wait_for_exit", terminalId="$terminal"),
+        chunk("done"),
+    ]
+    r = run(tmp_path, [turn], "", "--terminal", "--prompt", "go")
+    assert r.rc == 0, r.err
+    why = (
+        "env sets GIT_CONFIG_COUNT, which changes what runs: askcli lets no agent set PATH, "
+        "HOME, IFS, LD_*, GIT_*, BASH_ENV, PYTHONPATH, NODE_OPTIONS or the like; not run: "
+        "git status"
+    )
+    assert r.replies()[0] == {"error": why}
+    assert f"  -> terminal/create: refused: {why}\n" in r.err
+    assert "  $ LANG='' echo hi\n" in r.err
 
 
 def test_a_terminal_left_running_is_ended_with_the_session(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ import stat
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from . import terminal_command
 from .beneath import Beneath, Outside
 from .child import die_with_parent
 
@@ -259,16 +260,15 @@ class Terminals:
             raise Refused(f"outputByteLimit must be a whole number from 0: {limit!r}")
         if len(self.open) >= MAX_TERMINALS:
             raise Refused(f"{MAX_TERMINALS} terminals are open: release one first")
-        environ = dict(os.environ)
-        for item in env or []:
-            name = item.get("name") if isinstance(item, dict) else None
-            value = item.get("value") if isinstance(item, dict) else None
-            if not isinstance(name, str) or not name or "=" in name or not isinstance(value, str):
-                raise Refused(f"a variable of env is not a name and a value: {item!r}")
-            environ[name] = value
+        try:
+            variables = terminal_command.overrides(env)
+        except terminal_command.Unsafe as exc:
+            line = shlex.join([command, *args]) if args else command
+            raise Refused(f"{exc}; not run: {line}") from None
+        environ = dict(os.environ) | dict(variables)
         argv = command_line(command, args)
         self.made += 1
-        shown = command if not args else shlex.join([command, *args])
+        shown = terminal_command.shown(command, args, argv, variables, cwd, self.root)
         term = Terminal(self.made, shown, MAX_OUTPUT if limit is None else limit)
         try:
             term.proc = await asyncio.create_subprocess_exec(
@@ -285,7 +285,10 @@ class Terminals:
         except (OSError, ValueError) as exc:
             raise Refused(f"cannot run {shown}: {getattr(exc, 'strerror', None) or exc}") from None
         self.open[term.id] = term
-        self.show(f"  $ {shown}")
+        first, *more = terminal_command.lines(shown)  # whole, however long
+        self.show(f"  $ {first}")
+        for line in more:
+            self.show(f"    {line}")
         term.watcher = asyncio.get_running_loop().create_task(self._watch(term))
         return term.id
 
