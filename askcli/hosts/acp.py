@@ -896,7 +896,7 @@ class Host:
     ) -> None:
         title = as_text(tool_call.get("title")) or as_text(tool_call.get("toolCallId"), "tool")
         shown = dict(tool_details(tool_call))
-        if allow is None or reject is None:  # Yes or No could not say: chosen by number
+        if allow is None or reject is None:  # Yes or No could not say: by number (as chosen())
             self.asked += 1
             result = self._in_inbox(acp_options.form(self.asked, title, shown, options))
         else:

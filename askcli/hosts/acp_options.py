@@ -81,15 +81,17 @@ def form(number: int, title: str, details: dict[str, Any], options: list[dict[st
 def chosen(
     result: ToolResult, options: list[dict[str, Any]], allow: int | None, reject: int | None
 ) -> dict[str, Any]:
-    """The answer to the agent for what the person did in the inbox: the option picked
-    (by number, or by Yes or No when those had a once option), else cancelled."""
+    """The answer to the agent for what the person did in the inbox: the option picked by
+    number (when the inbox asked :func:`form`), else by Yes or No; otherwise cancelled."""
     pick: int | None = None
-    reply = result.reply or {}
-    if reply.get("action") == "accept":
-        value = (reply.get("content") or {}).get(FIELD)
+    if allow is None or reject is None:  # the inbox asked for a number
+        reply = result.reply or {}
+        value = (reply.get("content") or {}).get(FIELD) if reply.get("action") == "accept" else None
         if isinstance(value, str) and value.isdigit() and 1 <= int(value) <= len(options):
             pick = int(value) - 1
-    elif result.reply is None and result.allowed:
+        elif result.status is Status.DECLINED:
+            pick = reject
+    elif result.allowed:
         pick = allow
     elif result.status is Status.DECLINED:
         pick = reject
