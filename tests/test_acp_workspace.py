@@ -331,6 +331,17 @@ def test_variables_that_change_what_runs_are_refused(tmp_path: Path, name: str) 
     assert not (tmp_path / "ran").exists()
 
 
+def test_variables_askcli_has_already_are_no_change(tmp_path: Path) -> None:
+    same = [{"name": "PATH", "value": os.environ["PATH"]}, {"name": "TERM_X", "value": "1"}]
+
+    async def go() -> list[str]:
+        t, shown = terminals(tmp_path)
+        await t.wait(await t.create("true", None, same))
+        return shown
+
+    assert asyncio.run(go())[0] == "  $ TERM_X=1 /bin/sh -c true"
+
+
 def test_a_variable_name_a_shell_could_not_show_is_refused(tmp_path: Path) -> None:
     async def go() -> None:
         t, _ = terminals(tmp_path)

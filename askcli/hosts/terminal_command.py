@@ -6,9 +6,10 @@ then the command (its arguments quoted with ``shlex.join``; a command given alon
 shell line it is). With variables set, a shell line is shown as the ``/bin/sh -c`` it runs,
 so that the variables plainly cover all of it.
 
-Variables that change which program runs, or what it loads or reads as its settings, are
-refused rather than shown, since ``$ git status`` would not say what runs: :data:`REFUSED`
-and the names starting with :data:`REFUSED_PREFIXES`.
+A variable set to the value askcli has anyway is no change and is left out. Variables that
+change which program runs, or what it loads or reads as its settings, are refused rather
+than shown, since ``$ git status`` would not say what runs: :data:`REFUSED` and the names
+starting with :data:`REFUSED_PREFIXES`.
 """
 
 from __future__ import annotations
@@ -67,8 +68,9 @@ def refused(name: str) -> bool:
 
 
 def overrides(env: Any) -> list[tuple[str, str]]:
-    """The agent's ``env`` (``[{"name", "value"}]``) as pairs; Unsafe for one that is not
-    a name and a value, or that :func:`refused` refuses."""
+    """The agent's ``env`` (``[{"name", "value"}]``) as pairs, those that change askcli's
+    own environment only; Unsafe for one that is not a name and a value, or that
+    :func:`refused` refuses."""
     pairs = []
     for item in env or []:
         name = item.get("name") if isinstance(item, dict) else None
@@ -77,6 +79,8 @@ def overrides(env: Any) -> list[tuple[str, str]]:
             raise Unsafe(f"a variable of env is not a name and a value: {item!r}")
         if not _NAME.fullmatch(name):
             raise Unsafe(f"the variable name {name!r} of env is not letters, digits and _")
+        if os.environ.get(name) == value:
+            continue  # what askcli runs with anyway: nothing changes
         if refused(name):
             raise Unsafe(
                 f"env sets {name}, which changes what runs: askcli lets no agent set PATH, "
