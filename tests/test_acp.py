@@ -238,6 +238,57 @@ def test_permission_answers_running_out_is_cancelled_never_allowed(tmp_path: Pat
     assert "no answer (the input ended)" in r.err
 
 
+ALWAYS_ONLY = [
+    {"optionId": "proceed_always", "name": "Allow for this session", "kind": "allow_always"},
+    {"optionId": "reject_forever", "name": "Never", "kind": "reject_always"},
+]
+
+
+def asking(options: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "request": "session/request_permission",
+        "params": {"toolCall": {"toolCallId": "t1", "title": "echo hi"}, "options": options},
+    }
+
+
+@pytest.mark.parametrize(
+    ("answers", "chosen"),
+    [
+        *(("y\n", None), ("yes\n", None), ("n\n", None), ("\n", None)),
+        *(("y\n1\n", "proceed_always"), ("n\n2\n", "reject_forever")),
+    ],
+)
+def test_y_and_n_never_select_an_always_option(
+    tmp_path: Path, answers: str, chosen: str | None
+) -> None:
+    r = run(tmp_path, [[asking(ALWAYS_ONLY)]], answers, "--prompt", "go")
+    assert r.rc == (0 if chosen else 3), r.err
+    outcome = {"optionId": chosen, "outcome": "selected"} if chosen else {"outcome": "cancelled"}
+    assert r.replies() == [{"outcome": outcome}]
+    assert (
+        "  1. Allow for this session  (allow_always)\n  2. Never  (reject_always)\nChoose 1-2: "
+    ) in r.err
+    word = answers.split("\n")[0]
+    if word:
+        assert (
+            f"! the agent offers no {'allow' if word.startswith('y') else 'reject'}_once option "
+            f'and {word} never selects an "always" one: type the number of the option you '
+            "choose (1-2)"
+        ) in r.err
+
+
+def test_y_selects_allow_once_wherever_it_is(tmp_path: Path) -> None:
+    options = [
+        {"optionId": "reject_forever", "name": "Never", "kind": "reject_always"},
+        {"optionId": "proceed_always", "name": "Always", "kind": "allow_always"},
+        {"optionId": "proceed_once", "name": "Once", "kind": "allow_once"},
+    ]
+    r = run(tmp_path, [[asking(options)]], "n\ny\n", "--prompt", "go")
+    assert r.rc == 0, r.err
+    assert "Choose 1-3, y = 3: " in r.err
+    assert r.replies() == [{"outcome": {"optionId": "proceed_once", "outcome": "selected"}}]
+
+
 def test_content_that_is_not_text_is_named_not_dropped(tmp_path: Path) -> None:
     blocks = [
         {"type": "text", "text": "Here: "},
@@ -706,6 +757,45 @@ def test_inbox_answers_come_back_into_the_session(
         assert "[DB] Which database?" in shown[0]
         assert "  1. Postgres - server\n  2. SQLite - file" in shown[0]
         assert "Your name?" in shown[1]
+
+
+@pytest.mark.parametrize(
+    ("typed", "outcome"),
+    [
+        ("y\n2\n\n", {"optionId": "reject_forever", "outcome": "selected"}),
+        ("1\n\n", {"optionId": "proceed_always", "outcome": "selected"}),
+        ("q\n", {"outcome": "cancelled"}),
+    ],
+)
+def test_inbox_without_once_options_asks_for_an_option_by_number(
+    tmp_path: Path, typed: str, outcome: dict[str, Any]
+) -> None:
+    agent, log = setup(tmp_path, [[asking(ALWAYS_ONLY), chunk("finished")]])
+    proc = subprocess.Popen(
+        [str(askcli_path()), "acp", "--inbox", "--prompt", "go", "--", *agent],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env=inbox_env(tmp_path),
+    )
+    try:
+        answered = answer_in_inbox(tmp_path, 1, typed)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert out == "finished\n"
+    assert "Traceback" not in answered.stderr, answered.stderr
+    assert proc.returncode == 0, err
+    assert [e["reply"]["result"] for e in read_log(log) if "reply" in e] == [{"outcome": outcome}]
+    shown = answered.stderr
+    assert "The agent asks to run: echo hi" in shown
+    assert "It offers no once option for y or n: choose one of its options." in shown
+    assert "  1. Allow for this session (allow_always)\n  2. Never (reject_always)\n" in shown
+    assert "Yes" not in shown
 
 
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])

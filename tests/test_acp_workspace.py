@@ -4,9 +4,11 @@ and end to end against the scripted SDK agent (tests/peers/acp_agent.py)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import stat
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,13 @@ def test_a_missing_file_is_resource_not_found(tmp_path: Path) -> None:
         Files(str(tmp_path)).read(str(tmp_path / "nope.txt"))
     assert caught.value.missing
     assert str(caught.value).endswith("nope.txt does not exist")
+    with pytest.raises(Refused) as caught:
+        Files(str(tmp_path)).read(str(tmp_path / "no" / "folder.txt"))
+    assert caught.value.missing
+    (tmp_path / "a.txt").write_text("a")
+    with pytest.raises(Refused, match=r"cannot read .*a\.txt/b: Not a directory") as caught:
+        Files(str(tmp_path)).read(str(tmp_path / "a.txt" / "b"))
+    assert not caught.value.missing
 
 
 @pytest.mark.parametrize("where", ["outside", "relative", "link out", "dotdot"])
@@ -102,6 +111,90 @@ def test_names_are_shown_relative_to_the_session_folder(tmp_path: Path) -> None:
     files = Files(str(tmp_path))
     assert files.name(str(tmp_path / "a" / "b.txt")) == "a/b.txt"
     assert files.name("/elsewhere/x") == "/elsewhere/x"
+
+
+def test_links_that_stay_in_the_folder_are_followed(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "AGENTS.md").write_text("rules\n")
+    (tmp_path / "CLAUDE.md").symlink_to("AGENTS.md")
+    (tmp_path / "docs" / "up").symlink_to("..")
+    (tmp_path / "whole").symlink_to(tmp_path)  # absolute, and back into the folder
+    files = Files(str(tmp_path))
+    assert files.read(str(tmp_path / "CLAUDE.md")) == "rules\n"
+    assert files.read(str(tmp_path / "docs" / "up" / "whole" / "AGENTS.md")) == "rules\n"
+    assert files.read(str(tmp_path / "docs" / ".." / "AGENTS.md")) == "rules\n"
+    files.write(str(tmp_path / "CLAUDE.md"), "new rules\n")  # the file it names is written
+    assert (tmp_path / "CLAUDE.md").is_symlink()
+    assert (tmp_path / "AGENTS.md").read_text() == "new rules\n"
+    (tmp_path / "loop").symlink_to("loop")
+    with pytest.raises(Refused, match=r"cannot read .*loop: Too many levels of symbolic links"):
+        files.read(str(tmp_path / "loop"))
+    with pytest.raises(Refused, match="not a regular file"):
+        files.read(str(tmp_path / "docs" / ".."))
+
+
+def _exchange() -> Any:
+    """renameat2(RENAME_EXCHANGE): two names swapped in one step (Linux), or None."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return None
+
+    def exchange(a: Path, b: Path) -> None:
+        if renameat2(-100, bytes(a), -100, bytes(b), 2) != 0:  # AT_FDCWD, RENAME_EXCHANGE
+            raise OSError(ctypes.get_errno(), "renameat2")
+
+    return exchange
+
+
+def test_a_folder_swapped_for_a_link_out_never_leads_out(tmp_path: Path) -> None:
+    """A thread swaps a folder of the session's folder with a link to a folder outside it,
+    over and over, while files are read and written through it: no byte from outside is
+    read and nothing is written outside (checking by name, then opening by name again,
+    read outside a few times in a thousand and wrote there)."""
+    exchange = _exchange()
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    deep = Path(*"abcdefghijklmnopqrst")  # a long path: a long time between look and open
+    for top in (root / "d", outside):
+        (top / deep).mkdir(parents=True)
+    (root / "d" / deep / "f").write_text("inside\n")
+    (outside / deep / "f").write_text("SECRET\n")
+    (root / "link").symlink_to(outside)
+    if exchange is None:
+        pytest.skip("no renameat2 here")
+    try:
+        exchange(root / "d", root / "link")
+        exchange(root / "d", root / "link")
+    except OSError as exc:
+        pytest.skip(f"renameat2 cannot swap here: {exc}")
+    files = Files(str(root))
+    stop = threading.Event()
+
+    def swap() -> None:
+        while not stop.is_set():
+            exchange(root / "d", root / "link")
+
+    swapper = threading.Thread(target=swap, daemon=True)
+    swapper.start()
+    read = []
+    try:
+        for _ in range(1000):
+            with contextlib.suppress(Refused):
+                read.append(files.read(str(root / "d" / deep / "f")))
+        for _ in range(1000):
+            with contextlib.suppress(Refused):
+                files.write(str(root / "d" / "g"), "written\n")
+    finally:
+        stop.set()
+        swapper.join()
+    escaped = [text for text in read if text != "inside\n"]
+    assert read and not escaped, f"{len(escaped)} of {len(read)} reads were from outside"
+    left = sorted(str(p.relative_to(outside)) for p in outside.rglob("*") if p.is_file())
+    assert left == [str(deep / "f")], f"written outside: {left}"
+    assert (outside / deep / "f").read_text() == "SECRET\n"
 
 
 # --- Terminals --------------------------------------------------------------------------
@@ -188,6 +281,87 @@ def test_arguments_are_not_a_shell_line_and_env_and_cwd_apply(tmp_path: Path) ->
         return t.output(made)
 
     assert asyncio.run(go())["output"] == f"$HOME; hi there {tmp_path / 'sub'}\n"
+
+
+def test_the_whole_command_is_shown_folder_variables_and_arguments(tmp_path: Path) -> None:
+    sub = tmp_path / "my sub"
+    sub.mkdir()
+    env = [{"name": "GREETING", "value": "hi there"}, {"name": "EMPTY", "value": ""}]
+
+    async def go() -> tuple[list[str], list[str]]:
+        t, shown = terminals(tmp_path)
+        outputs = []
+        for made in [
+            await t.create("printf", ["%s|%s", "$GREETING"], env, str(sub)),
+            await t.create('echo "$GREETING" | tr a-z A-Z', None, env),
+            await t.create("pwd", None, None, str(tmp_path)),  # the session's folder: no cd
+        ]:
+            await t.wait(made)
+            outputs.append(t.output(made)["output"])
+        return outputs, shown
+
+    outputs, shown = asyncio.run(go())
+    assert outputs == ["$GREETING|", "HI THERE\n", f"{tmp_path}\n"]
+    assert [line for line in shown if line.startswith("  $") and "(exit" not in line] == [
+        f"  $ cd '{sub}' && GREETING='hi there' EMPTY='' printf '%s|%s' '$GREETING'",
+        "  $ GREETING='hi there' EMPTY='' /bin/sh -c 'echo \"$GREETING\" | tr a-z A-Z'",
+        "  $ pwd",
+    ]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        *("PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "GIT_CONFIG_COUNT", "GIT_SSH_COMMAND"),
+        *("BASH_ENV", "HOME", "IFS", "PYTHONPATH", "NODE_OPTIONS", "DYLD_INSERT_LIBRARIES"),
+    ],
+)
+def test_variables_that_change_what_runs_are_refused(tmp_path: Path, name: str) -> None:
+    async def go() -> list[str]:
+        t, shown = terminals(tmp_path)
+        with pytest.raises(Refused) as caught:
+            await t.create("touch ran", None, [{"name": name, "value": str(tmp_path)}])
+        assert str(caught.value) == (
+            f"env sets {name}, which changes what runs: askcli lets no agent set PATH, HOME, "
+            "IFS, LD_*, GIT_*, BASH_ENV, PYTHONPATH, NODE_OPTIONS or the like; not run: touch ran"
+        )
+        return shown
+
+    assert asyncio.run(go()) == []
+    assert not (tmp_path / "ran").exists()
+
+
+def test_variables_askcli_has_already_are_no_change(tmp_path: Path) -> None:
+    same = [{"name": "PATH", "value": os.environ["PATH"]}, {"name": "TERM_X", "value": "1"}]
+
+    async def go() -> list[str]:
+        t, shown = terminals(tmp_path)
+        await t.wait(await t.create("true", None, same))
+        return shown
+
+    assert asyncio.run(go())[0] == "  $ TERM_X=1 /bin/sh -c true"
+
+
+def test_a_variable_name_a_shell_could_not_show_is_refused(tmp_path: Path) -> None:
+    async def go() -> None:
+        t, _ = terminals(tmp_path)
+        await t.create("ls", None, [{"name": "BASH_FUNC_ls%%", "value": "() { id; }"}])
+
+    with pytest.raises(Refused, match="name 'BASH_FUNC_ls%%' of env is not letters, digits and _"):
+        asyncio.run(go())
+
+
+def test_a_long_command_is_shown_whole_over_lines(tmp_path: Path) -> None:
+    async def go() -> list[str]:
+        t, shown = terminals(tmp_path)
+        made = await t.create("true", ["x" * 3000, "end"])
+        await t.wait(made)
+        return shown
+
+    shown = asyncio.run(go())
+    assert shown[0] == "  $ true " + "x" * (workspace.terminal_command.LINE - 5)
+    assert shown[1].startswith("    xxx") and shown[1].endswith("x end")
+    assert len(shown[0]) - 4 + len(shown[1]) - 4 == len("true " + "x" * 3000 + " end")
 
 
 def test_output_limit_keeps_the_end_on_a_character_boundary(tmp_path: Path) -> None:
@@ -350,6 +524,28 @@ def test_terminal_runs_shows_and_reports(tmp_path: Path) -> None:
     assert "  $ echo hi '\\x1b[2J'  (exit 0)\n" in r.err
     assert "\x1b" not in r.err
     assert r.out == "ran it\n"
+
+
+def test_terminal_env_is_shown_or_refused_to_the_person_and_the_agent(tmp_path: Path) -> None:
+    git = [{"name": "GIT_CONFIG_COUNT", "value": "1"}, {"name": "GIT_CONFIG_KEY_0", "value": "x"}]
+    turn = [
+        request("terminal/create", command="git", args=["status"], env=git),
+        request(
+            "terminal/create", command="echo", args=["hi"], env=[{"name": "LANG", "value": ""}]
+        ),
+        request("terminal/wait_for_exit", terminalId="$terminal"),
+        chunk("done"),
+    ]
+    r = run(tmp_path, [turn], "", "--terminal", "--prompt", "go")
+    assert r.rc == 0, r.err
+    why = (
+        "env sets GIT_CONFIG_COUNT, which changes what runs: askcli lets no agent set PATH, "
+        "HOME, IFS, LD_*, GIT_*, BASH_ENV, PYTHONPATH, NODE_OPTIONS or the like; not run: "
+        "git status"
+    )
+    assert r.replies()[0] == {"error": why}
+    assert f"  -> terminal/create: refused: {why}\n" in r.err
+    assert "  $ LANG='' echo hi\n" in r.err
 
 
 def test_a_terminal_left_running_is_ended_with_the_session(tmp_path: Path) -> None:

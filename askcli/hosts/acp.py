@@ -41,7 +41,7 @@ from ..tools.registry import check_call, run_call
 from ..tools.todos import checklist
 from ..wire.envelopes import ELICITATION, ToolCall
 from ..wire.results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status, ToolResult
-from . import child
+from . import acp_options, child
 from .child import (
     MAX_LINE,
     MAX_NAMES,
@@ -548,14 +548,6 @@ def permission_lines(
     return lines
 
 
-def _first(options: list[dict[str, Any]], kinds: Sequence[str]) -> int | None:
-    for kind in kinds:
-        for n, option in enumerate(options):
-            if option.get("kind") == kind:
-                return n
-    return None
-
-
 def auq_input(params: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, bool]]] | None:
     """An adapter's AskUserQuestion form (``question_<n>`` choice fields, with
     ``question_<n>_custom`` for Other) as AskUserQuestion's input, and each question's field
@@ -829,14 +821,11 @@ class Host:
             self.conv.error("the agent's permission request has no options: answered cancelled")
             answer({})
             return
-        allow = _first(options, ("allow_once", "allow_always"))
-        reject = _first(options, ("reject_once", "reject_always"))
+        allow, reject = acp_options.once(options)  # y and n never select an "always"
         if self.inbox is not None:
             self.permission_in_inbox(tool_call, options, allow, reject, answer)
             return
-        keys = f"1-{len(options)}" + "".join(
-            f", {k} = {n + 1}" for k, n in (("y", allow), ("n", reject)) if n is not None
-        )
+        keys = acp_options.keys(len(options), allow, reject)
         try:
             self.conv.call_starts()
             paged = show_whole(permission_lines(tool_call, options, self.conv), self.conv)
@@ -858,7 +847,8 @@ class Host:
                 if chosen is not None:
                     answer({"optionId": options[chosen].get("optionId")})
                     return
-                self.conv.say(self.conv.style.warn(f"! type {keys}") + "\n")
+                warning = acp_options.not_offered(word, len(options)) or f"! type {keys}"
+                self.conv.say(self.conv.style.warn(warning) + "\n")
         except AnswerTimeout:
             self.conv.say("\n")
             why = self.conv.why(Ending.TIMEOUT)
@@ -906,20 +896,19 @@ class Host:
     ) -> None:
         title = as_text(tool_call.get("title")) or as_text(tool_call.get("toolCallId"), "tool")
         shown = dict(tool_details(tool_call))
-        shown["options"] = "\n".join(
-            f"{as_text(o.get('name'), '?')} ({as_text(o.get('kind'), '?')})" for o in options
-        )
-        document = self._document(title, shown, as_text(tool_call.get("toolCallId")) or None)
-        result = self._in_inbox(document)
+        if allow is None or reject is None:  # Yes or No could not say: by number (as chosen())
+            self.asked += 1
+            result = self._in_inbox(acp_options.form(self.asked, title, shown, options))
+        else:
+            shown["options"] = "\n".join(
+                f"{as_text(o.get('name'), '?')} ({as_text(o.get('kind'), '?')})" for o in options
+            )
+            tool_id = as_text(tool_call.get("toolCallId")) or None
+            result = self._in_inbox(self._document(title, shown, tool_id))
         if result.status is Status.INTERRUPTED:
             self.hold(answer, {})
             raise KeyboardInterrupt
-        if result.allowed and allow is not None:
-            answer({"optionId": options[allow].get("optionId")})
-        elif result.status is Status.DECLINED and reject is not None:
-            answer({"optionId": options[reject].get("optionId")})
-        else:
-            answer({})  # cancelled, never allowed
+        answer(acp_options.chosen(result, options, allow, reject))
         if result.status is Status.NO_ANSWER:
             self.ended = Ended(int(Status.NO_ANSWER))
 

@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import os
+import secrets
 import shlex
 import signal
 import stat
-import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from . import terminal_command
+from .beneath import Beneath, Outside
 from .child import die_with_parent
 
 MAX_FILE = 16 * 1024 * 1024  # bytes askcli reads or writes for the agent in one request
@@ -30,6 +33,8 @@ MAX_TERMINALS = 64  # terminals open at once (not yet released)
 MAX_SHOWN = 500  # output lines of one terminal shown to the person (the agent gets them all)
 MAX_LINE = 16384  # bytes of a terminal's output held back waiting for the end of its line
 TERM_GRACE = 2.0  # seconds between SIGTERM and SIGKILL when a terminal is killed
+_READ = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 class Refused(Exception):
@@ -46,10 +51,12 @@ def _inside(path: str, root: str) -> bool:
 
 
 class Files:
-    """Text files under ``root`` (the session's folder), for ``--fs``."""
+    """Text files under ``root`` (the session's folder), for ``--fs``: every path is opened
+    beneath the folder (:mod:`.beneath`), never checked first and opened again by name."""
 
     def __init__(self, root: str) -> None:
-        self.root = os.path.realpath(root)
+        self.beneath = Beneath(root)
+        self.root = self.beneath.root
 
     def name(self, path: Any) -> str:
         """``path`` as the person reads it: relative to the session's folder when under it."""
@@ -59,34 +66,49 @@ class Files:
             return os.path.relpath(os.path.normpath(path), self.root)
         return path
 
-    def resolve(self, path: Any) -> str:
-        """``path`` (absolute, as ACP requires) resolved through its links; Refused when
-        it is not absolute or leads out of the session's folder."""
+    def _check(self, path: Any) -> Refused:
+        """Refused unless ``path`` is an absolute path naming the session's folder (what
+        it leads to is checked as it is opened); the refusal for leading out of it."""
         if not isinstance(path, str) or not path or "\0" in path:
             raise Refused("the path is not a string")
         if not os.path.isabs(path):
             raise Refused(f"the path is not absolute: {path}")
-        real = os.path.realpath(path)
-        if not _inside(real, self.root):
-            raise Refused(f"{path} is outside the session's folder ({self.root})")
-        return real
+        outside = Refused(f"{path} is outside the session's folder ({self.root})")
+        try:
+            self.beneath.under(path)
+        except Outside:
+            raise outside from None
+        return outside
+
+    @contextlib.contextmanager
+    def _parent(self, path: Any, *, make: bool = False) -> Iterator[tuple[int, str]]:
+        """The folder holding ``path`` (absolute, as ACP requires) and its name there;
+        Refused when it is not absolute or leads out of the session's folder."""
+        outside = self._check(path)
+        try:
+            with self.beneath.parent(path, make=make) as found:
+                yield found
+        except Outside:
+            raise outside from None
+        except IsADirectoryError:
+            raise Refused(f"{path} is not a regular file") from None
 
     def read(self, path: Any, line: Any = None, limit: Any = None) -> str:
         """The file's text, from 1-based ``line`` for ``limit`` lines when given."""
-        real = self.resolve(path)
+        self._check(path)
         for name, value in (("line", line), ("limit", limit)):
             if value is not None and (not isinstance(value, int) or value < 1):
                 raise Refused(f"{name} must be a whole number from 1: {value!r}")
         try:
-            fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+            with self._parent(path) as (folder, name):
+                fd = os.open(name, _READ, dir_fd=folder)
         except FileNotFoundError:
             raise Refused(f"{path} does not exist", missing=True) from None
         except OSError as exc:
             raise Refused(f"cannot read {path}: {exc.strerror or exc}") from None
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            os.close(fd)
-            raise Refused(f"{path} is not a regular file")
         with open(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise Refused(f"{path} is not a regular file")
             data = f.read(MAX_FILE + 1)
         if len(data) > MAX_FILE:
             raise Refused(f"{path} is larger than {MAX_FILE} bytes")
@@ -102,8 +124,9 @@ class Files:
 
     def write(self, path: Any, content: Any) -> None:
         """Write ``content`` whole (a crash leaves the old file or the new one), keeping the
-        file's mode; missing folders under the session's folder are made."""
-        real = self.resolve(path)
+        file's mode; missing folders under the session's folder are made. The new file is
+        written beside the old one, in the same folder, and renamed over it there."""
+        self._check(path)
         if not isinstance(content, str):
             raise Refused("the content is not a string")
         try:
@@ -112,34 +135,47 @@ class Files:
             raise Refused("the content is not Unicode text (a lone surrogate)") from None
         if len(data) > MAX_FILE:
             raise Refused(f"the content is larger than {MAX_FILE} bytes")
-        folder = os.path.dirname(real)
-        mode = 0o666 & ~_umask()
         try:
-            info = os.stat(real)
-        except FileNotFoundError:
-            info = None
+            with self._parent(path, make=True) as (folder, name):
+                _replace(folder, name, data, str(path))
         except OSError as exc:
             raise Refused(f"cannot write {path}: {exc.strerror or exc}") from None
-        if info is not None:
-            if not stat.S_ISREG(info.st_mode):
-                raise Refused(f"{path} is not a regular file")
-            mode = stat.S_IMODE(info.st_mode)
+
+
+def _replace(folder: int, name: str, data: bytes, path: str) -> None:
+    """``name`` in ``folder`` replaced by a file of ``data``, with the old file's mode."""
+    mode = 0o666 & ~_umask()
+    try:
+        info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        info = None
+    if info is not None:
+        if not stat.S_ISREG(info.st_mode):
+            raise Refused(f"{path} is not a regular file")
+        mode = stat.S_IMODE(info.st_mode)
+    temp, fd = _temp(folder)
+    try:
+        with open(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fchmod(f.fileno(), mode)
+            os.fsync(f.fileno())
+        os.replace(temp, name, src_dir_fd=folder, dst_dir_fd=folder)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp, dir_fd=folder)
+        raise
+
+
+def _temp(folder: int) -> tuple[str, int]:
+    """A new file of askcli's in ``folder``: its name and a descriptor to write it."""
+    for _ in range(100):
+        temp = f".askcli-{secrets.token_hex(4)}"
         try:
-            os.makedirs(folder, exist_ok=True)
-            fd, temp = tempfile.mkstemp(dir=folder, prefix=".askcli-")
-        except OSError as exc:
-            raise Refused(f"cannot write {path}: {exc.strerror or exc}") from None
-        try:
-            with open(fd, "wb") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            os.chmod(temp, mode)
-            os.replace(temp, real)
-        except OSError as exc:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-            raise Refused(f"cannot write {path}: {exc.strerror or exc}") from None
+            return temp, os.open(temp, _CREATE, 0o600, dir_fd=folder)
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free name for a temporary file")
 
 
 def _umask() -> int:
@@ -224,16 +260,15 @@ class Terminals:
             raise Refused(f"outputByteLimit must be a whole number from 0: {limit!r}")
         if len(self.open) >= MAX_TERMINALS:
             raise Refused(f"{MAX_TERMINALS} terminals are open: release one first")
-        environ = dict(os.environ)
-        for item in env or []:
-            name = item.get("name") if isinstance(item, dict) else None
-            value = item.get("value") if isinstance(item, dict) else None
-            if not isinstance(name, str) or not name or "=" in name or not isinstance(value, str):
-                raise Refused(f"a variable of env is not a name and a value: {item!r}")
-            environ[name] = value
+        try:
+            variables = terminal_command.overrides(env)
+        except terminal_command.Unsafe as exc:
+            line = shlex.join([command, *args]) if args else command
+            raise Refused(f"{exc}; not run: {line}") from None
+        environ = dict(os.environ) | dict(variables)
         argv = command_line(command, args)
         self.made += 1
-        shown = command if not args else shlex.join([command, *args])
+        shown = terminal_command.shown(command, args, argv, variables, cwd, self.root)
         term = Terminal(self.made, shown, MAX_OUTPUT if limit is None else limit)
         try:
             term.proc = await asyncio.create_subprocess_exec(
@@ -250,7 +285,10 @@ class Terminals:
         except (OSError, ValueError) as exc:
             raise Refused(f"cannot run {shown}: {getattr(exc, 'strerror', None) or exc}") from None
         self.open[term.id] = term
-        self.show(f"  $ {shown}")
+        first, *more = terminal_command.lines(shown)  # whole, however long
+        self.show(f"  $ {first}")
+        for line in more:
+            self.show(f"    {line}")
         term.watcher = asyncio.get_running_loop().create_task(self._watch(term))
         return term.id
 
