@@ -789,7 +789,12 @@ def _save_session(
 @click.argument("words", nargs=-1, metavar="[PROMPT]... [-- CLAUDE ARGS]")
 @prompt_option
 @click.option("--claude-bin", metavar="PATH", help="The Claude Code executable [default: claude].")
-@click.option("--allow", multiple=True, metavar="TOOL", help="Allow TOOL without asking.")
+@click.option(
+    "--allow",
+    multiple=True,
+    metavar="TOOL",
+    help="Allow TOOL without asking (a request Claude Code marks default_to_no is still asked).",
+)
 @click.option("--deny", multiple=True, metavar="TOOL", help="Deny TOOL without asking.")
 @answers_option
 @notify_option

@@ -251,6 +251,30 @@ def test_claude_default_to_no_enter_declines_and_y_does_not_approve() -> None:
     assert "Reason (safetyCheck): Claude wants to delete the build folder\n" in err
 
 
+def test_claude_allow_does_not_answer_a_default_to_no_request() -> None:
+    """--allow Bash approves Bash without asking, except where Claude Code says a person must."""
+    lines = [
+        INIT_OK,
+        {
+            "type": "control_request",
+            "request_id": "r1",
+            "request": {**HOOK_ASK, "tool_use_id": "t1"},
+        },
+        {
+            "type": "control_request",
+            "request_id": "r2",
+            "request": {**CAREFUL, "tool_use_id": "t2"},
+        },
+        RESULT,
+    ]
+    status, _, err, sent = hosted(lines, [""], allow=["Bash"])
+    assert status == 0, err
+    allowed, denied = responses(sent)
+    assert allowed["behavior"] == "allow"
+    assert denied == {"behavior": "deny", "message": REJECT_MESSAGE}  # Enter declined it
+    assert err.count("allowed: --allow") == 1
+
+
 @pytest.mark.parametrize("flag", ["default_to_no", "suppress_always_allow_rule"])
 def test_claude_s_same_as_before_does_not_answer_a_careful_request(flag: str) -> None:
     """askcli's own "don't ask again for this exact input" is a lasting rule too."""

@@ -748,7 +748,8 @@ class Host:
                 "behavior": "deny",
                 "message": f"The user does not allow {name} in this session.",
             }
-        elif name in self.allow:
+        elif name in self.allow and not (call.care is not None and call.care.default_to_no):
+            # default_to_no: Claude Code says a person must approve this one, --allow or not
             self._decided(tool_line(name, tool_input), "allowed: --allow", shown)
             decision = {"behavior": "allow", "updatedInput": tool_input}
         elif key is not None and key in self.same:
