@@ -689,6 +689,19 @@ def inbox_env(tmp_path: Path) -> dict[str, str]:
     return {**os.environ, "ASKCLI_INBOX": str(tmp_path / "inbox.db")}
 
 
+def acp_in_inbox(tmp_path: Path, agent: list[str]) -> subprocess.Popen[str]:
+    """``askcli acp --inbox`` running ``agent`` for one prompt; its questions wait in the inbox."""
+    return subprocess.Popen(
+        [str(askcli_path()), "acp", "--inbox", "--prompt", "go", "--", *agent],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env=inbox_env(tmp_path),
+    )
+
+
 def answer_in_inbox(tmp_path: Path, number: int, typed: str) -> subprocess.CompletedProcess[str]:
     from askcli.inbox.store import Store
 
@@ -725,15 +738,7 @@ def test_inbox_answers_come_back_into_the_session(
     tmp_path: Path, steps: list[dict[str, Any]], typed: list[str], replies: list[Any]
 ) -> None:
     agent, log = setup(tmp_path, [[*steps, chunk("finished")]])
-    proc = subprocess.Popen(
-        [str(askcli_path()), "acp", "--inbox", "--prompt", "go", "--", *agent],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-        env=inbox_env(tmp_path),
-    )
+    proc = acp_in_inbox(tmp_path, agent)
     try:
         shown = []
         for number, lines in enumerate(typed, 1):
@@ -771,15 +776,7 @@ def test_inbox_without_once_options_asks_for_an_option_by_number(
     tmp_path: Path, typed: str, outcome: dict[str, Any]
 ) -> None:
     agent, log = setup(tmp_path, [[asking(ALWAYS_ONLY), chunk("finished")]])
-    proc = subprocess.Popen(
-        [str(askcli_path()), "acp", "--inbox", "--prompt", "go", "--", *agent],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        cwd=tmp_path,
-        env=inbox_env(tmp_path),
-    )
+    proc = acp_in_inbox(tmp_path, agent)
     try:
         answered = answer_in_inbox(tmp_path, 1, typed)
         out, err = proc.communicate(timeout=30)

@@ -8,7 +8,6 @@ import json
 import os
 import signal
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -81,15 +80,6 @@ class Queue:
             if term.child.isalive():
                 term.child.kill(signal.SIGKILL)
             term.child.close()
-
-
-@pytest.fixture
-def queue(tmp_path: Path) -> Iterator[Queue]:
-    q = Queue(tmp_path)
-    try:
-        yield q
-    finally:
-        q.close()
 
 
 def result(proc: subprocess.Popen[str]) -> tuple[int, list[Any], str]:

@@ -13,7 +13,6 @@ import signal
 import sqlite3
 import subprocess
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -270,15 +269,6 @@ def test_a_renewed_claim_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         store.heartbeat("alive")
         store.lapse()
     assert store.get(asked.id).state is State.ANSWERING  # type: ignore[union-attr]
-
-
-@pytest.fixture
-def queue(tmp_path: Path) -> Iterator[Queue]:
-    q = Queue(tmp_path)
-    try:
-        yield q
-    finally:
-        q.close()
 
 
 def _listed(queue: Queue) -> list[dict[str, Any]]:

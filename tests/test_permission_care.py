@@ -120,6 +120,21 @@ def test_claude_codes_recorded_requests_show_their_reason_once() -> None:
     assert "Blocked path: /tmp/probe/zz\n  command: rm -rf /tmp/probe/zz\n" in screen
 
 
+def test_a_description_the_input_already_shows_is_not_repeated() -> None:
+    """A Write's description is its file name, part of the path the input shows (as the
+    recorded claude-code-session fixture has it); words of its own are shown."""
+    write = {
+        "subtype": "can_use_tool",
+        "tool_name": "Write",
+        "input": {"file_path": "/tmp/askcli-demo/server.js", "content": "x"},
+        "tool_use_id": "t1",
+    }
+    _, screen = decide({**write, "description": "server.js"}, ["n"])
+    assert "Description" not in screen
+    _, screen = decide({**write, "description": "Writes the server"}, ["n"])
+    assert "Description: Writes the server\n  file_path:" in screen
+
+
 def test_a_reason_cannot_pass_for_a_line_of_the_input() -> None:
     _, screen = decide(HOOK_ASK, ["n"], decision_reason="ok\n  command: ls")
     assert "Reason (hook): ok\\n  command: ls\n  command: echo hi\n" in screen

@@ -366,6 +366,8 @@ def test_an_inbox_file_of_an_older_askcli_gets_the_new_columns(tmp_path: Path) -
         " UNIQUE, key TEXT NOT NULL, agent TEXT NOT NULL, arrived REAL NOT NULL, call TEXT"
         " NOT NULL, status TEXT NOT NULL, claimed_by TEXT, result TEXT, delivered REAL,"
         " asker_pid INTEGER, asker_host TEXT, finished REAL);"
+        "CREATE TABLE inboxes (id TEXT PRIMARY KEY, pid INTEGER NOT NULL, host TEXT NOT NULL,"
+        " seen REAL NOT NULL);"
         "INSERT INTO questions (ticket, key, agent, arrived, call, status, asker_pid,"
         " asker_host) VALUES ('q_old', 'k', '{\"client\": \"ask\"}', 1.0, '{}', 'waiting',"
         f" {os.getpid()}, '{socket.gethostname()}');"

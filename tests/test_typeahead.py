@@ -246,15 +246,6 @@ def test_hook_here_a_question_typed_ahead_is_not_answered(tmp_path: Path) -> Non
     assert output["hookSpecificOutput"]["updatedInput"]["answers"] == {"Which color?": "Blue"}
 
 
-@pytest.fixture
-def queue(tmp_path: Path) -> Iterator[Queue]:
-    q = Queue(tmp_path)
-    try:
-        yield q
-    finally:
-        q.close()
-
-
 def test_inbox_a_key_typed_while_waiting_does_not_decline_what_arrives(queue: Queue) -> None:
     term = queue.inbox()
     term.expect("Waiting for questions")

@@ -310,7 +310,8 @@ def care_lines(call: ToolCall, data: dict[str, Any], width: int) -> list[str]:
         facts.append(("Title", care.title))
     if care.display_name is not None and care.display_name != call.name:
         facts.append(("Display name", care.display_name))
-    if care.description is not None and care.description not in data.values():
+    said = [value for value in data.values() if isinstance(value, str)]
+    if care.description is not None and not any(care.description in value for value in said):
         facts.append(("Description", care.description))  # unless the input shows it
     if care.reason is not None:
         kind = "" if care.reason_type is None else f" ({shown(care.reason_type)})"
