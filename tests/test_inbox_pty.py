@@ -127,6 +127,7 @@ def test_three_askers_answered_out_of_order(queue: Queue) -> None:
     term.type("3")  # the third first
     term.expect("[3 waiting] ask ")
     term.expect(": Which cache?  (#3)")
+    term.expect("[y]: ")  # its prompt: what is typed before is dropped
     term.type("")
     term.expect("[Cache] Which cache?")
     term.expect("Choose 1-3: ")
@@ -147,12 +148,14 @@ def test_three_askers_answered_out_of_order(queue: Queue) -> None:
     term.type("#2")
     term.expect("[2 waiting] ask ")
     term.expect(": Which port?  (#2)")
+    term.expect("[y]: ")  # its prompt: what is typed before is dropped
     term.type("y")
     term.expect("Choose 1-3: ")
     term.type("1")
     term.expect("#2 answered")
     term.expect("[1 waiting] ask ")
     term.expect(": Which database?  (#1)")
+    term.expect("[y]: ")  # its prompt: what is typed before is dropped
     term.type("")
     term.expect("Choose 1-3: ")
     term.type("1")
@@ -176,6 +179,7 @@ def test_a_waiting_inbox_announces_an_arrival_and_calls_the_person(queue: Queue)
     term.expect("new #1: ask ")
     term.expect(": Deploy now?")
     term.expect("[1 waiting] ask ")
+    term.expect("[y]: ")
     term.type("")
     term.expect("Choose 1-3: ")
     term.type("1")
@@ -189,6 +193,7 @@ def test_an_asker_killed_mid_question_is_said_and_the_question_stops(queue: Queu
     asker = queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_k"), "k")
     term = queue.inbox()
     term.expect("(#1)")
+    term.expect("[y]: ")  # its prompt: what is typed before is dropped
     term.type("")
     term.expect("Choose 1-3: ")
     asker.kill()
@@ -234,6 +239,7 @@ def test_an_inbox_killed_mid_answer_gives_the_question_to_the_next_with_its_line
     args = ["--journal", str(queue.tmp / "answers.journal")] if journal else []
     first = queue.inbox(*args, name="a")
     first.expect("(#1)")
+    first.expect("[y]: ")  # its prompt: what is typed before is dropped
     first.type("")
     first.expect("(question 1 of 2)")
     first.type("2")
@@ -244,6 +250,7 @@ def test_an_inbox_killed_mid_answer_gives_the_question_to_the_next_with_its_line
     second = queue.inbox(*args, name="b")
     second.expect("[1 waiting] ask ")
     second.expect(": Which database? (+1 more)  (#1)")
+    second.expect("[y]: ")  # its prompt: what is typed before is dropped
     second.type("")
     second.expect("You were answering this call before; kept from then:")
     second.expect("[DB] Which database? -> SQLite")
@@ -294,6 +301,7 @@ def test_q_at_the_inbox_prompt_declines_as_q_in_the_question_does(queue: Queue) 
     asker = queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_q"), "q")
     term = queue.inbox()
     term.expect("(#1)")
+    term.expect("[y]: ")  # its prompt: what is typed before is dropped
     term.type("q")
     term.expect("#1 declined: sent to ask ")
     status, replies, _ = result(asker)
@@ -315,6 +323,7 @@ def test_eof_at_the_inbox_prompt_leaves_and_the_question_waits_again(queue: Queu
     asker = queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_e"), "e")
     term = queue.inbox()
     term.expect("(#1)")
+    term.expect("[y]: ")  # typed before its prompt, the Ctrl-D would be dropped
     term.child.sendeof()
     term.expect("askcli: left the inbox; #1 waits again for an inbox")
     assert exit_status(term) == 0
@@ -351,6 +360,7 @@ def test_leaving_in_a_question_gives_it_back(
     asker = queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_s"), "s")
     term = queue.inbox()
     term.expect("(#1)")
+    term.expect("[y]: ")  # its prompt: what is typed before is dropped
     term.type("")
     term.expect("Choose 1-3: ")
     if how == "eof":

@@ -507,3 +507,38 @@ def test_killing_one_asker_leaves_the_other_s_identical_question(tmp_path: Path)
             for stream in (proc.stdout, proc.stderr):
                 if stream is not None:
                     stream.close()
+
+
+def test_a_second_store_in_a_process_loses_nothing_the_first_one_writes(
+    tmp_path: Path,
+) -> None:
+    """Closing any descriptor of a file drops all of a process's POSIX locks on it. The
+    check that a file is askcli's must not do that behind an open connection: the next
+    process to close the file took itself for its last user, checkpointed and deleted the
+    -wal and -shm files, and the first connection went on writing to a WAL nobody else
+    read (an inbox's heartbeats and answers lost, arrivals never shown to it)."""
+    path = tmp_path / "inbox.db"
+    first = Store(path)
+    assert first.ids() == []  # its connection is open
+    second = Store(path)  # as the inbox's watch thread opens its own
+    assert second.ids() == []
+    code = (
+        "import sys; from pathlib import Path; from askcli.inbox.store import Agent, Store; "
+        "s = Store(Path(sys.argv[1])); s.submit({'questions': []}, Agent('ask', None, '/')); "
+        "print(len(s._open().execute('SELECT id FROM inboxes').fetchall())); s.close()"
+    )
+
+    def elsewhere() -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(path)], capture_output=True, text=True, timeout=30
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert elsewhere() == "0"
+    first.heartbeat("inbox-1")
+    assert elsewhere() == "1"  # the heartbeat reached the file
+    assert first.ids(states=tuple(State)) == [1, 2]
+    assert second.ids(states=tuple(State)) == [1, 2]
+    first.close()
+    second.close()

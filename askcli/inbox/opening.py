@@ -14,6 +14,7 @@ import os
 import re
 import sqlite3
 import stat
+import threading
 import urllib.parse
 from pathlib import Path
 
@@ -91,9 +92,26 @@ def check_file(path: Path) -> os.stat_result | None:
     return found
 
 
-def check_askcli(path: Path) -> None:
+# the files (device, inode) this process found to be askcli's: never read again by hand, since
+# closing a descriptor of a file drops every POSIX lock the process holds on it, SQLite's
+# included; another process would then take itself for the file's last user, checkpoint and
+# delete the -wal and -shm files under this process's open connections (writes lost)
+_KNOWN: set[tuple[int, int]] = set()
+_KNOWING = threading.Lock()
+
+
+def check_askcli(path: Path, found: os.stat_result) -> None:
     """Refuse a file that is neither an askcli inbox nor empty (an empty one becomes an
-    inbox). Read without opening it for writing, so a refused file is left unchanged."""
+    inbox). Read without opening it for writing, so a refused file is left unchanged; read
+    once per process (``found`` says which file it is)."""
+    key = (found.st_dev, found.st_ino)
+    with _KNOWING:
+        if key not in _KNOWN:
+            _check_askcli(path)
+            _KNOWN.add(key)
+
+
+def _check_askcli(path: Path) -> None:
     try:
         fd = os.open(path, os.O_RDONLY | SAFE_OPEN)
     except OSError as exc:

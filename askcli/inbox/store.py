@@ -210,10 +210,13 @@ class Store:
         if found is None:
             self._create_folder()
         opening.check_folder(self.path.parent)
-        if opening.check_file(self.path) is None:
+        checked = opening.check_file(self.path)
+        if checked is None:
             self._create_file()
-            opening.check_file(self.path)
-        opening.check_askcli(self.path)  # refuses any other file before SQLite writes to it
+            checked = opening.check_file(self.path)
+        if checked is None:  # removed again meanwhile
+            raise InboxError(f"{self.path} cannot be used as an inbox: it was removed")
+        opening.check_askcli(self.path, checked)  # any other file refused before SQLite writes
         db = self._connect()
         for extra in ("-wal", "-shm"):  # SQLite makes them with the umask's mode
             with contextlib.suppress(OSError):
