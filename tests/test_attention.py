@@ -16,7 +16,7 @@ import pytest
 
 from askcli.terminal import notify
 
-from .helpers import EXAMPLES, askcli_path, call, question, run_askcli
+from .helpers import EXAMPLES, askcli_path, call, poll, question, run_askcli
 
 LOGIN = EXAMPLES / "login.json"
 BASH = EXAMPLES / "bash.json"
@@ -214,6 +214,8 @@ def test_stderr_that_is_not_a_terminal_gets_nothing(tmp_path: Path) -> None:
     # stdin is the terminal (a person types), stderr a file: nobody sees a notification there
     err = tmp_path / "stderr.txt"
     term = Terminal(["ask", "--notify", "bell", str(BASH)], tmp_path, err=err)
+    # typed once the prompt is out (what is typed before it is dropped)
+    poll(lambda: err.exists() and "Allow?" in err.read_text(), "the prompt on stderr")
     term.child.sendline("y")
     assert term.finish()[0] == 0
     assert "Allow?" in err.read_text()
