@@ -348,7 +348,7 @@ wording_option = click.option(
     default="seed",
     show_default=True,
     help="The texts of AskUserQuestion's results: the seed's, or those of the current "
-    "Claude Code release (see the README) [env: ASKCLI_WORDING].",
+    "Claude Code release (see docs/dialects.md) [env: ASKCLI_WORDING].",
 )
 output_option = click.option(
     "--output",
