@@ -19,7 +19,7 @@ CLAUDE_AGENT_ACP := .cache/claude-agent-acp/.installed-$(CLAUDE_AGENT_ACP_VERSIO
 OPENCODE := .cache/opencode/.installed-$(OPENCODE_VERSION)
 
 .DEFAULT_GOAL := help
-.PHONY: help install claude-code claude-code-current acp-agents run test fuzz lint bench clean
+.PHONY: help install claude-code claude-code-current acp-agents run test fuzz lint bench docs clean
 
 help: ## list the targets
 	@grep -E '^[a-z][a-z0-9_-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -97,6 +97,9 @@ lint: $(VENV)/.dev ## ruff and mypy
 bench: install ## print start-up, throughput, memory and replay figures against their targets
 	$(BIN)/python -m compileall -q askcli
 	$(BIN)/python bench/bench.py
+
+docs: install ## regenerate docs/cli.md from every command's --help
+	$(BIN)/python docs/gen_cli.py
 
 clean: ## remove .venv and caches
 	rm -rf $(VENV) .cache build *.egg-info .pytest_cache .mypy_cache .ruff_cache

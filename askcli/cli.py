@@ -348,7 +348,7 @@ wording_option = click.option(
     default="seed",
     show_default=True,
     help="The texts of AskUserQuestion's results: the seed's, or those of the current "
-    "Claude Code release (see the README) [env: ASKCLI_WORDING].",
+    "Claude Code release (see docs/dialects.md) [env: ASKCLI_WORDING].",
 )
 output_option = click.option(
     "--output",
@@ -1330,6 +1330,12 @@ def hook(ctx: click.Context, here: bool, timeout: float | None) -> None:
     ctx.exit(hooks.main(here=here, timeout=timeout))
 
 
+# click 8.2+ raises this (a UsageError holding the whole help) for a group run without arguments
+_NO_ARGS_IS_HELP: tuple[type[click.UsageError], ...] = (
+    (click.exceptions.NoArgsIsHelpError,) if hasattr(click.exceptions, "NoArgsIsHelpError") else ()
+)
+
+
 def main() -> None:
     _CLOSED_AT_START.update(_reopen_closed_fds())
     if 1 in _CLOSED_AT_START:
@@ -1337,6 +1343,9 @@ def main() -> None:
         sys.exit(EXIT_STDOUT_GONE)
     try:
         status = cli.main(prog_name="askcli", standalone_mode=False)
+    except _NO_ARGS_IS_HELP as exc:  # bare `askcli` or `askcli todo`: the usage, as lines
+        _say_err(visible(exc.format_message(), multiline=True) + "\n")
+        status = exc.exit_code
     except click.UsageError as exc:  # one line: what is wrong, and where to read more
         where = exc.ctx.command_path if exc.ctx is not None else "askcli"
         _say_err(f"{where}: {visible(exc.format_message())} (see '{where} --help')\n")

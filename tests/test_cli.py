@@ -206,6 +206,17 @@ def test_version_and_help() -> None:
     assert "--timeout" in helptext and "Exit status" in helptext
 
 
+@pytest.mark.parametrize("args", [(), ("todo",)])
+def test_a_group_without_a_command_prints_its_usage_as_lines(args: tuple[str, ...]) -> None:
+    proc = askcli(*args)
+    assert proc.returncode == 2
+    assert "\\n" not in proc.stderr
+    lines = proc.stderr.splitlines()
+    assert lines[0] == f"Usage: {' '.join(('askcli', *args))} [OPTIONS] COMMAND [ARGS]..."
+    assert "Commands:" in lines
+    assert askcli(*args, "--help").stdout.strip() == proc.stderr.strip()
+
+
 def test_python_dash_m() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "askcli", "ask", str(LIBRARY)],

@@ -70,7 +70,7 @@ COMMANDS: list[tuple[list[str], str, int]] = [
     (["inbox", "list", "--json"], "", 2),
     (["inbox", "answer", "1"], "2\n", 2),
     (["mcp"], "", 2),
-    (["hook"], json.dumps(hook_input()), 1),  # the hook's "cannot work" (README: 1)
+    (["hook"], json.dumps(hook_input()), 1),  # the hook's "cannot work" (docs/hook.md: 1)
     (["acp", "--inbox", "--prompt", "go", "--", "/bin/false"], "", 2),  # before the agent
 ]
 

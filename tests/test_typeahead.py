@@ -1,4 +1,4 @@
-"""Text typed before a question is on screen never answers it (README, What askcli guarantees).
+"""Text typed before a question is on screen never answers it (docs/safety.md, guarantees).
 
 At a terminal, what waits to be read is dropped right before each question, permission
 prompt, review or confirmation is shown, in every command; scripted input (pipes, files)

@@ -57,7 +57,7 @@ def result(answers: list[str], call: Any = CALL, **kw: Any) -> tuple[dict[str, A
     return json.loads(line), outcome.stderr, outcome.status
 
 
-# --- each case, with the text 2.1.332 gives (confirmed live: see the README) --------------
+# --- each case, with the text 2.1.332 gives (confirmed live: see docs/dialects.md) -------
 
 CASES = {
     "all labels": (

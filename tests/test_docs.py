@@ -1,0 +1,81 @@
+"""The README is a front page and docs/ the manual: short, linked, and the CLI reference current."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from .helpers import run_askcli
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^```.*?^```", re.M | re.S)
+
+
+def gen_cli() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("gen_cli", DOCS / "gen_cli.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def anchors(page: Path) -> set[str]:
+    """The anchors GitHub gives the headings of ``page`` (a repeated one gets -1, -2, ...)."""
+    found: set[str] = set()
+    for heading in re.findall(r"^#{1,6} (.+)$", FENCE.sub("", page.read_text()), re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        name, n = slug, 0
+        while name in found:
+            n += 1
+            name = f"{slug}-{n}"
+        found.add(name)
+    return found
+
+
+def test_cli_md_is_every_commands_help_as_generated() -> None:
+    text = (DOCS / "cli.md").read_text(encoding="utf-8")
+    assert text == gen_cli().render(), (
+        "docs/cli.md is out of date: run `make docs` (python docs/gen_cli.py) and commit it"
+    )
+
+
+@pytest.mark.parametrize("command", [(), ("ask",), ("inbox", "answer"), ("todo", "show")])
+def test_cli_md_holds_what_the_installed_askcli_prints(command: tuple[str, ...]) -> None:
+    printed = run_askcli(*command, "--help", env={"COLUMNS": "80"}).stdout
+    name = " ".join(("askcli", *command))
+    assert f"## `{name}`\n\n```\n{printed}```\n" in (DOCS / "cli.md").read_text(encoding="utf-8")
+
+
+def test_the_readme_is_a_front_page() -> None:
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 250, f"README.md has {len(lines)} lines: move the detail into docs/"
+    assert "make run" in lines[2] and "make test" in lines[3]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_reaches_a_file_and_heading(page: Path) -> None:
+    broken = []
+    for target in LINK.findall(FENCE.sub("", page.read_text(encoding="utf-8"))):
+        if re.match(r"[a-z]+:", target):  # https:, mailto:
+            continue
+        path, _, anchor = target.partition("#")
+        dest = (page.parent / path).resolve() if path else page
+        if not dest.exists():
+            broken.append(f"{target}: no file {dest.relative_to(ROOT)}")
+        elif anchor and (dest.suffix != ".md" or anchor not in anchors(dest)):
+            broken.append(f"{target}: no heading #{anchor} in {dest.relative_to(ROOT)}")
+    assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
+
+
+def test_every_make_target_is_in_the_development_page() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    targets = re.findall(r"^([a-z][a-z0-9_-]*):.*## ", makefile, re.M)
+    page = (DOCS / "development.md").read_text(encoding="utf-8")
+    assert targets and [t for t in targets if f"`make {t}`" not in page] == []
