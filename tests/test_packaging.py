@@ -6,7 +6,6 @@ import shutil
 import subprocess
 import sys
 import zipfile
-from pathlib import Path
 
 import pytest
 
@@ -25,8 +24,18 @@ def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
         ROOT / "askcli", source / "askcli", ignore=shutil.ignore_patterns("__pycache__")
     )
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "--quiet"]
-        + ["--disable-pip-version-check", "--wheel-dir", str(base / "dist")],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(source),
+            "--no-deps",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--wheel-dir",
+            str(base / "dist"),
+        ],
         capture_output=True,
         text=True,
         timeout=120,
