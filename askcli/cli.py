@@ -340,15 +340,28 @@ SCHEMA_FORMATS = (  # askcli.wire.definitions: FORMATS + DIALECT_FORMATS, unimpo
     *("anthropic", "openai", "json-schema"),
     *("claude-code", "claude-code-extended", "opencode", "codex", "gemini", "elicitation"),
 )
-WORDINGS = ("seed", "claude-code")  # the texts askcli.wire.wording gives, and the seed's
+# --wording: Claude Code 2.1.88's texts (askcli.wire.results; "seed" inside askcli and in
+# fixtures, and still accepted) or the current release's (askcli.wire.wording)
+WORDING_2_1_88 = "claude-code-2.1.88"
+WORDINGS = (WORDING_2_1_88, "claude-code")
+
+
+class _Wording(click.Choice):  # type: ignore[type-arg]
+    """:data:`WORDINGS`, also ``seed`` (2.1.88's old name); the value is ``seed`` for 2.1.88."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        name = super().convert(WORDING_2_1_88 if value == "seed" else value, param, ctx)
+        return "seed" if name == WORDING_2_1_88 else name
+
+
 wording_option = click.option(
     "--wording",
-    type=click.Choice(WORDINGS),
+    type=_Wording(WORDINGS),
     envvar="ASKCLI_WORDING",
-    default="seed",
-    show_default=True,
-    help="The texts of AskUserQuestion's results: the seed's, or those of the current "
-    "Claude Code release (see docs/dialects.md) [env: ASKCLI_WORDING].",
+    default=WORDING_2_1_88,
+    help="The texts of AskUserQuestion's results: Claude Code 2.1.88's (the name seed is "
+    "accepted too) or the current Claude Code release's (see docs/dialects.md) "
+    "[default: $ASKCLI_WORDING, else claude-code-2.1.88].",
 )
 output_option = click.option(
     "--output",
@@ -670,13 +683,13 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
 
 @cli.command()
 @source_argument
-@click.option("--strict", is_flag=True, help="Also warn about the seed's soft rules.")
+@click.option("--strict", is_flag=True, help="Also warn about Claude Code's soft rules.")
 @click.pass_context
 def check(ctx: click.Context, source: str, strict: bool) -> None:
     """Validate the calls in SOURCE without asking anything.
 
-    Prints ok/invalid (with the reasons) per call. --strict also reports the seed's hints
-    as warnings: header over 12 characters, question without ?, label over 5 words, an
+    Prints ok/invalid (with the reasons) per call. --strict also reports Claude Code's
+    hints as warnings: header over 12 characters, question without ?, label over 5 words, an
     Other option, (Recommended) not first, a preview on a multiSelect question.
 
     Exit status: 0 every call valid, 2 any invalid or none, 141 stdout closed, 74 stdout

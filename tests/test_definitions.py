@@ -52,9 +52,10 @@ def test_the_examples_are_found() -> None:
 
 @pytest.mark.parametrize("data", [d for d in all_example_inputs() if is_extended(d)])
 def test_an_extended_example_validates_against_claude_code_s_extended_schema(data: Any) -> None:
-    from askcli.wire.claude_code_tool import EXTENDED_SCHEMA
+    from askcli.wire.claude_code_tool import definition
 
-    jsonschema.validate(data, EXTENDED_SCHEMA, cls=jsonschema.Draft202012Validator)
+    schema = definition(extended=True)["input_schema"]
+    jsonschema.validate(data, schema, cls=jsonschema.Draft202012Validator)
 
 
 def test_the_schema_is_valid_json_schema() -> None:
@@ -142,3 +143,41 @@ def test_the_cli_offers_every_format() -> None:
 
     choices = next(p for p in schema.params if p.name == "fmt").type.choices  # type: ignore[attr-defined]
     assert tuple(choices) == FORMATS + DIALECT_FORMATS
+
+
+@pytest.mark.parametrize("fmt", FORMATS + DIALECT_FORMATS)
+def test_schema_prints_what_it_printed_before_its_schemas_became_data_files(fmt: str) -> None:
+    """tests/data/schema-FORMAT.json: ``askcli schema --format FORMAT``'s stdout, kept."""
+    proc = subprocess.run(
+        [str(askcli_path()), "schema", "--format", fmt], capture_output=True, timeout=10
+    )
+    assert (proc.returncode, proc.stderr) == (0, b"")
+    assert proc.stdout == (ROOT / "tests" / "data" / f"schema-{fmt}.json").read_bytes()
+
+
+@pytest.mark.parametrize(
+    ("fmt", "name"),
+    [
+        ("claude-code", "claude-code-ask-user-question.json"),
+        ("claude-code-extended", "claude-code-ask-user-question-extended.json"),
+        ("elicitation", "elicitation-request-params.json"),
+    ],
+)
+def test_the_long_schemas_are_package_data_each_read_once(fmt: str, name: str) -> None:
+    from askcli.wire import packaged
+
+    assert tool_definition(fmt) == packaged.load(name)
+    first = packaged.load(name)
+    first.clear()  # a caller's copy is its own
+    assert packaged.load(name) == tool_definition(fmt)
+    assert packaged._text.cache_info().currsize >= 1
+    reads = packaged._text.cache_info().misses
+    packaged.load(name)
+    assert packaged._text.cache_info().misses == reads
+
+
+def test_the_elicitation_schema_lists_the_string_formats_askcli_checks() -> None:
+    from askcli.questions.values import FORMATS as STRING_FORMATS
+
+    defs = tool_definition("elicitation")["$defs"]
+    assert defs["StringSchema"]["properties"]["format"]["enum"] == list(STRING_FORMATS)

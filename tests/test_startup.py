@@ -34,6 +34,28 @@ def modules_after(args: list[str], stdin: str) -> str:
     return proc.stderr.strip().splitlines()[-1]
 
 
+def data_read_after(args: list[str], stdin: str) -> bool:
+    """Whether askcli with ``args`` loaded the reader of its data files (askcli/wire/data/)."""
+    probe = (
+        PROBE.split("slow = ")[0] + "print('askcli.wire.packaged' in sys.modules, file=sys.stderr)"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe, *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
+    return proc.stderr.strip().splitlines()[-1] == "True"
+
+
+def test_the_long_schemas_are_read_only_by_the_commands_that_print_them() -> None:
+    assert not data_read_after(["ask", str(EXAMPLES / "login.json")], "1\n2\ny\n")
+    assert not data_read_after(["schema", "--format", "gemini"], "")
+    assert data_read_after(["schema", "--format", "elicitation"], "")
+    assert data_read_after(["schema", "--format", "claude-code"], "")
+
+
 def test_a_valid_call_is_answered_without_loading_pydantic() -> None:
     assert modules_after(["ask", str(EXAMPLES / "login.json")], "1\n2\ny\n") == "none"
 

@@ -189,6 +189,28 @@ def test_the_environment_sets_the_wording() -> None:
     assert json.loads(proc.stdout)["content"].startswith("User has answered your questions: ")
 
 
+def test_claude_code_2_1_88_is_the_default_wording_and_seed_its_old_name() -> None:
+    """The texts askcli long called the seed's are Claude Code 2.1.88's, by either name."""
+    typed = json.dumps(CALL) + "\n1\n1\n\n"
+    runs = [
+        run_askcli("ask", "-", input=typed),
+        run_askcli("ask", "--wording", "claude-code-2.1.88", "-", input=typed),
+        run_askcli("ask", "--wording", "seed", "-", input=typed),
+        run_askcli("ask", "-", input=typed, env={"ASKCLI_WORDING": "claude-code-2.1.88"}),
+        run_askcli("ask", "-", input=typed, env={"ASKCLI_WORDING": "seed"}),
+    ]
+    seen = {(proc.stdout, proc.stderr, proc.returncode) for proc in runs}
+    assert len(seen) == 1, seen
+    assert json.loads(runs[0].stdout)["content"].startswith("User has answered your questions: ")
+    for command in ("ask", "record", "claude", "inbox"):
+        shown = run_askcli(command, "--help").stdout
+        assert "--wording [claude-code-2.1.88|claude-code]" in shown, shown
+        assert "else claude-code-2.1.88]" in " ".join(shown.split())
+    bad = run_askcli("ask", "--wording", "claude-code-2.1.87", "-", input=typed)
+    assert bad.returncode == 2
+    assert "'claude-code-2.1.87' is not one of 'claude-code-2.1.88', 'claude-code'" in bad.stderr
+
+
 # --- what a host gets: followUp, response, unanswered ------------------------------------
 
 INIT = {"type": "system", "subtype": "init", "capabilities": [wording.UNANSWERED_CAPABILITY]}
@@ -325,3 +347,15 @@ def test_a_recorded_claude_session_keeps_its_wording() -> None:
 
     expected, actual = fixtures.replay(check(json.loads(fixtures.dumps(fixture))))
     assert actual == expected
+
+
+def test_a_fixture_may_name_the_wording_claude_code_2_1_88() -> None:
+    from askcli.runners import fixtures
+    from askcli.runners.fixture_model import check
+
+    recorded = fixtures.make(calls=[json.dumps(CALL)], answers=["1", "1", ""])
+    assert "wording" not in recorded  # the default is not written
+    named = check({**recorded, "wording": "claude-code-2.1.88"})
+    expected, actual = fixtures.replay(named)
+    assert actual == expected
+    assert json.loads(actual.stdout[0])["content"].startswith("User has answered your questions")

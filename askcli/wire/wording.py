@@ -2,11 +2,12 @@
 
 ``--wording claude-code`` (or ``ASKCLI_WORDING``) gives these texts of Claude Code 2.1.332,
 taken from its ``mapToolResultToToolResultBlockParam`` and its terminal dialog and checked
-against the real binary; ``seed`` (the default) keeps the seed's texts
-(:mod:`askcli.wire.results`). The cases, in Claude Code's order of precedence: idle (askcli's
-``--timeout``), the person asked for more questions (``followUp``), free text typed instead of
-choosing (``response``), answers (clean when every answer is an option's label, else the
-careful form), nothing answered. Pure functions: questions and answers in, text out.
+against the real binary; ``claude-code-2.1.88`` (the default; ``seed``, its old name, is
+the value askcli passes around for it) keeps Claude Code 2.1.88's texts
+(:mod:`askcli.wire.results`). The cases, in Claude Code's order of precedence: idle
+(askcli's ``--timeout``), the person asked for more questions (``followUp``), free text typed
+instead of choosing (``response``), answers (clean when every answer is an option's label,
+else the careful form), nothing answered. Pure functions: questions and answers in, text out.
 """
 
 from __future__ import annotations
