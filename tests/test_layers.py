@@ -94,7 +94,7 @@ def imports(module: str, path: Path, known: dict[str, Path]) -> Iterator[tuple[i
 def arrows_up(root: Path) -> list[str]:
     """One line per import against the order: file, line, the two modules and layers."""
     known = modules(root)
-    found = []
+    found: list[tuple[str, int, str]] = []
     for module, path in known.items():
         here = layer_of(module)
         if here is None:
@@ -103,8 +103,8 @@ def arrows_up(root: Path) -> list[str]:
             there = layer_of(target)
             if there is not None and RANK[there] > RANK[here]:
                 where = path.relative_to(root.parent)
-                found.append(f"{where}:{line}: {module} ({here}) imports {target} ({there})")
-    return sorted(set(found))
+                found.append((str(where), line, f"{module} ({here}) imports {target} ({there})"))
+    return [f"{where}:{line}: {what}" for where, line, what in sorted(set(found))]
 
 
 def unplaced(root: Path) -> list[str]:
