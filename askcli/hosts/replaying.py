@@ -15,7 +15,7 @@ from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style
 
 
-class Interrupting(TextLineReader):
+class _Interrupting(TextLineReader):
     """A recorded ACP session's answer lines, where the line ``\x03`` is a Ctrl-C."""
 
     def readline(self, timeout: float | None = None) -> str | None:
@@ -80,7 +80,7 @@ def play_acp(session: Mapping[str, Any], answers: Sequence[str] = (), columns: i
     from .acp import Scripted, capabilities, host, show_stderr
 
     out, err = io.StringIO(), io.StringIO()
-    reader = Interrupting(io.StringIO("".join(a + "\n" for a in answers)))
+    reader = _Interrupting(io.StringIO("".join(a + "\n" for a in answers)))
     conv = Conversation(reader, err, Style(width=columns, colour=False))
     link = Scripted(session["received"], session.get("exit_status", 0), show_stderr(conv))
     offered = capabilities(fs=session.get("fs", False), terminal=session.get("terminal", False))
