@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-__version__ = "0.1.0.dev0"
-
 from .runners.session import Reply, ask
+from .version import __version__
 from .wire.results import Status, ToolResult
 
 __all__ = ["Reply", "Status", "ToolResult", "__version__", "ask"]

@@ -20,12 +20,13 @@ import click
 
 from . import __version__
 from .errors import BadFixture, InboxError, OutputFailed, UsageError
+from .escaping import visible
 from .files import is_devnull
 from .lines import FdLineReader, LineReader
 from .runners.session import run
 from .terminal import signals
 from .terminal.conversation import Conversation
-from .terminal.rendering import MAX_CELLS, Style, terminal_text, visible
+from .terminal.rendering import MAX_CELLS, Style, terminal_text
 from .tools.journal import default_dir as journal_default_dir
 from .tools.todo_store import TodoStore, default_path
 from .wire.envelopes import Output
@@ -551,7 +552,7 @@ def record(
     """
     import tempfile
 
-    from .runners import fixtures
+    from . import fixtures
     from .wire.documents import Document
 
     try:
@@ -623,7 +624,7 @@ def _writable_fixture(path: Path) -> None:
 
 def _save_fixture(path: Path, fixture: dict[str, Any], say: Callable[[str], None]) -> bool:
     """Save a recorded fixture and say where; False (said why) when it cannot be."""
-    from .runners import fixtures
+    from . import fixtures
 
     where = visible(str(path))
     try:
@@ -651,7 +652,7 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
     Prints `ok` or a unified diff per fixture. Exit status: 0 when all match, 1 when any
     differs, 2 when a fixture cannot be read, 141 stdout closed, 74 stdout cannot be written.
     """
-    from .runners import fixtures
+    from . import fixtures
 
     files = _fixture_files(paths)
     if not files:
@@ -868,7 +869,7 @@ def claude(
         if status in (EXIT_STDOUT_GONE, EXIT_OUTPUT_FAILED):
             _quiet_stdout()
         if recorder is not None and record_path is not None:
-            from .runners import fixtures
+            from . import fixtures
 
             fixture = fixtures.make_claude(
                 prompt=prompt,
@@ -1026,7 +1027,7 @@ def acp(
         if status in (EXIT_STDOUT_GONE, EXIT_OUTPUT_FAILED):
             _quiet_stdout()
         if recorder is not None and record_path is not None:
-            from .runners import fixtures
+            from . import fixtures
 
             fixture = fixtures.make_acp(
                 prompt=prompt,

@@ -492,7 +492,7 @@ def test_ctrl_c_at_a_permission_prompt_answers_cancelled(tmp_path: Path) -> None
 
 
 def test_ctrl_c_is_recorded_and_replayed(tmp_path: Path) -> None:
-    from askcli.runners import fixtures
+    from askcli import fixtures
 
     path = tmp_path / "session.json"
     turns = [
@@ -533,7 +533,7 @@ def test_ctrl_c_is_recorded_and_replayed(tmp_path: Path) -> None:
 
 
 def test_ctrl_c_at_the_prompt_is_recorded_and_replayed(tmp_path: Path) -> None:
-    from askcli.runners import fixtures
+    from askcli import fixtures
 
     path = tmp_path / "session.json"
     child, shown, _ = spawn(tmp_path, [[chunk("hello")]], "--record", str(path))
@@ -602,7 +602,7 @@ SESSION_ANSWERS = "run echo\ny\npick\n3\n  my own, answer \nMona\n\nn\n"
 
 
 def record(tmp_path: Path, turns: list[list[dict[str, Any]]], answers: str, *args: str) -> Any:
-    from askcli.runners import fixtures
+    from askcli import fixtures
 
     r = run(tmp_path, turns, answers, "--record", str(tmp_path / "f.json"), *args)
     assert "Traceback" not in r.err
@@ -611,7 +611,7 @@ def record(tmp_path: Path, turns: list[list[dict[str, Any]]], answers: str, *arg
 
 
 def test_record_keeps_the_session_and_replay_gives_it_again(tmp_path: Path) -> None:
-    from askcli.runners import fixtures
+    from askcli import fixtures
 
     r, fixture = record(tmp_path, SESSION, SESSION_ANSWERS)
     assert r.rc == 0, r.err
@@ -639,7 +639,7 @@ def test_record_keeps_the_session_and_replay_gives_it_again(tmp_path: Path) -> N
 
 
 def test_replay_finds_a_changed_answer(tmp_path: Path) -> None:
-    from askcli.runners import fixtures
+    from askcli import fixtures
 
     _, fixture = record(tmp_path, [[SHORT, chunk("ok")]], "y\n", "--prompt", "go")
     fixture["answers"] = ["n"]
@@ -662,7 +662,7 @@ def test_replay_finds_a_changed_answer(tmp_path: Path) -> None:
 def test_record_and_replay_the_other_endings(
     tmp_path: Path, turns: list[list[dict[str, Any]]], answers: str, status: int
 ) -> None:
-    from askcli.runners import fixtures
+    from askcli import fixtures
 
     r, fixture = record(tmp_path, turns, answers, "--prompt", "go")
     assert r.rc == status == fixture["status"], r.err
@@ -671,8 +671,8 @@ def test_record_and_replay_the_other_endings(
 
 
 def test_replay_refuses_a_broken_acp_fixture(tmp_path: Path) -> None:
+    from askcli import fixtures
     from askcli.errors import BadFixture
-    from askcli.runners import fixtures
 
     _, fixture = record(tmp_path, [[chunk("x")]], "", "--prompt", "go")
     fixture["acp"]["received"] = "nope"

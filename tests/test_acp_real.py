@@ -82,7 +82,7 @@ def test_gemini_permission_allowed(tmp_path: Path) -> None:
 
 @needs_gemini
 def test_gemini_session_recorded_replays(tmp_path: Path) -> None:
-    from askcli.runners import fixtures
+    from askcli import fixtures
 
     path = tmp_path / "gemini.json"
     proc, _ = shell_session(tmp_path, "y\n", record=path)
@@ -188,7 +188,7 @@ def test_gemini_mode_chosen_with_the_flag(tmp_path: Path) -> None:
 
 @needs_gemini
 def test_gemini_without_a_key_says_how_to_sign_in(tmp_path: Path) -> None:
-    from askcli.runners import fixtures
+    from askcli import fixtures
 
     work, home = tmp_path / "work", tmp_path / "home"
     work.mkdir()

@@ -105,14 +105,14 @@ def terminal() -> Iterator[Callable[[list[str], Path, dict[str, str]], Terminal]
 
 def sent_answers(record: Path) -> list[Any]:
     """What askcli answered the agent's requests with, in a recorded session."""
-    from askcli.runners import fixtures
+    from askcli import fixtures
 
     fixture = fixtures.load(record)
     return [e["result"] for e in fixture["acp"]["sent"] if "id" in e and "result" in e]
 
 
 def replays_the_same(record: Path) -> None:
-    from askcli.runners import fixtures
+    from askcli import fixtures
 
     fixture = fixtures.load(record)
     assert fixture["status"] == 0
@@ -237,7 +237,7 @@ def test_gemini_session_allowed_denied_and_text_turns_recorded(
         {"outcome": {"outcome": "selected", "optionId": "proceed_once"}},
         {"outcome": {"outcome": "selected", "optionId": "cancel"}},
     ]
-    from askcli.runners import fixtures
+    from askcli import fixtures
 
     assert fixtures.load(record)["answers"] == [
         "write the first file",
@@ -291,7 +291,7 @@ def test_gemini_ctrl_c_at_the_permission_screen_cancels_the_turn(
     assert gemini_tool_results(Path(env["HOME"])) == []
     assert "Traceback" not in screen
     assert "does not give what it did" not in screen
-    from askcli.runners import fixtures
+    from askcli import fixtures
 
     assert fixtures.load(record)["answers"] == ["write the third file", "\x03", "still there?"]
     assert sent_answers(record) == [{"outcome": {"outcome": "cancelled"}}]

@@ -594,7 +594,7 @@ def test_askcli_killed_ends_the_agent_and_its_terminals(tmp_path: Path) -> None:
 
 
 def test_fs_session_records_and_replays(tmp_path: Path) -> None:
-    from askcli.runners import fixtures
+    from askcli import fixtures
 
     (tmp_path / "a.txt").write_text("one\n")
     turn = [

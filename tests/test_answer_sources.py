@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from askcli.runners import fixtures
+from askcli import fixtures
 from askcli.terminal.rendering import MAX_CELLS, terminal_height, terminal_width
 
 from .helpers import askcli_path, call, run_askcli

@@ -22,10 +22,11 @@ import pexpect
 import pytest
 
 from askcli.hosts.child import same_terminal
-from askcli.hosts.claude import Scripted, host, result_line, tool_line
+from askcli.hosts.claude import Scripted, host, result_line
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
+from askcli.terminal.screens import tool_line
 from askcli.wire.envelopes import ToolCall
 from askcli.wire.results import Status, ToolResult
 

@@ -177,7 +177,7 @@ def test_the_long_schemas_are_package_data_each_read_once(fmt: str, name: str) -
 
 
 def test_the_elicitation_schema_lists_the_string_formats_askcli_checks() -> None:
-    from askcli.questions.values import FORMATS as STRING_FORMATS
+    from askcli.schema.values import FORMATS as STRING_FORMATS
 
     defs = tool_definition("elicitation")["$defs"]
     assert defs["StringSchema"]["properties"]["format"]["enum"] == list(STRING_FORMATS)

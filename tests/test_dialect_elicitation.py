@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 
 from askcli.errors import AnswerTimeout
 from askcli.runners.fixtures import play
+from askcli.schema.names import ELICITATION
 from askcli.terminal import signals
 from askcli.wire.definitions import tool_definition
 from askcli.wire.dialects import by_name, by_tool
-from askcli.wire.envelopes import ELICITATION, Output, json_line
+from askcli.wire.envelopes import Output, json_line
 
 from .helpers import EXAMPLES, ask_stopped, example, run_askcli
 from .test_attacks import ATTACKS, LINE_BREAKS, check_bytes

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from askcli.runners import fixtures
+from askcli import fixtures
 
 from .helpers import ROOT
 

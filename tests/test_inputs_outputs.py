@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from askcli import fixtures
 from askcli.errors import BadFixture, InvalidCall
-from askcli.runners import fixtures
 from askcli.runners.fixtures import play
 from askcli.schema.inputs import parse_ask, parse_todos
 from askcli.schema.validation import MAX_ISSUES

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from askcli.runners import fixtures
+from askcli import fixtures
 from askcli.wire.envelopes import Kind, detect, generated_id
 
 from .helpers import EXAMPLES, call, question, run_askcli

@@ -11,12 +11,13 @@ import pytest
 from askcli.errors import Refused
 from askcli.lines import TextLineReader
 from askcli.questions.answers import Skip, Submit
+from askcli.questions.conclusion import Conclusion, Ending
 from askcli.questions.state import Mode, Outcome, Text, reduce, spec, specs, start
-from askcli.questions.values import ValueRule, as_number
 from askcli.schema.inputs import AskInput, Option, Question
-from askcli.terminal.conversation import Conversation, Ending
+from askcli.schema.values import ValueRule, as_number
+from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
-from askcli.tools.repl import Conclusion, ask_questions, statuses
+from askcli.tools.repl import ask_questions, statuses
 
 YES_NO = (Option("Yes", ""), Option("No", ""))
 

@@ -6,7 +6,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from askcli.runners import fixtures
+from askcli import fixtures
 
 from .helpers import EXAMPLES, askcli_path, call, run_askcli
 

@@ -6,13 +6,13 @@ import io
 
 import pytest
 
+from askcli.escaping import visible
 from askcli.terminal.rendering import (
     Style,
     colour_wanted,
     display_width,
     terminal_width,
     truncate,
-    visible,
     wrap,
 )
 from askcli.terminal.screens import chip

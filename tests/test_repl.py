@@ -9,9 +9,10 @@ import pytest
 
 from askcli.errors import AnswerTimeout
 from askcli.lines import TextLineReader
+from askcli.questions.conclusion import Ending
 from askcli.runners.session import answer_document
 from askcli.schema.inputs import parse_ask as parse_input
-from askcli.terminal.conversation import Conversation, Ending
+from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.tools.repl import ask_questions
 from askcli.wire.documents import Document

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from askcli.terminal import signals
-from askcli.wire.results import REJECT_MESSAGE, interrupted_text
+from askcli.terminal.signals import interrupted_text
+from askcli.wire.results import REJECT_MESSAGE
 
 from .helpers import EXAMPLES, askcli_path, call, question
 

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from askcli.lines import TextLineReader
-from askcli.terminal.conversation import Conversation, Ending
+from askcli.questions.conclusion import Ending
+from askcli.terminal.conversation import Conversation
 
 from .helpers import EXAMPLES, ROOT, askcli_path, call, question, run_askcli
 from .test_pty import Terminal

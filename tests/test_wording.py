@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from askcli.questions.values import ValueRule
 from askcli.runners.fixtures import play
 from askcli.schema.inputs import Option, Question
+from askcli.schema.values import ValueRule
 from askcli.wire import wording
 from askcli.wire.envelopes import Output
 
@@ -329,7 +329,7 @@ def test_the_capability_is_named_once() -> None:
 
 
 def test_a_recorded_claude_session_keeps_its_wording() -> None:
-    from askcli.runners import fixtures
+    from askcli import fixtures
 
     from .test_claude import INIT_OK, RESULT, can_use_tool
 

@@ -13,7 +13,7 @@ askcli advertises only what it implements: elicitation forms and URL consent, an
 the agent (they are refused if an agent sends them anyway).
 
 Every string from the agent is untrusted: it is shown through
-:func:`~askcli.terminal.rendering.visible` (a permission request whole, never shortened).
+:func:`~askcli.escaping.visible` (a permission request whole, never shortened).
 """
 
 from __future__ import annotations
@@ -32,14 +32,17 @@ from collections.abc import Callable, Coroutine, Sequence
 from typing import Any, NamedTuple, TextIO
 
 from ..errors import AnswerTimeout, UsageError
+from ..escaping import visible
 from ..lines import each_line
+from ..questions.conclusion import Ending
+from ..schema.names import ELICITATION
 from ..terminal import signals
-from ..terminal.conversation import Conversation, Ending
-from ..terminal.rendering import terminal_text, visible, wrap
+from ..terminal.conversation import Conversation
+from ..terminal.rendering import terminal_text, wrap
 from ..tools.permission import input_lines, show_whole
 from ..tools.registry import check_call, run_call
 from ..tools.todos import checklist
-from ..wire.envelopes import ELICITATION, ToolCall
+from ..wire.envelopes import ToolCall
 from ..wire.results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status, ToolResult
 from . import acp_options, child
 from .child import (

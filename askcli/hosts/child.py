@@ -11,8 +11,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from ..escaping import visible
 from ..terminal.conversation import Conversation
-from ..terminal.rendering import visible
 
 MAX_LINE = 16 * 1024 * 1024  # a longer line from the agent is skipped unread
 MAX_NAMES = 4096  # tool calls remembered for what still comes of them

@@ -12,7 +12,7 @@ process.
 
 Every line from Claude Code is untrusted: it is read in bounded memory, fields are taken
 with typed accessors, and a line askcli cannot use is reported in one escaped line and
-skipped. Whatever it shows passes through :func:`~askcli.terminal.rendering.visible` (one line per
+skipped. Whatever it shows passes through :func:`~askcli.escaping.visible` (one line per
 item) and the terminal gate.
 """
 
@@ -34,11 +34,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple, Protocol, TextIO
 
 from ..errors import UsageError, Withdrawn
+from ..escaping import visible
 from ..lines import CHUNK, each_line
 from ..terminal import signals
 from ..terminal.conversation import Conversation
-from ..terminal.rendering import terminal_text, truncate, visible, wrap
-from ..terminal.screens import context_text
+from ..terminal.rendering import terminal_text, truncate, wrap
+from ..terminal.screens import context_text, tool_line
 from ..tools.registry import run_call
 from ..tools.todos import checklist
 from ..wire.care import care_of
@@ -50,7 +51,6 @@ from ..wire.results import (
     EXIT_STDOUT_GONE,
     Status,
     ToolResult,
-    interrupted_text,
 )
 from .child import (
     MAX_LINE,
@@ -413,23 +413,6 @@ def _number(value: Any) -> float | None:
     except OverflowError:
         return None
     return number if math.isfinite(number) else None
-
-
-def tool_line(name: str, tool_input: Any) -> str:
-    """One line for a tool use: ``Bash: npm test``, ``Edit: src/app.py``."""
-    data = as_dict(tool_input)
-    for key in ("command", "file_path", "notebook_path", "path", "pattern", "url", "query"):
-        value = data.get(key)
-        if isinstance(value, str) and value:
-            return f"{name}: {value}"
-    for key in ("subject", "description", "prompt", "skill"):
-        value = data.get(key)
-        if isinstance(value, str) and value:
-            return f"{name}: {value}"
-    if name == "TaskUpdate" and isinstance(data.get("taskId"), str | int):
-        status = as_text(data.get("status"))
-        return f"{name}: #{data['taskId']} {status}".rstrip()
-    return name
 
 
 def same_input(name: str, tool_input: Any) -> str | None:
@@ -905,7 +888,7 @@ def _always(result: ToolResult) -> bool:
 
 
 def _interrupted() -> dict[str, Any]:
-    return {"behavior": "deny", "message": interrupted_text({}), "interrupt": True}
+    return {"behavior": "deny", "message": signals.interrupted_text({}), "interrupt": True}
 
 
 def host(

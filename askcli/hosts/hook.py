@@ -51,13 +51,15 @@ from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
 from ..errors import AskcliError, InboxError, OutputFailed
+from ..escaping import visible
 from ..files import read_bounded
+from ..schema.names import ASK_USER_QUESTION
 from ..terminal import signals
-from ..terminal.rendering import terminal_text, visible
+from ..terminal.rendering import terminal_text
 from ..wire import results
 from ..wire.care import passed_on
 from ..wire.documents import MAX_DOCUMENT_BYTES, loads_limited
-from ..wire.envelopes import ASK_USER_QUESTION, detect
+from ..wire.envelopes import detect
 from ..wire.results import Status, ToolResult
 
 PRE_TOOL_USE = "PreToolUse"

@@ -36,16 +36,17 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import InboxError, UnreadableDocument, UsageError
+from ..escaping import visible
 from ..inbox.asking import reply_from_json
 from ..inbox.store import Agent, Question, State, Store
 from ..schema.models import TodoWriteInput
-from ..terminal.rendering import visible
+from ..schema.names import ASK_USER_QUESTION, TODO_WRITE
 from ..tools.registry import checked
 from ..wire import results
 from ..wire.definitions import DESCRIPTION as ASK_DESCRIPTION
 from ..wire.definitions import input_schema, schema_of
 from ..wire.documents import loads_limited
-from ..wire.envelopes import ASK_USER_QUESTION, TODO_WRITE, detect, generated_id
+from ..wire.envelopes import detect, generated_id
 from ..wire.results import ToolResult
 
 if TYPE_CHECKING:  # anyio comes with the SDK: imported where it is used, after the check
@@ -388,7 +389,7 @@ def _server(asker: Asker) -> Any:
             content=[types.TextContent(text=outcome.text)], is_error=outcome.is_error
         )
 
-    from .. import __version__
+    from ..version import __version__
 
     return Server(
         SERVER_NAME,

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..errors import InboxBusy, UnreadableDocument
 from ..runners.session import Reply
+from ..terminal import signals
 from ..terminal.conversation import no_reply_within
 from ..wire import results
 from ..wire.documents import Document
@@ -127,7 +128,7 @@ def _ask_inbox(
         found = store.wait(question.id, timeout)
     except KeyboardInterrupt:  # Ctrl-C declines; SIGHUP / SIGTERM: no answer came
         store.withdraw(question.id)
-        return unanswered(document.value, results.interrupted_text({}), Status.INTERRUPTED)
+        return unanswered(document.value, signals.interrupted_text({}), Status.INTERRUPTED)
     if found is None:  # --timeout: nobody answered in time
         if store.withdraw(question.id):
             why = no_reply_within(timeout) if timeout else "no reply"

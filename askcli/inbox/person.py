@@ -24,11 +24,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TextIO
 
 from ..errors import InboxError
+from ..escaping import visible
 from ..lines import FdLineReader, TextLineReader
 from ..runners.session import Reply, answer_document
 from ..terminal import signals
 from ..terminal.conversation import Conversation
-from ..terminal.rendering import truncate, visible
+from ..terminal.rendering import truncate
 from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import Output, output_lines

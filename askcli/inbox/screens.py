@@ -2,7 +2,7 @@
 the description a ``--notify-command`` gets.
 
 Everything here quotes an agent (its label, its question texts, a tool's input): each such
-string passes :func:`askcli.terminal.rendering.visible` before it is put in a line, and a
+string passes :func:`askcli.escaping.visible` before it is put in a line, and a
 line is cut to the terminal's width, so a question never takes more than its one line.
 """
 
@@ -12,8 +12,10 @@ import time
 from typing import Any, NamedTuple
 
 from ..errors import AskcliError
-from ..terminal.rendering import Style, display_width, truncate, visible
-from ..wire.envelopes import ASK_USER_QUESTION, ELICITATION, TODO_WRITE, ToolCall, detect
+from ..escaping import visible
+from ..schema.names import ASK_USER_QUESTION, ELICITATION, TODO_WRITE
+from ..terminal.rendering import Style, display_width, truncate
+from ..wire.envelopes import ToolCall, detect
 from .store import Question, State
 
 QUESTION = "question"  # a question tool (AskUserQuestion, another agent's, an MCP form)
@@ -91,7 +93,7 @@ def summary(document: Any) -> Summary:
             kinds.append(QUESTION)
             texts += _question_texts(call) or [f"(an invalid {call.name} call)"]
         else:
-            from ..hosts.claude import tool_line
+            from ..terminal.screens import tool_line
 
             kinds.append(PERMISSION)
             texts.append(tool_line(call.name, call.input))

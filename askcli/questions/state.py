@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 from ..errors import Refused
 from ..records import same_kind
 from ..schema.inputs import PLAIN, AskInput, Question, is_recommended
+from ..schema.values import ValueRule
 from .answers import (
     Adjust,
     Back,
@@ -34,7 +35,6 @@ from .answers import (
     normalize,
     parse_part,
 )
-from .values import ValueRule
 
 TEXT_RULE = ValueRule()
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import InvalidCall, UnreadableDocument
+from ..escaping import visible
 from ..lines import LineReader
 from ..schema.issues import describe_issues
-from ..terminal.rendering import visible
 from ..tools.registry import check_call
 from ..wire.documents import read_documents
 from ..wire.envelopes import detect

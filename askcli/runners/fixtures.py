@@ -28,7 +28,7 @@ import difflib
 import io
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,7 @@ from ..wire.envelopes import Output, json_document, json_line
 from .session import run
 
 FORMAT = "askcli-fixture/1"
+HOSTED_SECTIONS = ("claude", "acp")  # a fixture of a hosted session (askcli claude, askcli acp)
 
 
 @dataclass(frozen=True)
@@ -65,26 +66,27 @@ class Outcome:
         return lines
 
 
+# Plays a hosted session (a fixture's section, the answer lines, the width): the hosts register
+# theirs (askcli.hosts.replaying), as this layer cannot import them.
+HostedPlayer = Callable[[Mapping[str, Any], Sequence[str], int], Outcome]
+HOSTED: dict[str, HostedPlayer] = {}
+
+
+def register_host(section: str, player: HostedPlayer) -> None:
+    """Let :func:`replay` replay the fixtures with a ``section`` (``claude``, ``acp``)."""
+    HOSTED[section] = player
+
+
 def source_text(calls: Sequence[Any]) -> str:
     return "".join((c if isinstance(c, str) else json_line(c)) + "\n" for c in calls)
 
 
-def _typed(answers: Sequence[str]) -> TextLineReader:
+def typed_answers(answers: Sequence[str]) -> TextLineReader:
     """The answer lines of a fixture, as a person would type them."""
     return TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
 
 
-class _Interrupting(TextLineReader):
-    """A recorded ACP session's answer lines, where the line ``\x03`` is a Ctrl-C."""
-
-    def readline(self, timeout: float | None = None) -> str | None:
-        line = super().readline(timeout)
-        if line == "\x03":
-            raise KeyboardInterrupt
-        return line
-
-
-def _host_fixture(
+def host_fixture(
     kind: str,
     section: dict[str, Any],
     outcome: Outcome,
@@ -127,7 +129,7 @@ def play(
         reader = source
     else:
         source = TextLineReader(io.StringIO(source_text(calls)))
-        reader = _typed(answers)
+        reader = typed_answers(answers)
     with tempfile.TemporaryDirectory(prefix="askcli-play-") as scratch:
         conv = Conversation(
             reader=reader,
@@ -177,110 +179,6 @@ def make(
         fixture["answers"] = list(answers)
     fixture.update(stdout=outcome.stdout, stderr=outcome.stderr, status=outcome.status)
     return fixture
-
-
-def play_claude(
-    session: Mapping[str, Any], answers: Sequence[str] = (), columns: int = 80
-) -> Outcome:
-    """An ``askcli claude`` session (a fixture's ``claude`` section) with the recorded
-    Claude Code lines in place of the process."""
-    from ..hosts.claude import Scripted, host
-
-    out, err = io.StringIO(), io.StringIO()
-    link = Scripted(session["received"], session.get("exit_status", 0))
-    style = Style(width=columns, colour=False)
-    conv = Conversation(_typed(answers), err, style, wording=session.get("wording", "seed"))
-    status = host(
-        link,
-        conv,
-        out,
-        prompt=session.get("prompt"),
-        allow=session.get("allow", ()),
-        deny=session.get("deny", ()),
-    )
-    return Outcome(out.getvalue().splitlines(), err.getvalue(), status, sent=link.sent)
-
-
-def make_claude(
-    *,
-    prompt: str | None,
-    received: Sequence[Any],
-    answers: Sequence[str],
-    allow: Sequence[str] = (),
-    deny: Sequence[str] = (),
-    exit_status: int | None = 0,
-    description: str = "",
-    columns: int = 80,
-    wording: str = "seed",
-) -> dict[str, Any]:
-    """A fixture of an ``askcli claude`` session: Claude Code's lines, the person's, and
-    what askcli sent and printed (as a replay prints it)."""
-    claude: dict[str, Any] = {
-        "prompt": prompt,
-        "allow": list(allow),
-        "deny": list(deny),
-        "exit_status": exit_status,
-    }
-    if wording != "seed":
-        claude["wording"] = wording
-    claude["received"] = list(received)
-    outcome = play_claude(claude, answers, columns)
-    return _host_fixture("claude", claude, outcome, answers, description, columns)
-
-
-def play_acp(session: Mapping[str, Any], answers: Sequence[str] = (), columns: int = 80) -> Outcome:
-    """An ``askcli acp`` session (a fixture's ``acp`` section) with the recorded agent's
-    messages in place of the agent."""
-    from ..hosts.acp import Scripted, capabilities, host, show_stderr
-
-    out, err = io.StringIO(), io.StringIO()
-    reader = _Interrupting(io.StringIO("".join(a + "\n" for a in answers)))
-    conv = Conversation(reader, err, Style(width=columns, colour=False))
-    link = Scripted(session["received"], session.get("exit_status", 0), show_stderr(conv))
-    offered = capabilities(fs=session.get("fs", False), terminal=session.get("terminal", False))
-    status = host(
-        link,
-        conv,
-        out,
-        prompt=session.get("prompt"),
-        capabilities=offered,
-        one_terminal=session.get("one_terminal", False),
-        cwd=session.get("cwd", "/"),
-        thoughts=session.get("thoughts", False),
-        mode=session.get("mode"),
-    )
-    return Outcome(out.getvalue().splitlines(), err.getvalue(), status, link.sent, acp=True)
-
-
-def make_acp(
-    *,
-    prompt: str | None,
-    received: Sequence[Any],
-    answers: Sequence[str],
-    cwd: str,
-    exit_status: int | None = 0,
-    one_terminal: bool = False,
-    description: str = "",
-    columns: int = 80,
-    fs: bool = False,
-    terminal: bool = False,
-    thoughts: bool = False,
-    mode: str | None = None,
-) -> dict[str, Any]:
-    """A fixture of an ``askcli acp`` session: the agent's messages, the person's lines,
-    and what askcli sent and printed (as a replay prints it)."""
-    acp: dict[str, Any] = {"prompt": prompt, "cwd": cwd, "exit_status": exit_status}
-    options = {
-        "one_terminal": one_terminal,
-        "fs": fs,
-        "terminal": terminal,
-        "thoughts": thoughts,
-        "mode": mode,
-    }
-    acp.update((name, value) for name, value in options.items() if value)  # only those set
-    acp["received"] = list(received)
-    outcome = play_acp(acp, answers, columns)
-    return _host_fixture("acp", acp, outcome, answers, description, columns)
 
 
 def typed_lines(typed: bytes | bytearray) -> list[str]:
@@ -362,16 +260,15 @@ def replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
 
 
 def _replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
-    if "claude" in fixture:
-        claude = fixture["claude"]
-        expected = Outcome(fixture["stdout"], fixture["stderr"], fixture["status"], claude["sent"])
-        return expected, play_claude(claude, fixture["answers"], fixture.get("columns", 80))
-    if "acp" in fixture:
-        acp = fixture["acp"]
-        expected = Outcome(
-            fixture["stdout"], fixture["stderr"], fixture["status"], acp["sent"], acp=True
-        )
-        return expected, play_acp(acp, fixture["answers"], fixture.get("columns", 80))
+    for section in HOSTED_SECTIONS:
+        if section in fixture:
+            hosted = fixture[section]
+            sent, acp = hosted["sent"], section == "acp"
+            expected = Outcome(fixture["stdout"], fixture["stderr"], fixture["status"], sent, acp)
+            player = HOSTED.get(section)
+            if player is None:
+                raise BadFixture(f"no host to replay its {section} session: use askcli.fixtures")
+            return expected, player(hosted, fixture["answers"], fixture.get("columns", 80))
     expected = Outcome(fixture["stdout"], fixture["stderr"], fixture["status"])
     actual = play(
         calls=fixture.get("calls", ()),

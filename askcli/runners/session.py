@@ -90,7 +90,7 @@ def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
                     conv.say("\n")
                     stopped = Status.INTERRUPTED
         elif stopped is Status.INTERRUPTED:
-            text = results.interrupted_text({})
+            text = signals.interrupted_text({})
             done.append(ToolResult(item.id, text, Status.INTERRUPTED, is_error=True))
         elif stopped is not None:  # Claude Code cancels the other calls of the message
             done.append(ToolResult(item.id, results.CANCEL_MESSAGE, Status.DECLINED, is_error=True))

@@ -15,10 +15,10 @@ import math
 from typing import Any
 
 from ..errors import InvalidCall
-from ..questions.values import ValueRule
-from ..wire.envelopes import ASK_USER_QUESTION
 from .inputs import AskInput, Option, Question, uniqueness_problem
 from .issues import Issue
+from .names import ASK_USER_QUESTION
+from .values import ValueRule
 
 KINDS = ("choice", "text", "number")
 _TOP = ("title", "questions", "answers", "annotations", "metadata")

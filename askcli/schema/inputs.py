@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple
 
-from ..questions.values import ValueRule
+from .values import ValueRule
 
 HEADER_MAX = 12
 LABEL_MAX_WORDS = 5

@@ -7,17 +7,18 @@ the width and colour, the ``--timeout``, the todo state and session.
 
 from __future__ import annotations
 
-import enum
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from ..errors import LineTooLong, Withdrawn
+from ..escaping import visible
 from ..lines import LineReader
-from ..tools.todo_store import TodoStore
-from .rendering import Style, terminal_text, visible
+from ..questions.conclusion import Ending
+from .rendering import Style, terminal_text
 
 if TYPE_CHECKING:
-    from ..tools.journal import Journal
     from .notify import Notice
 
 
@@ -53,13 +54,19 @@ def no_reply_within(seconds: float) -> str:
 TYPED_AHEAD = "(ignored what was typed before this question)"
 
 
-class Ending(enum.Enum):
-    """How a conversation with the person ended."""
+class TodoKeeper(Protocol):
+    """Where the TodoWrite lists are kept between calls
+    (:class:`askcli.tools.todo_store.TodoStore`): the conversation only carries it to the
+    tools that keep them."""
 
-    DONE = "done"  # the person decided
-    ENDED = "ended"  # the answer stream ended first
-    TIMEOUT = "timeout"  # no line within the timeout
-    INTERRUPTED = "interrupted"  # Ctrl-C
+    notes: list[str]  # what went wrong keeping them, to be said to the person
+    interrupted: bool  # a signal came while they were read or written
+
+    def replace(self, key: str, todos: list[dict[str, Any]]) -> list[dict[str, Any]]: ...
+
+    def batch(
+        self, report: Callable[[str], None] | None = None
+    ) -> AbstractContextManager[None]: ...
 
 
 class Conversation:
@@ -82,7 +89,7 @@ class Conversation:
         *,
         timeout: float | None = None,
         calls_follow: bool = False,
-        todos: TodoStore | None = None,
+        todos: TodoKeeper | None = None,
         session: str | None = None,
         journal_file: Path | None = None,
         journal_dir: Path | None = None,
@@ -194,19 +201,6 @@ class Conversation:
         if not self.reader.interactive and not self._gone:
             self.say(("(hidden)" if secret and line.strip() else visible(line)) + "\n")
         return line
-
-    def journal_for(self, call_id: str | None) -> Journal | None:
-        """Where a call's answers are kept as they are given, if anywhere: ``--journal``,
-        else a file per call when a person answers at a terminal."""
-        if call_id is None:
-            return None
-        from ..tools.journal import Journal, journal_name  # hashlib: only when journaling
-
-        if self.journal_file is not None:
-            return Journal(self.journal_file)
-        if self.journal_dir is not None and self.reader.interactive:
-            return Journal(self.journal_dir / f"{journal_name(call_id)}.jsonl")
-        return None
 
     def why(self, ending: Ending) -> str:
         """The reason in ``No answer from the user (...)``: ``no reply within 1 second``,

@@ -1,8 +1,8 @@
-"""Plain-text screens for the person: escaping, display width, wrapping, colour.
+"""Plain-text screens for the person: the gate to the terminal, display width, wrapping, colour.
 
-Everything a model wrote passes through :func:`visible` before it reaches the terminal:
-control characters, escape sequences, bidi overrides and lone surrogates come out as
-visible ``\\x1b``-style escapes. Colour, when on, is askcli's own and added afterwards.
+Everything a model wrote passes through :func:`~askcli.escaping.visible` before it reaches
+the terminal: control characters, escape sequences, bidi overrides and lone surrogates come
+out as visible ``\\x1b``-style escapes. Colour, when on, is askcli's own and added afterwards.
 """
 
 from __future__ import annotations
@@ -11,46 +11,16 @@ import os
 import re
 from typing import NamedTuple, TextIO
 
-# Invisible characters: Unicode's default-ignorable code points (DerivedCoreProperties) and
-# every format character (Cf): zero-width spaces and joiners, word joiner, BOM, tag
-# characters, variation selectors, Hangul fillers, interlinear annotations, ...
-INVISIBLE = (
-    "\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160"
-    "\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164"
-    "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
-    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
-)
-# What a terminal could act on, or what hides text, beyond C0: DEL, C1 controls, the
-# invisible characters above (bidi embeddings, overrides, isolates and marks among them),
-# line/paragraph separators, lone surrogates (from JSON "\udXXX").
-UNSAFE_BEYOND_C0 = f"\x7f-\x9f\u2028\u2029{INVISIBLE}\ud800-\udfff"
-# ... and C0 controls but tab and newline
-_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f{UNSAFE_BEYOND_C0}]")
-_UNSAFE_SINGLE_LINE = re.compile(f"[\x00-\x08\x0b-\x1f\n{UNSAFE_BEYOND_C0}]")
+from ..escaping import UNSAFE_BEYOND_C0, escape_character, escape_controls
+
 # askcli's own colours (Style): the only escape sequences that may reach a terminal
 SGR_CODES = ("0", "1", "2", "31", "32", "33", "36", "1;36")
 _SGR = "\x1b\\[(?:" + "|".join(re.escape(code) for code in SGR_CODES) + ")m"
 _TERMINAL = re.compile(f"({_SGR})|[\x00-\x08\x0b-\x1f{UNSAFE_BEYOND_C0}]")
 
 
-def _escape(match: re.Match[str]) -> str:
-    code = ord(match.group())
-    if code == 0x0A:
-        return "\\n"
-    if code == 0x0D:
-        return "\\r"
-    if code <= 0xFF:
-        return f"\\x{code:02x}"
-    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
-
-
-def escape_controls(text: str) -> str:
-    """``text`` as it is but for what a terminal could act on, shown escaped."""
-    return _UNSAFE.sub(_escape, text)
-
-
 def _terminal_escape(match: re.Match[str]) -> str:
-    return match.group() if match.group(1) else _escape(match)
+    return match.group() if match.group(1) else escape_character(match)
 
 
 def terminal_text(text: str, *, colour: bool = False) -> str:
@@ -65,24 +35,8 @@ def terminal_text(text: str, *, colour: bool = False) -> str:
     if text.isascii() and text.isprintable():
         return text
     if not colour:
-        return _UNSAFE.sub(_escape, text)
+        return escape_controls(text)
     return _TERMINAL.sub(_terminal_escape, text)
-
-
-def visible(text: str, *, multiline: bool = False) -> str:
-    """``text`` with everything that could act on a terminal shown escaped.
-
-    With ``multiline`` newlines stay line breaks (``\\r\\n`` counts as one) and tabs become
-    spaces; otherwise newlines show as ``\\n`` and tabs as one space.
-    """
-    if text.isascii() and text.isprintable():  # the usual case: nothing to do
-        return text
-    if multiline:
-        text = text.replace("\r\n", "\n")
-        if "\t" in text:
-            text = "\n".join(line.expandtabs(4) for line in text.split("\n"))
-        return _UNSAFE.sub(_escape, text)
-    return _UNSAFE_SINGLE_LINE.sub(_escape, text.replace("\t", " "))
 
 
 def char_width(ch: str) -> int:

@@ -1,16 +1,18 @@
 """What the person sees of an AskUserQuestion call: question blocks, prompts, review, help.
 
 Every function returns text for stderr. Model text goes through
-:func:`~askcli.terminal.rendering.visible` first; colour and layout are added afterwards.
+:func:`~askcli.escaping.visible` first; colour and layout are added afterwards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
+from ..escaping import visible
 from ..questions.state import Mode, State
 from ..schema.inputs import AskInput, Question
-from .rendering import ROOM_TO_TYPE, Style, display_width, truncate, visible, wrap
+from .rendering import ROOM_TO_TYPE, Style, display_width, truncate, wrap
 
 HEADER_COLUMNS = 12
 OTHER_LABEL = "Other"
@@ -345,3 +347,21 @@ def refusal(reason: str, style: Style) -> str:
 
 def notes_saved(notes: Mapping[int, str], index: int) -> str:
     return "Notes saved.\n" if index in notes else "Notes cleared.\n"
+
+
+def tool_line(name: str, tool_input: Any) -> str:
+    """One line for a tool use: ``Bash: npm test``, ``Edit: src/app.py``."""
+    data = tool_input if isinstance(tool_input, dict) else {}
+    for key in ("command", "file_path", "notebook_path", "path", "pattern", "url", "query"):
+        value = data.get(key)
+        if isinstance(value, str) and value:
+            return f"{name}: {value}"
+    for key in ("subject", "description", "prompt", "skill"):
+        value = data.get(key)
+        if isinstance(value, str) and value:
+            return f"{name}: {value}"
+    if name == "TaskUpdate" and isinstance(data.get("taskId"), str | int):
+        status = data.get("status")
+        status = status if isinstance(status, str) else ""
+        return f"{name}: #{data['taskId']} {status}".rstrip()
+    return name

@@ -15,9 +15,10 @@ Code is always ended and the status written.
 from __future__ import annotations
 
 import signal
+from collections.abc import Mapping
 from types import FrameType
 
-from ..wire.results import Status
+from ..wire.results import Status, declined_text, no_answer_text
 
 EXIT_STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
 NO_ANSWER_REASON = {signal.SIGHUP: "the terminal hung up", signal.SIGTERM: "askcli was stopped"}
@@ -69,6 +70,16 @@ def no_answer_reason() -> str | None:
     or only Ctrl-C (the person's decline)."""
     sig = _stopping()
     return None if sig is None else NO_ANSWER_REASON.get(sig)
+
+
+def interrupted_text(answers: Mapping[str, str]) -> str:
+    """The result of a call that askcli stopped asking, keeping the answers typed so far:
+    after Ctrl-C the person's decline; after SIGHUP or SIGTERM no answer came (the person
+    did not decline), saying why."""
+    why = no_answer_reason()
+    if why is not None:
+        return no_answer_text(why, answers)
+    return declined_text(answers)
 
 
 def stop_notice() -> str:

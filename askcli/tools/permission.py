@@ -24,10 +24,13 @@ import re
 from typing import Any, NamedTuple
 
 from ..errors import AnswerTimeout, InvalidCall
+from ..escaping import escape_controls
 from ..questions.answers import normalize
+from ..questions.conclusion import Ending
 from ..schema.issues import zod_type
-from ..terminal.conversation import Conversation, Ending
-from ..terminal.rendering import ROOM_TO_TYPE, Style, display_width, escape_controls, wrap
+from ..terminal import signals
+from ..terminal.conversation import Conversation
+from ..terminal.rendering import ROOM_TO_TYPE, Style, display_width, wrap
 from ..wire import results
 from ..wire.envelopes import ToolCall
 from ..wire.results import Status, ToolResult
@@ -500,7 +503,7 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
         ending = Ending.TIMEOUT
     except KeyboardInterrupt:
         conv.say("\n")
-        return denied(results.interrupted_text({}), Status.INTERRUPTED)
+        return denied(signals.interrupted_text({}), Status.INTERRUPTED)
     why = conv.why(ending)
     conv.error(f"no answer ({why})")
     return denied(results.no_answer_text(why, {}), Status.NO_ANSWER)

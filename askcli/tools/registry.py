@@ -13,6 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import InvalidCall
+from ..escaping import visible
+from ..questions.conclusion import Conclusion, Ending
 from ..questions.state import Mode, Outcome, State, foreign_keys, specs
 from ..schema.inputs import (
     AskInput,
@@ -23,13 +25,14 @@ from ..schema.inputs import (
     todo_warnings,
 )
 from ..schema.issues import MAX_TEXT, Issue, describe_issues, long_text
-from ..terminal.conversation import Conversation, Ending
-from ..terminal.rendering import visible
+from ..schema.names import ASK_USER_QUESTION, TODO_WRITE
+from ..terminal import signals
+from ..terminal.conversation import Conversation
 from ..wire import results
-from ..wire.envelopes import ASK_USER_QUESTION, TODO_WRITE, ToolCall
+from ..wire.envelopes import ToolCall
 from ..wire.results import Status, ToolResult
 from . import permission, todos
-from .repl import Conclusion, converse, statuses
+from .repl import converse, statuses
 
 if TYPE_CHECKING:
     from ..wire.dialects import Dialect
@@ -176,7 +179,7 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
     if conclusion.ending is Ending.DONE:
         return failed(results.REJECT_MESSAGE, Status.DECLINED)
     if conclusion.ending is Ending.INTERRUPTED:
-        return failed(results.interrupted_text(answers), Status.INTERRUPTED)
+        return failed(signals.interrupted_text(answers), Status.INTERRUPTED)
     why = conv.why(conclusion.ending)
     conv.error(f"no answer ({why})")
     if current and conclusion.ending is Ending.TIMEOUT and conv.timeout:
@@ -204,7 +207,7 @@ def todo_write(call: ToolCall, data: TodoInput, conv: Conversation) -> ToolResul
     title = f"Todo list ({visible(key)})" + (": all done, cleared" if given and all_done else "")
     conv.say(todos.checklist(given, conv.style, title=title, old=old))
     if conv.todos is not None and conv.todos.interrupted:  # a signal while reading the state
-        text = results.interrupted_text({})
+        text = signals.interrupted_text({})
         return ToolResult(call.id, text, Status.INTERRUPTED, is_error=True)
     text = todos.RESULT_TEXT
     if todos.needs_verification_note(given, subagent=call.agent_id is not None):

@@ -8,7 +8,7 @@ returns the final state and how the conversation ended.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING
 
 from ..errors import AnswerTimeout, Refused
 from ..questions.answers import (
@@ -21,16 +21,29 @@ from ..questions.answers import (
     parse_review_line,
     parse_typed_line,
 )
+from ..questions.conclusion import Conclusion, Ending, fates
 from ..questions.state import Action, Mode, Outcome, State, Text, reduce, specs, start
 from ..schema.inputs import AskInput
 from ..terminal import screens
-from ..terminal.conversation import Conversation, Ending
+from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style
 
+if TYPE_CHECKING:
+    from .journal import Journal
 
-class Conclusion(NamedTuple):
-    state: State
-    ending: Ending
+
+def journal_for(conv: Conversation, call_id: str | None) -> Journal | None:
+    """Where a call's answers are kept as they are given, if anywhere: ``--journal``,
+    else a file per call when a person answers at a terminal."""
+    if call_id is None:
+        return None
+    from .journal import Journal, journal_name  # hashlib: only when journaling
+
+    if conv.journal_file is not None:
+        return Journal(conv.journal_file)
+    if conv.journal_dir is not None and conv.reader.interactive:
+        return Journal(conv.journal_dir / f"{journal_name(call_id)}.jsonl")
+    return None
 
 
 def converse(call_id: str | None, raw: object, data: AskInput, conv: Conversation) -> Conclusion:
@@ -39,7 +52,7 @@ def converse(call_id: str | None, raw: object, data: AskInput, conv: Conversatio
     stopped (at the review, if its answers were complete) or to start afresh; a finished
     call's journal entries are dropped. ``raw`` is the call's input as sent (its digest
     tells whether kept lines are about the same call)."""
-    journal = conv.journal_for(call_id)
+    journal = journal_for(conv, call_id)
     if journal is None or call_id is None or any(q.secret for q in data.questions):
         return ask_questions(data, conv)  # a secret answer is never written down
     from .journal import input_digest
@@ -65,29 +78,15 @@ def converse(call_id: str | None, raw: object, data: AskInput, conv: Conversatio
 
 
 def statuses(conclusion: Conclusion) -> dict[str, str]:
-    """Each question's fate, by question text: ``answered`` or ``skipped`` when the answers
-    were submitted; else ``declined`` (the person said no, chatted, or pressed Ctrl-C),
-    ``timed out`` (``--timeout``) or ``dismissed`` (the answers ended, the terminal hung
-    up, askcli was told to stop)."""
-    state, ending = conclusion.state, conclusion.ending
-    if ending is Ending.DONE and state.outcome in (
-        Outcome.SUBMITTED,
-        Outcome.FOLLOW_UP,
-        Outcome.RESPONDED,
-    ):
-        answered = state.answers
-        return {q.text: "answered" if q.text in answered else "skipped" for q in state.questions}
-    if ending is Ending.TIMEOUT:
-        fate = "timed out"
-    elif ending is Ending.DONE:
-        fate = "declined"
-    elif ending is Ending.INTERRUPTED:
+    """Each question's fate, by question text (:func:`askcli.questions.conclusion.fates`);
+    an interrupted conversation's questions were dismissed when a SIGTERM or SIGHUP stopped
+    askcli, declined after Ctrl-C."""
+    stopped = False
+    if conclusion.ending is Ending.INTERRUPTED:
         from ..terminal.signals import no_answer_reason
 
-        fate = "dismissed" if no_answer_reason() is not None else "declined"
-    else:
-        fate = "dismissed"
-    return {q.text: fate for q in state.questions}
+        stopped = no_answer_reason() is not None
+    return fates(conclusion, stopped=stopped)
 
 
 def ask_questions(

@@ -12,7 +12,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..terminal.rendering import Style, visible, wrap
+from ..escaping import visible
+from ..terminal.rendering import Style, wrap
 
 RESULT_TEXT = (
     "Todos have been modified successfully. Ensure that you continue to use the todo list "

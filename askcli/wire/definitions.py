@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..schema.models import AskUserQuestionInput
-from .envelopes import ASK_USER_QUESTION as TOOL_NAME
+from ..schema.names import ASK_USER_QUESTION as TOOL_NAME
 
 FORMATS = ("anthropic", "openai", "json-schema")
 # each other agent's question tool, as that agent defines it for its model

@@ -31,15 +31,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ..errors import UnreadableDocument
-from ..terminal.rendering import UNSAFE_BEYOND_C0, escape_controls
+from ..escaping import UNSAFE_BEYOND_C0, escape_controls
+from ..schema.names import ASK_USER_QUESTION, ELICITATION, OPENCODE_QUESTION, TODO_WRITE
 from .care import Care, care_of
 from .documents import loads_limited
 from .results import CANCEL_MESSAGE, Status, ToolResult
 
-ASK_USER_QUESTION = "AskUserQuestion"
-TODO_WRITE = "TodoWrite"
-ELICITATION = "elicitation/create"  # MCP's method, the name its calls go by here
-OPENCODE_QUESTION = "question"  # OpenCode's question tool
 JSONRPC_INVALID_PARAMS = -32602
 JSONRPC_NO_METHOD = -32601
 

@@ -144,15 +144,8 @@ def no_answer_text(why: str, answers: Mapping[str, str]) -> str:
     return f"No answer from the user ({why})." + _before(answers)
 
 
-def interrupted_text(answers: Mapping[str, str]) -> str:
-    """The result of a call that askcli stopped asking, keeping the answers typed so far:
-    after Ctrl-C the person's decline; after SIGHUP or SIGTERM no answer came (the person
-    did not decline), saying why."""
-    from ..terminal.signals import no_answer_reason  # signals imports this module
-
-    why = no_answer_reason()
-    if why is not None:
-        return no_answer_text(why, answers)
+def declined_text(answers: Mapping[str, str]) -> str:
+    """The person declined (Ctrl-C), keeping the answers typed so far."""
     return REJECT_MESSAGE + _before(answers)
 
 

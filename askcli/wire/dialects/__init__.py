@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
+from ...questions.conclusion import Conclusion, Ending, fates
 from ...questions.state import Outcome
 from ...schema.inputs import AskInput
 from ...schema.issues import Issue
-from ...terminal.conversation import Ending
-from ...tools.repl import Conclusion, statuses
 from ..envelopes import ToolCall
 from ..results import Status, ToolResult
 
@@ -61,8 +60,9 @@ class Asked(NamedTuple):
         return Status.NO_ANSWER
 
     def statuses(self) -> dict[str, str]:
-        """Each question's fate by question text (see :func:`askcli.tools.repl.statuses`)."""
-        return statuses(self.conclusion)
+        """Each question's fate by question text (:func:`askcli.questions.conclusion.fates`):
+        an interrupted call's questions were dismissed when askcli was stopped (``why``)."""
+        return fates(self.conclusion, stopped=self.why is not None)
 
     def selections(self, index: int) -> tuple[int, ...]:
         """The 1-based option numbers chosen at question ``index`` (Other included)."""

@@ -32,12 +32,12 @@ import re
 from typing import Any, NamedTuple
 
 from ...errors import InvalidCall
+from ...escaping import visible
 from ...questions.state import ANSWER_SEPARATOR
-from ...questions.values import FORMATS, MAX_PATTERN, ValueRule, as_number
 from ...schema.inputs import AskInput, Option, Question
 from ...schema.issues import Issue, zod_type
-from ...terminal.rendering import visible
-from ..envelopes import ELICITATION
+from ...schema.names import ELICITATION
+from ...schema.values import FORMATS, MAX_PATTERN, ValueRule, as_number
 from ..results import Status, ToolResult
 from ..urls import BadURL, Target, web_target
 from . import Asked, Dialect

@@ -1,0 +1,8 @@
+"""The names of the tools and methods askcli answers, as the asking programs spell them."""
+
+from __future__ import annotations
+
+ASK_USER_QUESTION = "AskUserQuestion"
+TODO_WRITE = "TodoWrite"
+ELICITATION = "elicitation/create"  # MCP's method, the name its calls go by here
+OPENCODE_QUESTION = "question"  # OpenCode's question tool
