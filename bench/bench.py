@@ -416,10 +416,13 @@ def bench_inbox_load(work: Path, askers: int = 50, each: int = 20) -> None:
     inboxes at once (in process, with the screens' code): none lost, none answered twice."""
     import io
 
-    from askcli.inbox.person import answer_one, inbox_id
+    from askcli.inbox.asking import reply_to_json
+    from askcli.inbox.person import inbox_id
     from askcli.inbox.store import State, Store
     from askcli.lines import TextLineReader
+    from askcli.runners.session import answer_document
     from askcli.terminal.conversation import Conversation
+    from askcli.wire.documents import Document
 
     env = _inbox_env(work, "load")
     path = Path(env["ASKCLI_INBOX"])
@@ -446,7 +449,9 @@ def bench_inbox_load(work: Path, askers: int = 50, each: int = 20) -> None:
                 io.StringIO(),
                 quiet=True,
             )
-            if answer_one(store, me, held, conv):
+            # as askcli inbox does: the screens' code, the reply stored for its asker
+            reply = answer_document(Document(held.call), conv, held.id)
+            if store.answer(me, held.id, reply_to_json(reply)):
                 answered[slot].append(held.id)
         store.leave(me)
 
