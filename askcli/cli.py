@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import io
 import math
 import os
 import sys
@@ -20,7 +19,6 @@ import click
 from . import __version__
 from .errors import BadFixture, InboxError, UsageError
 from .escaping import visible
-from .lines import LineReader
 from .runners.session import run
 from .runners.streams import (
     CLOSED_AT_START,
@@ -28,8 +26,9 @@ from .runners.streams import (
     GatedStderr,
     Stdout,
     Streams,
-    discarded,
+    Tee,
     guarded,
+    inbox_conversation,
     notice_for,
     open_reader,
     printer,
@@ -238,60 +237,17 @@ def ask(
         wording=wording,
     )
     name = "stdin" if source == "-" else source
-    answer = _inbox_answer(timeout) if inbox else None
+    answer = None
+    if inbox:
+        from .inbox.asking import ask_answerer
+
+        answer = ask_answerer(timeout)
     _guard_pipe(
         ctx,
         lambda: int(
             run(streams.calls, conv, streams.out, output=Output(output), name=name, answer=answer)
         ),
     )
-
-
-def _inbox_answer(timeout: float | None) -> Callable[[Any, Conversation, int], Any]:
-    """``ask --inbox``: each document is queued and its reply waited for."""
-    from .inbox.asking import ask_inbox
-    from .inbox.store import Agent, Store
-
-    store = Store()
-    agent = Agent("ask", None, os.getcwd(), f"pid {os.getpid()}")
-
-    def answer(document: Any, conv: Conversation, seq: int) -> Any:
-        return ask_inbox(
-            store, document, agent, timeout=timeout, said=conv.error, locked_is_no_answer=True
-        )
-
-    return answer
-
-
-def _acp_inbox(conv: Conversation, timeout: float | None) -> Callable[[Any], Any]:
-    """``acp --inbox``: each permission request or form is queued and its reply waited for
-    (``timeout``: withdrawn when nobody answers in time)."""
-    from .inbox.asking import ask_inbox
-    from .inbox.store import Agent, Store
-
-    probe = Store()  # an inbox file askcli cannot use is said before the agent starts
-    try:
-        probe.ids()
-    finally:
-        probe.close()
-    store = Store()
-    agent = Agent("acp", None, os.getcwd(), f"pid {os.getpid()}")
-    return lambda document: ask_inbox(store, document, agent, timeout=timeout, said=conv.error)
-
-
-class _Tee(io.StringIO):
-    """Keeps what is written and passes it on to ``stream``."""
-
-    def __init__(self, stream: TextIO) -> None:
-        super().__init__()
-        self.stream = stream
-
-    def write(self, text: str) -> int:
-        self.stream.write(text)
-        return super().write(text)
-
-    def flush(self) -> None:
-        self.stream.flush()
 
 
 @cli.command()
@@ -337,10 +293,11 @@ def record(
     import tempfile
 
     from . import fixtures
+    from .runners.fixture_files import save_fixture, writable_fixture
     from .wire.documents import Document
 
     try:
-        _writable_fixture(fixture_path)
+        writable_fixture(fixture_path)
         streams = Streams(source, answers_path)
     except UsageError as exc:
         _usage_error(ctx, exc)
@@ -356,7 +313,7 @@ def record(
         streams.calls.transcript = typed
     else:
         streams.answers.transcript = typed
-    out = _Tee(streams.out)
+    out = Tee(streams.out)
 
     def work() -> int:
         with tempfile.TemporaryDirectory(prefix="askcli-record-") as scratch:
@@ -386,45 +343,11 @@ def record(
         )
         if fixture["stdout"] != out.getvalue().splitlines() or fixture["status"] != status:
             streams.say("askcli: warning: replaying this session does not give what it printed\n")
-        if not _save_fixture(fixture_path, fixture, streams.say):
+        if not save_fixture(fixture_path, fixture, streams.say):
             return EXIT_OUTPUT_FAILED
         return int(status)
 
     _guard_pipe(ctx, work)
-
-
-def _writable_fixture(path: Path) -> None:
-    """UsageError, before the session, when the fixture could not be saved at ``path``."""
-    from .files import lstat_or_none, not_regular
-
-    try:
-        found = lstat_or_none(path)
-    except OSError as exc:
-        raise UsageError(f"cannot write the fixture {path}: {exc.strerror}") from None
-    kind = None if found is None else not_regular(found.st_mode)
-    if kind is not None:
-        raise UsageError(f"cannot write the fixture {path}: it is {kind}, not a regular file")
-
-
-def _save_fixture(path: Path, fixture: dict[str, Any], say: Callable[[str], None]) -> bool:
-    """Save a recorded fixture and say where; False (said why) when it cannot be."""
-    from . import fixtures
-
-    where = visible(str(path))
-    try:
-        fixtures.save(path, fixture)
-    except OSError as exc:
-        say(f"askcli: cannot write the fixture {where}: {visible(exc.strerror or str(exc))}\n")
-        return False
-    say(f"askcli: recorded {where}\n")
-    return True
-
-
-def _fixture_files(paths: tuple[Path, ...]) -> list[Path]:
-    found: list[Path] = []
-    for path in paths:
-        found += sorted(path.rglob("*.json")) if path.is_dir() else [path]
-    return found
 
 
 @cli.command()
@@ -437,8 +360,9 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
     differs, 2 when a fixture cannot be read, 141 stdout closed, 74 stdout cannot be written.
     """
     from . import fixtures
+    from .runners.fixture_files import fixture_files
 
-    files = _fixture_files(paths)
+    files = fixture_files(paths)
     if not files:
         say_err("askcli: no fixtures found\n")
         ctx.exit(int(Status.INVALID))
@@ -573,16 +497,6 @@ def _prompt(words: tuple[str, ...], given: str | None) -> str | None:
     return given if given is not None else " ".join(words) if words else None
 
 
-def _save_session(
-    path: Path, fixture: dict[str, Any], sent: Any, status: int, say: Callable[[str], None]
-) -> bool:
-    """Save a recorded host session, warning when replaying it does not give what it did."""
-    section = fixture.get("claude") or fixture.get("acp") or {}
-    if section.get("sent") != sent or fixture["status"] != status:
-        say("askcli: warning: replaying this session does not give what it did\n")
-    return _save_fixture(path, fixture, say)
-
-
 @cli.command(cls=_ClaudeCommand)
 @click.argument("words", nargs=-1, metavar="[PROMPT]... [-- CLAUDE ARGS]")
 @prompt_option
@@ -627,13 +541,14 @@ def claude(
     """
     from .hosts import child
     from .hosts import claude as hosting
+    from .runners.fixture_files import save_session, writable_fixture
 
     try:
         prompt = _prompt(words, prompt_option)
         command = [hosting.find_claude(claude_bin), *hosting.FLAGS]
         command += ctx.meta.get("askcli.claude_args", [])
         if record_path is not None:
-            _writable_fixture(record_path)
+            writable_fixture(record_path)
         reader = open_reader(answers_path, "answers from")
     except UsageError as exc:
         _usage_error(ctx, exc)
@@ -664,7 +579,7 @@ def claude(
                 exit_status=recorder.exit_status,
                 wording=wording,
             )
-            if not _save_session(record_path, fixture, recorder.sent, status, conv.say):
+            if not save_session(record_path, fixture, recorder.sent, status, conv.say):
                 return EXIT_OUTPUT_FAILED
         return status
 
@@ -750,6 +665,7 @@ def acp(
     """
     from .hosts import acp as hosting
     from .hosts import child
+    from .runners.fixture_files import save_session, writable_fixture
 
     agent = ctx.meta.get("askcli.agent")
     if agent is None:
@@ -767,14 +683,18 @@ def acp(
                 "--record keeps the answers typed here: it cannot be used with --inbox"
             )
         if record_path is not None:
-            _writable_fixture(record_path)
+            writable_fixture(record_path)
         reader = open_reader(answers_path, "answers from")
         notice = notice_for(notify or "", reader, say_err)
         conv = Conversation(
             reader, err, Style.for_stream(sys.stderr), notice=notice, timeout=timeout
         )
         capabilities = hosting.capabilities(fs=fs, terminal=terminal)
-        asker = _acp_inbox(conv, timeout) if inbox else None
+        asker = None
+        if inbox:
+            from .inbox.asking import acp_asker
+
+            asker = acp_asker(conv, timeout)
         shown = hosting.show_stderr(conv)
         recorder = hosting.Recorder() if record_path is not None else None
         link = hosting.AgentLink(
@@ -825,7 +745,7 @@ def acp(
                 exit_status=recorder.exit_status,
                 one_terminal=one_terminal,
             )
-            if not _save_session(record_path, fixture, recorder.sent, status, conv.say):
+            if not save_session(record_path, fixture, recorder.sent, status, conv.say):
                 return EXIT_OUTPUT_FAILED
         return status
 
@@ -925,22 +845,6 @@ def mcp(
     ctx.exit(status)
 
 
-def _inbox_conversation(
-    reader: LineReader, err: TextIO, journal: Path | None, wording: str
-) -> Conversation:
-    """The conversation an inbox asks its questions in (``inbox`` and ``inbox answer``)."""
-    return Conversation(
-        reader,
-        err,
-        Style.for_stream(sys.stderr),
-        todos=TodoStore(default_path()),
-        journal_file=journal,
-        journal_dir=journal_default_dir(),
-        quiet=discarded(sys.stderr),
-        wording=wording,
-    )
-
-
 @cli.group(invoke_without_command=True)
 @answers_option
 @notify_option
@@ -992,7 +896,7 @@ def inbox(
         _usage_error(ctx, exc)
         return
     err = text_stream(sys.stderr, errors="backslashreplace")
-    conv = _inbox_conversation(reader, err, journal, wording)
+    conv = inbox_conversation(reader, err, journal, wording)
     notice = notice_for(notify or "", reader, say_err)
     session = Inbox(Store(), conv, notice=notice, command=notify_command)
     _guard_pipe(ctx, session.run)
@@ -1063,7 +967,7 @@ def inbox_answer(
         return
     err = text_stream(sys.stderr, errors="backslashreplace")
     out = cast(TextIO, Stdout(text_stream(sys.stdout, errors="strict")))
-    conv = _inbox_conversation(reader, err, journal, wording)
+    conv = inbox_conversation(reader, err, journal, wording)
     _guard_pipe(ctx, lambda: answer_by_id(Store(), question_id, conv, out, output=Output(output)))
 
 

@@ -19,6 +19,7 @@ from ..lines import FdLineReader, LineReader
 from ..terminal import signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style, terminal_text
+from ..tools.journal import default_dir as journal_default_dir
 from ..tools.todo_store import TodoStore, default_path
 from ..wire.results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status
 
@@ -259,3 +260,34 @@ def guarded(work: Callable[[], int], *, every_sigint: bool = False) -> int:
     if status == Status.INTERRUPTED:
         status = signals.exit_status(Status.INTERRUPTED)
     return status
+
+
+class Tee(io.StringIO):
+    """Keeps what is written and passes it on to ``stream``."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(text)
+        return super().write(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
+def inbox_conversation(
+    reader: LineReader, err: TextIO, journal: Path | None, wording: str
+) -> Conversation:
+    """The conversation an inbox asks its questions in (``inbox`` and ``inbox answer``)."""
+    return Conversation(
+        reader,
+        err,
+        Style.for_stream(sys.stderr),
+        todos=TodoStore(default_path()),
+        journal_file=journal,
+        journal_dir=journal_default_dir(),
+        quiet=discarded(sys.stderr),
+        wording=wording,
+    )
