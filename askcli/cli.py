@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import io
 import math
 import os
-import stat
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -19,12 +17,26 @@ from typing import IO, TYPE_CHECKING, Any, TextIO, cast
 import click
 
 from . import __version__
-from .errors import BadFixture, InboxError, OutputFailed, UsageError
+from .errors import BadFixture, InboxError, UsageError
 from .escaping import visible
-from .files import is_devnull
-from .lines import FdLineReader, LineReader
 from .runners.session import run
-from .terminal import signals
+from .runners.streams import (
+    CLOSED_AT_START,
+    NOTIFY_MODES,
+    GatedStderr,
+    Stdout,
+    Streams,
+    Tee,
+    guarded,
+    inbox_conversation,
+    notice_for,
+    open_reader,
+    printer,
+    quiet_stdout,
+    reopen_closed_fds,
+    say_err,
+    text_stream,
+)
 from .terminal.conversation import Conversation
 from .terminal.rendering import MAX_CELLS, Style, terminal_text
 from .tools.journal import default_dir as journal_default_dir
@@ -33,7 +45,7 @@ from .wire.envelopes import Output
 from .wire.results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status
 
 if TYPE_CHECKING:
-    from .terminal.notify import Notice
+    pass
 
 EXIT_MISMATCH = 1
 _OUTPUT_ERRORS = (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG)
@@ -68,245 +80,16 @@ class _Seconds(click.ParamType[float]):
         return seconds
 
 
-def _text_stream(stream: TextIO, *, errors: str) -> TextIO:
-    """``stream`` writing UTF-8 whatever the locale says: model text and answers are
-    Unicode. The stream itself is set up, not wrapped, so that nothing closes it twice."""
-    reconfigure = getattr(stream, "reconfigure", None)
-    if reconfigure is not None:
-        reconfigure(encoding="utf-8", errors=errors)
-        return stream
-    return io.TextIOWrapper(stream.buffer, encoding="utf-8", errors=errors, newline="\n")
-
-
-def _open(path: str, what: str) -> FdLineReader:
-    if path == "-":
-        return FdLineReader(0)
-    try:
-        # a FIFO with no writer would block the open itself, before any timeout or signal
-        # handler applies: open without waiting, then read in blocking mode
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-        os.set_blocking(fd, True)
-    except OSError as exc:
-        raise UsageError(f"cannot read {what} {path}: {exc.strerror}") from None
-    mode = os.fstat(fd).st_mode
-    problem = None
-    if stat.S_ISDIR(mode):
-        problem = "it is a directory"
-    elif (stat.S_ISCHR(mode) or stat.S_ISBLK(mode)) and not _terminal_or_null(fd):
-        # /dev/zero, /dev/urandom, a disk: endless bytes that no person typed
-        problem = "it is a device, not a file, pipe or terminal"
-    if problem is not None:
-        os.close(fd)
-        raise UsageError(f"cannot read {what} {path}: {problem}")
-    return FdLineReader(fd)
-
-
-def _terminal_or_null(fd: int) -> bool:
-    """``fd`` is a terminal (``/dev/tty``) or ``/dev/null`` (no input at all)."""
-    try:
-        return os.isatty(fd) or is_devnull(os.fstat(fd))
-    except OSError:
-        return False
-
-
-class _Stdout(io.TextIOBase):
-    """stdout for results: a write that fails (a full disk, ``/dev/full``) raises
-    OutputFailed; a reader that went away stays a BrokenPipeError."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-
-    def write(self, text: str) -> int:
-        try:
-            return self.stream.write(text)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputFailed(exc.strerror or str(exc)) from None
-
-    def flush(self) -> None:
-        try:
-            self.stream.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OutputFailed(exc.strerror or str(exc)) from None
-
-
-class _Streams:
-    """stdout, stderr and the readers for calls and answers of one command."""
-
-    def __init__(self, source: str, answers: str) -> None:
-        self.err = _text_stream(sys.stderr, errors="backslashreplace")
-        self.out = cast(TextIO, _Stdout(_text_stream(sys.stdout, errors="strict")))
-        self.calls = _open(source, "calls from")
-        if _CLOSED_AT_START & {0} and "-" in (source, answers):
-            self.say("askcli: stdin is closed: it reads as empty\n")
-        shared = source == "-" and answers == "-"
-        self.answers = self.calls if shared else _open(answers, "answers from")
-        if shared and self.calls.interactive:
-            self.say("askcli: paste the call (JSON) and then answer; Ctrl-D ends.\n")
-
-    @property
-    def shared(self) -> bool:
-        return self.answers is self.calls
-
-    def say(self, text: str) -> None:
-        try:
-            self.err.write(terminal_text(text))
-            self.err.flush()
-        except (OSError, ValueError):  # a stderr that is full or gone: nobody to tell
-            pass
-
-    def conversation(
-        self,
-        timeout: float | None = None,
-        *,
-        state: Path | None = None,
-        session: str | None = None,
-        journal: Path | None = None,
-        journal_dir: Path | None = None,
-        notify: str | None = None,
-        wording: str = "seed",
-    ) -> Conversation:
-        return Conversation(
-            reader=self.answers,
-            out=self.err,
-            style=Style.for_stream(sys.stderr),
-            timeout=timeout,
-            calls_follow=self.shared,
-            todos=TodoStore(state or default_path()),
-            session=session,
-            journal_file=journal,
-            journal_dir=journal_dir,
-            quiet=_discarded(sys.stderr),
-            notice=_notice(notify, self.answers, self.say) if notify is not None else None,
-            wording=wording,
-        )
-
-
-NOTIFY_MODES = ("auto", "bell", "osc9", "osc777", "none")  # askcli.terminal.notify.Mode, unimported
-
-
-def _notice(choice: str, answers: LineReader, say: Callable[[str], None]) -> Notice | None:
-    """What ``--notify`` writes when a question starts waiting: nothing unless a person
-    answers at a terminal and stderr is one. ``""``: ``$ASKCLI_NOTIFY``, else auto; a
-    value there that is not a mode is said and taken as auto."""
-    if not choice:
-        value = os.environ.get("ASKCLI_NOTIFY", "")
-        choice = value.strip().lower() or "auto"
-        if choice not in NOTIFY_MODES:
-            say(
-                f"askcli: ASKCLI_NOTIFY={visible(value)} is not one of "
-                f"{', '.join(NOTIFY_MODES)}; using auto\n"
-            )
-            choice = "auto"
-    if choice.lower() == "none" or not answers.interactive or not _tty(sys.stderr):
-        return None
-    from .terminal.notify import Mode, resolve
-
-    return resolve(Mode(choice.lower()), os.environ)
-
-
-def _tty(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-def _printer() -> Callable[[str], None]:
-    """Print one line on stdout at once (``check``, ``replay``, ``schema``)."""
-    out = _Stdout(_text_stream(sys.stdout, errors="strict"))
-
-    def echo(line: str) -> None:
-        out.write(line + "\n")
-        out.flush()
-
-    return echo
-
-
-_CLOSED_AT_START: set[int] = set()  # standard descriptors askcli was started without
-
-
-def _reopen_closed_fds() -> set[int]:
-    """Put ``/dev/null`` on each of fds 0-2 that is closed, so that no file askcli opens
-    takes its number (a call file read as the answers too); the fds that were closed."""
-    closed = set()
-    for fd in (0, 1, 2):
-        try:
-            os.fstat(fd)
-        except OSError:
-            closed.add(fd)
-            null = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
-            if null != fd:
-                os.dup2(null, fd)
-                os.close(null)
-    if 2 in closed:  # nobody sees the screens: like 2>/dev/null
-        sys.stderr = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
-    if 0 in closed:
-        sys.stdin = open(0, encoding="utf-8", errors="surrogateescape", closefd=False)  # noqa: SIM115
-    return closed
-
-
-def _quiet_stdout() -> None:
-    """Point stdout at ``/dev/null``, so that the flush at exit cannot fail again."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
-    os.close(devnull)
-
-
-def _discarded(stream: TextIO) -> bool:
-    """The stream is ``/dev/null``: what is written there is never seen."""
-    try:
-        return is_devnull(os.fstat(stream.fileno()))
-    except (OSError, ValueError, AttributeError):
-        return False
-
-
 def _usage_error(ctx: click.Context, exc: UsageError) -> None:
     # the message may quote a path or value from the command line: one line, escaped
-    _say_err(f"askcli: {visible(str(exc))}\n")
+    say_err(f"askcli: {visible(str(exc))}\n")
     ctx.exit(int(Status.INVALID))
-
-
-def _say_err(text: str) -> None:
-    """Write to stderr through the terminal gate; a stderr that is gone is no error."""
-    try:
-        sys.stderr.write(terminal_text(text))
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
-
-
-class _GatedStderr(io.TextIOBase):
-    """stderr for click's own messages, through the terminal gate."""
-
-    def write(self, text: str) -> int:
-        _say_err(text)
-        return len(text)
 
 
 def _guard_pipe(ctx: click.Context, work: Callable[[], int], *, every_sigint: bool = False) -> None:
     """Run ``work`` with askcli's signal handling and exit with its status; a closed
     stdout ends quietly."""
-    signals.install(every_sigint=every_sigint)
-    try:
-        status = work()
-    except BrokenPipeError:
-        # stdout's reader went away: nobody is left to read a result
-        _quiet_stdout()
-        ctx.exit(EXIT_STDOUT_GONE)
-    except OutputFailed as exc:
-        _quiet_stdout()
-        _say_err(f"askcli: cannot write the result to stdout: {visible(str(exc))}\n")
-        ctx.exit(EXIT_OUTPUT_FAILED)
-    except InboxError as exc:  # the queue file cannot be used: said in one line
-        _say_err(f"askcli: {visible(str(exc))}\n")
-        ctx.exit(int(Status.INVALID))
-    if status == Status.INTERRUPTED:
-        status = signals.exit_status(Status.INTERRUPTED)
-    ctx.exit(status)
+    ctx.exit(guarded(work, every_sigint=every_sigint))
 
 
 source_argument = click.argument("source", default="-", metavar="[SOURCE]")
@@ -440,7 +223,7 @@ def ask(
     141 stdout closed, 74 stdout cannot be written.
     """
     try:
-        streams = _Streams(source, answers_path)
+        streams = Streams(source, answers_path)
     except UsageError as exc:
         _usage_error(ctx, exc)
         return
@@ -454,60 +237,17 @@ def ask(
         wording=wording,
     )
     name = "stdin" if source == "-" else source
-    answer = _inbox_answer(timeout) if inbox else None
+    answer = None
+    if inbox:
+        from .inbox.asking import ask_answerer
+
+        answer = ask_answerer(timeout)
     _guard_pipe(
         ctx,
         lambda: int(
             run(streams.calls, conv, streams.out, output=Output(output), name=name, answer=answer)
         ),
     )
-
-
-def _inbox_answer(timeout: float | None) -> Callable[[Any, Conversation, int], Any]:
-    """``ask --inbox``: each document is queued and its reply waited for."""
-    from .inbox.asking import ask_inbox
-    from .inbox.store import Agent, Store
-
-    store = Store()
-    agent = Agent("ask", None, os.getcwd(), f"pid {os.getpid()}")
-
-    def answer(document: Any, conv: Conversation, seq: int) -> Any:
-        return ask_inbox(
-            store, document, agent, timeout=timeout, said=conv.error, locked_is_no_answer=True
-        )
-
-    return answer
-
-
-def _acp_inbox(conv: Conversation, timeout: float | None) -> Callable[[Any], Any]:
-    """``acp --inbox``: each permission request or form is queued and its reply waited for
-    (``timeout``: withdrawn when nobody answers in time)."""
-    from .inbox.asking import ask_inbox
-    from .inbox.store import Agent, Store
-
-    probe = Store()  # an inbox file askcli cannot use is said before the agent starts
-    try:
-        probe.ids()
-    finally:
-        probe.close()
-    store = Store()
-    agent = Agent("acp", None, os.getcwd(), f"pid {os.getpid()}")
-    return lambda document: ask_inbox(store, document, agent, timeout=timeout, said=conv.error)
-
-
-class _Tee(io.StringIO):
-    """Keeps what is written and passes it on to ``stream``."""
-
-    def __init__(self, stream: TextIO) -> None:
-        super().__init__()
-        self.stream = stream
-
-    def write(self, text: str) -> int:
-        self.stream.write(text)
-        return super().write(text)
-
-    def flush(self) -> None:
-        self.stream.flush()
 
 
 @cli.command()
@@ -553,11 +293,12 @@ def record(
     import tempfile
 
     from . import fixtures
+    from .runners.fixture_files import save_fixture, writable_fixture
     from .wire.documents import Document
 
     try:
-        _writable_fixture(fixture_path)
-        streams = _Streams(source, answers_path)
+        writable_fixture(fixture_path)
+        streams = Streams(source, answers_path)
     except UsageError as exc:
         _usage_error(ctx, exc)
         return
@@ -572,7 +313,7 @@ def record(
         streams.calls.transcript = typed
     else:
         streams.answers.transcript = typed
-    out = _Tee(streams.out)
+    out = Tee(streams.out)
 
     def work() -> int:
         with tempfile.TemporaryDirectory(prefix="askcli-record-") as scratch:
@@ -602,45 +343,11 @@ def record(
         )
         if fixture["stdout"] != out.getvalue().splitlines() or fixture["status"] != status:
             streams.say("askcli: warning: replaying this session does not give what it printed\n")
-        if not _save_fixture(fixture_path, fixture, streams.say):
+        if not save_fixture(fixture_path, fixture, streams.say):
             return EXIT_OUTPUT_FAILED
         return int(status)
 
     _guard_pipe(ctx, work)
-
-
-def _writable_fixture(path: Path) -> None:
-    """UsageError, before the session, when the fixture could not be saved at ``path``."""
-    from .files import lstat_or_none, not_regular
-
-    try:
-        found = lstat_or_none(path)
-    except OSError as exc:
-        raise UsageError(f"cannot write the fixture {path}: {exc.strerror}") from None
-    kind = None if found is None else not_regular(found.st_mode)
-    if kind is not None:
-        raise UsageError(f"cannot write the fixture {path}: it is {kind}, not a regular file")
-
-
-def _save_fixture(path: Path, fixture: dict[str, Any], say: Callable[[str], None]) -> bool:
-    """Save a recorded fixture and say where; False (said why) when it cannot be."""
-    from . import fixtures
-
-    where = visible(str(path))
-    try:
-        fixtures.save(path, fixture)
-    except OSError as exc:
-        say(f"askcli: cannot write the fixture {where}: {visible(exc.strerror or str(exc))}\n")
-        return False
-    say(f"askcli: recorded {where}\n")
-    return True
-
-
-def _fixture_files(paths: tuple[Path, ...]) -> list[Path]:
-    found: list[Path] = []
-    for path in paths:
-        found += sorted(path.rglob("*.json")) if path.is_dir() else [path]
-    return found
 
 
 @cli.command()
@@ -653,12 +360,13 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
     differs, 2 when a fixture cannot be read, 141 stdout closed, 74 stdout cannot be written.
     """
     from . import fixtures
+    from .runners.fixture_files import fixture_files
 
-    files = _fixture_files(paths)
+    files = fixture_files(paths)
     if not files:
-        _say_err("askcli: no fixtures found\n")
+        say_err("askcli: no fixtures found\n")
         ctx.exit(int(Status.INVALID))
-    echo = _printer()
+    echo = printer()
 
     def work() -> int:
         status = 0
@@ -699,11 +407,11 @@ def check(ctx: click.Context, source: str, strict: bool) -> None:
     from .runners.check import check as check_source
 
     try:
-        reader = _open(source, "calls from")
+        reader = open_reader(source, "calls from")
     except UsageError as exc:
         _usage_error(ctx, exc)
         return
-    _guard_pipe(ctx, lambda: int(check_source(reader, _printer(), strict=strict)))
+    _guard_pipe(ctx, lambda: int(check_source(reader, printer(), strict=strict)))
 
 
 @cli.command()
@@ -727,7 +435,7 @@ def schema(ctx: click.Context, fmt: str) -> None:
     from .wire.definitions import tool_definition
 
     def work() -> int:
-        _printer()(json.dumps(tool_definition(fmt), indent=2, ensure_ascii=False))
+        printer()(json.dumps(tool_definition(fmt), indent=2, ensure_ascii=False))
         return 0
 
     _guard_pipe(ctx, work)
@@ -789,16 +497,6 @@ def _prompt(words: tuple[str, ...], given: str | None) -> str | None:
     return given if given is not None else " ".join(words) if words else None
 
 
-def _save_session(
-    path: Path, fixture: dict[str, Any], sent: Any, status: int, say: Callable[[str], None]
-) -> bool:
-    """Save a recorded host session, warning when replaying it does not give what it did."""
-    section = fixture.get("claude") or fixture.get("acp") or {}
-    if section.get("sent") != sent or fixture["status"] != status:
-        say("askcli: warning: replaying this session does not give what it did\n")
-    return _save_fixture(path, fixture, say)
-
-
 @cli.command(cls=_ClaudeCommand)
 @click.argument("words", nargs=-1, metavar="[PROMPT]... [-- CLAUDE ARGS]")
 @prompt_option
@@ -843,20 +541,21 @@ def claude(
     """
     from .hosts import child
     from .hosts import claude as hosting
+    from .runners.fixture_files import save_session, writable_fixture
 
     try:
         prompt = _prompt(words, prompt_option)
         command = [hosting.find_claude(claude_bin), *hosting.FLAGS]
         command += ctx.meta.get("askcli.claude_args", [])
         if record_path is not None:
-            _writable_fixture(record_path)
-        reader = _open(answers_path, "answers from")
+            writable_fixture(record_path)
+        reader = open_reader(answers_path, "answers from")
     except UsageError as exc:
         _usage_error(ctx, exc)
         return
-    err = _text_stream(sys.stderr, errors="backslashreplace")
-    out = _text_stream(sys.stdout, errors="strict")
-    notice = _notice(notify or "", reader, _say_err)
+    err = text_stream(sys.stderr, errors="backslashreplace")
+    out = text_stream(sys.stdout, errors="strict")
+    notice = notice_for(notify or "", reader, say_err)
     conv = Conversation(reader, err, Style.for_stream(sys.stderr), notice=notice, wording=wording)
     typed = bytearray()
     reader.transcript = typed
@@ -867,7 +566,7 @@ def claude(
         # host() ends Claude Code on every way out
         status = hosting.host(recorder or link, conv, out, prompt=prompt, allow=allow, deny=deny)
         if status in (EXIT_STDOUT_GONE, EXIT_OUTPUT_FAILED):
-            _quiet_stdout()
+            quiet_stdout()
         if recorder is not None and record_path is not None:
             from . import fixtures
 
@@ -880,7 +579,7 @@ def claude(
                 exit_status=recorder.exit_status,
                 wording=wording,
             )
-            if not _save_session(record_path, fixture, recorder.sent, status, conv.say):
+            if not save_session(record_path, fixture, recorder.sent, status, conv.say):
                 return EXIT_OUTPUT_FAILED
         return status
 
@@ -966,12 +665,13 @@ def acp(
     """
     from .hosts import acp as hosting
     from .hosts import child
+    from .runners.fixture_files import save_session, writable_fixture
 
     agent = ctx.meta.get("askcli.agent")
     if agent is None:
         agent, words = list(words), ()
-    err = _text_stream(sys.stderr, errors="backslashreplace")
-    out = _text_stream(sys.stdout, errors="strict")
+    err = text_stream(sys.stderr, errors="backslashreplace")
+    out = text_stream(sys.stdout, errors="strict")
     try:
         prompt = _prompt(words, prompt_option)
         if not agent:
@@ -983,14 +683,18 @@ def acp(
                 "--record keeps the answers typed here: it cannot be used with --inbox"
             )
         if record_path is not None:
-            _writable_fixture(record_path)
-        reader = _open(answers_path, "answers from")
-        notice = _notice(notify or "", reader, _say_err)
+            writable_fixture(record_path)
+        reader = open_reader(answers_path, "answers from")
+        notice = notice_for(notify or "", reader, say_err)
         conv = Conversation(
             reader, err, Style.for_stream(sys.stderr), notice=notice, timeout=timeout
         )
         capabilities = hosting.capabilities(fs=fs, terminal=terminal)
-        asker = _acp_inbox(conv, timeout) if inbox else None
+        asker = None
+        if inbox:
+            from .inbox.asking import acp_asker
+
+            asker = acp_asker(conv, timeout)
         shown = hosting.show_stderr(conv)
         recorder = hosting.Recorder() if record_path is not None else None
         link = hosting.AgentLink(
@@ -1003,7 +707,7 @@ def acp(
         _usage_error(ctx, exc)
         return
     except InboxError as exc:  # the inbox file cannot be used: said in one line
-        _say_err(f"askcli: {visible(str(exc))}\n")
+        say_err(f"askcli: {visible(str(exc))}\n")
         ctx.exit(int(Status.INVALID))
     typed = bytearray()
     reader.transcript = typed
@@ -1025,7 +729,7 @@ def acp(
             mode=mode,
         )
         if status in (EXIT_STDOUT_GONE, EXIT_OUTPUT_FAILED):
-            _quiet_stdout()
+            quiet_stdout()
         if recorder is not None and record_path is not None:
             from . import fixtures
 
@@ -1041,7 +745,7 @@ def acp(
                 exit_status=recorder.exit_status,
                 one_terminal=one_terminal,
             )
-            if not _save_session(record_path, fixture, recorder.sent, status, conv.say):
+            if not save_session(record_path, fixture, recorder.sent, status, conv.say):
                 return EXIT_OUTPUT_FAILED
         return status
 
@@ -1136,25 +840,9 @@ def mcp(
         _usage_error(ctx, exc)
         return
     except InboxError as exc:
-        _say_err(f"askcli: {visible(str(exc))}\n")
+        say_err(f"askcli: {visible(str(exc))}\n")
         status = int(Status.INVALID)
     ctx.exit(status)
-
-
-def _inbox_conversation(
-    reader: LineReader, err: TextIO, journal: Path | None, wording: str
-) -> Conversation:
-    """The conversation an inbox asks its questions in (``inbox`` and ``inbox answer``)."""
-    return Conversation(
-        reader,
-        err,
-        Style.for_stream(sys.stderr),
-        todos=TodoStore(default_path()),
-        journal_file=journal,
-        journal_dir=journal_default_dir(),
-        quiet=_discarded(sys.stderr),
-        wording=wording,
-    )
 
 
 @cli.group(invoke_without_command=True)
@@ -1203,13 +891,13 @@ def inbox(
     from .inbox.store import Store
 
     try:
-        reader = _open(answers_path, "answers from")
+        reader = open_reader(answers_path, "answers from")
     except UsageError as exc:
         _usage_error(ctx, exc)
         return
-    err = _text_stream(sys.stderr, errors="backslashreplace")
-    conv = _inbox_conversation(reader, err, journal, wording)
-    notice = _notice(notify or "", reader, _say_err)
+    err = text_stream(sys.stderr, errors="backslashreplace")
+    conv = inbox_conversation(reader, err, journal, wording)
+    notice = notice_for(notify or "", reader, say_err)
     session = Inbox(Store(), conv, notice=notice, command=notify_command)
     _guard_pipe(ctx, session.run)
 
@@ -1236,7 +924,7 @@ def inbox_list(ctx: click.Context, as_json: bool, every: bool) -> None:
     width = terminal_width(sys.stdout)
     _guard_pipe(
         ctx,
-        lambda: list_questions(Store(), _printer(), as_json=as_json, every=every, width=width),
+        lambda: list_questions(Store(), printer(), as_json=as_json, every=every, width=width),
     )
 
 
@@ -1273,13 +961,13 @@ def inbox_answer(
     from .inbox.store import Store
 
     try:
-        reader = _open(answers_path, "answers from")
+        reader = open_reader(answers_path, "answers from")
     except UsageError as exc:
         _usage_error(ctx, exc)
         return
-    err = _text_stream(sys.stderr, errors="backslashreplace")
-    out = cast(TextIO, _Stdout(_text_stream(sys.stdout, errors="strict")))
-    conv = _inbox_conversation(reader, err, journal, wording)
+    err = text_stream(sys.stderr, errors="backslashreplace")
+    out = cast(TextIO, Stdout(text_stream(sys.stdout, errors="strict")))
+    conv = inbox_conversation(reader, err, journal, wording)
     _guard_pipe(ctx, lambda: answer_by_id(Store(), question_id, conv, out, output=Output(output)))
 
 
@@ -1303,7 +991,7 @@ def show(ctx: click.Context, state: Path | None, session: str) -> None:
     store = TodoStore(state or default_path())
     items = store.get(session)
     for note in store.notes:
-        _say_err(f"askcli: {visible(note)}\n")
+        say_err(f"askcli: {visible(note)}\n")
     if store.problem is not None:
         ctx.exit(int(Status.INVALID))
     style = Style.for_stream(sys.stdout)
@@ -1351,21 +1039,21 @@ _NO_ARGS_IS_HELP: tuple[type[click.UsageError], ...] = (
 
 
 def main() -> None:
-    _CLOSED_AT_START.update(_reopen_closed_fds())
-    if 1 in _CLOSED_AT_START:
-        _say_err("askcli: stdout is closed: nobody is left to read a result\n")
+    CLOSED_AT_START.update(reopen_closed_fds())
+    if 1 in CLOSED_AT_START:
+        say_err("askcli: stdout is closed: nobody is left to read a result\n")
         sys.exit(EXIT_STDOUT_GONE)
     try:
         status = cli.main(prog_name="askcli", standalone_mode=False)
     except _NO_ARGS_IS_HELP as exc:  # bare `askcli` or `askcli todo`: the usage, as lines
-        _say_err(visible(exc.format_message(), multiline=True) + "\n")
+        say_err(visible(exc.format_message(), multiline=True) + "\n")
         status = exc.exit_code
     except click.UsageError as exc:  # one line: what is wrong, and where to read more
         where = exc.ctx.command_path if exc.ctx is not None else "askcli"
-        _say_err(f"{where}: {visible(exc.format_message())} (see '{where} --help')\n")
+        say_err(f"{where}: {visible(exc.format_message())} (see '{where} --help')\n")
         status = exc.exit_code
     except click.ClickException as exc:  # click's usage errors quote what was typed
-        exc.show(file=cast(IO[Any], _GatedStderr()))
+        exc.show(file=cast(IO[Any], GatedStderr()))
         status = exc.exit_code
     except click.Abort:
         status = int(Status.INTERRUPTED)
@@ -1373,12 +1061,12 @@ def main() -> None:
         status = int(Status.INTERRUPTED)
     except BrokenPipeError:  # the reader went away (`askcli todo show | head -1`)
         with contextlib.suppress(OSError):
-            _quiet_stdout()
+            quiet_stdout()
         status = EXIT_STDOUT_GONE
     except OSError as exc:  # most likely stdout refused what a command printed (a full disk)
         with contextlib.suppress(OSError):
-            _quiet_stdout()
+            quiet_stdout()
         what = "cannot write to stdout: " if exc.errno in _OUTPUT_ERRORS else ""
-        _say_err(f"askcli: {what}{visible(exc.strerror or str(exc))}\n")
+        say_err(f"askcli: {what}{visible(exc.strerror or str(exc))}\n")
         status = EXIT_OUTPUT_FAILED
     sys.exit(status if isinstance(status, int) else 0)

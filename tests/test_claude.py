@@ -22,7 +22,8 @@ import pexpect
 import pytest
 
 from askcli.hosts.child import same_terminal
-from askcli.hosts.claude import Scripted, host, result_line
+from askcli.hosts.claude import Scripted, host
+from askcli.hosts.claude.showing import result_line
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
@@ -155,7 +156,7 @@ def _asked(monkeypatch: pytest.MonkeyPatch, always: bool = True) -> list[ToolCal
         data = {"allowed": True, **({"always": True} if always else {})}
         return ToolResult(call.id, "ok", Status.ANSWERED, data=data, updated_input=call.input)
 
-    monkeypatch.setattr("askcli.hosts.claude.run_call", allow)
+    monkeypatch.setattr("askcli.hosts.claude.answering.run_call", allow)
     return asked
 
 

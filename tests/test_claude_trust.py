@@ -26,7 +26,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from askcli.hosts.claude import MAX_LINE, Scripted, describe_exit, host, parse_line
+from askcli.hosts.child import MAX_LINE, describe_exit
+from askcli.hosts.claude import Scripted, host, parse_line
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style

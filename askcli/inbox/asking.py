@@ -11,6 +11,7 @@ locked by another process for longer than askcli waits.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -18,7 +19,7 @@ from typing import Any
 from ..errors import InboxBusy, UnreadableDocument
 from ..runners.session import Reply
 from ..terminal import signals
-from ..terminal.conversation import no_reply_within
+from ..terminal.conversation import Conversation, no_reply_within
 from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import detect
@@ -143,3 +144,29 @@ def _ask_inbox(
         why = "its answer was taken by another asker"
         return unanswered(document.value, results.no_answer_text(why, {}), Status.NO_ANSWER)
     return reply_from_json(kept)
+
+
+def ask_answerer(timeout: float | None) -> Callable[[Any, Conversation, int], Any]:
+    """``ask --inbox``: each document is queued and its reply waited for."""
+    store = Store()
+    agent = Agent("ask", None, os.getcwd(), f"pid {os.getpid()}")
+
+    def answer(document: Any, conv: Conversation, seq: int) -> Any:
+        return ask_inbox(
+            store, document, agent, timeout=timeout, said=conv.error, locked_is_no_answer=True
+        )
+
+    return answer
+
+
+def acp_asker(conv: Conversation, timeout: float | None) -> Callable[[Any], Any]:
+    """``acp --inbox``: each permission request or form is queued and its reply waited for
+    (``timeout``: withdrawn when nobody answers in time)."""
+    probe = Store()  # an inbox file askcli cannot use is said before the agent starts
+    try:
+        probe.ids()
+    finally:
+        probe.close()
+    store = Store()
+    agent = Agent("acp", None, os.getcwd(), f"pid {os.getpid()}")
+    return lambda document: ask_inbox(store, document, agent, timeout=timeout, said=conv.error)
