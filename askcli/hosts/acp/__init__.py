@@ -9,7 +9,7 @@ main thread is the only one that reads the answers and receives the signals.
 
 askcli advertises only what it implements: elicitation forms and URL consent, and with
 ``--fs`` / ``--terminal`` text files under the session's folder and terminals
-(:mod:`askcli.hosts.workspace`). Without them, file system and terminal requests stay with
+(:mod:`askcli.hosts.acp.workspace`). Without them, file system and terminal requests stay with
 the agent (they are refused if an agent sends them anyway).
 
 Every string from the agent is untrusted: it is shown through

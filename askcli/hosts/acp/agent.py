@@ -17,9 +17,9 @@ from typing import Any
 from ...errors import UsageError
 from ...lines import each_line
 from ..child import MAX_LINE, SHOWN, as_text, die_with_parent
-from ..workspace import Files, Terminals
 from .client import Client, dump
 from .events import Event, EventKind
+from .workspace import Files, Terminals
 
 INSTALL_HINT = (
     "askcli acp needs the Agent Client Protocol SDK: pip install 'askcli[acp]' "

@@ -1,6 +1,6 @@
 """The SDK's Client for :class:`~.agent.AgentLink`: each message the agent sends goes to the
 main thread as an :class:`~.events.Event`; with ``--fs`` and ``--terminal`` it serves the
-agent's file and terminal requests (:mod:`askcli.hosts.workspace`) on the loop thread."""
+agent's file and terminal requests (:mod:`askcli.hosts.acp.workspace`) on the loop thread."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..workspace import Refused, Terminals
 from .events import Event, EventKind
+from .workspace import Refused, Terminals
 
 if TYPE_CHECKING:
     from .agent import AgentLink
