@@ -1,4 +1,19 @@
-"""``askcli acp --record``: a link that keeps what passed through it (:class:`Recorder`)."""
+"""``askcli acp --record``: a link that keeps what passed through it (:class:`Recorder`).
+
+A recorded session is two lists. ``received`` is what askcli took from the agent, in the
+order the session handled it: ``{"notification": "session/update", "params": ...}``,
+``{"request": METHOD, "id": N, "params": ...}``, ``{"refused": METHOD}``, ``{"shown":
+TEXT}`` (what askcli did for the agent with --fs or --terminal), ``{"interrupt": true}``
+(Ctrl-C while waiting on the agent; one at a question is the answer line "\\x03"), the result
+of each of askcli's requests as it was taken (``{"reply": METHOD, "result": ...}`` or
+``{"reply": METHOD, "error": TEXT, "ended": BOOL}``, a turn's with its ``seconds``), the
+agent's stderr lines (``{"stderr": TEXT, "more": N}``) and, where askcli sent a request,
+``{"sent": METHOD}``: nothing after it is handed out before askcli sends it again. ``sent``
+is what askcli sent: ``{"request": METHOD, "params": ...}`` and the answers to the agent's
+requests, ``{"id": N, "result": ...}``.
+
+:mod:`.scripted` plays such a session back (``askcli replay``).
+"""
 
 from __future__ import annotations
 
@@ -8,21 +23,6 @@ from typing import Any
 
 from .events import METHODS, Event, EventKind, wire_answer
 from .failures import failure
-
-# --- askcli acp --record, askcli replay ------------------------------------------------
-#
-# A recorded session is two lists. ``received`` is what askcli took from the agent, in the
-# order the session handled it: ``{"notification": "session/update", "params": ...}``,
-# ``{"request": METHOD, "id": N, "params": ...}``, ``{"refused": METHOD}``, ``{"shown":
-# TEXT}`` (what askcli did for the agent with --fs or --terminal), ``{"interrupt": true}``
-# (Ctrl-C while waiting on the agent; one at a question is the answer line "\x03"), the
-# result of
-# each of askcli's requests as it was taken (``{"reply": METHOD, "result": ...}`` or
-# ``{"reply": METHOD, "error": TEXT, "ended": BOOL}``, a turn's with its ``seconds``), the
-# agent's stderr lines (``{"stderr": TEXT, "more": N}``) and, where askcli sent a request,
-# ``{"sent": METHOD}``: nothing after it is handed out before askcli sends it again.
-# ``sent`` is what askcli sent: ``{"request": METHOD, "params": ...}`` and the answers to
-# the agent's requests, ``{"id": N, "result": ...}``.
 
 
 def _event_entry(event: Event) -> dict[str, Any]:

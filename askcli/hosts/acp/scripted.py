@@ -1,4 +1,5 @@
-"""``askcli replay``: a recorded session's agent in place of the process (:class:`Scripted`)."""
+"""``askcli replay``: a recorded session's agent in place of the process (:class:`Scripted`;
+the recorded lists are described in :mod:`.recording`)."""
 
 from __future__ import annotations
 
