@@ -1,4 +1,4 @@
-"""askcli acp --fs, --terminal, --thoughts and --timeout: askcli.hosts.workspace in-process,
+"""askcli acp --fs, --terminal, --thoughts and --timeout: askcli.hosts.acp.workspace in-process,
 and end to end against the scripted SDK agent (tests/peers/acp_agent.py)."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from askcli.hosts import workspace
-from askcli.hosts.workspace import Files, Refused, Terminals
+from askcli.hosts.acp import workspace
+from askcli.hosts.acp.workspace import Files, Refused, Terminals
 
 # --- Files ------------------------------------------------------------------------------
 

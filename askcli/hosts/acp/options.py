@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..wire.results import Status, ToolResult
+from ...wire.results import Status, ToolResult
 
 FIELD = "option"
 

@@ -23,9 +23,9 @@ import stat
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from ..child import die_with_parent
 from . import terminal_command
 from .beneath import Beneath, Outside
-from .child import die_with_parent
 
 MAX_FILE = 16 * 1024 * 1024  # bytes askcli reads or writes for the agent in one request
 MAX_OUTPUT = 1024 * 1024  # bytes of a terminal's output kept when the agent sets no limit

@@ -1,0 +1,313 @@
+"""One ACP session, the person's side in plain lines (:class:`Host`, :func:`host`): the
+agent's messages waited for on the main thread, which alone reads the answers and receives
+the signals, and the session's start, mode and turns."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import time
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from ...escaping import visible
+from ...terminal import signals
+from ...terminal.conversation import Conversation
+from ...terminal.rendering import terminal_text, wrap
+from ...wire.results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status
+from .. import child
+from ..child import as_dict, as_text, describe_exit, same_terminal
+from .asking import Asking, typed_interrupt
+from .events import Ended, Event, EventKind, Link, Reply
+from .failures import SIGN_IN, failure, sign_in_lines
+from .showing import Showing
+
+EXIT_AGENT_FAILED = 1
+EXIT_USAGE = 2
+STEP = 0.1  # seconds between looks at the queue, so that signals are seen at once
+START_TIMEOUT = 60.0  # seconds the agent has to answer initialize and session/new
+
+
+class Host(Showing, Asking):
+    """One ACP session: the person's side, in plain lines."""
+
+    def __init__(self, link: Link, conv: Conversation, out: TextIO, *, one_terminal: bool) -> None:
+        self.link = link
+        self.conv = conv
+        self.out = out
+        self.one_terminal = one_terminal
+        self.session_id: str | None = None
+        self.ended: Ended | None = None
+        self.failed = False
+        self.interrupted = False
+        self.cancelling = False
+        self.message = ""  # agent text not shown yet
+        self.thoughts: bool = False  # show the agent's thoughts (--thoughts)
+        self.thought = ""  # thoughts not shown yet
+        self.final: list[str] = []  # this turn's text since its last tool call
+        self.tools: dict[str, dict[str, Any]] = {}  # title and status by toolCallId
+        # ``--inbox``: a document in, its Reply out (askcli.inbox.asking.ask_inbox)
+        self.inbox: Callable[[Any], Any] | None = None
+        self.asked = 0  # documents sent to the inbox
+        self.auth_methods: Any = None  # the ways to sign in the agent offers (initialize)
+        self.modes: dict[str, str] = {}  # the session's modes: name by id (session/new)
+        self.mode: str | None = None  # the current mode's id
+        # the answers to requests Ctrl-C interrupted: given after session/cancel is sent
+        self.held: list[Callable[[], None]] = []
+
+    def wait(self, future: Reply, timeout: float | None = None) -> Any:
+        """Handle what the agent sends until ``future`` is done; its result. Raises
+        KeyboardInterrupt (signals) and the future's exception."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            try:
+                try:
+                    event: Event | None = self.link.events.get(timeout=STEP)
+                except queue.Empty:
+                    event = None
+                if event is None:
+                    if future.done():
+                        return future.result()
+                    if self.link.gone():
+                        raise ConnectionError("the agent ended")
+                    if deadline is not None and time.monotonic() > deadline:
+                        raise TimeoutError
+                    continue
+            except KeyboardInterrupt:
+                # Ctrl-C between the agent's messages: --record keeps where it came
+                mark = getattr(self.link, "interrupt", None)
+                if mark is not None and not signals.received_other_than_sigint():
+                    mark()
+                raise
+            self.handle(event)
+            if self.ended is not None:
+                raise _Stop
+
+    def drain(self) -> None:
+        """Handle what is queued (the updates sent just before a reply)."""
+        while True:
+            try:
+                event = self.link.events.get_nowait()
+            except queue.Empty:
+                return
+            self.handle(event)
+
+    def handle(self, event: Event) -> None:
+        if event.kind is EventKind.UPDATE:
+            try:
+                self.update(as_dict(event.params.get("update")))
+            except (TypeError, ValueError, AttributeError, KeyError) as exc:
+                self.conv.error(f"skipped an update from the agent ({type(exc).__name__})")
+            return
+        self.flush()
+        if event.kind is EventKind.SHOWN:
+            self.say_item(as_text(event.params.get("text")))
+            return
+        if event.kind is EventKind.REFUSED:
+            self.conv.error(
+                f"refused the agent's {visible(event.params.get('method', '?'))} request "
+                "(askcli does not offer it)"
+            )
+            return
+        assert event.answer is not None
+        if self.cancelling or self.ended is not None:
+            event.answer({"action": "cancel"} if event.kind is EventKind.ELICITATION else {})
+            return
+        if event.kind is EventKind.PERMISSION:
+            self.permission(event.params, event.answer)
+        elif event.kind is EventKind.ELICITATION:
+            self.elicitation(event.params, event.answer)
+
+    def start(
+        self, capabilities: dict[str, Any], cwd: str | None = None, mode: str | None = None
+    ) -> None:
+        init = self.wait(
+            self.link.call(
+                "initialize",
+                {
+                    "clientCapabilities": capabilities,
+                    "clientInfo": {"name": "askcli", "version": "0.1"},
+                },
+            ),
+            START_TIMEOUT,
+        )
+        info = as_dict(as_dict(init).get("agentInfo"))
+        self.auth_methods = as_dict(init).get("authMethods")
+        params = {"cwd": cwd if cwd is not None else os.getcwd(), "mcpServers": []}
+        session = as_dict(self.wait(self.link.call("session/new", params), START_TIMEOUT))
+        self.session_id = as_text(session.get("sessionId"), "?")
+        name = as_text(info.get("title")) or as_text(info.get("name"), "agent")
+        version = as_text(info.get("version"))
+        self.say_item(f"({name}{' ' + version if version else ''} session {self.session_id})")
+        modes = as_dict(session.get("modes"))
+        for entry in modes.get("availableModes") or []:
+            mode_id = as_text(as_dict(entry).get("id"))
+            if mode_id:
+                self.modes[mode_id] = as_text(as_dict(entry).get("name")) or mode_id
+        self.mode = as_text(modes.get("currentModeId")) or None
+        if mode is not None and mode != self.mode:
+            self.set_mode(mode, modes.get("availableModes"))
+
+    def set_mode(self, mode: str, available: Any) -> None:
+        """``--mode``: switch the new session to the agent's mode ``mode``."""
+        if mode not in self.modes:
+            offered = []
+            for entry in available or []:
+                about = as_text(as_dict(entry).get("description"))
+                name = as_text(as_dict(entry).get("id"), "?")
+                offered.append(f"{name} ({about})" if about else name)
+            self.conv.error(
+                f"the agent has no mode {mode!r}; "
+                + (f"its modes: {', '.join(offered)}" if offered else "it offers no modes")
+            )
+            self.ended = Ended(EXIT_USAGE)
+            raise _Stop
+        params = {"sessionId": self.session_id, "modeId": mode}
+        self.wait(self.link.call("session/set_mode", params), START_TIMEOUT)
+        self.show_mode(mode)
+
+    def turn(self, text: str) -> None:
+        self.final, self.cancelling, self.interrupted = [], False, False
+        began = time.monotonic()
+        future = self.link.call(
+            "session/prompt",
+            {"sessionId": self.session_id, "prompt": [{"type": "text", "text": text}]},
+        )
+        while True:
+            try:
+                response = self.wait(future)
+                break
+            except KeyboardInterrupt:
+                if self.cancelling or signals.received_other_than_sigint():
+                    raise
+                self.flush()
+                self.conv.say("\n(cancelling the turn; Ctrl-C again ends the session)\n")
+                self.cancelling = self.interrupted = True
+                self.link.call("session/cancel", {"sessionId": self.session_id})
+                self.release()  # then the requests Ctrl-C interrupted are answered cancelled
+                self.drain()  # and every request still queued
+        self.drain()
+        self.flush()
+        stop = as_text(as_dict(response).get("stopReason"), "?")
+        seconds = self.link.elapsed(began)
+        ok = stop in ("end_turn", "cancelled")
+        word = "done" if stop == "end_turn" else f"ended: {stop}"
+        self.say_item(f"-- turn {word}, {seconds:.1f} s")
+        self.failed = not ok
+        result = "".join(self.final).strip()
+        if result and not self.one_terminal and stop != "cancelled":
+            try:
+                self.out.write(terminal_text(result) + "\n")
+                self.out.flush()
+            except BrokenPipeError:
+                self.ended = Ended(EXIT_STDOUT_GONE, "stdout was closed: the result is lost")
+            except (OSError, ValueError):
+                self.ended = Ended(EXIT_OUTPUT_FAILED, "cannot write the result to stdout")
+
+
+def _read_prompt(conv: Conversation) -> str | None:
+    """The person's next prompt at ``> ``: --timeout is for the agent's questions only."""
+    timeout, conv.timeout = conv.timeout, None
+    try:
+        return conv.read_answer("> ", command=False, fresh=False)
+    except KeyboardInterrupt:
+        typed_interrupt(conv)
+        raise
+    finally:
+        conv.timeout = timeout
+
+
+class _Stop(Exception):
+    """The session ends (``Host.ended`` says how)."""
+
+
+def host(
+    link: Link,
+    conv: Conversation,
+    out: TextIO,
+    *,
+    prompt: str | None = None,
+    capabilities: dict[str, Any] | None = None,
+    one_terminal: bool | None = None,
+    cwd: str | None = None,
+    inbox: Callable[[Any], Any] | None = None,
+    thoughts: bool = False,
+    mode: str | None = None,
+) -> int:
+    """Hold an ACP session over ``link``; the exit status (as ``askcli claude``'s).
+    With ``inbox`` (a Document in, its Reply out), permission requests and forms are
+    asked in the inbox instead of here; with ``thoughts``, the agent's thoughts are shown."""
+    if one_terminal is None:
+        one_terminal = same_terminal(out, conv.out)
+    session = Host(link, conv, out, one_terminal=one_terminal)
+    session.inbox = inbox
+    session.thoughts = thoughts
+    interrupted = died = False
+    why = ""
+    try:
+        session.start(capabilities or {}, cwd, mode)
+        while session.ended is None:
+            text = prompt if prompt is not None else _read_prompt(conv)
+            if text is None:
+                break
+            if text.strip():
+                session.turn(text)
+                if prompt is not None:
+                    break
+    except KeyboardInterrupt:
+        conv.say("\n")
+        conv.error("session ended")
+        interrupted = True
+    except _Stop:
+        pass
+    except TimeoutError:
+        died, why = True, "it did not answer in time"
+    except ConnectionError:
+        died = True
+    except Exception as exc:  # the SDK's RequestError and the like: the agent failed
+        died, why = True, failure(exc)
+    finally:
+        signals.settle()
+        # answer whatever is still waiting, then end the agent on every way out
+        session.cancelling = True
+        with contextlib.suppress(Exception):
+            session.release()
+            session.drain()
+        code = link.close(at_once=interrupted or session.ended is not None or died)
+    if interrupted:
+        return int(Status.INTERRUPTED)
+    if session.ended is not None:
+        if session.ended.message:
+            conv.error(session.ended.message)
+        return session.ended.status
+    if died:
+        how = f": {visible(why)}" if why else ""
+        if code is not None and code != 0:
+            how += f" ({describe_exit(code)})"
+        conv.error(f"the agent failed{how}")
+        if why.startswith(SIGN_IN):
+            for line in sign_in_lines(session.auth_methods):
+                conv.say("\n".join(wrap(visible(line), conv.style.width, rest="    ")) + "\n")
+        return EXIT_AGENT_FAILED
+    if session.interrupted and prompt is not None:
+        return int(Status.INTERRUPTED)
+    if session.failed:
+        return EXIT_AGENT_FAILED
+    return int(Status.ANSWERED)
+
+
+def show_stderr(conv: Conversation) -> Callable[[str, int], None]:
+    """The agent's stderr lines, escaped, one line each: ``(agent stderr) ...``."""
+    return child.show_stderr(conv, "agent")
+
+
+def capabilities(*, fs: bool = False, terminal: bool = False) -> dict[str, Any]:
+    """The client capabilities askcli offers: elicitation forms and URL consent, and with
+    ``fs`` / ``terminal`` (``--fs``, ``--terminal``) text files and terminals."""
+    offered: dict[str, Any] = {"elicitation": {"form": {}, "url": {}}}
+    if fs:
+        offered["fs"] = {"readTextFile": True, "writeTextFile": True}
+    if terminal:
+        offered["terminal"] = True
+    return offered
