@@ -456,6 +456,18 @@ def test_an_empty_form_is_a_yes_or_no() -> None:
     assert sent([missing], ["1"]) == {"action": "accept", "content": {}}
 
 
+@pytest.mark.parametrize("field", [{"writeOnly": True}, {"format": "password"}])
+def test_a_write_only_or_password_field_is_a_secret(field: dict[str, Any]) -> None:
+    """Not echoed back, not shown on the review, sent as typed (and erased from the inbox
+    once delivered: tests/test_inbox_safety.py)."""
+    call = request({"pin": {"type": "string", "title": "PIN", **field}}, ["pin"])
+    reply, status, stderr = result_of([call], ["4711", ""])
+    assert status == 0
+    assert reply["result"] == {"action": "accept", "content": {"pin": "4711"}}
+    assert "4711" not in stderr
+    assert "(hidden)" in stderr
+
+
 def test_a_lone_optional_property_may_be_left_out() -> None:
     call = request({"n": {"type": "string"}})
     reply, status, err = result_of([call], ["s", ""])

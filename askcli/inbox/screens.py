@@ -116,17 +116,9 @@ def _secret_call(call: ToolCall) -> bool:
 
     try:
         parsed = tool_for(call.name).parse(call.input)
-        if any(getattr(q, "secret", False) for q in getattr(parsed, "questions", ())):
-            return True
     except (AskcliError, ValueError, TypeError, AttributeError, KeyError):
-        pass
-    data = call.input if isinstance(call.input, dict) else {}
-    schema = data.get("requestedSchema")
-    fields = schema.get("properties") if isinstance(schema, dict) else None
-    return isinstance(fields, dict) and any(
-        isinstance(f, dict) and (f.get("writeOnly") is True or f.get("format") == "password")
-        for f in fields.values()
-    )
+        return False
+    return any(getattr(q, "secret", False) for q in getattr(parsed, "questions", ()))
 
 
 def asks_nothing(document: Any) -> bool:

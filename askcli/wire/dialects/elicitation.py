@@ -372,8 +372,18 @@ def _string(
     suggested = default if isinstance(default, str) and default else None
     if default is not None and not isinstance(default, str):
         soft.append(f"{where}.default is not a string; it is not suggested")
+    # a write-only or password field: not echoed, not journaled, erased from the inbox
+    secret = node.get("writeOnly") is True or node.get("format") == "password"
     question = Question(
-        text, key, (), kind="text", other=False, required=required, rule=rule, notes=False
+        text,
+        key,
+        (),
+        kind="text",
+        other=False,
+        required=required,
+        rule=rule,
+        notes=False,
+        secret=secret,
     )
     return question, Field(key, "text"), suggested
 
