@@ -267,7 +267,7 @@ def test_a_renewed_claim_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     for _ in range(5):
         time.sleep(0.3)
         store.heartbeat("alive")
-        store.lapse()
+        store.tidy()
     assert store.get(asked.id).state is State.ANSWERING  # type: ignore[union-attr]
 
 

@@ -325,7 +325,9 @@ def asker_tag(session: str | None) -> str:
     start of its session id (``session 1a2b3c4d``), else the hook's pid."""
     if session:
         return f"session {session[:8]}"
-    return f"pid {os.getpid()}"
+    from ..inbox import askers
+
+    return askers.tag()
 
 
 def ask_queue(

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import InboxError, UnreadableDocument, UsageError
 from ..escaping import visible
+from ..inbox import askers
 from ..inbox.asking import reply_from_json
 from ..inbox.store import Agent, Question, State, Store
 from ..schema.models import TodoWriteInput
@@ -199,7 +200,7 @@ class Asker:
         """The asker as the inbox shows it: the client (over HTTP, said so), the folder,
         and this server's pid (with the conversation's number over HTTP), which tell two
         agents of one folder apart."""
-        tag = f"pid {os.getpid()}"
+        tag = askers.tag()
         if self.http:
             tag += f", conversation {session.number}"
         return Agent(client_label(client, http=self.http), self.session, self.cwd, tag)

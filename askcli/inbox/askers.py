@@ -71,6 +71,11 @@ def me() -> Process:
     return _me[pid]
 
 
+def tag() -> str:
+    """What tells this asker from another of the same folder in the inbox's lines."""
+    return f"pid {me().pid}"
+
+
 def alive(pid: int | None, start: str | None = None) -> bool:
     """Process ``pid`` runs (a zombie, killed and not yet reaped, does not) and is the one
     that started at ``start`` (when it is known): a pid given to another process is not it."""

@@ -24,6 +24,7 @@ from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import detect
 from ..wire.results import Status, ToolResult
+from . import askers
 from .store import Agent, State, Store
 
 
@@ -149,7 +150,7 @@ def _ask_inbox(
 def ask_answerer(timeout: float | None) -> Callable[[Any, Conversation, int], Any]:
     """``ask --inbox``: each document is queued and its reply waited for."""
     store = Store()
-    agent = Agent("ask", None, os.getcwd(), f"pid {os.getpid()}")
+    agent = Agent("ask", None, os.getcwd(), askers.tag())
 
     def answer(document: Any, conv: Conversation, seq: int) -> Any:
         return ask_inbox(
@@ -162,11 +163,10 @@ def ask_answerer(timeout: float | None) -> Callable[[Any, Conversation, int], An
 def acp_asker(conv: Conversation, timeout: float | None) -> Callable[[Any], Any]:
     """``acp --inbox``: each permission request or form is queued and its reply waited for
     (``timeout``: withdrawn when nobody answers in time)."""
-    probe = Store()  # an inbox file askcli cannot use is said before the agent starts
-    try:
-        probe.ids()
-    finally:
-        probe.close()
     store = Store()
-    agent = Agent("acp", None, os.getcwd(), f"pid {os.getpid()}")
+    try:  # an inbox file askcli cannot use is said before the agent starts
+        store.ids()
+    finally:
+        store.close()  # opened again, when asked, in the thread that asks
+    agent = Agent("acp", None, os.getcwd(), askers.tag())
     return lambda document: ask_inbox(store, document, agent, timeout=timeout, said=conv.error)

@@ -26,7 +26,6 @@ import hashlib
 import json
 import os
 import secrets
-import socket
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -142,10 +141,6 @@ def call_key(call: Any, agent: Agent, asker: Process, conversation: str | None) 
         [call, agent.client, agent.session, list(asker), conversation], sort_keys=True
     )
     return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _host() -> str:
-    return socket.gethostname()
 
 
 MINE = "asker_host = ? AND asker_pid = ? AND asker_start IS ?"  # a question this process asked
@@ -419,7 +414,7 @@ class Store:
             db.execute(
                 "INSERT INTO inboxes (id, pid, host, seen) VALUES (?, ?, ?, ?) ON CONFLICT(id)"
                 " DO UPDATE SET seen = excluded.seen",
-                (inbox, os.getpid(), _host(), now),
+                (inbox, os.getpid(), askers.me().host, now),
             )
             db.execute(
                 "UPDATE questions SET claimed_until = ? WHERE claimed_by = ? AND"
@@ -442,7 +437,7 @@ class Store:
         died (on this machine: a process that no longer runs, or whose pid now belongs to
         a process that started at another time); the questions withdrawn this way."""
         now = time.time()
-        host = _host()
+        host = askers.me().host
         gone: list[Question] = []
         with self._write() as db:
             _lapse(db, now)
@@ -519,11 +514,6 @@ class Store:
                 (text, time.time(), int(secret), question_id, inbox),
             )
             return cursor.rowcount == 1
-
-    def lapse(self) -> None:
-        """Claims whose lease ran out wait again (before the queue is listed)."""
-        with self._write() as db:
-            _lapse(db, time.time())
 
     # -- reading ---------------------------------------------------------------------
 
