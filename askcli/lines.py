@@ -52,9 +52,10 @@ class LineReader(Protocol):
     def at_end(self) -> bool:
         """The source has ended and everything in it was read."""
 
-    def discard_typed_ahead(self) -> bool:
+    def discard_typed_ahead(self, *, keep_calls: bool = False) -> bool:
         """At a terminal, drop what was typed and not yet read (nothing elsewhere); True
-        when something was dropped."""
+        when something was dropped. ``keep_calls``: the calls share the stream, and a line
+        that begins a JSON document, with all after it, is kept (a pasted next call)."""
 
 
 def each_line(stream: IO[bytes], handle: Callable[[str, int], None], keep: int) -> None:
@@ -108,6 +109,10 @@ class BufferedLineReader:
         self.transcript: bytearray | None = None
         self.line = 1  # counted as line ends are taken and put back
         self._pushed = 0  # bytes at the front of what is unread that unread() put back
+        # the next calls pasted with this one at a terminal, set aside while its answers are
+        # typed: they come back when the next document is read
+        self._held = bytearray()
+        self._held_came = 0  # of which came from the source (not put back by unread)
 
     @property
     def interactive(self) -> bool:
@@ -131,7 +136,7 @@ class BufferedLineReader:
 
     @property
     def at_end(self) -> bool:
-        return self._eof and self._pos >= len(self._buf)
+        return self._eof and self._pos >= len(self._buf) and not self._held
 
     def unread(self, text: str, *, line_end: bool = True) -> None:
         data = encode(text) + (b"\n" if line_end else b"")
@@ -143,23 +148,59 @@ class BufferedLineReader:
         self._pushed = max(0, self._pushed - (to - self._pos))
         self._pos = to
 
-    def discard_typed_ahead(self) -> bool:
+    def discard_typed_ahead(self, *, keep_calls: bool = False) -> bool:
         """At a terminal: what was typed before now is dropped, from this buffer (and from
         ``transcript``: it answered nothing) and from the terminal's own queue. Pipes and
-        files are read as they come: nothing is dropped there."""
+        files are read as they come: nothing is dropped there. ``keep_calls``: what waits
+        is read in instead, and only the lines before the first one that begins a JSON
+        document are dropped (the calls share this stream: a next call pasted is kept)."""
         if not self._interactive:
             return False
-        unread = len(self._buf) - self._pos
-        typed = unread - min(self._pushed, unread)
-        if self.transcript is not None and typed:
-            del self.transcript[-typed:]
-        del self._buf[self._pos :]
-        self._pushed = 0
-        return self._flush_source() or unread > 0
+        flushed = False
+        if keep_calls:
+            self._take_waiting()
+        else:
+            flushed = self._flush_source()
+        end = len(self._buf)
+        upto = self._next_document() if keep_calls else end
+        dropped = upto > self._pos
+        if self.transcript is not None and dropped:  # its tail is what came, unread
+            typed = end - self._pos - min(self._pushed, end - self._pos)
+            start = max(self._pos, end - typed)
+            if start < upto:
+                at = len(self.transcript) - (end - start)
+                del self.transcript[at : at + (upto - start)]
+        self._pushed = max(0, self._pushed - (upto - self._pos))
+        del self._buf[self._pos : upto]
+        if len(self._buf) > self._pos:  # later calls: set aside until this one is answered
+            rest = len(self._buf) - self._pos
+            came = rest - min(self._pushed, rest)  # from the source: in the transcript
+            if self.transcript is not None and came:
+                del self.transcript[-came:]  # given back there when they are read
+            self._held += self._buf[self._pos :]
+            self._held_came += came
+            del self._buf[self._pos :]
+            self._pushed = 0
+        return dropped or flushed
+
+    def _next_document(self) -> int:
+        """Where the first unread line that begins a JSON document starts (the end if none)."""
+        at = self._pos
+        while at < len(self._buf):
+            if self._buf[at:].lstrip(b" \t\r").startswith(b"{"):
+                return at
+            newline = self._buf.find(b"\n", at)
+            if newline < 0:
+                return len(self._buf)
+            at = newline + 1
+        return at
 
     def _flush_source(self) -> bool:
         """Drop what waits in the source itself; True when something did."""
         return False
+
+    def _take_waiting(self) -> None:
+        """Read in what the source holds now, without waiting."""
 
     def _take(self, end: int, after: int) -> str:
         raw = bytes(self._buf[self._pos : end])
@@ -170,6 +211,18 @@ class BufferedLineReader:
         return raw.decode("utf-8", "surrogateescape")
 
     def read_piece(self, limit: int = CHUNK) -> tuple[str, bool] | None:
+        self._give_back_held()
+        return self._piece(limit)
+
+    def _give_back_held(self) -> None:
+        if self._held:  # read now, in the order they answer: in the transcript now
+            if self.transcript is not None and self._held_came:
+                self.transcript += self._held[-self._held_came :]
+            self._buf[self._pos : self._pos] = self._held
+            self._pushed = len(self._held) - self._held_came
+            self._held, self._held_came = bytearray(), 0
+
+    def _piece(self, limit: int) -> tuple[str, bool] | None:
         while True:
             newline = self._buf.find(b"\n", self._pos, self._pos + limit + 1)
             if newline >= 0:
@@ -184,6 +237,7 @@ class BufferedLineReader:
             self._fill()
 
     def read_chunk(self, limit: int = CHUNK) -> str | None:
+        self._give_back_held()
         while self._pos >= len(self._buf):
             if self._eof:
                 return None
@@ -215,7 +269,7 @@ class BufferedLineReader:
         parts: list[str] = []
         size = 0
         while True:  # the line, in pieces; past the limit it is read to its end and dropped
-            piece = self.read_piece(MAX_ANSWER_BYTES)
+            piece = self._piece(MAX_ANSWER_BYTES)
             if piece is None:
                 return "".join(parts) if parts else None
             text, ended = piece
@@ -271,6 +325,17 @@ class FdLineReader(BufferedLineReader):
 
     def _flush_source(self) -> bool:
         return flush_terminal(self.fd)
+
+    def _take_waiting(self) -> None:
+        waiting = waiting_at_terminal(self.fd)
+        while waiting > 0:
+            data = os.read(self.fd, waiting)
+            if not data:
+                return
+            if self.transcript is not None:
+                self.transcript += data
+            self._buf += data
+            waiting = waiting_at_terminal(self.fd)
 
     def watch(self, fd: int | None, ready: Callable[[], bool] | None = None) -> None:
         """While waiting for a line, also wait on ``fd`` (another process's output) and
@@ -354,17 +419,27 @@ def flush_terminal(fd: int) -> bool:
     """Discard the input waiting on the terminal ``fd`` (``tcflush(TCIFLUSH)``): whole
     lines typed and a line being typed. True when whole lines were waiting; False, and
     nothing done, when ``fd`` is not a terminal."""
-    import fcntl  # POSIX only, as askcli is; imported when a person answers at a terminal
-    import termios
+    import termios  # POSIX only, as askcli is; imported when a person answers at a terminal
 
     try:
         if not os.isatty(fd):
             return False
-        waiting = int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, bytes(4)), sys.byteorder)
+        waiting = waiting_at_terminal(fd)
         termios.tcflush(fd, termios.TCIFLUSH)
     except (OSError, termios.error):
         return False
     return waiting > 0
+
+
+def waiting_at_terminal(fd: int) -> int:
+    """The bytes of whole lines waiting to be read at the terminal ``fd`` (0 on failure)."""
+    import fcntl  # POSIX only, as askcli is
+    import termios
+
+    try:
+        return int.from_bytes(fcntl.ioctl(fd, termios.FIONREAD, bytes(4)), sys.byteorder)
+    except OSError:
+        return 0
 
 
 def reader_for(source: TextIO | LineReader) -> LineReader:

@@ -53,7 +53,7 @@ class Scripted:
     def unread(self, text: str) -> None:
         self.pushed.append(text)
 
-    def discard_typed_ahead(self) -> bool:
+    def discard_typed_ahead(self, *, keep_calls: bool = False) -> bool:
         return False  # each line is typed when its prompt is on screen
 
     def readline(self, timeout: float | None = None) -> str | None:

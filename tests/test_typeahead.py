@@ -129,6 +129,22 @@ def test_a_line_put_back_is_dropped_but_was_never_in_the_transcript() -> None:
     assert reader.readline() == "2"
 
 
+def test_with_the_calls_in_the_same_stream_a_pasted_next_call_waits_its_turn() -> None:
+    """The call pasted after this one is set aside while this one's answers are typed, and
+    read when the next document is: a recording keeps the lines in the order they served."""
+    call = b'{"type":"tool_use","id":"t2","name":"Bash","input":{}}\n'
+    reader = Keyboard(b"1\ny\nq\n" + call + b"n\n", b"2\n")
+    reader.transcript = bytearray()
+    assert reader.readline() == "1"
+    assert reader.discard_typed_ahead(keep_calls=True) is True  # "y" and "q" were not
+    assert not reader.at_end
+    assert reader.readline() == "2"  # typed at the prompt: this call's answer
+    assert reader.read_piece() == (call.decode().rstrip("\n"), True)  # the next document
+    assert reader.readline() == "n"
+    assert bytes(reader.transcript) == b"1\n2\n" + call + b"n\n"
+    assert reader.readline() is None and reader.at_end
+
+
 def test_a_scripted_reader_keeps_its_lines() -> None:
     reader = TextLineReader(io.StringIO("y\n2\n"), interactive=False)
     assert reader.discard_typed_ahead() is False
@@ -203,6 +219,28 @@ def test_ask_a_permission_typed_ahead_is_not_approved(tmp_path: Path, columns: i
     assert status == 1  # declined
     assert reply["is_error"] is True  # the y typed ahead approved nothing
     assert reply["content"].startswith("The user doesn't want to proceed with this tool use.")
+
+
+def test_ask_two_calls_pasted_at_once_are_both_asked(tmp_path: Path) -> None:
+    """Calls and answers on one stream at a terminal: the second call pasted with the first
+    is a call, not type-ahead; a stray line between them is dropped."""
+    term = Terminal(["ask", "-"], tmp_path)
+    term.expect("paste the call (JSON) and then answer")
+    first, second = (
+        json.dumps({**json.loads(BASH.read_text()), "id": f"toolu_{n}"}) for n in (1, 2)
+    )
+    term.child.send(f"{first}\ny\n{second}\n")
+    term.expect(TYPED_AHEAD)
+    term.expect("Allow? ")
+    term.type("y")
+    term.expect("Allow? ")
+    term.type("n")
+    term.child.sendeof()
+    term.expect_end()
+    replies = [json.loads(line) for line in term.out.read_text().splitlines()]
+    assert [r.get("tool_use_id") for r in replies] == ["toolu_1", "toolu_2"]
+    assert replies[0].get("behavior") == "allow", (replies, term.log.getvalue())
+    assert replies[1]["is_error"] is True
 
 
 def test_record_keeps_only_the_answers_given_at_the_prompt(tmp_path: Path) -> None:

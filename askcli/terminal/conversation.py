@@ -170,7 +170,8 @@ class Conversation:
         if self._attention_due:
             self._attention_due = False
             self.attention()
-        if fresh and self.reader.interactive and self.reader.discard_typed_ahead():
+        keep = self.calls_follow  # a next call pasted after this one is not type-ahead
+        if fresh and self.reader.interactive and self.reader.discard_typed_ahead(keep_calls=keep):
             if self.open_line:
                 self.say("\n")
             self.say(self.style.dim(TYPED_AHEAD) + "\n")
