@@ -155,25 +155,11 @@ def test_schema_prints_what_it_printed_before_its_schemas_became_data_files(fmt:
     assert proc.stdout == (ROOT / "tests" / "data" / f"schema-{fmt}.json").read_bytes()
 
 
-@pytest.mark.parametrize(
-    ("fmt", "name"),
-    [
-        ("claude-code", "claude-code-ask-user-question.json"),
-        ("claude-code-extended", "claude-code-ask-user-question-extended.json"),
-        ("elicitation", "elicitation-request-params.json"),
-    ],
-)
-def test_the_long_schemas_are_package_data_each_read_once(fmt: str, name: str) -> None:
-    from askcli.wire import packaged
-
-    assert tool_definition(fmt) == packaged.load(name)
-    first = packaged.load(name)
-    first.clear()  # a caller's copy is its own
-    assert packaged.load(name) == tool_definition(fmt)
-    assert packaged._text.cache_info().currsize >= 1
-    reads = packaged._text.cache_info().misses
-    packaged.load(name)
-    assert packaged._text.cache_info().misses == reads
+@pytest.mark.parametrize("fmt", ["claude-code", "claude-code-extended", "elicitation"])
+def test_a_definition_read_from_package_data_is_the_callers_own(fmt: str) -> None:
+    first = tool_definition(fmt)
+    first.clear()
+    assert tool_definition(fmt) != {}
 
 
 def test_the_elicitation_schema_lists_the_string_formats_askcli_checks() -> None:

@@ -23,16 +23,14 @@ link); :mod:`.session` (the main thread: waiting, the session and its turns) wit
 """
 
 from .agent import AgentLink
-from .events import Event, EventKind, Link
+from .events import EventKind, Link
 from .recording import Recorder
 from .scripted import Scripted
-from .session import Host, capabilities, host, show_stderr
+from .session import capabilities, host, show_stderr
 
 __all__ = [
     "AgentLink",
-    "Event",
     "EventKind",
-    "Host",
     "Link",
     "Recorder",
     "Scripted",

@@ -18,21 +18,17 @@ item) and the terminal gate.
 
 from __future__ import annotations
 
-from .lines import Link, Skipped, parse_line
-from .process import FLAGS, INSTALL_HINT, ChildClaude, find_claude
+from .lines import Link, parse_line
+from .process import FLAGS, ChildClaude, find_claude
 from .recording import Recorder, Scripted
-from .session import EXIT_CLAUDE_FAILED, Host, host
+from .session import host
 
 __all__ = [
-    "EXIT_CLAUDE_FAILED",
     "FLAGS",
-    "INSTALL_HINT",
     "ChildClaude",
-    "Host",
     "Link",
     "Recorder",
     "Scripted",
-    "Skipped",
     "find_claude",
     "host",
     "parse_line",
