@@ -282,7 +282,7 @@ class Offer(NamedTuple):
 def offer_for(call: ToolCall, conv: Conversation) -> Offer | None:
     """Choice 2, if there is a rule to name and the call does not forbid one: the call's
     suggestions, else (``askcli claude``) the identical input."""
-    if call.care is not None and call.care.no_lasting_rule:
+    if call.no_lasting_rule:
         return None
     if call.suggestions is not None and call.suggestions != []:
         from .permission_rules import offered  # pydantic: only for calls with suggestions
@@ -350,7 +350,7 @@ def request_lines(
     title = fold(f"Tool use: {shown(call.name)}", width, "", "  ")
     lines = ["", *(style.strong(row) for row in title), *care_lines(call, data, width)]
     lines += input_lines(data, style)
-    if call.care is not None and call.care.default_to_no:
+    if call.default_to_no:
         return lines + careful_choices(offer, width)
     lines += wrap("1. Yes", width, first="  ", rest="     ")
     if offer is not None:
@@ -418,7 +418,7 @@ def _word(line: str) -> str:
 
 
 def _not_offered(call: ToolCall) -> str:
-    if call.care is not None and call.care.no_lasting_rule:
+    if call.no_lasting_rule:
         return NO_LASTING_RULE
     return NOT_OFFERED
 
@@ -448,7 +448,7 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
         if paged.denied:
             return denied(results.REJECT_MESSAGE)
         ending = Ending.ENDED
-        careful = call.care is not None and call.care.default_to_no
+        careful = call.default_to_no
         while not paged.ended:
             line = conv.read_answer(prompt(offer, conv.style.width, careful))
             if line is None:

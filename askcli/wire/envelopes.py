@@ -83,6 +83,16 @@ class ToolCall(NamedTuple):
     notice: str | None = None  # told the person before the call is asked (a made-up id)
     care: Care | None = None  # a can_use_tool request's own words and requests to be careful
 
+    @property
+    def default_to_no(self) -> bool:
+        """No single key may approve this call (Claude Code's ``default_to_no``)."""
+        return self.care is not None and self.care.default_to_no
+
+    @property
+    def no_lasting_rule(self) -> bool:
+        """No "don't ask again" may be offered (``suppress_always_allow_rule``)."""
+        return self.care is not None and self.care.no_lasting_rule
+
 
 class Context(NamedTuple):
     """Text the assistant wrote next to its tool calls, shown to the person; ``label``

@@ -74,7 +74,7 @@ class Answering(Showing):
             suggestions=suggestions,
             care=care_of(request),
         )
-        careful = call.care is not None and (call.care.default_to_no or call.care.no_lasting_rule)
+        careful = call.default_to_no or call.no_lasting_rule
         key = None if careful else same_input(name, tool_input)  # "same as before" is a rule
         shown = listed is not None and listed == tool_id
         if nesting_depth(tool_input, DOCUMENT_DEPTH) > DOCUMENT_DEPTH:
@@ -87,7 +87,7 @@ class Answering(Showing):
                 "behavior": "deny",
                 "message": f"The user does not allow {name} in this session.",
             }
-        elif name in self.allow and not (call.care is not None and call.care.default_to_no):
+        elif name in self.allow and not call.default_to_no:
             # default_to_no: Claude Code says a person must approve this one, --allow or not
             self._decided(tool_line(name, tool_input), "allowed: --allow", shown)
             decision = {"behavior": "allow", "updatedInput": tool_input}
