@@ -423,6 +423,30 @@ def _not_offered(call: ToolCall) -> str:
     return NOT_OFFERED
 
 
+# the words that approve, approve for good, and deny: by default, and under default_to_no
+# (no single key approves, Enter declines)
+KEYS = {
+    False: (("1", "y", "yes"), ("2", "a", "always"), ("3", "n", "no", "q")),
+    True: (("yes",), ("always",), ("", "3", "n", "no", "q")),
+}
+
+
+def _hints(word: str, call: ToolCall, offer: Offer | None, careful: bool) -> list[str]:
+    """What to say to a word that is no choice here; none: the word is the person's
+    instructions to the agent."""
+    if careful:
+        if word not in ("1", "y", "2", "a", "always") and not word.isdigit():
+            return []
+        lasting = word in ("2", "a", "always") and offer is None
+        return [_not_offered(call), STRAY] if lasting else [STRAY]
+    if word in ("2", "a", "always"):
+        return [f"{_not_offered(call)}; type 1, 3 or what to do instead"]
+    if not word or word.isdigit():
+        choices = "1-3" if offer else "1 or 3"
+        return [f"! type {choices} (y to allow, n to deny) or what to do instead"]
+    return []
+
+
 def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolResult:
     """Ask whether the host may run ``call``; the answer is a permission decision."""
     facts: dict[str, Any] = {"tool_name": call.name, "input": data, "allowed": False}
@@ -449,55 +473,29 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
             return denied(results.REJECT_MESSAGE)
         ending = Ending.ENDED
         careful = call.default_to_no
+        approve, lasting, deny = KEYS[careful]
         while not paged.ended:
             line = conv.read_answer(prompt(offer, conv.style.width, careful))
             if line is None:
                 break
             word = _word(line)
-            if careful:
-                if word == "yes":
-                    return allowed()
-                if word == "always" and offer is not None:
-                    if offer.permissions is None:
-                        return allowed(always=True)
-                    return allowed(permissions=offer.permissions)
-                if word in ("", "3", "n", "no", "q"):
-                    return denied(results.REJECT_MESSAGE)
-                if word in ("?", "help"):
-                    conv.say(_help(offer, conv.style.width, careful=True))
-                elif word in ("1", "y", "2", "a", "always") or word.isdigit():
-                    if word in ("2", "a", "always") and offer is None:
-                        conv.say(conv.style.warn(_not_offered(call)) + "\n")
-                    conv.say(conv.style.warn(STRAY) + "\n")
-                else:
-                    words = line.strip()
-                    return denied(results.REJECT_WITH_WORDS_PREFIX + words, feedback=words)
-                continue
-            if word in ("1", "y", "yes"):
+            if word in approve:
                 return allowed()
-            if word in ("2", "a", "always") and offer is not None:
+            if word in lasting and offer is not None:
                 if offer.permissions is None:
                     return allowed(always=True)
                 return allowed(permissions=offer.permissions)
-            if word in ("3", "n", "no", "q"):
+            if word in deny:
                 return denied(results.REJECT_MESSAGE)
             if word in ("?", "help"):
-                conv.say(_help(offer, conv.style.width))
-            elif word in ("2", "a", "always"):
-                conv.say(
-                    conv.style.warn(f"{_not_offered(call)}; type 1, 3 or what to do instead") + "\n"
-                )
-            elif not word or word.isdigit():
-                choices = "1-3" if offer else "1 or 3"
-                conv.say(
-                    conv.style.warn(
-                        f"! type {choices} (y to allow, n to deny) or what to do instead"
-                    )
-                    + "\n"
-                )
-            else:
+                conv.say(_help(offer, conv.style.width, careful=careful))
+                continue
+            hints = _hints(word, call, offer, careful)
+            if not hints:  # words: the rejection, with them for the agent
                 words = line.strip()
                 return denied(results.REJECT_WITH_WORDS_PREFIX + words, feedback=words)
+            for hint in hints:
+                conv.say(conv.style.warn(hint) + "\n")
     except AnswerTimeout:
         conv.say("\n")
         ending = Ending.TIMEOUT
