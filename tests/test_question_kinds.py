@@ -11,13 +11,13 @@ import pytest
 from askcli.errors import Refused
 from askcli.lines import TextLineReader
 from askcli.questions.answers import Skip, Submit
-from askcli.questions.conclusion import Conclusion, Ending
+from askcli.questions.conclusion import Conclusion, Ending, fates
 from askcli.questions.state import Mode, Outcome, Text, reduce, spec, specs, start
 from askcli.schema.inputs import AskInput, Option, Question
 from askcli.schema.values import ValueRule, as_number
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
-from askcli.tools.repl import ask_questions, statuses
+from askcli.tools.repl import ask_questions
 
 YES_NO = (Option("Yes", ""), Option("No", ""))
 
@@ -156,7 +156,7 @@ def test_an_optional_question_may_be_skipped_and_submitted() -> None:
     )
     assert conclusion.state.outcome is Outcome.SUBMITTED
     assert dict(conclusion.state.answers) == {"City?": "Paris"}
-    assert statuses(conclusion) == {"Name?": "skipped", "City?": "answered"}
+    assert fates(conclusion, stopped=False) == {"Name?": "skipped", "City?": "answered"}
     assert "(no answer: skipped)" in err
 
 
@@ -171,10 +171,10 @@ def test_a_required_question_still_blocks_submit() -> None:
 def test_statuses_say_each_question_s_fate() -> None:
     two = (text_q("Name?"), text_q("City?"))
     conclusion, _ = ask(*two, lines=["Ada", "q", "y"])
-    assert statuses(conclusion) == {"Name?": "declined", "City?": "declined"}
+    assert fates(conclusion, stopped=False) == {"Name?": "declined", "City?": "declined"}
     conclusion, _ = ask(*two, lines=["Ada"])
     assert conclusion.ending is Ending.ENDED
-    assert statuses(conclusion) == {"Name?": "dismissed", "City?": "dismissed"}
+    assert fates(conclusion, stopped=False) == {"Name?": "dismissed", "City?": "dismissed"}
 
 
 def test_a_secret_answer_is_never_shown_back() -> None:
@@ -208,7 +208,7 @@ def test_a_lone_optional_question_is_left_out_with_s() -> None:
     conclusion, err = ask(text_q("Name?", required=False), lines=["s"])
     assert "(optional: s skips it)" in err
     assert conclusion.state.outcome is Outcome.SUBMITTED
-    assert statuses(conclusion) == {"Name?": "skipped"}
+    assert fates(conclusion, stopped=False) == {"Name?": "skipped"}
 
 
 def test_a_lone_required_question_cannot_be_skipped() -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import InvalidCall
 from ..escaping import visible
-from ..questions.conclusion import Conclusion, Ending
+from ..questions.conclusion import Conclusion, Ending, fates
 from ..questions.state import Mode, Outcome, State, foreign_keys, specs
 from ..schema.inputs import (
     AskInput,
@@ -32,7 +32,7 @@ from ..wire import results
 from ..wire.envelopes import ToolCall
 from ..wire.results import Status, ToolResult
 from . import permission, todos
-from .repl import converse, statuses
+from .repl import converse
 
 if TYPE_CHECKING:
     from ..wire.dialects import Dialect
@@ -126,7 +126,9 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
         "questions": call.input["questions"],
         "answers": answers,
         "annotations": annotations,
-        "status": statuses(conclusion),
+        # an interrupted conversation's questions: dismissed when SIGTERM or SIGHUP stopped
+        # askcli, declined after Ctrl-C
+        "status": fates(conclusion, stopped=signals.no_answer_reason() is not None),
     }
 
     def failed(text: str, status: Status) -> ToolResult:
@@ -262,9 +264,7 @@ def _dialect_answer(dialect: Dialect) -> Callable[[ToolCall, Any, Conversation],
             why = conv.why(conclusion.ending)
             conv.error(f"no answer ({why})")
         elif conclusion.ending is Ending.INTERRUPTED:
-            from ..terminal.signals import no_answer_reason
-
-            why = no_answer_reason()
+            why = signals.no_answer_reason()
         return dialect.reply(Asked(call, data, conclusion, why))
 
     return answer

@@ -21,7 +21,7 @@ from ..questions.answers import (
     parse_review_line,
     parse_typed_line,
 )
-from ..questions.conclusion import Conclusion, Ending, fates
+from ..questions.conclusion import Conclusion, Ending
 from ..questions.state import Action, Mode, Outcome, State, Text, reduce, specs, start
 from ..schema.inputs import AskInput
 from ..terminal import screens
@@ -75,18 +75,6 @@ def converse(call_id: str | None, raw: object, data: AskInput, conv: Conversatio
     for note in journal.notes:
         conv.error(note)
     return conclusion
-
-
-def statuses(conclusion: Conclusion) -> dict[str, str]:
-    """Each question's fate, by question text (:func:`askcli.questions.conclusion.fates`);
-    an interrupted conversation's questions were dismissed when a SIGTERM or SIGHUP stopped
-    askcli, declined after Ctrl-C."""
-    stopped = False
-    if conclusion.ending is Ending.INTERRUPTED:
-        from ..terminal.signals import no_answer_reason
-
-        stopped = no_answer_reason() is not None
-    return fates(conclusion, stopped=stopped)
 
 
 def ask_questions(
