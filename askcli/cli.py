@@ -37,6 +37,7 @@ from .runners.streams import (
     say_err,
     text_stream,
 )
+from .schema.names import WORDING_2_1_88, canonical_wording
 from .terminal.conversation import Conversation
 from .terminal.rendering import MAX_CELLS, Style, terminal_text
 from .tools.journal import default_dir as journal_default_dir
@@ -126,7 +127,6 @@ SCHEMA_FORMATS = (  # askcli.wire.definitions: FORMATS + DIALECT_FORMATS, unimpo
 )
 # --wording: Claude Code 2.1.88's texts (askcli.wire.results; "seed" inside askcli and in
 # fixtures, and still accepted) or the current release's (askcli.wire.wording)
-WORDING_2_1_88 = "claude-code-2.1.88"
 WORDINGS = (WORDING_2_1_88, "claude-code")
 
 
@@ -135,7 +135,7 @@ class _Wording(click.Choice):  # type: ignore[type-arg]
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         name = super().convert(WORDING_2_1_88 if value == "seed" else value, param, ctx)
-        return "seed" if name == WORDING_2_1_88 else name
+        return canonical_wording(name)
 
 
 wording_option = click.option(

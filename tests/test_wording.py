@@ -359,3 +359,10 @@ def test_a_fixture_may_name_the_wording_claude_code_2_1_88() -> None:
     expected, actual = fixtures.replay(named)
     assert actual == expected
     assert json.loads(actual.stdout[0])["content"].startswith("User has answered your questions")
+    # made with either name, a fixture keeps askcli's one name for it (the default: unwritten)
+    assert (
+        fixtures.make(
+            calls=[json.dumps(CALL)], answers=["1", "1", ""], wording="claude-code-2.1.88"
+        )
+        == recorded
+    )

@@ -35,6 +35,7 @@ from typing import Any
 
 from ..errors import BadFixture
 from ..lines import TextLineReader
+from ..schema.names import canonical_wording
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style
 from ..tools.todo_store import TodoStore
@@ -156,6 +157,7 @@ def make(
     wording: str = "seed",
 ) -> dict[str, Any]:
     """A fixture recording what askcli prints for this session now."""
+    wording = canonical_wording(wording)  # kept under askcli's one name for it
     outcome = play(
         calls=calls,
         answers=answers,
@@ -277,7 +279,7 @@ def _replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
         columns=fixture.get("columns", 80),
         output=Output(fixture.get("output", "result")),
         session=fixture.get("session"),
-        wording=fixture.get("wording", "seed"),
+        wording=canonical_wording(fixture.get("wording", "seed")),
     )
     return expected, actual
 
