@@ -375,7 +375,14 @@ def test_a_secret_answer_is_erased_once_delivered(
     kept = asker.take(asked.id)
     assert SECRET in json.dumps(kept)
     assert SECRET.encode() not in on_disk(path)
-    assert asker.get(asked.id).state is State.ANSWERED  # type: ignore[union-attr]
+    found = asker.get(asked.id)
+    assert found is not None and found.state is State.ANSWERED
+    # askcli mcp's get_answer for the same ticket again: said, not the secret, not a failure
+    from askcli.hosts import mcp
+
+    again = mcp.Asker(asker)._settled(found)
+    assert again.is_error and SECRET not in again.text
+    assert "the answer held a secret and was given once; ask again" in again.text
 
 
 def test_an_answer_that_is_no_secret_is_kept(tmp_path: Path) -> None:
