@@ -107,6 +107,23 @@ def test_write_makes_folders_keeps_the_mode_and_leaves_no_temp(tmp_path: Path) -
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.sh", "sub"]
 
 
+def test_a_new_file_gets_the_umask_s_mode_and_the_umask_is_never_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The umask is the whole process's: reading it by setting it would leave other threads'
+    new files world-writable for a moment."""
+    before = os.umask(0o027)
+    try:
+        changed: list[int] = []
+        real = os.umask
+        monkeypatch.setattr(os, "umask", lambda mask: changed.append(mask) or real(mask))
+        Files(str(tmp_path)).write(str(tmp_path / "new.txt"), "x")
+        assert changed == []
+    finally:
+        os.umask(before)
+    assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == 0o640
+
+
 def test_names_are_shown_relative_to_the_session_folder(tmp_path: Path) -> None:
     files = Files(str(tmp_path))
     assert files.name(str(tmp_path / "a" / "b.txt")) == "a/b.txt"

@@ -143,8 +143,10 @@ class Files:
 
 
 def _replace(folder: int, name: str, data: bytes, path: str) -> None:
-    """``name`` in ``folder`` replaced by a file of ``data``, with the old file's mode."""
-    mode = 0o666 & ~_umask()
+    """``name`` in ``folder`` replaced by a file of ``data``, with the old file's mode (a
+    new one: what the umask gives, as the kernel applies it; never read by changing the
+    umask, which is the whole process's, other threads' files included)."""
+    mode = None
     try:
         info = os.stat(name, dir_fd=folder, follow_symlinks=False)
     except FileNotFoundError:
@@ -153,12 +155,13 @@ def _replace(folder: int, name: str, data: bytes, path: str) -> None:
         if not stat.S_ISREG(info.st_mode):
             raise Refused(f"{path} is not a regular file")
         mode = stat.S_IMODE(info.st_mode)
-    temp, fd = _temp(folder)
+    temp, fd = _temp(folder, 0o600 if mode is not None else 0o666)
     try:
         with open(fd, "wb") as f:
             f.write(data)
             f.flush()
-            os.fchmod(f.fileno(), mode)
+            if mode is not None:
+                os.fchmod(f.fileno(), mode)
             os.fsync(f.fileno())
         os.replace(temp, name, src_dir_fd=folder, dst_dir_fd=folder)
     except BaseException:
@@ -167,21 +170,16 @@ def _replace(folder: int, name: str, data: bytes, path: str) -> None:
         raise
 
 
-def _temp(folder: int) -> tuple[str, int]:
-    """A new file of askcli's in ``folder``: its name and a descriptor to write it."""
+def _temp(folder: int, mode: int) -> tuple[str, int]:
+    """A new file of askcli's in ``folder`` (``mode``, less the umask): its name and a
+    descriptor to write it."""
     for _ in range(100):
         temp = f".askcli-{secrets.token_hex(4)}"
         try:
-            return temp, os.open(temp, _CREATE, 0o600, dir_fd=folder)
+            return temp, os.open(temp, _CREATE, mode, dir_fd=folder)
         except FileExistsError:
             continue
     raise FileExistsError(errno.EEXIST, "no free name for a temporary file")
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def command_line(command: str, args: Sequence[str]) -> list[str]:
