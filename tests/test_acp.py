@@ -254,8 +254,8 @@ def asking(options: list[dict[str, Any]]) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("answers", "chosen"),
     [
-        *(("y\n", None), ("yes\n", None), ("n\n", None), ("\n", None)),
-        *(("y\n1\n", "proceed_always"), ("n\n2\n", "reject_forever")),
+        *(("y\n", None), ("yes\n", None), ("n\n", None), ("q\n", None), ("\n", None)),
+        *(("y\n1\n", "proceed_always"), ("n\n2\n", "reject_forever"), ("Y\n1\n", "proceed_always")),
     ],
 )
 def test_y_and_n_never_select_an_always_option(
@@ -268,7 +268,7 @@ def test_y_and_n_never_select_an_always_option(
     assert (
         "  1. Allow for this session  (allow_always)\n  2. Never  (reject_always)\nChoose 1-2: "
     ) in r.err
-    word = answers.split("\n")[0]
+    word = answers.split("\n")[0].lower()
     if word:
         assert (
             f"! the agent offers no {'allow' if word.startswith('y') else 'reject'}_once option "

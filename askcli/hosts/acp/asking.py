@@ -70,19 +70,11 @@ class Asking:
                 line = self.conv.read_answer(f"Choose {keys}: ")
                 if line is None:
                     break
-                word = line.strip().lower()
-                chosen: int | None = None
-                if word.isdigit() and 1 <= int(word) <= len(options):
-                    chosen = int(word) - 1
-                elif word in ("y", "yes") and allow is not None:
-                    chosen = allow
-                elif word in ("n", "no", "q") and reject is not None:
-                    chosen = reject
-                if chosen is not None:
+                chosen = acp_options.pick(line, len(options), allow, reject)
+                if isinstance(chosen, int):
                     answer({"optionId": options[chosen].get("optionId")})
                     return
-                warning = acp_options.not_offered(word, len(options)) or f"! type {keys}"
-                self.conv.say(self.conv.style.warn(warning) + "\n")
+                self.conv.say(self.conv.style.warn(chosen) + "\n")
         except AnswerTimeout:
             self.conv.say("\n")
             why = self.conv.why(Ending.TIMEOUT)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ...questions.answers import normalize
 from ...wire.results import Status, ToolResult
 
 FIELD = "option"
@@ -34,18 +35,24 @@ def keys(count: int, allow: int | None, reject: int | None) -> str:
     )
 
 
-def not_offered(word: str, count: int) -> str | None:
-    """The warning for a y or n that has no once option to select; None for other words."""
-    if word in ("y", "yes"):
-        missing = "allow"
-    elif word in ("n", "no"):
-        missing = "reject"
-    else:
-        return None
-    return (
-        f"! the agent offers no {missing}_once option and {word} never selects an "
-        f'"always" one: type the number of the option you choose (1-{count})'
-    )
+def pick(line: str, count: int, allow: int | None, reject: int | None) -> int | str:
+    """The option an answer line selects (its index), or what to tell the person: a number,
+    ``y``/``yes`` for the allow-once option, ``n``/``no``/``q`` for the reject-once one."""
+    word = normalize(line).lower()
+    if word.isdigit() and 1 <= int(word) <= count:
+        return int(word) - 1
+    for words, index, missing in (
+        (("y", "yes"), allow, "allow"),
+        (("n", "no", "q"), reject, "reject"),
+    ):
+        if word in words:
+            if index is not None:
+                return index
+            return (
+                f"! the agent offers no {missing}_once option and {word} never selects an "
+                f'"always" one: type the number of the option you choose (1-{count})'
+            )
+    return f"! type {keys(count, allow, reject)}"
 
 
 def _text(value: Any) -> str:
