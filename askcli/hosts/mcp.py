@@ -23,8 +23,10 @@ brings, imported once :func:`sdk_missing` found the SDK.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import hmac
+import itertools
 import json
 import os
 import secrets
@@ -57,6 +59,7 @@ if TYPE_CHECKING:  # anyio comes with the SDK: imported where it is used, after 
 # Claude Code's MCP_TOOL_TIMEOUT is about 27.8 hours for a stdio server: 50 s is under all
 DEFAULT_WAIT = 50.0
 DEFAULT_PROGRESS = 10.0  # seconds between progress notifications while a call waits
+MAX_SESSIONS = 1000  # HTTP conversations remembered, the ones used last
 DEFAULT_REUSE = 600.0  # seconds an answer not collected is kept for the identical call
 POLL = 0.05  # seconds between looks at the queue while a call waits
 MAX_CLIENT_NAME = 60
@@ -352,17 +355,21 @@ def _server(asker: Asker) -> Any:
         types.Tool(name=t["name"], description=t["description"], input_schema=t["inputSchema"])
         for t in tool_definitions()
     ]
-    sessions: dict[str | None, Session] = {}
+    sessions: collections.OrderedDict[str | None, Session] = collections.OrderedDict()
+    numbers = itertools.count(1)
 
     def session_of(ctx: Any) -> Session:
         """The conversation of a request: the one of a server on stdio, the client's MCP
         session over HTTP (its ``Mcp-Session-Id``), each with a secret token of this
-        process and a number."""
+        process and a number. The :data:`MAX_SESSIONS` used last are kept: an older one
+        asking again is a new conversation."""
         request = getattr(ctx, "request", None)
         headers = getattr(request, "headers", None)
         key = headers.get("mcp-session-id") if headers is not None else None
-        if key not in sessions:
-            sessions[key] = Session(secrets.token_urlsafe(16), len(sessions) + 1)
+        found = sessions.pop(key, None)
+        sessions[key] = found or Session(secrets.token_urlsafe(16), next(numbers))
+        while len(sessions) > MAX_SESSIONS:
+            sessions.popitem(last=False)
         return sessions[key]
 
     async def list_tools(ctx: Any, params: Any) -> Any:
