@@ -23,6 +23,7 @@ import stat
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from ...files import SAFE_OPEN, read_bounded
 from ..child import die_with_parent
 from . import terminal_command
 from .beneath import Beneath, Outside
@@ -33,7 +34,7 @@ MAX_TERMINALS = 64  # terminals open at once (not yet released)
 MAX_SHOWN = 500  # output lines of one terminal shown to the person (the agent gets them all)
 MAX_LINE = 16384  # bytes of a terminal's output held back waiting for the end of its line
 TERM_GRACE = 2.0  # seconds between SIGTERM and SIGKILL when a terminal is killed
-_READ = os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_CLOEXEC
+_READ = os.O_RDONLY | SAFE_OPEN
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -109,8 +110,8 @@ class Files:
         with open(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise Refused(f"{path} is not a regular file")
-            data = f.read(MAX_FILE + 1)
-        if len(data) > MAX_FILE:
+            data = read_bounded(f.fileno(), MAX_FILE)
+        if data is None:
             raise Refused(f"{path} is larger than {MAX_FILE} bytes")
         try:
             text = data.decode("utf-8")
