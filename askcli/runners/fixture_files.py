@@ -50,7 +50,9 @@ def save_session(
     path: Path, fixture: dict[str, Any], sent: Any, status: int, say: Callable[[str], None]
 ) -> bool:
     """Save a recorded host session, warning when replaying it does not give what it did."""
-    section = fixture.get("claude") or fixture.get("acp") or {}
+    from .fixtures import HOSTED_SECTIONS
+
+    section: dict[str, Any] = next((fixture[s] for s in HOSTED_SECTIONS if s in fixture), {})
     if section.get("sent") != sent or fixture["status"] != status:
         say("askcli: warning: replaying this session does not give what it did\n")
     return save_fixture(path, fixture, say)
