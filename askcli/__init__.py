@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .runners.session import Reply, ask
+from .status import ExitStatus
 from .version import __version__
-from .wire.results import Status, ToolResult
+from .wire.results import ToolResult
 
-__all__ = ["Reply", "Status", "ToolResult", "__version__", "ask"]
+__all__ = ["ExitStatus", "Reply", "ToolResult", "__version__", "ask"]

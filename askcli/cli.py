@@ -38,17 +38,16 @@ from .runners.streams import (
     text_stream,
 )
 from .schema.names import WORDING_2_1_88, canonical_wording
+from .status import ExitStatus
 from .terminal.conversation import Conversation
 from .terminal.rendering import MAX_CELLS, Style, terminal_text
 from .tools.journal import default_dir as journal_default_dir
 from .tools.todo_store import TodoStore, default_path
 from .wire.envelopes import Output
-from .wire.results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status
 
 if TYPE_CHECKING:
     pass
 
-EXIT_MISMATCH = 1
 _OUTPUT_ERRORS = (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG)
 MAX_TIMEOUT = 7 * 24 * 3600.0  # one week
 
@@ -84,7 +83,7 @@ class _Seconds(click.ParamType[float]):
 def _usage_error(ctx: click.Context, exc: UsageError) -> None:
     # the message may quote a path or value from the command line: one line, escaped
     say_err(f"askcli: {visible(str(exc))}\n")
-    ctx.exit(int(Status.INVALID))
+    ctx.exit(int(ExitStatus.INVALID))
 
 
 def _guard_pipe(ctx: click.Context, work: Callable[[], int], *, every_sigint: bool = False) -> None:
@@ -326,7 +325,7 @@ def record(
                 output=mode,
                 on_document=None if streams.shared else keep,
             )
-        if status is Status.INTERRUPTED:
+        if status is ExitStatus.INTERRUPTED:
             streams.say("askcli: interrupted; no fixture written\n")
             return int(status)
         lines = fixtures.typed_lines(typed)
@@ -344,7 +343,7 @@ def record(
         if fixture["stdout"] != out.getvalue().splitlines() or fixture["status"] != status:
             streams.say("askcli: warning: replaying this session does not give what it printed\n")
         if not save_fixture(fixture_path, fixture, streams.say):
-            return EXIT_OUTPUT_FAILED
+            return ExitStatus.OUTPUT_FAILED
         return int(status)
 
     _guard_pipe(ctx, work)
@@ -365,18 +364,18 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
     files = fixture_files(paths)
     if not files:
         say_err("askcli: no fixtures found\n")
-        ctx.exit(int(Status.INVALID))
+        ctx.exit(int(ExitStatus.INVALID))
     echo = printer()
 
     def work() -> int:
-        status = 0
+        status = ExitStatus.OK
         for path in files:
             name = visible(str(path))  # a file name is one field of one line
             try:
                 expected, actual = fixtures.replay(fixtures.load(path))
             except BadFixture as exc:
                 echo(f"error   {name}: {visible(str(exc))}")
-                status = int(Status.INVALID)
+                status = ExitStatus.INVALID
                 continue
             if expected == actual:
                 echo(f"ok      {name}")
@@ -384,7 +383,7 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
             echo(f"differs {name}")
             for line in fixtures.diff(expected, actual, str(path)):
                 echo(visible(line))
-            status = status or EXIT_MISMATCH
+            status = status or ExitStatus.FAILED
         return status
 
     _guard_pipe(ctx, work)
@@ -565,7 +564,7 @@ def claude(
     def work() -> int:
         # host() ends Claude Code on every way out
         status = hosting.host(recorder or link, conv, out, prompt=prompt, allow=allow, deny=deny)
-        if status in (EXIT_STDOUT_GONE, EXIT_OUTPUT_FAILED):
+        if status in (ExitStatus.STDOUT_GONE, ExitStatus.OUTPUT_FAILED):
             quiet_stdout()
         if recorder is not None and record_path is not None:
             from . import fixtures
@@ -580,7 +579,7 @@ def claude(
                 wording=wording,
             )
             if not save_session(record_path, fixture, recorder.sent, status, conv.say):
-                return EXIT_OUTPUT_FAILED
+                return ExitStatus.OUTPUT_FAILED
         return status
 
     _guard_pipe(ctx, work, every_sigint=True)
@@ -708,7 +707,7 @@ def acp(
         return
     except InboxError as exc:  # the inbox file cannot be used: said in one line
         say_err(f"askcli: {visible(str(exc))}\n")
-        ctx.exit(int(Status.INVALID))
+        ctx.exit(int(ExitStatus.INVALID))
     typed = bytearray()
     reader.transcript = typed
     cwd = os.getcwd()
@@ -728,7 +727,7 @@ def acp(
             thoughts=thoughts,
             mode=mode,
         )
-        if status in (EXIT_STDOUT_GONE, EXIT_OUTPUT_FAILED):
+        if status in (ExitStatus.STDOUT_GONE, ExitStatus.OUTPUT_FAILED):
             quiet_stdout()
         if recorder is not None and record_path is not None:
             from . import fixtures
@@ -746,7 +745,7 @@ def acp(
                 one_terminal=one_terminal,
             )
             if not save_session(record_path, fixture, recorder.sent, status, conv.say):
-                return EXIT_OUTPUT_FAILED
+                return ExitStatus.OUTPUT_FAILED
         return status
 
     _guard_pipe(ctx, work, every_sigint=True)
@@ -841,7 +840,7 @@ def mcp(
         return
     except InboxError as exc:
         say_err(f"askcli: {visible(str(exc))}\n")
-        status = int(Status.INVALID)
+        status = int(ExitStatus.INVALID)
     ctx.exit(status)
 
 
@@ -993,7 +992,7 @@ def show(ctx: click.Context, state: Path | None, session: str) -> None:
     for note in store.notes:
         say_err(f"askcli: {visible(note)}\n")
     if store.problem is not None:
-        ctx.exit(int(Status.INVALID))
+        ctx.exit(int(ExitStatus.INVALID))
     style = Style.for_stream(sys.stdout)
     shown = checklist(items, style, title=f"Todo list ({visible(session)})")
     click.echo(terminal_text(shown, colour=style.colour), nl=False)
@@ -1042,7 +1041,7 @@ def main() -> None:
     CLOSED_AT_START.update(reopen_closed_fds())
     if 1 in CLOSED_AT_START:
         say_err("askcli: stdout is closed: nobody is left to read a result\n")
-        sys.exit(EXIT_STDOUT_GONE)
+        sys.exit(ExitStatus.STDOUT_GONE)
     try:
         status = cli.main(prog_name="askcli", standalone_mode=False)
     except _NO_ARGS_IS_HELP as exc:  # bare `askcli` or `askcli todo`: the usage, as lines
@@ -1056,17 +1055,17 @@ def main() -> None:
         exc.show(file=cast(IO[Any], GatedStderr()))
         status = exc.exit_code
     except click.Abort:
-        status = int(Status.INTERRUPTED)
+        status = int(ExitStatus.INTERRUPTED)
     except KeyboardInterrupt:
-        status = int(Status.INTERRUPTED)
+        status = int(ExitStatus.INTERRUPTED)
     except BrokenPipeError:  # the reader went away (`askcli todo show | head -1`)
         with contextlib.suppress(OSError):
             quiet_stdout()
-        status = EXIT_STDOUT_GONE
+        status = ExitStatus.STDOUT_GONE
     except OSError as exc:  # most likely stdout refused what a command printed (a full disk)
         with contextlib.suppress(OSError):
             quiet_stdout()
         what = "cannot write to stdout: " if exc.errno in _OUTPUT_ERRORS else ""
         say_err(f"askcli: {what}{visible(exc.strerror or str(exc))}\n")
-        status = EXIT_OUTPUT_FAILED
+        status = ExitStatus.OUTPUT_FAILED
     sys.exit(status if isinstance(status, int) else 0)

@@ -7,7 +7,7 @@ import json
 import re
 
 import askcli
-from askcli import Status
+from askcli import ExitStatus
 from askcli.terminal.rendering import Style
 
 from .helpers import call, example, question
@@ -16,7 +16,7 @@ from .helpers import call, example, question
 def test_ask_a_tool_use_block_with_string_streams() -> None:
     out = io.StringIO()
     reply = askcli.ask(example("library.json"), input=io.StringIO("3\n"), output=out)
-    assert reply.status is Status.ANSWERED
+    assert reply.status is ExitStatus.ANSWERED
     assert reply.envelope is not None
     assert reply.envelope["tool_use_id"] == "toolu_01ABC123"
     assert '"Temporal"' in reply.envelope["content"]
@@ -31,15 +31,15 @@ def test_ask_a_tool_use_block_with_string_streams() -> None:
 def test_ask_accepts_json_text_and_bare_input() -> None:
     text = json.dumps({"questions": [question()]})
     reply = askcli.ask(text, input=io.StringIO("1\n"), output=io.StringIO())
-    assert reply.status is Status.ANSWERED
+    assert reply.status is ExitStatus.ANSWERED
     assert reply.envelope is not None and reply.envelope["tool_use_id"].startswith("toolu_")
 
 
 def test_ask_reports_invalid_calls_and_missing_answers() -> None:
     bad = askcli.ask(call(question(labels=("A",))), input=io.StringIO(""), output=io.StringIO())
-    assert bad.status is Status.INVALID
+    assert bad.status is ExitStatus.INVALID
     none = askcli.ask(call(), input=io.StringIO(""), output=io.StringIO())
-    assert none.status is Status.NO_ANSWER
+    assert none.status is ExitStatus.NO_ANSWER
 
 
 def test_ask_a_message_and_style_options() -> None:
@@ -50,7 +50,7 @@ def test_ask_a_message_and_style_options() -> None:
         output=out,
         style=Style(width=40, colour=True),
     )
-    assert reply.status is Status.ANSWERED
+    assert reply.status is ExitStatus.ANSWERED
     assert reply.envelope is not None and reply.envelope["role"] == "user"
     assert "\x1b[1;36m[Auth method]\x1b[0m" in out.getvalue()
     plain = re.sub(r"\x1b\[[0-9;]*m", "", out.getvalue())

@@ -13,12 +13,12 @@ from askcli.lines import TextLineReader
 from askcli.runners.check import check
 from askcli.schema.inputs import parse_ask as parse_input
 from askcli.schema.inputs import soft_rule_warnings
-from askcli.wire.results import Status
+from askcli.status import ExitStatus
 
 from .helpers import EXAMPLES, askcli_path, call, option, question
 
 
-def run_check(text: str, strict: bool = False) -> tuple[Status, list[str]]:
+def run_check(text: str, strict: bool = False) -> tuple[ExitStatus, list[str]]:
     lines: list[str] = []
     status = check(TextLineReader(io.StringIO(text)), lines.append, strict=strict)
     return status, lines
@@ -34,7 +34,7 @@ def test_valid_calls_of_every_envelope() -> None:
         ]
     )
     status, lines = run_check(text)
-    assert status is Status.ANSWERED
+    assert status is ExitStatus.ANSWERED
     assert lines[0] == "ok      toolu_1 AskUserQuestion"
     assert lines[2] == "ok      toolu_01LoginAuth AskUserQuestion"
     assert lines[-1] == "3 valid, 0 invalid"
@@ -50,7 +50,7 @@ def test_invalid_calls_and_unreadable_documents_are_reported() -> None:
         + "\n"
     )
     status, lines = run_check(text)
-    assert status is Status.INVALID
+    assert status is ExitStatus.INVALID
     assert lines == [
         "invalid toolu_bad AskUserQuestion: questions[0].options: "
         "Array must contain at least 2 element(s)",
@@ -63,7 +63,7 @@ def test_invalid_calls_and_unreadable_documents_are_reported() -> None:
 
 
 def test_nothing_to_check_is_an_error() -> None:
-    assert run_check("") == (Status.INVALID, ["no calls found"])
+    assert run_check("") == (ExitStatus.INVALID, ["no calls found"])
 
 
 def test_strict_reports_each_soft_rule() -> None:
@@ -96,7 +96,7 @@ def test_strict_reports_each_soft_rule() -> None:
         "questions[1].options[0] has a preview on a multiSelect question",
     ]
     status, lines = run_check(json.dumps(call(*bad["questions"], id="toolu_s")) + "\n", strict=True)
-    assert status is Status.ANSWERED  # warnings do not make a call invalid
+    assert status is ExitStatus.ANSWERED  # warnings do not make a call invalid
     assert lines[0] == "ok      toolu_s AskUserQuestion"
     assert lines[1].startswith("warning toolu_s AskUserQuestion: questions[0].header")
     assert lines[-1] == "1 valid, 0 invalid, 6 warning(s)"

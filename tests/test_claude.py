@@ -25,11 +25,12 @@ from askcli.hosts.child import same_terminal
 from askcli.hosts.claude import Scripted, host
 from askcli.hosts.claude.showing import result_line
 from askcli.lines import TextLineReader
+from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.terminal.screens import tool_line
 from askcli.wire.envelopes import ToolCall
-from askcli.wire.results import Status, ToolResult
+from askcli.wire.results import ToolResult
 
 from . import helpers
 from .helpers import ROOT, askcli_path
@@ -154,7 +155,7 @@ def _asked(monkeypatch: pytest.MonkeyPatch, always: bool = True) -> list[ToolCal
     def allow(call: ToolCall, conv: Conversation) -> ToolResult:
         asked.append(call)
         data = {"allowed": True, **({"always": True} if always else {})}
-        return ToolResult(call.id, "ok", Status.ANSWERED, data=data, updated_input=call.input)
+        return ToolResult(call.id, "ok", ExitStatus.ANSWERED, data=data, updated_input=call.input)
 
     monkeypatch.setattr("askcli.hosts.claude.answering.run_call", allow)
     return asked

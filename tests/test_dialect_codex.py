@@ -16,13 +16,13 @@ from askcli.lines import TextLineReader
 from askcli.runners.check import check
 from askcli.runners.fixtures import play
 from askcli.runners.session import answer_document, ask
+from askcli.status import ExitStatus
 from askcli.terminal import signals
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.wire.dialects import by_name, by_tool, codex
 from askcli.wire.documents import Document
 from askcli.wire.envelopes import Output
-from askcli.wire.results import Status
 
 from .helpers import example
 from .test_attacks import ATTACKS, check_bytes
@@ -319,7 +319,7 @@ def test_the_abort_text_says_how_long_the_call_ran(clock: list[float]) -> None:
     reply = answer_document(Document(function_call(DB, CONFIRM)), conv)
     (result,) = reply.results
     assert result.content == "aborted by user after 7.0s"
-    assert result.is_error and reply.status is Status.DECLINED
+    assert result.is_error and reply.status is ExitStatus.DECLINED
     assert codex.abort_text(0.0) == "aborted by user after 0.1s"  # Codex's floor
     assert codex.abort_text(12.349) == "aborted by user after 12.3s"
 
@@ -334,7 +334,7 @@ def run_scripted(lines: list[str], then: str, timeout: float | None = None) -> A
 
 def test_ctrl_c_is_the_abort(clock: list[float]) -> None:
     reply, result, _ = run_scripted(["1"], "interrupt")
-    assert reply.status is Status.INTERRUPTED
+    assert reply.status is ExitStatus.INTERRUPTED
     assert result.content == "aborted by user after 0.1s"
     assert result.answers()["status"] == {
         "Which database?": "declined",
@@ -344,7 +344,7 @@ def test_ctrl_c_is_the_abort(clock: list[float]) -> None:
 
 def test_a_timeout_sends_no_answers_as_codex_auto_resolution_does() -> None:
     reply, result, shown = run_scripted(["1"], "timeout", timeout=2.5)
-    assert reply.status is Status.NO_ANSWER
+    assert reply.status is ExitStatus.NO_ANSWER
     assert result.content == '{"answers":{}}'
     assert "askcli: no answer (no reply within 2.5 seconds)" in shown
     data = result.answers()
@@ -358,14 +358,14 @@ def test_a_hang_up_or_stop_sends_no_answers(
 ) -> None:
     monkeypatch.setattr(signals, "_received", [sig])
     reply, result, _ = run_scripted(["2"], "interrupt")
-    assert reply.status is Status.INTERRUPTED
+    assert reply.status is ExitStatus.INTERRUPTED
     assert result.content == '{"answers":{}}'
     assert result.answers()["status"]["Which database?"] == "dismissed"
 
 
 def test_the_input_ended_keeps_what_was_given_in_the_data() -> None:
     reply, result, _ = run_scripted(["2"], "end")
-    assert reply.status is Status.NO_ANSWER and result.content == '{"answers":{}}'
+    assert reply.status is ExitStatus.NO_ANSWER and result.content == '{"answers":{}}'
     assert result.answers()["answers"]["db"] == {"answers": ["SQLite"]}
 
 
@@ -393,7 +393,7 @@ def test_a_secret_call_is_never_journaled(secret: bool, tmp_path: Path) -> None:
     # the input ends at the second question: a journal keeps the lines of an unfinished call
     call = function_call({**CONFIRM, "isSecret": secret}, DB)
     reply = answer_document(Document(call), conv)
-    assert reply.status is Status.NO_ANSWER
+    assert reply.status is ExitStatus.NO_ANSWER
     written = journal.read_text() if journal.exists() else ""
     assert ("hunter2" in written) is not secret
 
@@ -699,7 +699,7 @@ def test_check_strict_lists_the_soft_rules() -> None:
     lines: list[str] = []
     source = TextLineReader(io.StringIO(json.dumps(function_call(*questions, more=1)) + "\n"))
     status = check(source, lines.append, strict=True)
-    assert status is Status.ANSWERED
+    assert status is ExitStatus.ANSWERED
     head = "warning call-A request_user_input: "
     assert lines[0] == "ok      call-A request_user_input"
     assert lines[-1] == "1 valid, 0 invalid, 12 warning(s)"

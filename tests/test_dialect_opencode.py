@@ -17,6 +17,7 @@ from askcli.errors import AnswerTimeout, InvalidCall
 from askcli.runners.fixtures import play
 from askcli.runners.session import Reply, answer_document
 from askcli.schema.issues import format_path
+from askcli.status import ExitStatus
 from askcli.terminal import signals
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
@@ -34,7 +35,6 @@ from askcli.wire.dialects.opencode import (
 )
 from askcli.wire.documents import Document
 from askcli.wire.envelopes import Kind, Output, detect
-from askcli.wire.results import Status
 
 from .helpers import EXAMPLES, example, run_askcli
 from .test_attacks import ATTACKS, check_bytes
@@ -289,7 +289,7 @@ def run_scripted(lines: list[str], then: str, timeout: float | None = None) -> R
 
 def test_a_timeout_is_no_answer() -> None:
     reply = run_scripted(["3", "MariaDB"], "timeout", timeout=30)
-    assert reply.status is Status.NO_ANSWER
+    assert reply.status is ExitStatus.NO_ANSWER
     assert reply.replies == [
         {
             "role": "tool",
@@ -304,7 +304,7 @@ def test_a_timeout_is_no_answer() -> None:
 
 def test_ctrl_c_dismisses(no_signals: None) -> None:
     reply = run_scripted(["1"], "interrupt")
-    assert reply.status is Status.INTERRUPTED
+    assert reply.status is ExitStatus.INTERRUPTED
     (result,) = reply.results
     assert result.content == DISMISSED and result.is_error
     assert result.data is not None and result.data["status"] == {Q1: "declined", Q2: "declined"}
@@ -315,7 +315,7 @@ def test_ctrl_c_dismisses(no_signals: None) -> None:
 )
 def test_a_hangup_or_termination_is_no_answer(then: str, why: str, no_signals: None) -> None:
     reply = run_scripted(["1"], then)
-    assert reply.status is Status.INTERRUPTED
+    assert reply.status is ExitStatus.INTERRUPTED
     (result,) = reply.results
     assert result.content == (
         f"No answer from the user ({why}). "

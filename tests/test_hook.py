@@ -28,12 +28,13 @@ from askcli.hosts.hook import Hook, HookError, Outcome, answer, decision, parse_
 from askcli.inbox.store import State, Store
 from askcli.lines import TextLineReader
 from askcli.runners.session import Reply, answer_document
+from askcli.status import ExitStatus
 from askcli.terminal import signals
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.wire import results
 from askcli.wire.documents import MAX_DOCUMENT_BYTES, Document
-from askcli.wire.results import Status, ToolResult
+from askcli.wire.results import ToolResult
 
 from .helpers import COLOR, answer_queued, askcli_path, run_askcli
 
@@ -229,8 +230,8 @@ def test_sigterm_while_asking_gives_no_decision(no_signals: None) -> None:
     def stopped(document: dict[str, Any]) -> Reply:
         signals._received.append(signal.SIGTERM)
         text = results.no_answer_text("askcli was stopped", {})
-        result = ToolResult("toolu_a1", text, Status.INTERRUPTED, is_error=True)
-        return Reply([result.block()], Status.INTERRUPTED, [result])
+        result = ToolResult("toolu_a1", text, ExitStatus.INTERRUPTED, is_error=True)
+        return Reply([result.block()], ExitStatus.INTERRUPTED, [result])
 
     assert answer(parsed(), stopped, lambda _: None) == Outcome(None, 143)
     signals._received[:] = [signal.SIGHUP]
@@ -239,7 +240,7 @@ def test_sigterm_while_asking_gives_no_decision(no_signals: None) -> None:
 
 def test_a_reply_without_a_result_is_no_decision() -> None:
     with pytest.raises(HookError, match="no decision"):
-        answer(parsed(), lambda _: Reply([], Status.ANSWERED), lambda _: None)
+        answer(parsed(), lambda _: Reply([], ExitStatus.ANSWERED), lambda _: None)
 
 
 # -- PermissionRequest -------------------------------------------------------------------
@@ -303,7 +304,7 @@ def test_the_whole_input_is_shown_before_the_choice() -> None:
 
 def test_ctrl_c_at_a_permission_denies_and_interrupts_the_turn() -> None:
     hook = parsed(event="PermissionRequest", tool="Bash")
-    stopped = ToolResult(None, results.REJECT_MESSAGE, Status.INTERRUPTED, is_error=True)
+    stopped = ToolResult(None, results.REJECT_MESSAGE, ExitStatus.INTERRUPTED, is_error=True)
     assert decision(hook, stopped)["hookSpecificOutput"]["decision"] == {
         "behavior": "deny",
         "message": results.REJECT_MESSAGE,
@@ -778,7 +779,7 @@ def test_a_signal_just_after_queueing_takes_the_question_back(
         raise KeyboardInterrupt
 
     reply = hooks.ask_queue(hook, hook.document(), None, stopped)
-    assert reply.status is Status.INTERRUPTED  # no decision comes of it (see answer())
+    assert reply.status is ExitStatus.INTERRUPTED  # no decision comes of it (see answer())
     (question,) = every_question(tmp_path)
     assert question.state is State.WITHDRAWN
 

@@ -25,10 +25,10 @@ from askcli.inbox.asking import ask_inbox
 from askcli.inbox.person import answer_by_id, list_questions
 from askcli.inbox.store import Agent, Question, State, Store
 from askcli.lines import TextLineReader
+from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style, display_width
 from askcli.wire.documents import Document
-from askcli.wire.results import Status
 
 from .helpers import askcli_path, call, example, poll, question
 from .test_hook import hook_input
@@ -417,7 +417,7 @@ def test_each_call_through_a_locked_inbox_gets_no_answer(
             reply = ask_inbox(
                 store, Document(LIBRARY), AGENT, said=said.append, locked_is_no_answer=True
             )
-            assert reply.status is Status.NO_ANSWER
+            assert reply.status is ExitStatus.NO_ANSWER
             assert "No answer from the user (the inbox is locked" in reply.results[0].content
     finally:
         lock.close()

@@ -27,6 +27,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "askcli.escaping",
             "askcli.lines",
             "askcli.records",
+            "askcli.status",
             "askcli.version",
         ),
     ),

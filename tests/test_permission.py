@@ -20,12 +20,13 @@ from hypothesis import strategies as st
 from askcli.lines import TextLineReader
 from askcli.runners.fixtures import play
 from askcli.runners.session import answer_document
+from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style, display_width
 from askcli.tools.permission import PROMPT, PROMPT_ALWAYS, input_lines
 from askcli.wire.documents import Document
 from askcli.wire.envelopes import Output
-from askcli.wire.results import REJECT_MESSAGE, REJECT_WITH_WORDS_PREFIX, Status
+from askcli.wire.results import REJECT_MESSAGE, REJECT_WITH_WORDS_PREFIX
 
 from .helpers import run_askcli
 from .test_pty import Terminal
@@ -139,12 +140,12 @@ def test_two_is_refused_where_there_is_no_rule_to_name(typed: str) -> None:
 @pytest.mark.parametrize(
     ("then", "status", "content"),
     [
-        ("end", Status.NO_ANSWER, "No answer from the user (the input ended)."),
-        ("timeout", Status.NO_ANSWER, "No answer from the user (no reply within 3 seconds)."),
-        ("interrupt", Status.INTERRUPTED, REJECT_MESSAGE),
+        ("end", ExitStatus.NO_ANSWER, "No answer from the user (the input ended)."),
+        ("timeout", ExitStatus.NO_ANSWER, "No answer from the user (no reply within 3 seconds)."),
+        ("interrupt", ExitStatus.INTERRUPTED, REJECT_MESSAGE),
     ],
 )
-def test_end_timeout_and_ctrl_c(then: str, status: Status, content: str) -> None:
+def test_end_timeout_and_ctrl_c(then: str, status: ExitStatus, content: str) -> None:
     conv = Conversation(Scripted([], then), io.StringIO(), Style(), timeout=3)
     reply = answer_document(Document(BASH), conv)
     assert reply.status is status
@@ -360,7 +361,7 @@ def test_the_pager_takes_no_answer_and_skips_nothing(typed: str) -> None:
 @pytest.mark.parametrize("typed", ["n", "q", "no", "3"])
 def test_n_at_the_pager_denies_at_once(typed: str) -> None:
     result, screen = paged(30, [typed])
-    assert result.status is Status.DECLINED and result.content == REJECT_MESSAGE
+    assert result.status is ExitStatus.DECLINED and result.content == REJECT_MESSAGE
     assert "Allow?" not in screen and "echo 29" not in screen
 
 
@@ -373,12 +374,14 @@ def test_enter_past_the_last_page_is_not_an_answer() -> None:
 @pytest.mark.parametrize(
     ("then", "status", "content"),
     [
-        ("end", Status.NO_ANSWER, "No answer from the user (the input ended)."),
-        ("timeout", Status.NO_ANSWER, "No answer from the user (no reply within 2 seconds)."),
-        ("interrupt", Status.INTERRUPTED, REJECT_MESSAGE),
+        ("end", ExitStatus.NO_ANSWER, "No answer from the user (the input ended)."),
+        ("timeout", ExitStatus.NO_ANSWER, "No answer from the user (no reply within 2 seconds)."),
+        ("interrupt", ExitStatus.INTERRUPTED, REJECT_MESSAGE),
     ],
 )
-def test_ctrl_d_timeout_and_ctrl_c_at_the_pager(then: str, status: Status, content: str) -> None:
+def test_ctrl_d_timeout_and_ctrl_c_at_the_pager(
+    then: str, status: ExitStatus, content: str
+) -> None:
     result, screen = paged(30, [""], then=then, timeout=2)
     assert (result.status, result.content) == (status, content)
     assert "Allow?" not in screen

@@ -22,10 +22,10 @@ from askcli.inbox.asking import ask_inbox, reply_from_json, reply_to_json
 from askcli.inbox.person import inbox_id
 from askcli.inbox.store import Agent, Question, State, Store
 from askcli.lines import TextLineReader
+from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.wire.documents import Document
-from askcli.wire.results import Status
 
 from .helpers import answer_one, answer_queued, askcli_path, example
 
@@ -45,7 +45,7 @@ def test_a_question_goes_round_once(store: Store) -> None:
     found = store.wait(asked.id, 1)
     assert found is not None and found.state is State.ANSWERED
     reply = reply_from_json(store.take(asked.id))
-    assert '"dayjs"' in reply.replies[0]["content"] and reply.status is Status.ANSWERED
+    assert '"dayjs"' in reply.replies[0]["content"] and reply.status is ExitStatus.ANSWERED
     assert store.take(asked.id) is None  # exactly once
 
 
@@ -234,7 +234,7 @@ def _answer_when_there(store: Store, lines: str) -> None:
 
 def test_ask_inbox_gives_up_at_its_timeout_and_withdraws(store: Store) -> None:
     reply = ask_inbox(store, Document(LIBRARY), AGENT, timeout=0.2)
-    assert reply.status is Status.NO_ANSWER
+    assert reply.status is ExitStatus.NO_ANSWER
     assert reply.replies[0]["content"] == ("No answer from the user (no reply within 0.2 seconds).")
     assert [q.state for q in store.questions(states=tuple(State))] == [State.WITHDRAWN]
 

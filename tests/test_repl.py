@@ -12,11 +12,12 @@ from askcli.lines import TextLineReader
 from askcli.questions.conclusion import Ending
 from askcli.runners.session import answer_document
 from askcli.schema.inputs import parse_ask as parse_input
+from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.tools.repl import ask_questions
 from askcli.wire.documents import Document
-from askcli.wire.results import REJECT_MESSAGE, Status
+from askcli.wire.results import REJECT_MESSAGE
 
 from .helpers import call, question
 
@@ -82,7 +83,7 @@ def test_end_of_input_at_every_prompt(where: str) -> None:
     conv, out = conversation(lines, "end")
     reply = answer_document(Document(TWO), conv)
     assert out.getvalue().endswith(prompt + "\naskcli: no answer (the input ended)\n")
-    assert reply.status is Status.NO_ANSWER
+    assert reply.status is ExitStatus.NO_ANSWER
     (result,) = reply.results
     assert result.is_error
     assert result.content == "No answer from the user (the input ended)." + ANSWERED_BEFORE[where]
@@ -93,7 +94,7 @@ def test_timeout_at_every_prompt(where: str) -> None:
     lines, prompt = PROMPTS[where]
     conv, out = conversation(lines, "timeout", timeout=2.5)
     reply = answer_document(Document(TWO), conv)
-    assert reply.status is Status.NO_ANSWER
+    assert reply.status is ExitStatus.NO_ANSWER
     assert reply.results[0].content.startswith(
         "No answer from the user (no reply within 2.5 seconds)."
     )
@@ -105,7 +106,7 @@ def test_ctrl_c_at_every_prompt(where: str) -> None:
     lines, prompt = PROMPTS[where]
     conv, out = conversation(lines, "interrupt")
     reply = answer_document(Document(TWO), conv)
-    assert reply.status is Status.INTERRUPTED
+    assert reply.status is ExitStatus.INTERRUPTED
     assert reply.results[0].content == REJECT_MESSAGE + ANSWERED_BEFORE[where]
     assert out.getvalue().endswith(prompt + "\n")
 
@@ -139,7 +140,7 @@ def test_a_json_line_is_text_when_other_asks_for_it() -> None:
 def test_answers_in_the_call_are_shown_and_confirmed_never_submitted_unseen() -> None:
     conv, out = conversation([], "end")
     reply = answer_document(Document(call(answers={"Which one?": "B"})), conv)
-    assert reply.status is Status.NO_ANSWER  # nobody confirmed the model's answer
+    assert reply.status is ExitStatus.NO_ANSWER  # nobody confirmed the model's answer
     assert "suggested by the agent (2): B" in out.getvalue()
     assert "Choose 1-3 [2]: " in out.getvalue()
     assert '"Which one?"="B"' not in reply.results[0].content

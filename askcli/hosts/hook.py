@@ -54,19 +54,18 @@ from ..errors import AskcliError, InboxError, OutputFailed
 from ..escaping import visible
 from ..files import read_bounded
 from ..schema.names import ASK_USER_QUESTION
+from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.rendering import terminal_text
-from ..wire import results
 from ..wire.care import passed_on
 from ..wire.documents import MAX_DOCUMENT_BYTES, loads_limited
 from ..wire.envelopes import detect
-from ..wire.results import Status, ToolResult
+from ..wire.results import ToolResult
 
 PRE_TOOL_USE = "PreToolUse"
 PERMISSION_REQUEST = "PermissionRequest"
 CLIENT = "claude"  # the asking agent's name in the inbox
 REQUEST_ID = "askcli-hook"  # the request id of the control request queued for a hook
-EXIT_NOT_SERVED = 1  # Claude Code's non-blocking error: it goes on without the hook
 ANCESTORS = 12  # how far up the process tree --here looks for a terminal
 _TERMINAL = re.compile(r"/dev/(pts/\d+|tty[A-Za-z0-9]*|console)")
 
@@ -424,9 +423,9 @@ def answer(
     else:
         reply = ask(document)
         if gone():
-            return Outcome(None, results.EXIT_STDOUT_GONE)
+            return Outcome(None, ExitStatus.STDOUT_GONE)
         if signals.no_answer_reason() is not None:  # SIGTERM, SIGHUP: nobody waits for it
-            return Outcome(None, signals.exit_status(Status.INTERRUPTED))
+            return Outcome(None, signals.exit_status(ExitStatus.INTERRUPTED))
         if not reply.results:
             raise HookError("the inbox gave no decision for this call")
         result = reply.results[0]
@@ -461,12 +460,12 @@ def main(*, here: bool, timeout: float | None) -> int:
             outcome = answer(hook, ask, say, lambda: watch.gone)
     except (HookError, InboxError) as exc:
         say(str(exc))
-        return EXIT_NOT_SERVED
+        return ExitStatus.FAILED
     except KeyboardInterrupt:  # before anything was asked (or taken back): no decision
-        gone = results.EXIT_STDOUT_GONE if watch.gone else None
-        outcome = Outcome(None, gone or signals.exit_status(Status.INTERRUPTED))
+        gone = ExitStatus.STDOUT_GONE if watch.gone else None
+        outcome = Outcome(None, gone or signals.exit_status(ExitStatus.INTERRUPTED))
     if outcome.output is None:
-        if outcome.status == results.EXIT_STDOUT_GONE:
+        if outcome.status == ExitStatus.STDOUT_GONE:
             say("Claude Code went away (the hook's stdout was closed): no decision")
         elif outcome.status:
             say(f"{signals.stop_notice()}: no decision; Claude Code goes on without this hook")
@@ -481,8 +480,8 @@ def _print(output: dict[str, Any], stream: TextIO, say: Callable[[str], None]) -
         stream.flush()
     except BrokenPipeError:
         say("stdout is closed: nobody is left to read the decision")
-        return results.EXIT_STDOUT_GONE
+        return ExitStatus.STDOUT_GONE
     except (OSError, OutputFailed) as exc:
         say(f"cannot write the decision to stdout: {exc}")
-        return results.EXIT_OUTPUT_FAILED
-    return 0
+        return ExitStatus.OUTPUT_FAILED
+    return ExitStatus.OK

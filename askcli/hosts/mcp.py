@@ -44,6 +44,8 @@ from ..inbox.asking import reply_from_json
 from ..inbox.store import Agent, Question, State, Store
 from ..schema.models import TodoWriteInput
 from ..schema.names import ASK_USER_QUESTION, TODO_WRITE
+from ..status import ExitStatus
+from ..terminal.signals import STATUS_OF_SIGNAL
 from ..tools.registry import checked
 from ..wire import results
 from ..wire.definitions import DESCRIPTION as ASK_DESCRIPTION
@@ -475,9 +477,6 @@ def token_problem(token: str) -> str | None:
     return None
 
 
-STOPPED = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
-
-
 def listen(host: str, port: int) -> socket.socket:
     """A listening TCP socket at ``host``:``port``; OSError when it cannot be had."""
     family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
@@ -510,9 +509,9 @@ def serve(
     web: list[Any] = []  # the HTTP server, once it runs
 
     async def watch_signals(scope: anyio.CancelScope) -> None:
-        with anyio.open_signal_receiver(*STOPPED) as received:
+        with anyio.open_signal_receiver(*STATUS_OF_SIGNAL) as received:
             async for signum in received:
-                status[0] = STOPPED.get(signal.Signals(signum), 143)
+                status[0] = STATUS_OF_SIGNAL.get(signal.Signals(signum), ExitStatus.TERMINATED)
                 say(f"stopped ({signal.Signals(signum).name})")
                 if web:
                     web[0].should_exit = True  # uvicorn ends its connections, then returns
@@ -574,7 +573,7 @@ def run(
     missing = sdk_missing()
     if missing is not None:
         say(missing)
-        return 2
+        return ExitStatus.USAGE
     where = parse_http(http) if http is not None else None
     problem = token_problem(token) if where is not None and token is not None else None
     if problem is not None:
@@ -604,7 +603,7 @@ def run(
         sock = listen(host, port)
     except OSError as exc:
         say(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
-        return 2
+        return ExitStatus.USAGE
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/mcp"
     say(f"serving MCP (Streamable HTTP) at {url}; questions wait in the inbox {store.path}")

@@ -18,12 +18,13 @@ from typing import Any
 
 from ..errors import InboxBusy, UnreadableDocument
 from ..runners.session import Reply
+from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation, no_reply_within
 from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import detect
-from ..wire.results import Status, ToolResult
+from ..wire.results import ToolResult
 from . import askers
 from .store import Agent, State, Store
 
@@ -52,14 +53,14 @@ def reply_from_json(kept: Any) -> Reply:
     """A reply as the queue kept it; UnreadableDocument for anything else."""
     try:
         found = [
-            ToolResult(**{**r, "status": Status(r["status"])}) for r in kept.get("results", [])
+            ToolResult(**{**r, "status": ExitStatus(r["status"])}) for r in kept.get("results", [])
         ]
-        return Reply(list(kept["replies"]), Status(kept["status"]), found)
+        return Reply(list(kept["replies"]), ExitStatus(kept["status"]), found)
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise UnreadableDocument(f"the inbox kept a reply askcli cannot read ({exc})") from None
 
 
-def unanswered(document: Any, text: str, status: Status) -> Reply:
+def unanswered(document: Any, text: str, status: ExitStatus) -> Reply:
     """The reply of a document nobody answered: each call gets ``text``."""
     try:
         envelope = detect(document) if isinstance(document, dict) else None
@@ -107,7 +108,7 @@ def ask_inbox(
             raise
         said(str(exc))
         why = "the inbox is locked by another process"
-        return unanswered(document.value, results.no_answer_text(why, {}), Status.NO_ANSWER)
+        return unanswered(document.value, results.no_answer_text(why, {}), ExitStatus.NO_ANSWER)
 
 
 def _ask_inbox(
@@ -121,8 +122,10 @@ def _ask_inbox(
     if document.value is None:
         reason = document.report or document.error or "the input is not a JSON object"
         said(reason)
-        result = ToolResult(None, results.unreadable_text(reason), Status.INVALID, is_error=True)
-        return Reply([result.block()], Status.INVALID, [result])
+        result = ToolResult(
+            None, results.unreadable_text(reason), ExitStatus.INVALID, is_error=True
+        )
+        return Reply([result.block()], ExitStatus.INVALID, [result])
     with _signals_held():  # queued and known, or neither: a signal comes after
         question = store.submit(document.value, agent)
     try:  # from here on a signal withdraws the question
@@ -130,20 +133,20 @@ def _ask_inbox(
         found = store.wait(question.id, timeout)
     except KeyboardInterrupt:  # Ctrl-C declines; SIGHUP / SIGTERM: no answer came
         store.withdraw(question.id)
-        return unanswered(document.value, signals.interrupted_text({}), Status.INTERRUPTED)
+        return unanswered(document.value, signals.interrupted_text({}), ExitStatus.INTERRUPTED)
     if found is None:  # --timeout: nobody answered in time
         if store.withdraw(question.id):
             why = no_reply_within(timeout) if timeout else "no reply"
             said(f"no answer ({why}); question {question.id} was withdrawn")
-            return unanswered(document.value, results.no_answer_text(why, {}), Status.NO_ANSWER)
+            return unanswered(document.value, results.no_answer_text(why, {}), ExitStatus.NO_ANSWER)
         found = store.get(question.id)  # answered just then
     if found is None or found.state is not State.ANSWERED:
         why = "the question was withdrawn" if found is not None else "the question is gone"
-        return unanswered(document.value, results.no_answer_text(why, {}), Status.NO_ANSWER)
+        return unanswered(document.value, results.no_answer_text(why, {}), ExitStatus.NO_ANSWER)
     kept = store.take(question.id)
     if kept is None:
         why = "its answer was taken by another asker"
-        return unanswered(document.value, results.no_answer_text(why, {}), Status.NO_ANSWER)
+        return unanswered(document.value, results.no_answer_text(why, {}), ExitStatus.NO_ANSWER)
     return reply_from_json(kept)
 
 

@@ -27,13 +27,13 @@ from ..errors import InboxError
 from ..escaping import visible
 from ..lines import FdLineReader, TextLineReader
 from ..runners.session import Reply, answer_document
+from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import truncate
 from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import Output, output_lines
-from ..wire.results import Status
 from . import screens
 from .asking import reply_to_json, unanswered
 from .store import Question, State, Store
@@ -41,10 +41,6 @@ from .watch import Commands, Event, Kind, Watch
 
 if TYPE_CHECKING:
     from ..terminal.notify import Notice
-
-EXIT_LEFT = 0  # the person left at the inbox prompt (Ctrl-D, the end of the input)
-EXIT_NOT_WAITING = 2  # inbox answer: no such question, or it is not waiting (any more)
-EXIT_ENDED = 3  # the answers ended in the middle of a question: it waits again
 
 
 def inbox_id() -> str:
@@ -62,9 +58,9 @@ def decline_reply(question: Question, wording: str = "seed") -> Reply:
         wording=wording,
     )
     reply = answer_document(Document(question.call), quiet, question.id)
-    if reply.status is Status.DECLINED:
+    if reply.status is ExitStatus.DECLINED:
         return reply
-    return unanswered(question.call, results.REJECT_MESSAGE, Status.DECLINED)
+    return unanswered(question.call, results.REJECT_MESSAGE, ExitStatus.DECLINED)
 
 
 class AskerWithdrew(Exception):
@@ -202,7 +198,7 @@ class Inbox:
             if self.conv.open_line:
                 self.conv.say("\n")
             self._left(signals.stop_notice())
-            return signals.exit_status(Status.INTERRUPTED)
+            return signals.exit_status(ExitStatus.INTERRUPTED)
         finally:
             if watching:
                 assert isinstance(reader, FdLineReader)
@@ -252,7 +248,7 @@ class Inbox:
         line = self._read(screens.prompt(None), fresh=False)
         if line is None:
             self._left("left the inbox")
-            return EXIT_LEFT
+            return ExitStatus.OK
         self._command(line.strip(), None)
         return None
 
@@ -265,7 +261,7 @@ class Inbox:
         line = self._read(screens.prompt(held), fresh=fresh)
         if line is None:
             self._left("left the inbox")
-            return EXIT_LEFT
+            return ExitStatus.OK
         word = line.strip().lower()
         if word in ("", "y", "yes", "a"):
             return self._answer(held)
@@ -347,15 +343,15 @@ class Inbox:
             return None
         finally:
             self.asking = False
-        if reply.status is Status.INTERRUPTED:
+        if reply.status is ExitStatus.INTERRUPTED:
             self._left(signals.stop_notice())
-            return signals.exit_status(Status.INTERRUPTED)
-        if reply.status is Status.NO_ANSWER:
+            return signals.exit_status(ExitStatus.INTERRUPTED)
+        if reply.status is ExitStatus.NO_ANSWER:
             self._left("the answers ended")
-            return EXIT_ENDED
+            return ExitStatus.NO_ANSWER
         done = {
-            Status.ANSWERED: "answered",
-            Status.DECLINED: "declined",
+            ExitStatus.ANSWERED: "answered",
+            ExitStatus.DECLINED: "declined",
         }.get(reply.status, "refused (an invalid call)")
         self._deliver(held, reply, done)
         return None
@@ -384,7 +380,7 @@ def answer_by_id(
         conv.error(not_waiting(store, question_id))
         with contextlib.suppress(InboxError):
             store.leave(inbox)
-        return EXIT_NOT_WAITING
+        return ExitStatus.INVALID
     watch = Watch(store.path, inbox)
     watch.current = held.id
     reader = conv.reader
@@ -408,17 +404,17 @@ def answer_by_id(
         except AskerWithdrew:
             conv.say("\n")
             conv.error(f"{not_waiting(store, held.id)} while you answered; nothing was sent")
-            return EXIT_NOT_WAITING
-        if reply.status is Status.INTERRUPTED:
+            return ExitStatus.INVALID
+        if reply.status is ExitStatus.INTERRUPTED:
             conv.error(f"{signals.stop_notice()}; #{held.id} waits again for an inbox")
-            return signals.exit_status(Status.INTERRUPTED)
-        if reply.status is Status.NO_ANSWER:
+            return signals.exit_status(ExitStatus.INTERRUPTED)
+        if reply.status is ExitStatus.NO_ANSWER:
             conv.error(f"the answers ended; #{held.id} waits again for an inbox")
-            return EXIT_ENDED
+            return ExitStatus.NO_ANSWER
         secret = screens.has_secret(held.call)
         if not store.answer(inbox, held.id, reply_to_json(reply), secret=secret):
             conv.error(f"{not_waiting(store, held.id)}; your answer was not sent")
-            return EXIT_NOT_WAITING
+            return ExitStatus.INVALID
         for line in output_lines(reply.replies, reply.results, output):
             out.write(line + "\n")
         out.flush()
@@ -458,4 +454,4 @@ def list_questions(
             echo(json_line(screens.as_json(question)))
         else:
             echo(screens.list_line(question, style, now=now))
-    return 0
+    return ExitStatus.OK

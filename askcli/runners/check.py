@@ -8,13 +8,13 @@ from ..errors import InvalidCall, UnreadableDocument
 from ..escaping import visible
 from ..lines import LineReader
 from ..schema.issues import describe_issues
+from ..status import ExitStatus
 from ..tools.registry import check_call
 from ..wire.documents import read_documents
 from ..wire.envelopes import detect
-from ..wire.results import Status
 
 
-def check(source: LineReader, report: Callable[[str], None], *, strict: bool = False) -> Status:
+def check(source: LineReader, report: Callable[[str], None], *, strict: bool = False) -> ExitStatus:
     """Report on every call of ``source``: ``ok``, ``invalid`` with the reasons, and with
     ``strict`` a ``warning`` per soft rule broken. INVALID when any call is invalid or
     there is no call at all."""
@@ -57,4 +57,4 @@ def check(source: LineReader, report: Callable[[str], None], *, strict: bool = F
     if not valid and not invalid:
         summary = "no calls found"
     report(summary)
-    return Status.INVALID if invalid or not valid else Status.ANSWERED
+    return ExitStatus.INVALID if invalid or not valid else ExitStatus.ANSWERED

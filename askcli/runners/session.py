@@ -14,6 +14,7 @@ from typing import Any, NamedTuple, TextIO
 from ..errors import UnreadableDocument, Withdrawn
 from ..lines import LineReader, reader_for
 from ..schema.issues import MAX_TEXT
+from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style
@@ -23,7 +24,7 @@ from ..tools.todo_store import TodoStore, default_path
 from ..wire import results
 from ..wire.documents import Document, parse_object, read_documents
 from ..wire.envelopes import Context, Kind, Output, capabilities, detect, output_lines
-from ..wire.results import Status, ToolResult
+from ..wire.results import ToolResult
 
 
 class Reply(NamedTuple):
@@ -31,7 +32,7 @@ class Reply(NamedTuple):
     its status and the result of each call."""
 
     replies: list[dict[str, Any]]
-    status: Status
+    status: ExitStatus
     results: Sequence[ToolResult] = ()
 
     @property
@@ -41,13 +42,13 @@ class Reply(NamedTuple):
         return self.replies[0] if len(self.replies) == 1 else None
 
 
-def worst(statuses: Iterable[Status]) -> Status:
+def worst(statuses: Iterable[ExitStatus]) -> ExitStatus:
     """The run's status: interrupted if it was, else the first that is not ANSWERED."""
-    status = Status.ANSWERED
+    status = ExitStatus.ANSWERED
     for s in statuses:
-        if s is Status.INTERRUPTED:
+        if s is ExitStatus.INTERRUPTED:
             return s
-        if status is Status.ANSWERED:
+        if status is ExitStatus.ANSWERED:
             status = s
     return status
 
@@ -60,7 +61,7 @@ def answer_document(document: Document, conv: Conversation, seq: int = 1) -> Rep
     with conv.todos.batch(conv.error):
         reply = _answer_calls(document, conv, seq)
     if conv.todos.interrupted:  # a signal came while the lists were being kept
-        return reply._replace(status=Status.INTERRUPTED)
+        return reply._replace(status=ExitStatus.INTERRUPTED)
     return reply
 
 
@@ -72,15 +73,15 @@ def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
     except UnreadableDocument as exc:
         said = document.report or str(exc)  # the agent is told where, as the person is
         conv.error(said)
-        result = ToolResult(None, results.unreadable_text(said), Status.INVALID, is_error=True)
-        return Reply([result.block()], Status.INVALID, [result])
+        result = ToolResult(None, results.unreadable_text(said), ExitStatus.INVALID, is_error=True)
+        return Reply([result.block()], ExitStatus.INVALID, [result])
     if envelope.kind is Kind.PASSED_OVER:  # a Claude Code line may say what it supports
         conv.capabilities.update(capabilities(document.value))
     if envelope.refusal is not None:
         conv.error(envelope.refusal)
-        return Reply(envelope.replies([]), Status.ANSWERED)
+        return Reply(envelope.replies([]), ExitStatus.ANSWERED)
     done: list[ToolResult] = []
-    stopped: Status | None = None  # after a refusal or Ctrl-C the other calls are not asked
+    stopped: ExitStatus | None = None  # after a refusal or Ctrl-C the other calls are not asked
     for item in envelope.items:
         if isinstance(item, Context):
             if stopped is None:
@@ -88,12 +89,14 @@ def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
                     conv.say(context_text(item.text, conv.style, item.label))
                 except KeyboardInterrupt:
                     conv.say("\n")
-                    stopped = Status.INTERRUPTED
-        elif stopped is Status.INTERRUPTED:
+                    stopped = ExitStatus.INTERRUPTED
+        elif stopped is ExitStatus.INTERRUPTED:
             text = signals.interrupted_text({})
-            done.append(ToolResult(item.id, text, Status.INTERRUPTED, is_error=True))
+            done.append(ToolResult(item.id, text, ExitStatus.INTERRUPTED, is_error=True))
         elif stopped is not None:  # Claude Code cancels the other calls of the message
-            done.append(ToolResult(item.id, results.CANCEL_MESSAGE, Status.DECLINED, is_error=True))
+            done.append(
+                ToolResult(item.id, results.CANCEL_MESSAGE, ExitStatus.DECLINED, is_error=True)
+            )
         else:
             conv.pending = envelope.request_id if envelope.kind is Kind.CONTROL else None
             try:
@@ -101,11 +104,11 @@ def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
             except Withdrawn:  # no reply: the requester no longer waits for one
                 conv.say("\n")
                 conv.error("the request was withdrawn (control_cancel_request); nothing was sent")
-                return Reply([], Status.ANSWERED)
+                return Reply([], ExitStatus.ANSWERED)
             finally:
                 conv.pending = None
             done.append(result)
-            if result.status in (Status.DECLINED, Status.INTERRUPTED):
+            if result.status in (ExitStatus.DECLINED, ExitStatus.INTERRUPTED):
                 stopped = result.status
     if not done and envelope.kind in (
         Kind.MESSAGE,
@@ -115,7 +118,7 @@ def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
     ):
         conv.error("this message holds no tool call; nothing to answer")
     statuses = [r.status for r in done]
-    if stopped is Status.INTERRUPTED:
+    if stopped is ExitStatus.INTERRUPTED:
         statuses.append(stopped)
     return Reply(envelope.replies(done), worst(statuses), done)
 
@@ -138,7 +141,7 @@ def run(
     on_document: Callable[[Document], None] | None = None,
     name: str | None = None,
     answer: Callable[[Document, Conversation, int], Reply] | None = None,
-) -> Status:
+) -> ExitStatus:
     """Answer every document of ``source``, printing its lines as soon as they are made.
 
     One document is read, answered and printed before the next is read, so a stream of
@@ -147,7 +150,7 @@ def run(
     ``answer`` answers a document in place of asking here (``--inbox``: an inbox does).
     """
     answer = answer or answer_document
-    status = Status.ANSWERED
+    status = ExitStatus.ANSWERED
     try:
         for seq, document in enumerate(read_documents(source, conv.error, name=name), start=1):
             if on_document is not None:
@@ -158,13 +161,13 @@ def run(
                 out.write(line + "\n")
             out.flush()
             status = worst([status, reply.status])
-            if reply.status is Status.INTERRUPTED:
+            if reply.status is ExitStatus.INTERRUPTED:
                 conv.error(signals.stop_notice())
                 break
     except KeyboardInterrupt:  # between calls: nothing was asked, nothing to answer
         conv.say("\n")
         conv.error(signals.stop_notice())
-        status = Status.INTERRUPTED
+        status = ExitStatus.INTERRUPTED
     return status
 
 

@@ -16,12 +16,12 @@ from ..errors import InboxError, OutputFailed, UsageError
 from ..escaping import visible
 from ..files import is_devnull
 from ..lines import FdLineReader, LineReader
+from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style, terminal_text
 from ..tools.journal import default_dir as journal_default_dir
 from ..tools.todo_store import TodoStore, default_path
-from ..wire.results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status
 
 if TYPE_CHECKING:
     from ..terminal.notify import Notice
@@ -249,16 +249,16 @@ def guarded(work: Callable[[], int], *, every_sigint: bool = False) -> int:
     except BrokenPipeError:
         # stdout's reader went away: nobody is left to read a result
         quiet_stdout()
-        return EXIT_STDOUT_GONE
+        return ExitStatus.STDOUT_GONE
     except OutputFailed as exc:
         quiet_stdout()
         say_err(f"askcli: cannot write the result to stdout: {visible(str(exc))}\n")
-        return EXIT_OUTPUT_FAILED
+        return ExitStatus.OUTPUT_FAILED
     except InboxError as exc:  # the queue file cannot be used: said in one line
         say_err(f"askcli: {visible(str(exc))}\n")
-        return int(Status.INVALID)
-    if status == Status.INTERRUPTED:
-        status = signals.exit_status(Status.INTERRUPTED)
+        return int(ExitStatus.INVALID)
+    if status == ExitStatus.INTERRUPTED:
+        status = signals.exit_status(ExitStatus.INTERRUPTED)
     return status
 
 

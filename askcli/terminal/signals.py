@@ -18,9 +18,14 @@ import signal
 from collections.abc import Mapping
 from types import FrameType
 
-from ..wire.results import Status, declined_text, no_answer_text
+from ..status import ExitStatus
+from ..wire.results import declined_text, no_answer_text
 
-EXIT_STATUS = {signal.SIGINT: 130, signal.SIGTERM: 143, signal.SIGHUP: 129}
+STATUS_OF_SIGNAL = {
+    signal.SIGINT: ExitStatus.INTERRUPTED,
+    signal.SIGTERM: ExitStatus.TERMINATED,
+    signal.SIGHUP: ExitStatus.HANGUP,
+}
 NO_ANSWER_REASON = {signal.SIGHUP: "the terminal hung up", signal.SIGTERM: "askcli was stopped"}
 _received: list[int] = []
 _settled: list[bool] = []
@@ -43,7 +48,7 @@ def _hosting(signum: int, frame: FrameType | None) -> None:
 def install(*, every_sigint: bool = False) -> None:
     """Handle the three signals; with ``every_sigint`` each Ctrl-C interrupts (``askcli
     claude``: the first stops Claude Code's turn, a second ends the session)."""
-    for sig in EXIT_STATUS:
+    for sig in STATUS_OF_SIGNAL:
         signal.signal(sig, _hosting if every_sigint else _handler)
 
 
@@ -90,9 +95,9 @@ def stop_notice() -> str:
     return STOP_NOTICE.get(sig, "interrupted")
 
 
-def exit_status(status: Status) -> int:
+def exit_status(status: ExitStatus) -> int:
     """The process exit status for a run that ended with ``status``: a SIGTERM or SIGHUP
     says so (even after a Ctrl-C), else a Ctrl-C gives 130."""
-    if status is Status.INTERRUPTED and _received:
-        return EXIT_STATUS.get(_stopping() or signal.Signals(_received[0]), int(status))
+    if status is ExitStatus.INTERRUPTED and _received:
+        return STATUS_OF_SIGNAL.get(_stopping() or signal.Signals(_received[0]), int(status))
     return int(status)

@@ -28,12 +28,13 @@ from ..escaping import escape_controls
 from ..questions.answers import normalize
 from ..questions.conclusion import Ending
 from ..schema.issues import zod_type
+from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import ROOM_TO_TYPE, Style, display_width, wrap
 from ..wire import results
 from ..wire.envelopes import ToolCall
-from ..wire.results import Status, ToolResult
+from ..wire.results import ToolResult
 
 PROMPT = "Allow? 1 or 3 (y/n), or type what to do instead: "
 PROMPT_ALWAYS = "Allow? 1-3 (y/n), or type what to do instead: "
@@ -451,7 +452,7 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
     """Ask whether the host may run ``call``; the answer is a permission decision."""
     facts: dict[str, Any] = {"tool_name": call.name, "input": data, "allowed": False}
 
-    def denied(text: str, status: Status = Status.DECLINED, **more: Any) -> ToolResult:
+    def denied(text: str, status: ExitStatus = ExitStatus.DECLINED, **more: Any) -> ToolResult:
         return ToolResult(call.id, text, status, is_error=True, data={**facts, **more})
 
     def allowed(**more: Any) -> ToolResult:
@@ -459,7 +460,7 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
         return ToolResult(
             call.id,
             ALLOWED_TEXT,
-            Status.ANSWERED,
+            ExitStatus.ANSWERED,
             data={**facts, "allowed": True, **more},
             updated_input=data,
             deferred=True,
@@ -501,7 +502,7 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
         ending = Ending.TIMEOUT
     except KeyboardInterrupt:
         conv.say("\n")
-        return denied(signals.interrupted_text({}), Status.INTERRUPTED)
+        return denied(signals.interrupted_text({}), ExitStatus.INTERRUPTED)
     why = conv.why(ending)
     conv.error(f"no answer ({why})")
-    return denied(results.no_answer_text(why, {}), Status.NO_ANSWER)
+    return denied(results.no_answer_text(why, {}), ExitStatus.NO_ANSWER)

@@ -26,11 +26,12 @@ from ..schema.inputs import (
 )
 from ..schema.issues import MAX_TEXT, Issue, describe_issues, long_text
 from ..schema.names import ASK_USER_QUESTION, TODO_WRITE
+from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
 from ..wire import results
 from ..wire.envelopes import ToolCall
-from ..wire.results import Status, ToolResult
+from ..wire.results import ToolResult
 from . import permission, todos
 from .repl import converse
 
@@ -131,7 +132,7 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
         "status": fates(conclusion, stopped=signals.no_answer_reason() is not None),
     }
 
-    def failed(text: str, status: Status) -> ToolResult:
+    def failed(text: str, status: ExitStatus) -> ToolResult:
         return ToolResult(call.id, text, status, is_error=True, data=payload)
 
     outcome = state.outcome if conclusion.ending is Ending.DONE else None
@@ -147,7 +148,9 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
             updated["annotations"] = sent
         if outcome is Outcome.SUBMITTED and not current:  # the usual case
             text = results.answered_text(answers, annotations)
-            return ToolResult(call.id, text, Status.ANSWERED, data=payload, updated_input=updated)
+            return ToolResult(
+                call.id, text, ExitStatus.ANSWERED, data=payload, updated_input=updated
+            )
         from ..wire import wording
 
         if outcome is Outcome.FOLLOW_UP:
@@ -165,7 +168,7 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
             text = wording.answered_text(data.questions, answers, annotations)
         else:
             text = results.answered_text(answers, annotations)
-        return ToolResult(call.id, text, Status.ANSWERED, data=payload, updated_input=updated)
+        return ToolResult(call.id, text, ExitStatus.ANSWERED, data=payload, updated_input=updated)
     if outcome is Outcome.CLARIFY:
         questions = [q.question for q in data.questions]
         if current:
@@ -177,19 +180,19 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
             text = wording.clarify_text(state.clarification, questions, answers, notes)
         else:
             text = results.clarify_text(state.clarification, questions, answers)
-        return failed(text, Status.DECLINED)
+        return failed(text, ExitStatus.DECLINED)
     if conclusion.ending is Ending.DONE:
-        return failed(results.REJECT_MESSAGE, Status.DECLINED)
+        return failed(results.REJECT_MESSAGE, ExitStatus.DECLINED)
     if conclusion.ending is Ending.INTERRUPTED:
-        return failed(signals.interrupted_text(answers), Status.INTERRUPTED)
+        return failed(signals.interrupted_text(answers), ExitStatus.INTERRUPTED)
     why = conv.why(conclusion.ending)
     conv.error(f"no answer ({why})")
     if current and conclusion.ending is Ending.TIMEOUT and conv.timeout:
         from ..wire import wording
 
         listed = wording.answer_list(data.questions, answers, annotations)
-        return failed(wording.idle_text(conv.timeout, listed), Status.NO_ANSWER)
-    return failed(results.no_answer_text(why, answers), Status.NO_ANSWER)
+        return failed(wording.idle_text(conv.timeout, listed), ExitStatus.NO_ANSWER)
+    return failed(results.no_answer_text(why, answers), ExitStatus.NO_ANSWER)
 
 
 def todo_write(call: ToolCall, data: TodoInput, conv: Conversation) -> ToolResult:
@@ -210,14 +213,14 @@ def todo_write(call: ToolCall, data: TodoInput, conv: Conversation) -> ToolResul
     conv.say(todos.checklist(given, conv.style, title=title, old=old))
     if conv.todos is not None and conv.todos.interrupted:  # a signal while reading the state
         text = signals.interrupted_text({})
-        return ToolResult(call.id, text, Status.INTERRUPTED, is_error=True)
+        return ToolResult(call.id, text, ExitStatus.INTERRUPTED, is_error=True)
     text = todos.RESULT_TEXT
     if todos.needs_verification_note(given, subagent=call.agent_id is not None):
         text += todos.VERIFICATION_NOTE
     return ToolResult(
         call.id,
         text,
-        Status.ANSWERED,
+        ExitStatus.ANSWERED,
         data={"oldTodos": old, "newTodos": new},
         updated_input=call.input,
     )
@@ -279,7 +282,7 @@ def invalid_result(call: ToolCall, error: InvalidCall, wording: str = "seed") ->
         text = results.validation_error_text(error.issues, steer(call.input))
     else:
         text = tool_for(call.name).invalid(error.issues)
-    return ToolResult(call.id, text, Status.INVALID, is_error=True)
+    return ToolResult(call.id, text, ExitStatus.INVALID, is_error=True)
 
 
 def check_call(call: ToolCall, *, short: bool = False) -> tuple[Tool, Any]:
@@ -318,7 +321,7 @@ def checked(
     except LookupError as error:
         say(str(error))
         text = results.unreadable_text(str(error))
-        return ToolResult(call.id, text, Status.INVALID, is_error=True)
+        return ToolResult(call.id, text, ExitStatus.INVALID, is_error=True)
 
 
 def run_call(call: ToolCall, conv: Conversation, *, short: bool = False) -> ToolResult:

@@ -33,9 +33,10 @@ from typing import Any, NamedTuple
 from ..errors import UnreadableDocument
 from ..escaping import UNSAFE_BEYOND_C0, escape_controls
 from ..schema.names import ASK_USER_QUESTION, ELICITATION, OPENCODE_QUESTION, TODO_WRITE
+from ..status import ExitStatus
 from .care import Care, care_of
 from .documents import loads_limited
-from .results import CANCEL_MESSAGE, Status, ToolResult
+from .results import CANCEL_MESSAGE, ToolResult
 
 JSONRPC_INVALID_PARAMS = -32602
 JSONRPC_NO_METHOD = -32601
@@ -204,7 +205,7 @@ def _opencode_reply(
     metadata = (result.data or {}).get("metadata")
     if result.allowed and isinstance(metadata, dict):
         return {"type": "question.replied", "properties": {**head, "answers": metadata["answers"]}}
-    if result.status is Status.DECLINED and result.content != DISMISSED:
+    if result.status is ExitStatus.DECLINED and result.content != DISMISSED:
         head["message"] = result.content
     return {"type": "question.rejected", "properties": head}
 

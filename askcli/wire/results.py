@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..schema.issues import Issue, issues_json
+from ..status import ExitStatus
 
 REJECT_MESSAGE = (
     "The user doesn't want to proceed with this tool use. The tool use was rejected "
@@ -22,21 +22,6 @@ CANCEL_MESSAGE = (
     "The user doesn't want to take this action right now. "
     "STOP what you are doing and wait for the user to tell you how to proceed."
 )
-
-
-class Status(enum.IntEnum):
-    """Exit statuses (SPEC 6); a run exits with the first status that is not ANSWERED."""
-
-    ANSWERED = 0
-    DECLINED = 1
-    INVALID = 2
-    NO_ANSWER = 3
-    INTERRUPTED = 130
-
-
-# what stdout's state makes the process exit with, beside the statuses of the calls
-EXIT_STDOUT_GONE = 141  # 128 + SIGPIPE, as a shell reports a reader that went away
-EXIT_OUTPUT_FAILED = 74  # EX_IOERR: stdout refused the result (a full disk, /dev/full)
 
 
 class ToolResult(NamedTuple):
@@ -55,7 +40,7 @@ class ToolResult(NamedTuple):
 
     tool_use_id: str | None
     content: str
-    status: Status
+    status: ExitStatus
     is_error: bool = False
     data: Mapping[str, Any] | None = None
     updated_input: Mapping[str, Any] | None = None
@@ -65,7 +50,7 @@ class ToolResult(NamedTuple):
 
     @property
     def allowed(self) -> bool:
-        return self.status is Status.ANSWERED and not self.is_error
+        return self.status is ExitStatus.ANSWERED and not self.is_error
 
     def block(self) -> dict[str, Any]:
         """The Messages API ``tool_result`` block; ``is_error`` only when true."""
@@ -93,7 +78,7 @@ class ToolResult(NamedTuple):
                 allow["updatedPermissions"] = list(self.updated_permissions)
             return allow
         out: dict[str, Any] = {"behavior": "deny", "message": self.content}
-        if self.status is Status.INTERRUPTED:
+        if self.status is ExitStatus.INTERRUPTED:
             out["interrupt"] = True
         return out
 

@@ -11,13 +11,14 @@ from ...errors import AnswerTimeout
 from ...escaping import visible
 from ...questions.conclusion import Ending
 from ...schema.names import ELICITATION
+from ...status import ExitStatus
 from ...terminal import signals
 from ...terminal.conversation import Conversation
 from ...terminal.rendering import wrap
 from ...tools.permission import show_whole
 from ...tools.registry import check_call, run_call
 from ...wire.envelopes import ToolCall
-from ...wire.results import Status, ToolResult
+from ...wire.results import ToolResult
 from ..child import as_dict, as_text
 from . import options as acp_options
 from .content import permission_lines, tool_details
@@ -88,7 +89,7 @@ class Asking:
             self.conv.call_starts(False)
         self.conv.error(f"no answer ({why}): the request is answered cancelled")
         answer({})
-        self.ended = Ended(int(Status.NO_ANSWER))
+        self.ended = Ended(int(ExitStatus.NO_ANSWER))
 
     def _document(self, name: str, tool_input: dict[str, Any], tool_id: str | None) -> Any:
         """A Claude-Code-like can_use_tool control request for the inbox."""
@@ -131,12 +132,12 @@ class Asking:
             )
             tool_id = as_text(tool_call.get("toolCallId")) or None
             result = self._in_inbox(self._document(title, shown, tool_id))
-        if result.status is Status.INTERRUPTED:
+        if result.status is ExitStatus.INTERRUPTED:
             self.hold(answer, {})
             raise KeyboardInterrupt
         answer(acp_options.chosen(result, options, allow, reject))
-        if result.status is Status.NO_ANSWER:
-            self.ended = Ended(int(Status.NO_ANSWER))
+        if result.status is ExitStatus.NO_ANSWER:
+            self.ended = Ended(int(ExitStatus.NO_ANSWER))
 
     def elicitation(self, params: dict[str, Any], answer: Callable[[dict[str, Any]], None]) -> None:
         tool_id = as_text(params.get("toolCallId")) or None
@@ -193,7 +194,7 @@ class Asking:
             if result.allowed:
                 content = auq_content(dict(result.data or {}), shaped[1], shaped[0]["questions"])
                 reply: dict[str, Any] = {"action": "accept", "content": content}
-            elif result.status is Status.DECLINED:
+            elif result.status is ExitStatus.DECLINED:
                 reply = {"action": "decline"}
             else:
                 reply = {"action": "cancel"}
@@ -201,14 +202,14 @@ class Asking:
             reply = dict(result.reply) if result.reply is not None else {"action": "decline"}
             if result.reply is None:
                 self.conv.error(f"askcli cannot ask this form: {result.content}")
-        if result.status is Status.INTERRUPTED:
+        if result.status is ExitStatus.INTERRUPTED:
             self.hold(answer, {"action": "cancel"})
             if self.inbox is None:
                 typed_interrupt(self.conv)
             raise KeyboardInterrupt
         answer(reply)
-        if result.status is Status.NO_ANSWER:
-            self.ended = Ended(int(Status.NO_ANSWER))
+        if result.status is ExitStatus.NO_ANSWER:
+            self.ended = Ended(int(ExitStatus.NO_ANSWER))
 
 
 def typed_interrupt(conv: Conversation) -> None:

@@ -13,7 +13,8 @@ import json
 from typing import Any
 
 from ...questions.answers import normalize
-from ...wire.results import Status, ToolResult
+from ...status import ExitStatus
+from ...wire.results import ToolResult
 
 FIELD = "option"
 
@@ -96,11 +97,11 @@ def chosen(
         value = (reply.get("content") or {}).get(FIELD) if reply.get("action") == "accept" else None
         if isinstance(value, str) and value.isdigit() and 1 <= int(value) <= len(options):
             pick = int(value) - 1
-        elif result.status is Status.DECLINED:
+        elif result.status is ExitStatus.DECLINED:
             pick = reject
     elif result.allowed:
         pick = allow
-    elif result.status is Status.DECLINED:
+    elif result.status is ExitStatus.DECLINED:
         pick = reject
     if pick is None:
         return {}  # cancelled, never allowed

@@ -12,10 +12,10 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from ...escaping import visible
+from ...status import ExitStatus
 from ...terminal import signals
 from ...terminal.conversation import Conversation
 from ...terminal.rendering import terminal_text, wrap
-from ...wire.results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE, Status
 from .. import child
 from ..child import as_dict, as_text, describe_exit, same_terminal
 from .asking import Asking, typed_interrupt
@@ -23,8 +23,6 @@ from .events import Ended, Event, EventKind, Link, Reply
 from .failures import SIGN_IN, failure, sign_in_lines
 from .showing import Showing
 
-EXIT_AGENT_FAILED = 1
-EXIT_USAGE = 2
 STEP = 0.1  # seconds between looks at the queue, so that signals are seen at once
 START_TIMEOUT = 60.0  # seconds the agent has to answer initialize and session/new
 
@@ -161,7 +159,7 @@ class Host(Showing, Asking):
                 f"the agent has no mode {mode!r}; "
                 + (f"its modes: {', '.join(offered)}" if offered else "it offers no modes")
             )
-            self.ended = Ended(EXIT_USAGE)
+            self.ended = Ended(ExitStatus.USAGE)
             raise _Stop
         params = {"sessionId": self.session_id, "modeId": mode}
         self.wait(self.link.call("session/set_mode", params), START_TIMEOUT)
@@ -201,9 +199,9 @@ class Host(Showing, Asking):
                 self.out.write(terminal_text(result) + "\n")
                 self.out.flush()
             except BrokenPipeError:
-                self.ended = Ended(EXIT_STDOUT_GONE, "stdout was closed: the result is lost")
+                self.ended = Ended(ExitStatus.STDOUT_GONE, "stdout was closed: the result is lost")
             except (OSError, ValueError):
-                self.ended = Ended(EXIT_OUTPUT_FAILED, "cannot write the result to stdout")
+                self.ended = Ended(ExitStatus.OUTPUT_FAILED, "cannot write the result to stdout")
 
 
 def _read_prompt(conv: Conversation) -> str | None:
@@ -276,7 +274,7 @@ def host(
             session.drain()
         code = link.close(at_once=interrupted or session.ended is not None or died)
     if interrupted:
-        return int(Status.INTERRUPTED)
+        return int(ExitStatus.INTERRUPTED)
     if session.ended is not None:
         if session.ended.message:
             conv.error(session.ended.message)
@@ -289,12 +287,12 @@ def host(
         if why.startswith(SIGN_IN):
             for line in sign_in_lines(session.auth_methods):
                 conv.say("\n".join(wrap(visible(line), conv.style.width, rest="    ")) + "\n")
-        return EXIT_AGENT_FAILED
+        return ExitStatus.FAILED
     if session.interrupted and prompt is not None:
-        return int(Status.INTERRUPTED)
+        return int(ExitStatus.INTERRUPTED)
     if session.failed:
-        return EXIT_AGENT_FAILED
-    return int(Status.ANSWERED)
+        return ExitStatus.FAILED
+    return int(ExitStatus.ANSWERED)
 
 
 def show_stderr(conv: Conversation) -> Callable[[str, int], None]:

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from ...errors import Withdrawn
+from ...status import ExitStatus
 from ...terminal import signals
 from ...terminal.screens import context_text, tool_line
 from ...tools.registry import run_call
@@ -14,7 +15,7 @@ from ...wire.care import care_of
 from ...wire.documents import MAX_DEPTH as DOCUMENT_DEPTH
 from ...wire.documents import nesting_depth
 from ...wire.envelopes import Context, ToolCall, detect
-from ...wire.results import Status, ToolResult
+from ...wire.results import ToolResult
 from .lines import Link
 from .showing import Ended, Showing
 
@@ -109,9 +110,9 @@ class Answering(Showing):
             decision = result.decision()
             if _always(result) and not suggestions and key is not None:
                 self.same.add(key)
-            if result.status is Status.NO_ANSWER:
-                self.ended = Ended(int(Status.NO_ANSWER))
-            elif result.status is Status.INTERRUPTED:
+            if result.status is ExitStatus.NO_ANSWER:
+                self.ended = Ended(int(ExitStatus.NO_ANSWER))
+            elif result.status is ExitStatus.INTERRUPTED:
                 self.interrupted = True
         self._respond(request_id, decision)
         if signals.received_other_than_sigint():
@@ -172,9 +173,9 @@ class Answering(Showing):
             self.refuse(request_id, "elicitation", result.content)
             return
         self._respond(request_id, dict(result.reply))
-        if result.status is Status.NO_ANSWER:
-            self.ended = Ended(int(Status.NO_ANSWER))
-        elif result.status is Status.INTERRUPTED:
+        if result.status is ExitStatus.NO_ANSWER:
+            self.ended = Ended(int(ExitStatus.NO_ANSWER))
+        elif result.status is ExitStatus.INTERRUPTED:
             self.interrupted = True
         if signals.received_other_than_sigint():
             raise KeyboardInterrupt

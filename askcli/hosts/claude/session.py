@@ -6,16 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from ...status import ExitStatus
 from ...terminal import signals
 from ...terminal.conversation import Conversation
 from ...wire.envelopes import capabilities
-from ...wire.results import Status
 from ..child import describe_exit, same_terminal
 from .answering import Answering
 from .lines import Link, Skipped
 from .showing import Ended
-
-EXIT_CLAUDE_FAILED = 1
 
 
 class Host(Answering):
@@ -160,7 +158,7 @@ def host(
 
     With ``prompt``, one turn; else prompts are read at ``> `` until the input ends.
     Ctrl-C at ``> `` (or a second one in a turn), SIGTERM and SIGHUP end the session with
-    :attr:`Status.INTERRUPTED`; the input ending at a question or permission prompt ends it
+    :attr:`ExitStatus.INTERRUPTED`; the input ending at a question or permission prompt ends it
     with NO_ANSWER; a closed stdout with 141, one that cannot be written with 74.
     """
     if one_terminal is None:
@@ -190,7 +188,7 @@ def host(
         # on every way out: no Claude Code outlives askcli
         code = link.close(at_once=interrupted or session.ended is not None)
     if interrupted:
-        return int(Status.INTERRUPTED)
+        return int(ExitStatus.INTERRUPTED)
     if session.ended is not None:
         if session.ended.message:
             conv.error(session.ended.message)
@@ -203,12 +201,12 @@ def host(
         else:
             how = f" (it {describe_exit(code)})"
         conv.error(f"Claude Code ended unexpectedly{how}")
-        return EXIT_CLAUDE_FAILED
+        return ExitStatus.FAILED
     if session.interrupted and prompt is not None:
-        return int(Status.INTERRUPTED)
+        return int(ExitStatus.INTERRUPTED)
     if session.failed:
-        return EXIT_CLAUDE_FAILED
+        return ExitStatus.FAILED
     if code not in (None, 0):
         conv.error(f"Claude Code {describe_exit(code)}")
-        return EXIT_CLAUDE_FAILED
-    return int(Status.ANSWERED)
+        return ExitStatus.FAILED
+    return int(ExitStatus.ANSWERED)

@@ -7,12 +7,12 @@ import math
 from typing import Any, NamedTuple, TextIO
 
 from ...escaping import visible
+from ...status import ExitStatus
 from ...terminal.conversation import Conversation
 from ...terminal.rendering import terminal_text, truncate, wrap
 from ...terminal.screens import tool_line
 from ...tools.todos import checklist
 from ...wire.envelopes import capabilities
-from ...wire.results import EXIT_OUTPUT_FAILED, EXIT_STDOUT_GONE
 from ..child import MAX_NAMES, as_dict, as_text, shorten
 
 # tools whose results askcli shows in its own form (answers, checklists): shown when failed
@@ -223,9 +223,9 @@ class Showing:
                 self.out.write(terminal_text(result) + "\n")
                 self.out.flush()
             except BrokenPipeError:
-                self.ended = Ended(EXIT_STDOUT_GONE, "stdout was closed: the result is lost")
+                self.ended = Ended(ExitStatus.STDOUT_GONE, "stdout was closed: the result is lost")
             except (OSError, ValueError) as exc:
                 reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "closed"
                 self.ended = Ended(
-                    EXIT_OUTPUT_FAILED, f"cannot write the result to stdout: {reason}"
+                    ExitStatus.OUTPUT_FAILED, f"cannot write the result to stdout: {reason}"
                 )

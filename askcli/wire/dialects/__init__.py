@@ -16,8 +16,9 @@ from ...questions.conclusion import Conclusion, Ending, fates
 from ...questions.state import Outcome
 from ...schema.inputs import AskInput
 from ...schema.issues import Issue
+from ...status import ExitStatus
 from ..envelopes import ToolCall
-from ..results import Status, ToolResult
+from ..results import ToolResult
 
 
 class Asked(NamedTuple):
@@ -50,14 +51,14 @@ class Asked(NamedTuple):
         return self.conclusion.state.clarification
 
     @property
-    def status(self) -> Status:
+    def status(self) -> ExitStatus:
         """The exit status this call gives."""
         ending = self.conclusion.ending
         if ending is Ending.DONE:
-            return Status.ANSWERED if self.submitted else Status.DECLINED
+            return ExitStatus.ANSWERED if self.submitted else ExitStatus.DECLINED
         if ending is Ending.INTERRUPTED:
-            return Status.INTERRUPTED
-        return Status.NO_ANSWER
+            return ExitStatus.INTERRUPTED
+        return ExitStatus.NO_ANSWER
 
     def statuses(self) -> dict[str, str]:
         """Each question's fate by question text (:func:`askcli.questions.conclusion.fates`):

@@ -26,7 +26,8 @@ from typing import Any
 from ...errors import InvalidCall
 from ...schema.inputs import AskInput, Option, Question
 from ...schema.issues import Issue, Path, zod_type
-from ..results import Status, ToolResult
+from ...status import ExitStatus
+from ..results import ToolResult
 from . import Asked, Dialect
 
 TOOL = "request_user_input"
@@ -360,7 +361,7 @@ def reply(asked: Asked) -> ToolResult:
     if asked.submitted:
         text = _json({"answers": given})
         updated = {**asked.call.input, "answers": given}
-        return ToolResult(call_id, text, Status.ANSWERED, data=data, updated_input=updated)
+        return ToolResult(call_id, text, ExitStatus.ANSWERED, data=data, updated_input=updated)
     if asked.clarified:
         # "chat about this": the person's words as a note on the question they were at
         # (the first, from the review), with whatever they had chosen
@@ -369,8 +370,8 @@ def reply(asked: Asked) -> ToolResult:
         words = _answers(asked, asked.clarification, at)
         data["answers"] = words
         return ToolResult(call_id, _json({"answers": words}), asked.status, data=data)
-    if asked.status is Status.DECLINED or (
-        asked.status is Status.INTERRUPTED and asked.why is None
+    if asked.status is ExitStatus.DECLINED or (
+        asked.status is ExitStatus.INTERRUPTED and asked.why is None
     ):
         text = abort_text(_elapsed(asked))
         return ToolResult(call_id, text, asked.status, is_error=True, data=data)

@@ -38,7 +38,8 @@ from ...schema.inputs import AskInput, Option, Question
 from ...schema.issues import Issue, zod_type
 from ...schema.names import ELICITATION
 from ...schema.values import FORMATS, MAX_PATTERN, ValueRule, as_number
-from ..results import Status, ToolResult
+from ...status import ExitStatus
+from ..results import ToolResult
 from ..urls import BadURL, Target, web_target
 from . import Asked, Dialect
 
@@ -634,9 +635,9 @@ def reply(asked: Asked) -> ToolResult:
         result: dict[str, Any] = {"action": action}
         if request.mode != "url":
             result["content"] = given
-        status = Status.ANSWERED
-    elif asked.status is Status.DECLINED or said_no:
-        action, result, status = "decline", {"action": "decline"}, Status.DECLINED
+        status = ExitStatus.ANSWERED
+    elif asked.status is ExitStatus.DECLINED or said_no:
+        action, result, status = "decline", {"action": "decline"}, ExitStatus.DECLINED
         fates = ["declined"] * len(fates)
     else:
         action, result, status = "cancel", {"action": "cancel"}, asked.status
@@ -656,7 +657,7 @@ def reply(asked: Asked) -> ToolResult:
         asked.call.id,
         text,
         status,
-        is_error=status is not Status.ANSWERED,
+        is_error=status is not ExitStatus.ANSWERED,
         data=data,
         updated_input=result,
         reply=result,

@@ -20,7 +20,8 @@ from typing import Any
 from ...errors import InvalidCall
 from ...schema.inputs import AskInput, Option, Question
 from ...schema.issues import Issue
-from ..results import Status, ToolResult
+from ...status import ExitStatus
+from ..results import ToolResult
 from . import Asked, Dialect
 
 TOOL = "ask_user"
@@ -291,7 +292,7 @@ def reply(asked: Asked) -> ToolResult:
         return ToolResult(
             call_id,
             output,
-            Status.ANSWERED,
+            ExitStatus.ANSWERED,
             data=_data(asked, given),
             updated_input=updated,
             reply={"output": output},

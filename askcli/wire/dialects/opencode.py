@@ -28,8 +28,9 @@ from typing import Any
 from ...errors import InvalidCall
 from ...schema.inputs import LABEL_MAX_WORDS, AskInput, Option, Question, is_recommended
 from ...schema.issues import Issue, Path
+from ...status import ExitStatus
 from .. import results
-from ..results import Status, ToolResult
+from ..results import ToolResult
 from . import Asked, Dialect, failed
 
 TOOL = "question"
@@ -262,7 +263,7 @@ def reply(asked: Asked) -> ToolResult:
         return ToolResult(
             asked.call.id,
             answered_text(texts, lists),
-            Status.ANSWERED,
+            ExitStatus.ANSWERED,
             data=data,
             updated_input=updated,
         )
