@@ -559,7 +559,7 @@ def claude(
     typed = bytearray()
     reader.transcript = typed
     link: hosting.Link = hosting.ChildClaude(command, on_stderr=child.show_stderr(conv))
-    recorder = hosting.Recorder(link) if record_path is not None else None
+    recorder = hosting.ClaudeRecorder(link) if record_path is not None else None
 
     def work() -> int:
         # host() ends Claude Code on every way out
@@ -695,7 +695,7 @@ def acp(
 
             asker = acp_asker(conv, timeout)
         shown = hosting.show_stderr(conv)
-        recorder = hosting.Recorder() if record_path is not None else None
+        recorder = hosting.AcpRecorder() if record_path is not None else None
         link = hosting.AgentLink(
             agent,
             on_stderr=recorder.stderr(shown) if recorder is not None else shown,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .hosts.replaying import make_acp, make_claude, play_acp, play_claude
 from .runners.fixtures import (
     FORMAT,
-    Outcome,
+    ReplayOutcome,
     diff,
     dumps,
     load,
@@ -23,7 +23,7 @@ from .runners.fixtures import (
 
 __all__ = [
     "FORMAT",
-    "Outcome",
+    "ReplayOutcome",
     "diff",
     "dumps",
     "load",

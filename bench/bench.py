@@ -418,7 +418,7 @@ def bench_inbox_load(work: Path, askers: int = 50, each: int = 20) -> None:
 
     from askcli.inbox.asking import reply_to_json
     from askcli.inbox.person import inbox_id
-    from askcli.inbox.store import State, Store
+    from askcli.inbox.store import QueueState, Store
     from askcli.lines import TextLineReader
     from askcli.runners.session import answer_document
     from askcli.terminal.conversation import Conversation
@@ -479,7 +479,7 @@ def bench_inbox_load(work: Path, askers: int = 50, each: int = 20) -> None:
     lost = len(expected - set(ids))
     twice = len(ids) - len(set(ids)) + len(set(answered[0]) & set(answered[1]))
     store = Store(path)
-    kept = store.questions(states=tuple(State))
+    kept = store.questions(states=tuple(QueueState))
     right = all(
         '"Which library should we use for date formatting?"="dayjs"' in json.loads(line)["content"]
         for out in outputs
@@ -488,7 +488,7 @@ def bench_inbox_load(work: Path, askers: int = 50, each: int = 20) -> None:
     print(
         f"  {askers} askers x {each} calls = {total}: {len(ids)} results in {seconds:.2f} s;"
         f" answered by inbox 1: {len(answered[0])}, inbox 2: {len(answered[1])};"
-        f" {sum(q.state is State.ANSWERED for q in kept)} answered in the queue"
+        f" {sum(q.state is QueueState.ANSWERED for q in kept)} answered in the queue"
     )
     report(
         f"inbox: {askers} askers x {each} questions, lost / answered twice",

@@ -17,7 +17,7 @@ import pytest
 from askcli.lines import TextLineReader
 
 if TYPE_CHECKING:
-    from askcli.inbox.store import Question, Store
+    from askcli.inbox.store import QueuedQuestion, Store
     from askcli.terminal.conversation import Conversation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,7 +151,7 @@ def ask_stopped(document: dict[str, Any], lines: str, exc: BaseException) -> tup
 # -- the inbox's person side, as askcli inbox answers ---------------------------------------
 
 
-def answer_one(store: Store, inbox: str, question: Question, conv: Conversation) -> bool:
+def answer_one(store: Store, inbox: str, question: QueuedQuestion, conv: Conversation) -> bool:
     """Ask a question ``inbox`` claimed and store its reply, as ``askcli inbox`` does; False
     when it was no longer this inbox's to answer (its asker withdrew it meanwhile)."""
     from askcli.inbox.asking import reply_to_json

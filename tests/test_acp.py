@@ -797,7 +797,7 @@ def test_inbox_without_once_options_asks_for_an_option_by_number(
 
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
 def test_ctrl_c_withdraws_the_question_in_the_inbox(tmp_path: Path, how: str) -> None:
-    from askcli.inbox.store import State, Store
+    from askcli.inbox.store import QueueState, Store
 
     agent, log = setup(tmp_path, [[SHORT, {"wait_cancel": True}]])
     child = pexpect.spawn(
@@ -820,7 +820,7 @@ def test_ctrl_c_withdraws_the_question_in_the_inbox(tmp_path: Path, how: str) ->
         child.kill(signal.SIGTERM)
         assert ended(child, shown) == 143
     found = Store(tmp_path / "inbox.db").get(1)
-    assert found is not None and found.state is State.WITHDRAWN
+    assert found is not None and found.state is QueueState.WITHDRAWN
     cancelled = {
         "method": "session/request_permission",
         "result": {"outcome": {"outcome": "cancelled"}},
@@ -839,7 +839,7 @@ def test_inbox_and_record_together_are_refused(tmp_path: Path) -> None:
 
 
 def test_inbox_timeout_withdraws_and_answers_cancelled(tmp_path: Path) -> None:
-    from askcli.inbox.store import State, Store
+    from askcli.inbox.store import QueueState, Store
 
     agent, log = setup(tmp_path, [[SHORT, chunk("after")]])
     proc = subprocess.run(
@@ -857,4 +857,4 @@ def test_inbox_timeout_withdraws_and_answers_cancelled(tmp_path: Path) -> None:
         {"outcome": {"outcome": "cancelled"}}
     ]
     store = Store(tmp_path / "inbox.db")
-    assert store.state(1) is State.WITHDRAWN
+    assert store.state(1) is QueueState.WITHDRAWN

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from askcli.hosts.acp import EventKind, Link, Scripted
+from askcli.hosts.acp import EventKind, Link, ScriptedAgent
 from askcli.hosts.acp.events import KINDS, METHODS, Event, wire_answer
-from askcli.hosts.acp.recording import Recorder
+from askcli.hosts.acp.recording import AcpRecorder
 
 PACKAGE = Path(__file__).parent.parent / "askcli" / "hosts" / "acp"
 
@@ -34,12 +34,12 @@ def test_a_replayed_agent_sends_event_kinds_and_answers_as_on_the_wire() -> None
         {"shown": "  -> read a.txt (1 line)"},
         {"request": "session/request_permission", "id": 1, "params": {"options": []}},
     ]
-    link: Link = Scripted(received)
+    link: Link = ScriptedAgent(received)
     events = [link.events.get_nowait() for _ in received]
     assert [e.kind for e in events] == [EventKind.UPDATE, EventKind.SHOWN, EventKind.PERMISSION]
     assert events[2].answer is not None
     events[2].answer({"optionId": "allow"})
-    assert isinstance(link, Scripted)
+    assert isinstance(link, ScriptedAgent)
     assert link.sent == [
         {"id": 1, "result": {"outcome": {"outcome": "selected", "optionId": "allow"}}}
     ]
@@ -65,7 +65,7 @@ def test_a_recorder_keeps_events_in_the_fixture_format() -> None:
             ]
         )
 
-    recorder = Recorder().attach(Inner())
+    recorder = AcpRecorder().attach(Inner())
     recorder.events.get_nowait()
     asked = recorder.events.get_nowait()
     assert asked.answer is not None

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from askcli.hosts.acp import workspace
-from askcli.hosts.acp.workspace import Files, Refused, Terminals
+from askcli.hosts.acp.workspace import Files, RequestRefused, Terminals
 
 # --- Files ------------------------------------------------------------------------------
 
@@ -30,20 +30,20 @@ def test_read_whole_and_by_lines(tmp_path: Path) -> None:
     assert files.read(str(f), 2, 1) == "two\n"
     assert files.read(str(f), None, 1) == "one\n"
     assert files.read(str(f), 9) == ""
-    with pytest.raises(Refused, match="line must be a whole number from 1"):
+    with pytest.raises(RequestRefused, match="line must be a whole number from 1"):
         files.read(str(f), 0)
 
 
 def test_a_missing_file_is_resource_not_found(tmp_path: Path) -> None:
-    with pytest.raises(Refused) as caught:
+    with pytest.raises(RequestRefused) as caught:
         Files(str(tmp_path)).read(str(tmp_path / "nope.txt"))
     assert caught.value.missing
     assert str(caught.value).endswith("nope.txt does not exist")
-    with pytest.raises(Refused) as caught:
+    with pytest.raises(RequestRefused) as caught:
         Files(str(tmp_path)).read(str(tmp_path / "no" / "folder.txt"))
     assert caught.value.missing
     (tmp_path / "a.txt").write_text("a")
-    with pytest.raises(Refused, match=r"cannot read .*a\.txt/b: Not a directory") as caught:
+    with pytest.raises(RequestRefused, match=r"cannot read .*a\.txt/b: Not a directory") as caught:
         Files(str(tmp_path)).read(str(tmp_path / "a.txt" / "b"))
     assert not caught.value.missing
 
@@ -62,10 +62,10 @@ def test_only_files_under_the_session_folder(tmp_path: Path, where: str) -> None
         "dotdot": str(root / ".." / "other" / "secret"),
     }[where]
     files = Files(str(root))
-    with pytest.raises(Refused) as caught:
+    with pytest.raises(RequestRefused) as caught:
         files.read(path)
     assert not caught.value.missing
-    with pytest.raises(Refused):
+    with pytest.raises(RequestRefused):
         files.write(path, "changed")
     assert (other / "secret").read_text() == "s"
 
@@ -74,12 +74,12 @@ def test_what_is_not_a_text_file_is_refused(tmp_path: Path) -> None:
     files = Files(str(tmp_path))
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    with pytest.raises(Refused, match="not a regular file"):
+    with pytest.raises(RequestRefused, match="not a regular file"):
         files.read(str(fifo))  # never blocks on a FIFO
-    with pytest.raises(Refused, match="not a regular file"):
+    with pytest.raises(RequestRefused, match="not a regular file"):
         files.read(str(tmp_path))
     (tmp_path / "bin").write_bytes(b"\xff\xfe")
-    with pytest.raises(Refused, match="not UTF-8 text"):
+    with pytest.raises(RequestRefused, match="not UTF-8 text"):
         files.read(str(tmp_path / "bin"))
 
 
@@ -87,9 +87,9 @@ def test_too_large_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(workspace, "MAX_FILE", 10)
     (tmp_path / "big").write_text("x" * 11)
     files = Files(str(tmp_path))
-    with pytest.raises(Refused, match="larger than 10 bytes"):
+    with pytest.raises(RequestRefused, match="larger than 10 bytes"):
         files.read(str(tmp_path / "big"))
-    with pytest.raises(Refused, match="larger than 10 bytes"):
+    with pytest.raises(RequestRefused, match="larger than 10 bytes"):
         files.write(str(tmp_path / "new"), "y" * 11)
     assert not (tmp_path / "new").exists()
 
@@ -144,9 +144,11 @@ def test_links_that_stay_in_the_folder_are_followed(tmp_path: Path) -> None:
     assert (tmp_path / "CLAUDE.md").is_symlink()
     assert (tmp_path / "AGENTS.md").read_text() == "new rules\n"
     (tmp_path / "loop").symlink_to("loop")
-    with pytest.raises(Refused, match=r"cannot read .*loop: Too many levels of symbolic links"):
+    with pytest.raises(
+        RequestRefused, match=r"cannot read .*loop: Too many levels of symbolic links"
+    ):
         files.read(str(tmp_path / "loop"))
-    with pytest.raises(Refused, match="not a regular file"):
+    with pytest.raises(RequestRefused, match="not a regular file"):
         files.read(str(tmp_path / "docs" / ".."))
 
 
@@ -199,10 +201,10 @@ def test_a_folder_swapped_for_a_link_out_never_leads_out(tmp_path: Path) -> None
     read = []
     try:
         for _ in range(1000):
-            with contextlib.suppress(Refused):
+            with contextlib.suppress(RequestRefused):
                 read.append(files.read(str(root / "d" / deep / "f")))
         for _ in range(1000):
-            with contextlib.suppress(Refused):
+            with contextlib.suppress(RequestRefused):
                 files.write(str(root / "d" / "g"), "written\n")
     finally:
         stop.set()
@@ -336,7 +338,7 @@ def test_the_whole_command_is_shown_folder_variables_and_arguments(tmp_path: Pat
 def test_variables_that_change_what_runs_are_refused(tmp_path: Path, name: str) -> None:
     async def go() -> list[str]:
         t, shown = terminals(tmp_path)
-        with pytest.raises(Refused) as caught:
+        with pytest.raises(RequestRefused) as caught:
             await t.create("touch ran", None, [{"name": name, "value": str(tmp_path)}])
         assert str(caught.value) == (
             f"env sets {name}, which changes what runs: askcli lets no agent set PATH, HOME, "
@@ -364,7 +366,9 @@ def test_a_variable_name_a_shell_could_not_show_is_refused(tmp_path: Path) -> No
         t, _ = terminals(tmp_path)
         await t.create("ls", None, [{"name": "BASH_FUNC_ls%%", "value": "() { id; }"}])
 
-    with pytest.raises(Refused, match="name 'BASH_FUNC_ls%%' of env is not letters, digits and _"):
+    with pytest.raises(
+        RequestRefused, match="name 'BASH_FUNC_ls%%' of env is not letters, digits and _"
+    ):
         asyncio.run(go())
 
 
@@ -405,7 +409,7 @@ def test_kill_ends_the_command_and_its_children_release_forgets_it(tmp_path: Pat
         status = await t.wait(made)
         output = t.output(made)  # still there after kill
         await t.release(made)
-        with pytest.raises(Refused, match="no terminal"):
+        with pytest.raises(RequestRefused, match="no terminal"):
             t.output(made)
         return status, output
 
@@ -448,7 +452,7 @@ def test_bad_terminal_requests_are_refused(
         t, _ = terminals(tmp_path)
         await t.create(*args)
 
-    with pytest.raises(Refused, match=message):
+    with pytest.raises(RequestRefused, match=message):
         asyncio.run(go())
 
 

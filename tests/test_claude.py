@@ -22,7 +22,7 @@ import pexpect
 import pytest
 
 from askcli.hosts.child import same_terminal
-from askcli.hosts.claude import Scripted, host
+from askcli.hosts.claude import ScriptedClaude, host
 from askcli.hosts.claude.showing import result_line
 from askcli.lines import TextLineReader
 from askcli.status import ExitStatus
@@ -99,7 +99,7 @@ def hosted(
     lines: list[Any], answers: list[str], *, prompt: str | None = "go", **kw: Any
 ) -> tuple[int, str, str, list[dict]]:
     out, err = io.StringIO(), io.StringIO()
-    link = Scripted(lines)
+    link = ScriptedClaude(lines)
     reader = TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
     status = host(link, Conversation(reader, err, Style()), out, prompt=prompt, **kw)
     return status, out.getvalue(), err.getvalue(), link.sent

@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from askcli.hosts.child import MAX_LINE, describe_exit
-from askcli.hosts.claude import Scripted, host, parse_line
+from askcli.hosts.claude import ScriptedClaude, host, parse_line
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
@@ -664,7 +664,7 @@ def test_fuzz_mutated_recorded_lines_always_give_a_status(data: st.DataObject) -
     answers = data.draw(st.sampled_from([["", "1,2", "", "n"], ["n"] * 6, [], ["y"] * 6]))
     out, err = io.StringIO(), io.StringIO()
     reader = TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
-    status = host(Scripted(lines), Conversation(reader, err, Style()), out, prompt="go")
+    status = host(ScriptedClaude(lines), Conversation(reader, err, Style()), out, prompt="go")
     assert status in (0, 1, 2, 3, 130)
     check_bytes(err.getvalue().encode("utf-8", "surrogatepass"), "stderr")
     check_bytes(out.getvalue().encode("utf-8", "surrogatepass"), "stdout")
@@ -725,7 +725,7 @@ def test_a_killed_claude_code_is_named_by_its_signal() -> None:
     assert "status -9" not in proc.stderr
     assert describe_exit(-15) == "was killed by SIGTERM"
     assert describe_exit(3) == "exited with status 3"
-    killed = Scripted([INIT_OK, RESULT], -9)
+    killed = ScriptedClaude([INIT_OK, RESULT], -9)
     conv = Conversation(TextLineReader(io.StringIO("")), io.StringIO(), Style())
     assert host(killed, conv, io.StringIO(), prompt="go") == 1
     assert "askcli: Claude Code was killed by SIGKILL" in conv.out.getvalue()  # type: ignore[attr-defined]

@@ -24,8 +24,8 @@ import pexpect
 import pytest
 
 from askcli.hosts import hook as hooks
-from askcli.hosts.hook import Hook, HookError, Outcome, answer, decision, parse_hook
-from askcli.inbox.store import State, Store
+from askcli.hosts.hook import Hook, HookError, HookOutcome, answer, decision, parse_hook
+from askcli.inbox.store import QueueState, Store
 from askcli.lines import TextLineReader
 from askcli.runners.session import Reply, answer_document
 from askcli.status import ExitStatus
@@ -158,7 +158,7 @@ def test_the_hook_input_is_read_as_claude_code_writes_it() -> None:
 def test_other_events_and_tools_get_no_decision(event: str, tool: str) -> None:
     hook = parsed(event=event, tool=tool)
     assert not hook.served
-    assert answer(hook, never, lambda _: None) == Outcome(None, 0)
+    assert answer(hook, never, lambda _: None) == HookOutcome(None, 0)
 
 
 # -- PreToolUse for AskUserQuestion ----------------------------------------------------------
@@ -233,9 +233,9 @@ def test_sigterm_while_asking_gives_no_decision(no_signals: None) -> None:
         result = ToolResult("toolu_a1", text, ExitStatus.INTERRUPTED, is_error=True)
         return Reply([result.block()], ExitStatus.INTERRUPTED, [result])
 
-    assert answer(parsed(), stopped, lambda _: None) == Outcome(None, 143)
+    assert answer(parsed(), stopped, lambda _: None) == HookOutcome(None, 143)
     signals._received[:] = [signal.SIGHUP]
-    assert answer(parsed(), stopped, lambda _: None) == Outcome(None, 129)
+    assert answer(parsed(), stopped, lambda _: None) == HookOutcome(None, 129)
 
 
 def test_a_reply_without_a_result_is_no_decision() -> None:
@@ -391,7 +391,7 @@ def inbox_env(tmp_path: Path) -> dict[str, str]:
 def every_question(tmp_path: Path) -> list[Any]:
     store = Store(tmp_path / "inbox.db")
     try:
-        return store.questions(states=tuple(State))
+        return store.questions(states=tuple(QueueState))
     finally:
         store.close()
 
@@ -443,7 +443,7 @@ def test_command_timeout_denies_and_withdraws(tmp_path: Path) -> None:
         }
     }
     (question,) = every_question(tmp_path)
-    assert question.state is State.WITHDRAWN
+    assert question.state is QueueState.WITHDRAWN
 
 
 def start_hook(tmp_path: Path, data: dict, *args: str) -> subprocess.Popen[str]:
@@ -466,7 +466,7 @@ def queued(tmp_path: Path, proc: subprocess.Popen[str]) -> Any:
     """The question the hook queued, once it is there."""
     for _ in range(500):
         if (tmp_path / "inbox.db").exists():
-            waiting = [q for q in every_question(tmp_path) if q.state is State.WAITING]
+            waiting = [q for q in every_question(tmp_path) if q.state is QueueState.WAITING]
             if waiting:
                 return waiting[0]
         assert proc.poll() is None, proc.communicate()
@@ -509,7 +509,7 @@ def test_command_round_trip_through_the_queue(tmp_path: Path) -> None:
     }
     assert f"question {question.id} is waiting in the inbox" in err
     (done,) = every_question(tmp_path)
-    assert done.state is State.ANSWERED
+    assert done.state is QueueState.ANSWERED
 
 
 def test_command_permission_round_trip(tmp_path: Path) -> None:
@@ -534,7 +534,7 @@ def test_command_stopped_withdraws_its_question(tmp_path: Path, sig: int, status
     assert (code, out) == (status, "")
     assert "no decision; Claude Code goes on without this hook" in err
     (gone,) = every_question(tmp_path)
-    assert gone.id == question.id and gone.state is State.WITHDRAWN
+    assert gone.id == question.id and gone.state is QueueState.WITHDRAWN
 
 
 def test_command_whose_reader_went_away_withdraws_its_question(tmp_path: Path) -> None:
@@ -552,7 +552,7 @@ def test_command_whose_reader_went_away_withdraws_its_question(tmp_path: Path) -
     assert status == 141
     assert "askcli hook: Claude Code went away (the hook's stdout was closed): no decision" in err
     (gone,) = every_question(tmp_path)
-    assert gone.id == question.id and gone.state is State.WITHDRAWN
+    assert gone.id == question.id and gone.state is QueueState.WITHDRAWN
 
 
 def test_command_killed_outright_leaves_its_question_to_tidy(tmp_path: Path) -> None:
@@ -581,7 +581,7 @@ def test_command_two_identical_events_without_a_tool_use_id_are_two_questions(
     third = start_hook(tmp_path, {**data, "cwd": "/home/u/docs"})
     try:
         for _ in range(500):
-            waiting = [q for q in every_question(tmp_path) if q.state is State.WAITING]
+            waiting = [q for q in every_question(tmp_path) if q.state is QueueState.WAITING]
             if len(waiting) == 3:
                 break
             time.sleep(0.01)
@@ -781,7 +781,7 @@ def test_a_signal_just_after_queueing_takes_the_question_back(
     reply = hooks.ask_queue(hook, hook.document(), None, stopped)
     assert reply.status is ExitStatus.INTERRUPTED  # no decision comes of it (see answer())
     (question,) = every_question(tmp_path)
-    assert question.state is State.WITHDRAWN
+    assert question.state is QueueState.WITHDRAWN
 
 
 def test_here_stops_asking_when_nobody_reads_the_decision(tmp_path: Path) -> None:

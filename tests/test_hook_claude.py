@@ -26,7 +26,7 @@ from typing import Any
 import pexpect
 import pytest
 
-from askcli.inbox.store import State, Store
+from askcli.inbox.store import QueueState, Store
 from askcli.wire import results
 
 from . import helpers
@@ -185,7 +185,7 @@ def waiting(inbox: Path, within: float = 60) -> Any:
         if inbox.exists():
             store = Store(inbox)
             try:
-                found = store.questions(states=(State.WAITING,))
+                found = store.questions(states=(QueueState.WAITING,))
             finally:
                 store.close()
             if found:
@@ -211,10 +211,10 @@ def answer_in_inbox(api: Api, inbox: Path, lines: str, status: int = 0) -> str:
     return proc.stderr
 
 
-def states(inbox: Path) -> list[State]:
+def states(inbox: Path) -> list[QueueState]:
     store = Store(inbox)
     try:
-        return [q.state for q in store.questions(states=tuple(State))]
+        return [q.state for q in store.questions(states=tuple(QueueState))]
     finally:
         store.close()
 
@@ -243,7 +243,7 @@ def test_pre_tool_use_answers_reach_the_model_as_typed(api: Api, tmp_path: Path)
     )
     assert "is_error" not in block
     assert claude.prompts() == []  # the hook decided: no can_use_tool for AskUserQuestion
-    assert states(tmp_path / "inbox.db") == [State.ANSWERED]
+    assert states(tmp_path / "inbox.db") == [QueueState.ANSWERED]
 
 
 @needs_claude
@@ -270,7 +270,7 @@ def test_pre_tool_use_timeout_tells_the_model_nobody_answered(api: Api, tmp_path
     block = api.tool_results()["toolu_a1"]
     assert block["content"] == "No answer from the user (no reply within 1.5 seconds)."
     assert block["is_error"] is True
-    assert states(tmp_path / "inbox.db") == [State.WITHDRAWN]
+    assert states(tmp_path / "inbox.db") == [QueueState.WITHDRAWN]
 
 
 @needs_claude
@@ -285,7 +285,7 @@ def test_claude_code_ending_the_hook_withdraws_the_question(api: Api, tmp_path: 
         claude.close()
     assert api.tool_results()["toolu_a1"]["content"] == "denied at the prompt"
     assert claude.prompts() == ["AskUserQuestion"]
-    assert states(tmp_path / "inbox.db") == [State.WITHDRAWN]
+    assert states(tmp_path / "inbox.db") == [QueueState.WITHDRAWN]
     said = (tmp_path / "hook.err").read_text()
     assert "askcli hook: stopped (SIGTERM): no decision; Claude Code goes on without" in said
 
@@ -474,12 +474,12 @@ def test_claude_code_exiting_while_the_hook_waits_withdraws_the_question(
     try:
         waiting(tmp_path / "inbox.db")
         claude.until_result("allow")
-        assert states(tmp_path / "inbox.db") == [State.WAITING]
+        assert states(tmp_path / "inbox.db") == [QueueState.WAITING]
     finally:
         claude.close()
     assert api.tool_results()["toolu_b1"]["content"] == "42"
     end = time.monotonic() + 10
-    while states(tmp_path / "inbox.db") != [State.WITHDRAWN]:
+    while states(tmp_path / "inbox.db") != [QueueState.WITHDRAWN]:
         if time.monotonic() > end:
             pytest.fail(
                 f"the question stayed {states(tmp_path / 'inbox.db')}: {hook_err(tmp_path)}"

@@ -15,7 +15,7 @@ import pytest
 
 from askcli.inbox import screens, store, watch
 from askcli.inbox.person import Inbox, answer_by_id, decline_reply, list_questions
-from askcli.inbox.store import Agent, Question, State, Store
+from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store
 from askcli.lines import TextLineReader
 from askcli.runners import session
 from askcli.terminal.conversation import Conversation
@@ -75,7 +75,7 @@ def test_questions_are_asked_in_arrival_order_with_the_screens_of_ask(
     first = session.Reply(**{**reply_of(queue, one.id), "results": []})
     assert '"Which database?"="SQLite"' in first.replies[0]["content"]
     assert '"Which port?"="80"' in reply_of(queue, two.id)["replies"][0]["content"]
-    assert {q.state for q in queue.questions(states=tuple(State))} == {State.ANSWERED}
+    assert {q.state for q in queue.questions(states=tuple(QueueState))} == {QueueState.ANSWERED}
 
 
 def test_a_number_picks_another_and_the_one_shown_waits_again(queue: Store, tmp_path: Path) -> None:
@@ -86,7 +86,7 @@ def test_a_number_picks_another_and_the_one_shown_waits_again(queue: Store, tmp_
     assert box.run() == 0
     assert "(#2)" in out.getvalue().splitlines()[-3]
     assert "askcli: left the inbox; #2 waits again for an inbox" in out.getvalue()
-    assert [q.state for q in queue.questions(states=tuple(State))] == [State.WAITING] * 2
+    assert [q.state for q in queue.questions(states=tuple(QueueState))] == [QueueState.WAITING] * 2
 
 
 def test_with_nothing_waiting_the_answer_words_say_so(queue: Store, tmp_path: Path) -> None:
@@ -164,7 +164,7 @@ def test_the_input_ending_in_a_question_gives_it_back_and_the_journal_keeps_its_
     assert status == 3
     assert "askcli: the answers ended; #1 waits again for an inbox" in shown
     found = queue.get(queued.id)
-    assert found is not None and found.state is State.WAITING
+    assert found is not None and found.state is QueueState.WAITING
     status, shown, _ = inbox_run(queue, "\n\n1\n\n", tmp_path, journal_file=journal)
     assert status == 0
     assert "[One] First? -> B" in shown
@@ -209,11 +209,11 @@ def test_inbox_list_and_answer_tidy_a_dead_asker_s_question_first(
     lines: list[str] = []
     assert list_questions(queue, lines.append) == 0
     assert len(lines) == 1 and lines[0].endswith("Kept?")
-    assert queue.get(orphan.id).state is State.WITHDRAWN  # type: ignore[union-attr]
+    assert queue.get(orphan.id).state is QueueState.WITHDRAWN  # type: ignore[union-attr]
     conv, said = conversation("1\n", tmp_path)
     assert answer_by_id(queue, orphan.id, conv, io.StringIO()) == 2
     assert said.getvalue() == "askcli: question #1 was withdrawn by its asker\n"
-    assert queue.get(kept.id).state is State.WAITING  # type: ignore[union-attr]
+    assert queue.get(kept.id).state is QueueState.WAITING  # type: ignore[union-attr]
 
 
 def test_inbox_answer_tidies_before_it_claims(queue: Store, tmp_path: Path) -> None:
@@ -335,7 +335,7 @@ def test_inbox_answer_whose_answers_end_gives_the_question_back(
     assert out.getvalue() == ""
     assert "askcli: the answers ended; #1 waits again for an inbox" in said.getvalue()
     found = queue.get(queued.id)
-    assert found is not None and found.state is State.WAITING
+    assert found is not None and found.state is QueueState.WAITING
 
 
 # -- the watch -----------------------------------------------------------------------
@@ -354,7 +354,7 @@ def events(seen: watch.Watch, kind: watch.Kind, timeout: float = 5.0) -> list[wa
 
 def test_the_watch_tells_arrivals_not_what_waited_before(queue: Store, tmp_path: Path) -> None:
     queue.submit(call(question("Before?")), ASKER)
-    arrived: list[Question] = []
+    arrived: list[QueuedQuestion] = []
     seen = watch.Watch(queue.path, "inbox-1", on_arrival=arrived.append, period=0.01)
     seen.start()
     try:
@@ -397,8 +397,8 @@ def test_the_watch_keeps_a_slow_persons_claim(
     try:
         time.sleep(0.6)
         Store(queue.path).tidy()
-        assert queue.get(kept.id).state is State.ANSWERING  # type: ignore[union-attr]
-        assert queue.get(lost.id).state is State.WAITING  # type: ignore[union-attr]
+        assert queue.get(kept.id).state is QueueState.ANSWERING  # type: ignore[union-attr]
+        assert queue.get(lost.id).state is QueueState.WAITING  # type: ignore[union-attr]
     finally:
         seen.stop()
 

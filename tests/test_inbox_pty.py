@@ -14,7 +14,7 @@ from typing import Any
 import pexpect
 import pytest
 
-from askcli.inbox.store import State, Store
+from askcli.inbox.store import QueueState, Store
 
 from .helpers import askcli_path, call, poll, question
 from .test_pty import Terminal
@@ -41,7 +41,7 @@ class Queue:
 
     def ask(self, document: dict[str, Any], name: str) -> subprocess.Popen[str]:
         """Start an asker and wait until its question is queued."""
-        before = len(self.store().questions(states=tuple(State)))
+        before = len(self.store().questions(states=tuple(QueueState)))
         source = self.tmp / f"{name}.json"
         source.write_text(json.dumps(document))
         proc = subprocess.Popen(
@@ -53,7 +53,7 @@ class Queue:
         )
         self.askers.append(proc)
         poll(
-            lambda: len(self.store().questions(states=tuple(State))) > before,
+            lambda: len(self.store().questions(states=tuple(QueueState))) > before,
             f"the question of {name} in the queue",
         )
         return proc
@@ -205,7 +205,7 @@ def test_an_asker_killed_mid_question_is_said_and_the_question_stops(queue: Queu
     term.child.sendeof()
     assert exit_status(term) == 0
     found = queue.store().get(1)
-    assert found is not None and found.state is State.WITHDRAWN
+    assert found is not None and found.state is QueueState.WITHDRAWN
 
 
 def test_an_asker_that_gives_up_while_its_question_waits_is_said(queue: Queue) -> None:
@@ -294,7 +294,9 @@ def test_two_inboxes_at_once_answer_each_question_once(queue: Queue) -> None:
         term.expect("(nothing waits in the inbox)")
         term.child.sendeof()
         assert exit_status(term) == 0
-    assert {q.state for q in queue.store().questions(states=tuple(State))} == {State.ANSWERED}
+    assert {q.state for q in queue.store().questions(states=tuple(QueueState))} == {
+        QueueState.ANSWERED
+    }
 
 
 def test_q_at_the_inbox_prompt_declines_as_q_in_the_question_does(queue: Queue) -> None:
@@ -328,7 +330,7 @@ def test_eof_at_the_inbox_prompt_leaves_and_the_question_waits_again(queue: Queu
     term.expect("askcli: left the inbox; #1 waits again for an inbox")
     assert exit_status(term) == 0
     found = queue.store().get(1)
-    assert found is not None and found.state is State.WAITING
+    assert found is not None and found.state is QueueState.WAITING
     assert asker.poll() is None  # still waiting for its answer
     answered = subprocess.run(
         [str(askcli_path()), "inbox", "answer", "1"],
@@ -372,7 +374,7 @@ def test_leaving_in_a_question_gives_it_back(
     if how != "sighup":  # after SIGHUP nobody reads the terminal
         term.expect(said)
     assert exit_status(term) == status
-    poll(lambda: queue.store().get(1).state is State.WAITING, "the question waiting again")  # type: ignore[union-attr]
+    poll(lambda: queue.store().get(1).state is QueueState.WAITING, "the question waiting again")  # type: ignore[union-attr]
     assert asker.poll() is None
 
 
@@ -385,7 +387,7 @@ def test_ctrl_c_at_the_inbox_prompt(queue: Queue) -> None:
     term.expect("askcli: interrupted; #1 waits again for an inbox")
     assert exit_status(term) == 130
     found = queue.store().get(1)
-    assert found is not None and found.state is State.WAITING
+    assert found is not None and found.state is QueueState.WAITING
 
 
 def test_notify_command_gets_the_question_and_its_failure_is_said(queue: Queue) -> None:

@@ -23,7 +23,7 @@ from askcli.inbox import screens
 from askcli.inbox import store as module
 from askcli.inbox.asking import ask_inbox
 from askcli.inbox.person import answer_by_id, list_questions
-from askcli.inbox.store import Agent, Question, State, Store
+from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store
 from askcli.lines import TextLineReader
 from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
@@ -268,7 +268,7 @@ def test_a_renewed_claim_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         time.sleep(0.3)
         store.heartbeat("alive")
         store.tidy()
-    assert store.get(asked.id).state is State.ANSWERING  # type: ignore[union-attr]
+    assert store.get(asked.id).state is QueueState.ANSWERING  # type: ignore[union-attr]
 
 
 def _listed(queue: Queue) -> list[dict[str, Any]]:
@@ -376,7 +376,7 @@ def test_a_secret_answer_is_erased_once_delivered(
     assert SECRET in json.dumps(kept)
     assert SECRET.encode() not in on_disk(path)
     found = asker.get(asked.id)
-    assert found is not None and found.state is State.ANSWERED
+    assert found is not None and found.state is QueueState.ANSWERED
     # askcli mcp's get_answer for the same ticket again: said, not the secret, not a failure
     from askcli.hosts import mcp
 
@@ -448,14 +448,14 @@ def test_ask_inbox_on_a_locked_inbox_prints_the_no_answer_result(tmp_path: Path)
 LONG = "Which database? " + "x" * 200_000
 
 
-def long_question(label: str = "/tmp/work") -> Question:
-    return Question(
+def long_question(label: str = "/tmp/work") -> QueuedQuestion:
+    return QueuedQuestion(
         7,
         "q_1",
         Agent("claude", None, label),
         time.time(),
         call(question(LONG, "DB", ["Postgres", "SQLite"])),
-        State.WAITING,
+        QueueState.WAITING,
     )
 
 
@@ -477,13 +477,13 @@ def test_every_inbox_line_is_cut_to_the_width(where: str) -> None:
 
 
 def test_a_short_line_is_as_it_was() -> None:
-    held = Question(
+    held = QueuedQuestion(
         3,
         "q_1",
         Agent("claude", None, "/srv/api"),
         time.time(),
         call(question("Which database?", "DB", ["Postgres", "SQLite"])),
-        State.WAITING,
+        QueueState.WAITING,
     )
     style = Style(width=80)
     assert screens.withdrew(held, style) == (

@@ -28,7 +28,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 
 from askcli.hosts import mcp as host
-from askcli.inbox.store import Question, State, Store
+from askcli.inbox.store import QueuedQuestion, QueueState, Store
 from askcli.tools.todos import RESULT_TEXT as TODO_RESULT
 from askcli.wire.definitions import input_schema
 from askcli.wire.results import REJECT_MESSAGE
@@ -47,19 +47,19 @@ LIMIT = 30  # seconds any one test may take, at most
 # -- the person: answers the next question in the queue, as askcli inbox does --------------
 
 
-def next_question(path: Path, timeout: float = 10) -> Question:
+def next_question(path: Path, timeout: float = 10) -> QueuedQuestion:
     """The first question waiting in the inbox at ``path`` (waited for)."""
     store = Store(path)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        waiting = store.questions(states=(State.WAITING,))
+        waiting = store.questions(states=(QueueState.WAITING,))
         if waiting:
             return waiting[0]
         time.sleep(0.02)
     raise AssertionError(f"no question arrived in {path} within {timeout} s")
 
 
-def answer_next(path: Path, lines: str, timeout: float = 10) -> Question:
+def answer_next(path: Path, lines: str, timeout: float = 10) -> QueuedQuestion:
     """Claim the next waiting question and answer it with ``lines``; the question."""
     question = next_question(path, timeout)
     assert answer_queued(Store(path), lines, question.id)
@@ -139,7 +139,7 @@ def test_the_tools_and_their_schemas(tmp_path: Path) -> None:
 def test_a_question_is_answered_in_the_inbox(tmp_path: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()
-    asked: list[Question] = []
+    asked: list[QueuedQuestion] = []
 
     async def main() -> None:
         async with (
@@ -160,7 +160,7 @@ def test_a_question_is_answered_in_the_inbox(tmp_path: Path) -> None:
     assert asked[0].agent.client == "my-editor"
     assert asked[0].agent.cwd == str(project)
     assert asked[0].call["name"] == "AskUserQuestion" and asked[0].call["input"] == ASKED
-    assert Store(inbox).get(asked[0].id).state is State.ANSWERED  # type: ignore[union-attr]
+    assert Store(inbox).get(asked[0].id).state is QueueState.ANSWERED  # type: ignore[union-attr]
     assert "question 1" in server_log(tmp_path)
 
 
@@ -239,7 +239,7 @@ def test_after_a_client_timeout_the_identical_call_gets_the_answer_at_once(
 
     run(main)
     store = Store(inbox)
-    everything = store.questions(states=tuple(State))
+    everything = store.questions(states=tuple(QueueState))
     assert len(everything) == 1  # one question, asked twice, answered once
     assert "stopped waiting" in server_log(tmp_path)
 
@@ -270,8 +270,10 @@ def test_a_restarted_client_is_never_given_an_answer_it_did_not_collect(tmp_path
 
     run(first)
     run(second)
-    old, new = Store(inbox).questions(states=tuple(State))
-    assert old.state is State.ANSWERED and new.state is State.WITHDRAWN  # its server ended
+    old, new = Store(inbox).questions(states=tuple(QueueState))
+    assert (
+        old.state is QueueState.ANSWERED and new.state is QueueState.WITHDRAWN
+    )  # its server ended
 
 
 def test_an_answer_is_reused_only_within_reuse_for(tmp_path: Path) -> None:
@@ -286,8 +288,8 @@ def test_an_answer_is_reused_only_within_reuse_for(tmp_path: Path) -> None:
             assert "has not answered yet" in text_of(again)
 
     run(main)
-    first, later = Store(inbox).questions(states=tuple(State))
-    assert first.state is State.ANSWERED and later.id != first.id
+    first, later = Store(inbox).questions(states=tuple(QueueState))
+    assert first.state is QueueState.ANSWERED and later.id != first.id
 
 
 def test_two_calls_at_once_are_answered_out_of_order(tmp_path: Path) -> None:
@@ -343,7 +345,7 @@ def test_todo_write_is_shown_in_the_inbox(tmp_path: Path) -> None:
             {"content": "Fix the bug", "activeForm": "Fixing the bug", "status": "in_progress"},
         ]
     }
-    asked: list[Question] = []
+    asked: list[QueuedQuestion] = []
 
     async def main() -> None:
         async with connected(tmp_path) as session, anyio.create_task_group() as group:
@@ -390,7 +392,7 @@ def test_bad_calls_are_answered_at_once_and_never_queued(tmp_path: Path) -> None
             )
 
     run(main)
-    assert Store(inbox).questions(states=tuple(State)) == []
+    assert Store(inbox).questions(states=tuple(QueueState)) == []
     log = server_log(tmp_path)
     assert re.search(r"invalid AskUserQuestion call toolu_\w+: questions\[0\]\.options", log)
 
@@ -461,7 +463,7 @@ def test_the_client_closing_ends_the_server_and_withdraws_its_question(tmp_path:
     assert status == 0
     assert "question 1 was withdrawn: this server ends" in err
     question = Store(tmp_path / "inbox.db").get(1)
-    assert question is not None and question.state is State.WITHDRAWN
+    assert question is not None and question.state is QueueState.WITHDRAWN
     assert question.agent.client == "by-hand"
 
 
@@ -477,7 +479,7 @@ def test_a_signal_ends_the_server_and_withdraws_its_question(
     assert got == status, err
     assert f"stopped ({sig.name})" in err
     question = Store(tmp_path / "inbox.db").get(1)
-    assert question is not None and question.state is State.WITHDRAWN
+    assert question is not None and question.state is QueueState.WITHDRAWN
 
 
 def test_an_answered_question_outlives_its_server(tmp_path: Path) -> None:
@@ -491,7 +493,7 @@ def test_an_answered_question_outlives_its_server(tmp_path: Path) -> None:
     assert result["id"] == 2 and result["result"]["content"][0]["text"] == BLUE
     proc.send_signal(signal.SIGTERM)
     assert ended(proc)[0] == 143
-    assert Store(inbox).get(1).state is State.ANSWERED  # type: ignore[union-attr]
+    assert Store(inbox).get(1).state is QueueState.ANSWERED  # type: ignore[union-attr]
 
 
 # -- usage ----------------------------------------------------------------------------------
@@ -680,7 +682,7 @@ def test_http_needs_the_bearer_token_and_answers_through_the_inbox(tmp_path: Pat
                 assert text_of(result) == BLUE
 
         run(main)
-        question = Store(inbox).questions(states=tuple(State))[0]
+        question = Store(inbox).questions(states=tuple(QueueState))[0]
         # the name a hook's question has (claude ~/api) is quoted, after "http client"
         assert (
             question.agent.label == f'http client "claude ~/api" (pid {proc.pid}, conversation 1)'

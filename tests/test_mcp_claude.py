@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from askcli.inbox.store import State, Store
+from askcli.inbox.store import QueueState, Store
 
 from .helpers import askcli_path
 from .test_claude import Api, needs_claude
@@ -172,5 +172,5 @@ def test_after_claude_code_s_timeout_the_identical_call_gets_the_answer(
     first = results["toolu_mcp1"]
     assert first.get("is_error") and 'tool "ask_user_questions" timed out after 2s' in texts(first)
     assert texts(results["toolu_mcp2"]) == ANSWERED
-    asked = Store(inbox).questions(states=tuple(State))
-    assert len(asked) == 1 and asked[0].state is State.ANSWERED  # one question, asked twice
+    asked = Store(inbox).questions(states=tuple(QueueState))
+    assert len(asked) == 1 and asked[0].state is QueueState.ANSWERED  # one question, asked twice

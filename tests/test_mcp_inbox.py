@@ -12,7 +12,7 @@ import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from askcli.inbox.store import State, Store
+from askcli.inbox.store import QueueState, Store
 
 from .test_mcp import ASKED, BLUE, COLOR, connected, run, server_log, text_of
 from .test_pty import Terminal
@@ -87,6 +87,6 @@ def test_an_inbox_in_a_terminal_answers_an_mcp_client_across_its_timeout(
             shown.child.sendeof()
             shown.expect_end()
             shown.child.close()
-    asked = Store(inbox).questions(states=tuple(State))
-    assert [q.state for q in asked] == [State.ANSWERED, State.ANSWERED]
+    asked = Store(inbox).questions(states=tuple(QueueState))
+    assert [q.state for q in asked] == [QueueState.ANSWERED, QueueState.ANSWERED]
     server_log(tmp_path)

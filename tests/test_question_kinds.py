@@ -12,8 +12,8 @@ from askcli.errors import Refused
 from askcli.lines import TextLineReader
 from askcli.questions.answers import Skip, Submit
 from askcli.questions.conclusion import Conclusion, Ending, fates
-from askcli.questions.state import Mode, Outcome, Text, reduce, spec, specs, start
-from askcli.schema.inputs import AskInput, Option, Question
+from askcli.questions.state import Finish, Mode, Text, reduce, spec, specs, start
+from askcli.schema.inputs import AskInput, Option, SharedQuestion
 from askcli.schema.values import ValueRule, as_number
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
@@ -23,7 +23,7 @@ YES_NO = (Option("Yes", ""), Option("No", ""))
 
 
 def ask(
-    *questions: Question, lines: list[str], given: dict[str, str] | None = None
+    *questions: SharedQuestion, lines: list[str], given: dict[str, str] | None = None
 ) -> tuple[Conclusion, str]:
     data = AskInput(tuple(questions), given)
     err = io.StringIO()
@@ -33,12 +33,12 @@ def ask(
     return conclusion, err.getvalue()
 
 
-def text_q(text: str = "Name?", **extra: object) -> Question:
-    return Question(text, "Name", (), kind="text", **extra)  # type: ignore[arg-type]
+def text_q(text: str = "Name?", **extra: object) -> SharedQuestion:
+    return SharedQuestion(text, "Name", (), kind="text", **extra)  # type: ignore[arg-type]
 
 
-def number_q(text: str = "How many?", **rule: object) -> Question:
-    return Question(text, "Count", (), kind="number", rule=ValueRule("number", **rule))  # type: ignore[arg-type]
+def number_q(text: str = "How many?", **rule: object) -> SharedQuestion:
+    return SharedQuestion(text, "Count", (), kind="number", rule=ValueRule("number", **rule))  # type: ignore[arg-type]
 
 
 def test_a_text_question_takes_the_line_as_typed() -> None:
@@ -51,7 +51,7 @@ def test_a_text_question_takes_the_line_as_typed() -> None:
 
 def test_a_command_word_alone_is_the_command_and_equals_types_it() -> None:
     conclusion, _ = ask(text_q(), lines=["q"])
-    assert conclusion.state.outcome is Outcome.DECLINED
+    assert conclusion.state.outcome is Finish.DECLINED
     conclusion, _ = ask(text_q(), lines=["=q"])
     assert dict(conclusion.state.answers) == {"Name?": "q"}
 
@@ -112,7 +112,7 @@ def test_a_pattern_python_cannot_read_is_refused_not_ignored() -> None:
 
 
 def test_yes_no_takes_y_and_n_and_has_no_other() -> None:
-    q = Question("Proceed?", "Go", YES_NO, kind="yesno", other=False)
+    q = SharedQuestion("Proceed?", "Go", YES_NO, kind="yesno", other=False)
     conclusion, err = ask(q, lines=["3", "n"])
     assert "Choose 1-2 or y/n: " in err
     assert "Choose 1-2 or y/n: 3\n! there is no option 3; choose from 1-2\n" in err
@@ -121,7 +121,7 @@ def test_yes_no_takes_y_and_n_and_has_no_other() -> None:
 
 
 def test_a_choice_without_other_numbers_only_its_options() -> None:
-    q = Question("Which?", "Pick", (Option("A", ""), Option("B", "")), other=False)
+    q = SharedQuestion("Which?", "Pick", (Option("A", ""), Option("B", "")), other=False)
     conclusion, err = ask(q, lines=["other", "3", "2"])
     assert "Choose 1-2: " in err and "3. Other" not in err
     assert dict(conclusion.state.answers) == {"Which?": "B"}
@@ -129,13 +129,13 @@ def test_a_choice_without_other_numbers_only_its_options() -> None:
 
 def test_more_than_four_options_are_numbered_in_full() -> None:
     options = tuple(Option(f"O{i}", "") for i in range(1, 8))
-    conclusion, err = ask(Question("Which?", "Pick", options), lines=["7"])
+    conclusion, err = ask(SharedQuestion("Which?", "Pick", options), lines=["7"])
     assert "  8. Other - type your own answer" in err
     assert dict(conclusion.state.answers) == {"Which?": "O7"}
 
 
 def test_multi_select_bounds_are_kept() -> None:
-    q = Question(
+    q = SharedQuestion(
         "Which?",
         "Pick",
         tuple(Option(x, "") for x in "ABCD"),
@@ -154,7 +154,7 @@ def test_an_optional_question_may_be_skipped_and_submitted() -> None:
     conclusion, err = ask(
         text_q("Name?", required=False), text_q("City?"), lines=["s", "Paris", ""]
     )
-    assert conclusion.state.outcome is Outcome.SUBMITTED
+    assert conclusion.state.outcome is Finish.SUBMITTED
     assert dict(conclusion.state.answers) == {"City?": "Paris"}
     assert fates(conclusion, stopped=False) == {"Name?": "skipped", "City?": "answered"}
     assert "(no answer: skipped)" in err
@@ -186,20 +186,20 @@ def test_a_secret_answer_is_never_shown_back() -> None:
 
 
 def test_one_line_answers_cover_typed_questions() -> None:
-    q = Question("Which?", "Pick", (Option("A", ""), Option("B", "")))
+    q = SharedQuestion("Which?", "Pick", (Option("A", ""), Option("B", "")))
     conclusion, _ = ask(q, number_q(minimum=0), lines=["2; 42", ""])
     assert dict(conclusion.state.answers) == {"Which?": "B", "How many?": "42"}
 
 
 def test_one_line_answers_refuse_a_bad_typed_part_whole() -> None:
-    q = Question("Which?", "Pick", (Option("A", ""), Option("B", "")))
+    q = SharedQuestion("Which?", "Pick", (Option("A", ""), Option("B", "")))
     conclusion, err = ask(q, number_q(minimum=0), lines=["2; -1", "1", "5", ""])
     assert "! question 2: the answer must be at least 0; nothing was changed" in err
     assert dict(conclusion.state.answers) == {"Which?": "A", "How many?": "5"}
 
 
 def test_an_askuserquestion_question_is_as_before() -> None:
-    q = Question("Which?", "Pick", (Option("A", ""), Option("B", "")))
+    q = SharedQuestion("Which?", "Pick", (Option("A", ""), Option("B", "")))
     s = spec(q)
     assert (s.choices, s.other, s.has_other, s.typed, s.required) == (3, 3, True, False, True)
 
@@ -207,7 +207,7 @@ def test_an_askuserquestion_question_is_as_before() -> None:
 def test_a_lone_optional_question_is_left_out_with_s() -> None:
     conclusion, err = ask(text_q("Name?", required=False), lines=["s"])
     assert "(optional: s skips it)" in err
-    assert conclusion.state.outcome is Outcome.SUBMITTED
+    assert conclusion.state.outcome is Finish.SUBMITTED
     assert fates(conclusion, stopped=False) == {"Name?": "skipped"}
 
 
@@ -218,7 +218,7 @@ def test_a_lone_required_question_cannot_be_skipped() -> None:
 
 
 def test_y_and_n_answer_a_yes_no_question_that_also_offers_other() -> None:
-    q = Question("Proceed?", "Go", YES_NO, kind="yesno")
+    q = SharedQuestion("Proceed?", "Go", YES_NO, kind="yesno")
     conclusion, err = ask(q, lines=["n"])
     assert "  3. Other - type your own answer" in err
     assert dict(conclusion.state.answers) == {"Proceed?": "No"}

@@ -20,7 +20,7 @@ from askcli.errors import InboxError
 from askcli.inbox.askers import alive, process_start
 from askcli.inbox.asking import ask_inbox, reply_from_json, reply_to_json
 from askcli.inbox.person import inbox_id
-from askcli.inbox.store import Agent, Question, State, Store
+from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store
 from askcli.lines import TextLineReader
 from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
@@ -40,10 +40,10 @@ def store(tmp_path: Path) -> Store:
 
 def test_a_question_goes_round_once(store: Store) -> None:
     asked = store.submit(LIBRARY, AGENT)
-    assert asked.state is State.WAITING and asked.ticket.startswith("q_")
+    assert asked.state is QueueState.WAITING and asked.ticket.startswith("q_")
     assert answer_queued(store, "2\n")
     found = store.wait(asked.id, 1)
-    assert found is not None and found.state is State.ANSWERED
+    assert found is not None and found.state is QueueState.ANSWERED
     reply = reply_from_json(store.take(asked.id))
     assert '"dayjs"' in reply.replies[0]["content"] and reply.status is ExitStatus.ANSWERED
     assert store.take(asked.id) is None  # exactly once
@@ -69,7 +69,7 @@ def test_an_answer_not_collected_is_reused_for_a_bounded_time(store: Store) -> N
     with store._write() as db:  # answered 11 minutes ago
         db.execute("UPDATE questions SET finished = ? WHERE id = ?", (time.time() - 660, first.id))
     later = store.submit(LIBRARY, AGENT, conversation="c1", reuse_for=600)
-    assert later.id != first.id and later.state is State.WAITING
+    assert later.id != first.id and later.state is QueueState.WAITING
     assert store.submit(LIBRARY, AGENT, conversation="c1", reuse_for=700).id == first.id
 
 
@@ -123,7 +123,7 @@ def test_a_withdrawn_question_takes_no_answer(store: Store) -> None:
     assert claimed is not None and store.withdraw(asked.id)
     conv = Conversation(TextLineReader(io.StringIO("2\n")), io.StringIO(), Style())
     assert not answer_one(store, me, claimed, conv)
-    assert store.get(asked.id).state is State.WITHDRAWN  # type: ignore[union-attr]
+    assert store.get(asked.id).state is QueueState.WITHDRAWN  # type: ignore[union-attr]
 
 
 def test_a_dead_asker_s_question_is_withdrawn(store: Store) -> None:
@@ -137,7 +137,7 @@ def test_a_dead_asker_s_question_is_withdrawn(store: Store) -> None:
     question_id = int(out.stdout)
     gone = store.tidy()
     assert [q.id for q in gone] == [question_id]
-    assert store.get(question_id).state is State.WITHDRAWN  # type: ignore[union-attr]
+    assert store.get(question_id).state is QueueState.WITHDRAWN  # type: ignore[union-attr]
 
 
 def test_a_dead_inbox_s_claim_waits_again(store: Store) -> None:
@@ -147,9 +147,9 @@ def test_a_dead_inbox_s_claim_waits_again(store: Store) -> None:
         "s = Store(Path(sys.argv[1])); s.heartbeat('dead'); print(s.claim('dead').id)"
     )
     subprocess.run([sys.executable, "-c", code, str(store.path)], check=True, capture_output=True)
-    assert store.get(asked.id).state is State.ANSWERING  # type: ignore[union-attr]
+    assert store.get(asked.id).state is QueueState.ANSWERING  # type: ignore[union-attr]
     store.tidy()
-    assert store.get(asked.id).state is State.WAITING  # type: ignore[union-attr]
+    assert store.get(asked.id).state is QueueState.WAITING  # type: ignore[union-attr]
 
 
 def test_a_silent_inbox_loses_its_claim_after_the_lease(
@@ -163,7 +163,7 @@ def test_a_silent_inbox_loses_its_claim_after_the_lease(
     monkeypatch.setattr(module, "LEASE", 0.0)
     time.sleep(0.01)
     store.tidy()
-    assert store.get(asked.id).state is State.WAITING  # type: ignore[union-attr]
+    assert store.get(asked.id).state is QueueState.WAITING  # type: ignore[union-attr]
 
 
 def test_two_processes_claiming_share_the_questions_out(store: Store) -> None:
@@ -236,7 +236,7 @@ def test_ask_inbox_gives_up_at_its_timeout_and_withdraws(store: Store) -> None:
     reply = ask_inbox(store, Document(LIBRARY), AGENT, timeout=0.2)
     assert reply.status is ExitStatus.NO_ANSWER
     assert reply.replies[0]["content"] == ("No answer from the user (no reply within 0.2 seconds).")
-    assert [q.state for q in store.questions(states=tuple(State))] == [State.WITHDRAWN]
+    assert [q.state for q in store.questions(states=tuple(QueueState))] == [QueueState.WITHDRAWN]
 
 
 def test_the_cli_queues_and_prints_the_reply(tmp_path: Path) -> None:
@@ -309,7 +309,7 @@ def test_a_signal_while_waiting_withdraws_the_question(
     assert proc.returncode == status, err
     reply = json.loads(out)
     assert reply["is_error"] is True
-    assert [q.state for q in store.questions(states=tuple(State))] == [State.WITHDRAWN]
+    assert [q.state for q in store.questions(states=tuple(QueueState))] == [QueueState.WITHDRAWN]
     assert "Traceback" not in err
 
 
@@ -350,7 +350,7 @@ def test_a_pid_given_to_another_process_is_not_the_asker(store: Store) -> None:
                 (child.pid, "another-boot/1", asked.id),
             )
         assert [q.id for q in store.tidy()] == [asked.id]
-        assert store.get(kept.id).state is State.WAITING  # type: ignore[union-attr]
+        assert store.get(kept.id).state is QueueState.WAITING  # type: ignore[union-attr]
     finally:
         child.kill()
         child.wait()
@@ -451,7 +451,7 @@ def _asker(tmp_path: Path, folder: Path) -> subprocess.Popen[str]:
     return proc
 
 
-def _queued(store: Store, count: int) -> list[Question]:
+def _queued(store: Store, count: int) -> list[QueuedQuestion]:
     for _ in range(2000):
         found = store.questions()
         if len(found) >= count:
@@ -538,7 +538,7 @@ def test_a_second_store_in_a_process_loses_nothing_the_first_one_writes(
     assert elsewhere() == "0"
     first.heartbeat("inbox-1")
     assert elsewhere() == "1"  # the heartbeat reached the file
-    assert first.ids(states=tuple(State)) == [1, 2]
-    assert second.ids(states=tuple(State)) == [1, 2]
+    assert first.ids(states=tuple(QueueState)) == [1, 2]
+    assert second.ids(states=tuple(QueueState)) == [1, 2]
     first.close()
     second.close()

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from askcli.runners.fixtures import play
-from askcli.schema.inputs import Option, Question
+from askcli.schema.inputs import Option, SharedQuestion
 from askcli.schema.values import ValueRule
 from askcli.wire import wording
 from askcli.wire.envelopes import Output
@@ -304,11 +304,11 @@ def test_multi_select_labels_are_joined_and_split_as_claude_code_does() -> None:
 
 
 def test_a_number_in_bounds_is_clean_and_text_is_careful() -> None:
-    number = Question(
+    number = SharedQuestion(
         "How many?", "N", (), kind="number", rule=ValueRule("number", minimum=1, maximum=20)
     )
-    text = Question("Title?", "T", (), kind="text")
-    color = Question("Which color?", "C", (Option("Red", ""), Option("Blue", "")))
+    text = SharedQuestion("Title?", "T", (), kind="text")
+    color = SharedQuestion("Which color?", "C", (Option("Red", ""), Option("Blue", "")))
     clean = wording.answered_text([color, number], {"Which color?": "Red", "How many?": "12"}, {})
     assert clean.startswith("Your questions have been answered: ")
     far = wording.answered_text([number], {"How many?": "40"}, {})

@@ -398,7 +398,7 @@ class Watch:
 # -- the command -------------------------------------------------------------------------
 
 
-class Outcome(NamedTuple):
+class HookOutcome(NamedTuple):
     """What the hook prints (None: nothing) and its exit status."""
 
     output: dict[str, Any] | None
@@ -410,12 +410,12 @@ def answer(
     ask: Callable[[dict[str, Any]], Any],
     say: Callable[[str], None],
     gone: Callable[[], bool] = lambda: False,
-) -> Outcome:
+) -> HookOutcome:
     """Decide ``hook``: ask its call with ``ask`` (a document in, a Reply out) unless it
     is not askcli's to answer, or fails its schema. ``gone`` says that Claude Code went
     away meanwhile: nothing is printed then."""
     if not hook.served:
-        return Outcome(None, 0)
+        return HookOutcome(None, 0)
     document = hook.document()
     result = refused(document)
     if result is not None:
@@ -423,13 +423,13 @@ def answer(
     else:
         reply = ask(document)
         if gone():
-            return Outcome(None, ExitStatus.STDOUT_GONE)
+            return HookOutcome(None, ExitStatus.STDOUT_GONE)
         if signals.no_answer_reason() is not None:  # SIGTERM, SIGHUP: nobody waits for it
-            return Outcome(None, signals.exit_status(ExitStatus.INTERRUPTED))
+            return HookOutcome(None, signals.exit_status(ExitStatus.INTERRUPTED))
         if not reply.results:
             raise HookError("the inbox gave no decision for this call")
         result = reply.results[0]
-    return Outcome(decision(hook, result), 0)
+    return HookOutcome(decision(hook, result), 0)
 
 
 def main(*, here: bool, timeout: float | None) -> int:
@@ -463,7 +463,7 @@ def main(*, here: bool, timeout: float | None) -> int:
         return ExitStatus.FAILED
     except KeyboardInterrupt:  # before anything was asked (or taken back): no decision
         gone = ExitStatus.STDOUT_GONE if watch.gone else None
-        outcome = Outcome(None, gone or signals.exit_status(ExitStatus.INTERRUPTED))
+        outcome = HookOutcome(None, gone or signals.exit_status(ExitStatus.INTERRUPTED))
     if outcome.output is None:
         if outcome.status == ExitStatus.STDOUT_GONE:
             say("Claude Code went away (the hook's stdout was closed): no decision")

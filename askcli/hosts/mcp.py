@@ -41,7 +41,7 @@ from ..errors import InboxError, UnreadableDocument, UsageError
 from ..escaping import visible
 from ..inbox import askers
 from ..inbox.asking import reply_from_json
-from ..inbox.store import Agent, Question, State, Store
+from ..inbox.store import Agent, QueuedQuestion, QueueState, Store
 from ..schema.models import TodoWriteInput
 from ..schema.names import ASK_USER_QUESTION, TODO_WRITE
 from ..status import ExitStatus
@@ -88,7 +88,7 @@ class Session(NamedTuple):
 STDIO = Session()  # the one conversation of a server on stdio
 
 
-class Outcome(NamedTuple):
+class ToolOutcome(NamedTuple):
     """A tool call's result for the model: its text, whether it is an error, and the
     ticket of a question that still waits (None once it is settled)."""
 
@@ -217,15 +217,17 @@ class Asker:
         client: Any,
         progress: Progress,
         session: Session = STDIO,
-    ) -> Outcome:
+    ) -> ToolOutcome:
         """Answer one ``tools/call`` of ``session``."""
         if name == GET:
             return await self.get_answer(arguments, progress, session)
         tool = {ASK: ASK_USER_QUESTION, TODO: TODO_WRITE}.get(name)
         if tool is None:
-            return Outcome(f"<tool_use_error>Error: No such tool: {name}</tool_use_error>", True)
+            return ToolOutcome(
+                f"<tool_use_error>Error: No such tool: {name}</tool_use_error>", True
+            )
         checked = self._check(tool, arguments)
-        if isinstance(checked, Outcome):
+        if isinstance(checked, ToolOutcome):
             return checked
         question = self.store.submit(
             checked,
@@ -233,7 +235,7 @@ class Asker:
             conversation=session.token,
             reuse_for=self.reuse_for,
         )
-        if question.state in (State.WAITING, State.ANSWERING):
+        if question.state in (QueueState.WAITING, QueueState.ANSWERING):
             self.mine.add(question.id)
             self.say(f"question {question.id} ({question.ticket}) waits in the inbox")
         else:
@@ -242,21 +244,23 @@ class Asker:
 
     async def get_answer(
         self, arguments: Mapping[str, Any] | None, progress: Progress, session: Session
-    ) -> Outcome:
+    ) -> ToolOutcome:
         ticket = (arguments or {}).get("ticket")
         if not isinstance(ticket, str) or not ticket or len(ticket) > MAX_TICKET:
             text = 'InputValidationError: "ticket" must be the ticket a result named (q_...)'
-            return Outcome(f"<tool_use_error>{text}</tool_use_error>", True)
+            return ToolOutcome(f"<tool_use_error>{text}</tool_use_error>", True)
         question = self.store.by_ticket(ticket, session.token)
         if question is None:  # unknown, or asked in another conversation: the same words
-            return Outcome(
+            return ToolOutcome(
                 f"No question this conversation asked in the user's askcli inbox has the "
                 f"ticket {ticket}.",
                 True,
             )
         return await self._wait(question, progress)
 
-    def _check(self, tool: str, arguments: Mapping[str, Any] | None) -> dict[str, Any] | Outcome:
+    def _check(
+        self, tool: str, arguments: Mapping[str, Any] | None
+    ) -> dict[str, Any] | ToolOutcome:
         """The call as the queue keeps it (a ``tool_use`` block whose id is made from its
         input, so that the identical call is the same document), or the error result."""
         try:
@@ -266,19 +270,19 @@ class Asker:
         except (ValueError, RecursionError, UnicodeError) as exc:
             reason = f"the {tool} input {exc}" if isinstance(exc, ValueError) else "bad text"
             self.say(reason)
-            return Outcome(results.unreadable_text(reason), True)
+            return ToolOutcome(results.unreadable_text(reason), True)
         block = {"type": "tool_use", "id": generated_id(data, 1), "name": tool, "input": data}
         try:
             call = detect(block).calls[0]
         except (LookupError, UnreadableDocument) as error:
             self.say(str(error))
-            return Outcome(results.unreadable_text(str(error)), True)
+            return ToolOutcome(results.unreadable_text(str(error)), True)
         found = checked(call, self.say)
         if isinstance(found, ToolResult):
-            return Outcome(found.content, True)
+            return ToolOutcome(found.content, True)
         return block
 
-    async def _wait(self, question: Question, progress: Progress) -> Outcome:
+    async def _wait(self, question: QueuedQuestion, progress: Progress) -> ToolOutcome:
         """Wait up to ``wait`` seconds for ``question`` to be settled; progress every
         ``every`` seconds; the still-waiting result when it is not."""
         start = time.monotonic()
@@ -286,40 +290,40 @@ class Asker:
         told = start
         while True:
             state = self.store.state(question.id)  # the call itself is not read again
-            if state not in (State.WAITING, State.ANSWERING):
+            if state not in (QueueState.WAITING, QueueState.ANSWERING):
                 self.mine.discard(question.id)
                 found = self.store.get(question.id) if state is not None else None
                 if found is None:
-                    return Outcome(results.no_answer_text("the question is gone", {}), True)
+                    return ToolOutcome(results.no_answer_text("the question is gone", {}), True)
                 return self._settled(found)
             now = time.monotonic()
             if now >= deadline:
                 self.say(f"question {question.id} still waits: the client gets its ticket")
-                return Outcome(still_waiting_text(question.ticket), False, question.ticket)
+                return ToolOutcome(still_waiting_text(question.ticket), False, question.ticket)
             if self.every > 0 and now - told >= self.every:
                 told = now
-                being = "is being answered" if state is State.ANSWERING else "waits"
+                being = "is being answered" if state is QueueState.ANSWERING else "waits"
                 await progress(round(now - start, 1), f"the question {being} in the askcli inbox")
             await _sleep(min(POLL, deadline - now))
 
-    def _settled(self, found: Question) -> Outcome:
-        if found.state is State.ANSWERED:
+    def _settled(self, found: QueuedQuestion) -> ToolOutcome:
+        if found.state is QueueState.ANSWERED:
             kept = self.store.take(found.id)
             if kept is None:  # taken already (an earlier call of this ticket): given again
                 kept = found.result
             if kept is None:  # a secret answer, erased from the inbox once it was given
                 why = "the answer held a secret and was given once; ask again"
-                return Outcome(results.no_answer_text(why, {}), True)
+                return ToolOutcome(results.no_answer_text(why, {}), True)
             try:
                 reply = reply_from_json(kept)
             except UnreadableDocument as exc:
-                return Outcome(results.no_answer_text(str(exc), {}), True)
+                return ToolOutcome(results.no_answer_text(str(exc), {}), True)
             if not reply.results:
-                return Outcome(results.no_answer_text("the inbox gave no result", {}), True)
+                return ToolOutcome(results.no_answer_text("the inbox gave no result", {}), True)
             first = reply.results[0]
             self.say(f"question {found.id} answered")
-            return Outcome(first.content, first.is_error)
-        return Outcome(results.no_answer_text("the question was withdrawn", {}), True)
+            return ToolOutcome(first.content, first.is_error)
+        return ToolOutcome(results.no_answer_text("the question was withdrawn", {}), True)
 
     def withdraw_mine(self) -> list[int]:
         """The server ends: the questions it queued that still wait are withdrawn (an
@@ -391,7 +395,7 @@ def _server(asker: Asker) -> Any:
             outcome = await asker.call(params.name, params.arguments, client, progress, session)
         except InboxError as exc:  # the queue file went bad while serving: the model is told
             asker.say(str(exc))
-            outcome = Outcome(f"The user's askcli inbox cannot be used: {exc}", True)
+            outcome = ToolOutcome(f"The user's askcli inbox cannot be used: {exc}", True)
         except anyio.get_cancelled_exc_class():
             asker.say("the client stopped waiting for a call; its question stays in the inbox")
             raise

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..lines import TextLineReader
-from ..runners.fixtures import Outcome, host_fixture, register_host, typed_answers
+from ..runners.fixtures import ReplayOutcome, host_fixture, register_host, typed_answers
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style
 
@@ -27,13 +27,13 @@ class _Interrupting(TextLineReader):
 
 def play_claude(
     session: Mapping[str, Any], answers: Sequence[str] = (), columns: int = 80
-) -> Outcome:
+) -> ReplayOutcome:
     """An ``askcli claude`` session (a fixture's ``claude`` section) with the recorded
     Claude Code lines in place of the process."""
-    from .claude import Scripted, host
+    from .claude import ScriptedClaude, host
 
     out, err = io.StringIO(), io.StringIO()
-    link = Scripted(session["received"], session.get("exit_status", 0))
+    link = ScriptedClaude(session["received"], session.get("exit_status", 0))
     style = Style(width=columns, colour=False)
     conv = Conversation(typed_answers(answers), err, style, wording=session.get("wording", "seed"))
     status = host(
@@ -44,7 +44,7 @@ def play_claude(
         allow=session.get("allow", ()),
         deny=session.get("deny", ()),
     )
-    return Outcome(out.getvalue().splitlines(), err.getvalue(), status, sent=link.sent)
+    return ReplayOutcome(out.getvalue().splitlines(), err.getvalue(), status, sent=link.sent)
 
 
 def make_claude(
@@ -74,15 +74,17 @@ def make_claude(
     return host_fixture("claude", claude, outcome, answers, description, columns)
 
 
-def play_acp(session: Mapping[str, Any], answers: Sequence[str] = (), columns: int = 80) -> Outcome:
+def play_acp(
+    session: Mapping[str, Any], answers: Sequence[str] = (), columns: int = 80
+) -> ReplayOutcome:
     """An ``askcli acp`` session (a fixture's ``acp`` section) with the recorded agent's
     messages in place of the agent."""
-    from .acp import Scripted, capabilities, host, show_stderr
+    from .acp import ScriptedAgent, capabilities, host, show_stderr
 
     out, err = io.StringIO(), io.StringIO()
     reader = _Interrupting(io.StringIO("".join(a + "\n" for a in answers)))
     conv = Conversation(reader, err, Style(width=columns, colour=False))
-    link = Scripted(session["received"], session.get("exit_status", 0), show_stderr(conv))
+    link = ScriptedAgent(session["received"], session.get("exit_status", 0), show_stderr(conv))
     offered = capabilities(fs=session.get("fs", False), terminal=session.get("terminal", False))
     status = host(
         link,
@@ -95,7 +97,7 @@ def play_acp(session: Mapping[str, Any], answers: Sequence[str] = (), columns: i
         thoughts=session.get("thoughts", False),
         mode=session.get("mode"),
     )
-    return Outcome(out.getvalue().splitlines(), err.getvalue(), status, link.sent, acp=True)
+    return ReplayOutcome(out.getvalue().splitlines(), err.getvalue(), status, link.sent, acp=True)
 
 
 def make_acp(

@@ -26,7 +26,7 @@ from ..wire.documents import Document
 from ..wire.envelopes import detect
 from ..wire.results import ToolResult
 from . import askers
-from .store import Agent, State, Store
+from .store import Agent, QueueState, Store
 
 
 def reply_to_json(reply: Reply) -> dict[str, Any]:
@@ -140,7 +140,7 @@ def _ask_inbox(
             said(f"no answer ({why}); question {question.id} was withdrawn")
             return unanswered(document.value, results.no_answer_text(why, {}), ExitStatus.NO_ANSWER)
         found = store.get(question.id)  # answered just then
-    if found is None or found.state is not State.ANSWERED:
+    if found is None or found.state is not QueueState.ANSWERED:
         why = "the question was withdrawn" if found is not None else "the question is gone"
         return unanswered(document.value, results.no_answer_text(why, {}), ExitStatus.NO_ANSWER)
     kept = store.take(question.id)

@@ -36,7 +36,7 @@ from ..wire.documents import Document
 from ..wire.envelopes import Output, output_lines
 from . import screens
 from .asking import reply_to_json, unanswered
-from .store import Question, State, Store
+from .store import QueuedQuestion, QueueState, Store
 from .watch import Commands, Event, Kind, Watch
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def inbox_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{time.time():.6f}"
 
 
-def decline_reply(question: Question, wording: str = "seed") -> Reply:
+def decline_reply(question: QueuedQuestion, wording: str = "seed") -> Reply:
     """The reply ``q`` in the question's own screens gives (the dialect's decline, in its
     words): the call is run with the one answer line ``q``, nothing drawn, no journal."""
     quiet = Conversation(
@@ -67,7 +67,7 @@ class AskerWithdrew(Exception):
     """The question being answered was withdrawn by its asker (raised in the middle of
     reading an answer line)."""
 
-    def __init__(self, question: Question) -> None:
+    def __init__(self, question: QueuedQuestion) -> None:
         super().__init__(f"question {question.id} was withdrawn")
         self.question = question
 
@@ -83,9 +83,9 @@ def not_waiting(store: Store, question_id: int) -> str:
     if found is None:
         return f"there is no question #{question_id}"
     why = {
-        State.ANSWERING: "is being answered in another inbox",
-        State.ANSWERED: "is answered already",
-        State.WITHDRAWN: "was withdrawn by its asker",
+        QueueState.ANSWERING: "is being answered in another inbox",
+        QueueState.ANSWERED: "is answered already",
+        QueueState.WITHDRAWN: "was withdrawn by its asker",
     }.get(found.state, "is not waiting")
     return f"question #{question_id} {why}"
 
@@ -115,7 +115,7 @@ class Inbox:
         self.conv = conv
         self.notice = notice
         self.id = inbox_id()
-        self.current: Question | None = None
+        self.current: QueuedQuestion | None = None
         self.asking = False  # in a question's screens (not at the inbox prompt)
         self.pending: list[Event] = []
         self.commands = Commands(command, self._problem) if command else None
@@ -252,7 +252,7 @@ class Inbox:
         self._command(line.strip(), None)
         return None
 
-    def _offer(self, held: Question) -> int | None:
+    def _offer(self, held: QueuedQuestion) -> int | None:
         waiting = 1 + len(self.store.ids())
         self.conv.say(screens.line(held, waiting, self.conv.style) + "\n")
         # the offer of a question newly on screen drops what was typed before it; the same
@@ -271,7 +271,7 @@ class Inbox:
         self._command(word, held)
         return None
 
-    def _command(self, word: str, held: Question | None) -> None:
+    def _command(self, word: str, held: QueuedQuestion | None) -> None:
         """The words both prompts take: ``l``, ``?``, a question's number."""
         style = self.conv.style
         number = _number(word)
@@ -292,7 +292,7 @@ class Inbox:
             what = visible(word)
             self.conv.say(style.warn(f"! {what!s} means nothing here; ? shows what does") + "\n")
 
-    def _pick(self, number: int, held: Question | None) -> None:
+    def _pick(self, number: int, held: QueuedQuestion | None) -> None:
         if held is not None and number == held.id:
             return
         picked = self.store.claim(self.id, number)
@@ -304,11 +304,11 @@ class Inbox:
         self.current = picked
         self.watch.current = picked.id
 
-    def _decline(self, held: Question) -> None:
+    def _decline(self, held: QueuedQuestion) -> None:
         reply = decline_reply(held, self.conv.wording)
         self._deliver(held, reply, "declined")
 
-    def _deliver(self, held: Question, reply: Reply, done: str) -> None:
+    def _deliver(self, held: QueuedQuestion, reply: Reply, done: str) -> None:
         self.current = None
         self.watch.current = None
         style = self.conv.style
@@ -318,7 +318,7 @@ class Inbox:
             self.conv.say("\n")
             return
         found = self.store.get(held.id)
-        if found is not None and found.state is State.WITHDRAWN:
+        if found is not None and found.state is QueueState.WITHDRAWN:
             words = f" withdrew #{held.id} while you answered; your answer was not sent"
             narrower = style._replace(width=style.width - len("askcli: "))
             self.conv.error(screens.about(held, narrower, words))
@@ -328,7 +328,7 @@ class Inbox:
                 "over); your answer was not sent"
             )
 
-    def _answer(self, held: Question) -> int | None:
+    def _answer(self, held: QueuedQuestion) -> int | None:
         """Ask ``held``; an exit status when the inbox must end."""
         self.conv.session = held.agent.session
         self.asking = True
@@ -445,7 +445,7 @@ def list_questions(
     from ..terminal.rendering import Style
     from ..wire.envelopes import json_line
 
-    states = tuple(State) if every else screens.STATES_SHOWN
+    states = tuple(QueueState) if every else screens.STATES_SHOWN
     style = Style(width=width)
     store.tidy()  # askers that died withdrawn, claims whose lease ran out waiting again
     now = time.time()

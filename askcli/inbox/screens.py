@@ -16,7 +16,7 @@ from ..escaping import visible
 from ..schema.names import ASK_USER_QUESTION, ELICITATION, TODO_WRITE
 from ..terminal.rendering import Style, display_width, truncate
 from ..wire.envelopes import ToolCall, detect
-from .store import Question, State
+from .store import QueuedQuestion, QueueState
 
 QUESTION = "question"  # a question tool (AskUserQuestion, another agent's, an MCP form)
 PERMISSION = "permission"  # any other tool: a permission prompt
@@ -128,7 +128,7 @@ def asks_nothing(document: Any) -> bool:
     return found.kind == TODO or not found.tools
 
 
-def label(question: Question) -> str:
+def label(question: QueuedQuestion) -> str:
     """``claude ~/api``, escaped."""
     return visible(question.agent.label) or "?"
 
@@ -146,7 +146,7 @@ def fit(width: int, name: str, text: str = "", *, fixed: str = "") -> tuple[str,
     return name, truncate(text, max(width - rest - display_width(name), 10))
 
 
-def line(question: Question, waiting: int, style: Style) -> str:
+def line(question: QueuedQuestion, waiting: int, style: Style) -> str:
     """The line that introduces a question: ``[2 waiting] claude ~/api: Which database?
     (#3)``; a permission prompt says ``permission for Bash: npm test``."""
     found = summary(question.call)
@@ -161,14 +161,14 @@ def line(question: Question, waiting: int, style: Style) -> str:
     return style.strong(f"{head}{name}: ") + text + tail
 
 
-def arrival(question: Question, style: Style) -> str:
+def arrival(question: QueuedQuestion, style: Style) -> str:
     """One line when a question arrives: ``new #4: codex ~/web: Deploy now?``."""
     head = f"new #{question.id}: "
     name, text = fit(style.width, label(question), summary(question.call).shown, fixed=head + ": ")
     return f"{head}{name}: {text}"
 
 
-def withdrew(question: Question, style: Style) -> str:
+def withdrew(question: QueuedQuestion, style: Style) -> str:
     """``claude ~/api withdrew #3 (Which database?); nothing was sent``."""
     middle = f" withdrew #{question.id} ("
     name, text = fit(
@@ -180,7 +180,7 @@ def withdrew(question: Question, style: Style) -> str:
     return f"{name}{middle}{text}); nothing was sent"
 
 
-def about(question: Question, style: Style, words: str, *, after: bool = False) -> str:
+def about(question: QueuedQuestion, style: Style, words: str, *, after: bool = False) -> str:
     """A line naming who asked ``question``: ``#3 answered: sent to claude ~/api`` (the
     label ``after`` ``words``), ``claude ~/api withdrew #3 while you answered; …``."""
     name, _ = fit(style.width, label(question), fixed=words)
@@ -199,7 +199,7 @@ def ago(seconds: float) -> str:
 
 
 def list_line(
-    question: Question, style: Style, *, now: float | None = None, mine: int | None = None
+    question: QueuedQuestion, style: Style, *, now: float | None = None, mine: int | None = None
 ) -> str:
     """One line of ``l`` and ``inbox list``: ``  #3  waiting  2m  claude ~/api: Which
     database?``; ``mine`` marks the question this inbox holds."""
@@ -210,7 +210,7 @@ def list_line(
     return f"{head}{name}: {text}"
 
 
-def as_json(question: Question) -> dict[str, Any]:
+def as_json(question: QueuedQuestion) -> dict[str, Any]:
     """One question as ``inbox list --json`` prints it and ``--notify-command`` gets it;
     never its ticket (what an MCP asker's ``get_answer`` names: the asker's alone)."""
     found = summary(question.call)
@@ -242,10 +242,10 @@ At the inbox prompt:
 """
 
 
-def prompt(question: Question | None) -> str:
+def prompt(question: QueuedQuestion | None) -> str:
     if question is None:
         return "Waiting for questions (l lists, ? help, Ctrl-D leaves): "
     return f"Answer #{question.id}? Enter answers, N picks another, l lists, q declines [y]: "
 
 
-STATES_SHOWN = (State.WAITING, State.ANSWERING)
+STATES_SHOWN = (QueueState.WAITING, QueueState.ANSWERING)

@@ -82,7 +82,7 @@ ADDED = {
 }
 
 
-class State(enum.Enum):
+class QueueState(enum.Enum):
     WAITING = "waiting"
     ANSWERING = "being answered"
     ANSWERED = "answered"
@@ -109,7 +109,7 @@ class Agent(NamedTuple):
         return f"{label} ({self.tag})" if self.tag else label
 
 
-class Question(NamedTuple):
+class QueuedQuestion(NamedTuple):
     """One queued question as the inbox and ``inbox list`` see it."""
 
     id: int
@@ -117,7 +117,7 @@ class Question(NamedTuple):
     agent: Agent
     arrived: float
     call: Any  # the document, as submitted
-    state: State
+    state: QueueState
     result: Any = None  # what the inbox answered (see :func:`Store.answer`)
 
 
@@ -301,7 +301,7 @@ class Store:
         *,
         conversation: str | None = None,
         reuse_for: float = 0.0,
-    ) -> Question:
+    ) -> QueuedQuestion:
         """Queue ``call`` (a JSON document) from ``agent``, as a question of this process
         (in ``conversation``, when it holds several). With ``conversation`` and
         ``reuse_for`` seconds, the identical call this process queued in the same
@@ -343,7 +343,7 @@ class Store:
             assert found is not None
             return found
 
-    def by_ticket(self, ticket: str, conversation: str | None = None) -> Question | None:
+    def by_ticket(self, ticket: str, conversation: str | None = None) -> QueuedQuestion | None:
         """The question with ``ticket`` that this process queued in ``conversation``; None
         for any other (a ticket does not open another asker's question)."""
         db = self._open()
@@ -353,14 +353,14 @@ class Store:
         ).fetchone()
         return self._get(db, row[0]) if row else None
 
-    def wait(self, question_id: int, timeout: float | None = None) -> Question | None:
+    def wait(self, question_id: int, timeout: float | None = None) -> QueuedQuestion | None:
         """Wait until the question is answered (or withdrawn); the question as
         it then is, or None when ``timeout`` passed first. The result is not taken."""
         deadline = None if timeout is None else time.monotonic() + timeout
         pause = POLL
         db = self._open()
         while True:  # a look at the state alone: the call is read once, at the end
-            if self.state(question_id) not in (State.WAITING, State.ANSWERING):
+            if self.state(question_id) not in (QueueState.WAITING, QueueState.ANSWERING):
                 return self._get(db, question_id)
             if deadline is not None and time.monotonic() >= deadline:
                 return None
@@ -432,13 +432,13 @@ class Store:
             )
             db.execute("DELETE FROM inboxes WHERE id = ?", (inbox,))
 
-    def tidy(self) -> list[Question]:
+    def tidy(self) -> list[QueuedQuestion]:
         """Release the claims of inboxes that died, withdraw the questions of askers that
         died (on this machine: a process that no longer runs, or whose pid now belongs to
         a process that started at another time); the questions withdrawn this way."""
         now = time.time()
         host = askers.me().host
-        gone: list[Question] = []
+        gone: list[QueuedQuestion] = []
         with self._write() as db:
             _lapse(db, now)
             for inbox_id, pid, inbox_host, seen in db.execute(
@@ -469,7 +469,7 @@ class Store:
                         gone.append(found)
         return gone
 
-    def claim(self, inbox: str, question_id: int | None = None) -> Question | None:
+    def claim(self, inbox: str, question_id: int | None = None) -> QueuedQuestion | None:
         """Take the oldest waiting question (or ``question_id``) for ``inbox``; None when
         there is none (or that one is not waiting)."""
         now = time.time()
@@ -518,34 +518,34 @@ class Store:
     # -- reading ---------------------------------------------------------------------
 
     def questions(
-        self, *, states: tuple[State, ...] = (State.WAITING, State.ANSWERING)
-    ) -> list[Question]:
+        self, *, states: tuple[QueueState, ...] = (QueueState.WAITING, QueueState.ANSWERING)
+    ) -> list[QueuedQuestion]:
         """The questions in ``states``, oldest first."""
         return [_question(row) for row in self._in(_COLUMNS, states)]
 
-    def ids(self, *, states: tuple[State, ...] = (State.WAITING,)) -> list[int]:
+    def ids(self, *, states: tuple[QueueState, ...] = (QueueState.WAITING,)) -> list[int]:
         """The ids of the questions in ``states``, oldest first: a cheap look for an
         inbox that watches the queue (nothing is parsed)."""
         return [row[0] for row in self._in("id", states)]
 
-    def _in(self, columns: str, states: tuple[State, ...]) -> list[Any]:
+    def _in(self, columns: str, states: tuple[QueueState, ...]) -> list[Any]:
         """``columns`` of the questions in ``states``, oldest first."""
         marks = ", ".join("?" for _ in states)
         query = f"SELECT {columns} FROM questions WHERE status IN ({marks}) ORDER BY id"
         return self._open().execute(query, tuple(s.value for s in states)).fetchall()
 
-    def state(self, question_id: int) -> State | None:
+    def state(self, question_id: int) -> QueueState | None:
         """Where the question stands (None: no such question), read without its call: the
         cheap look of a waiting asker."""
         row = self._open().execute("SELECT status FROM questions WHERE id = ?", (question_id,))
         found = row.fetchone()
-        return State(found[0]) if found is not None else None
+        return QueueState(found[0]) if found is not None else None
 
-    def get(self, question_id: int) -> Question | None:
+    def get(self, question_id: int) -> QueuedQuestion | None:
         return self._get(self._open(), question_id)
 
     @staticmethod
-    def _get(db: sqlite3.Connection, question_id: int | None) -> Question | None:
+    def _get(db: sqlite3.Connection, question_id: int | None) -> QueuedQuestion | None:
         row = db.execute(
             f"SELECT {_COLUMNS} FROM questions WHERE id = ?", (question_id,)
         ).fetchone()
@@ -555,8 +555,10 @@ class Store:
 _COLUMNS = "id, ticket, agent, arrived, call, status, result"  # a Question's, in its order
 
 
-def _question(row: Any) -> Question:
-    """The :class:`Question` of a row of :data:`_COLUMNS`."""
+def _question(row: Any) -> QueuedQuestion:
+    """The :class:`QueuedQuestion` of a row of :data:`_COLUMNS`."""
     agent = Agent(**{k: v for k, v in parse_json(row[2]).items() if k in Agent._fields})
     result = parse_json(row[6]) if row[6] is not None else None
-    return Question(row[0], row[1], agent, row[3], parse_json(row[4]), State(row[5]), result)
+    return QueuedQuestion(
+        row[0], row[1], agent, row[3], parse_json(row[4]), QueueState(row[5]), result
+    )

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import InboxError
-from .store import Question, State, Store
+from .store import QueuedQuestion, QueueState, Store
 
 PERIOD = 0.02  # seconds between looks at the queue
 HEARTBEAT = 1.0  # seconds between heartbeats (the lease is store.LEASE)
@@ -42,7 +42,7 @@ class Kind(enum.Enum):
 
 class Event(NamedTuple):
     kind: Kind
-    question: Question | None = None
+    question: QueuedQuestion | None = None
     text: str = ""
 
 
@@ -56,7 +56,7 @@ class Watch:
         path: Path,
         inbox: str,
         *,
-        on_arrival: Callable[[Question], None] | None = None,
+        on_arrival: Callable[[QueuedQuestion], None] | None = None,
         period: float = PERIOD,
     ) -> None:
         self.path = path
@@ -116,7 +116,7 @@ class Watch:
             told: set[int] = set()  # withdrawals said
             try:
                 store.heartbeat(self.inbox)
-                seen = set(store.ids(states=(State.WAITING, State.ANSWERING)))
+                seen = set(store.ids(states=(QueueState.WAITING, QueueState.ANSWERING)))
                 waiting = set(store.ids())
             except (InboxError, sqlite3.Error):
                 pass
@@ -166,12 +166,12 @@ class Watch:
             if qid in told:
                 continue
             question = store.get(qid)
-            if question is not None and question.state is State.WITHDRAWN:
+            if question is not None and question.state is QueueState.WITHDRAWN:
                 told.add(qid)
                 self.put(Event(Kind.WITHDRAWN, question))
         # a question that arrived and was claimed by another inbox between two looks
         # is not an arrival here: it never waited for this person
-        seen.update(store.ids(states=(State.ANSWERING,)))
+        seen.update(store.ids(states=(QueueState.ANSWERING,)))
         return now
 
 
@@ -190,7 +190,7 @@ class Commands:
         self._lock = threading.Lock()
         self._closed = False
 
-    def __call__(self, question: Question) -> None:
+    def __call__(self, question: QueuedQuestion) -> None:
         from .screens import as_json
 
         data = (json.dumps({"event": "waiting", **as_json(question)}) + "\n").encode()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
-from .state import Outcome, State
+from .state import AnswerState, Finish
 
 
 class Ending(enum.Enum):
@@ -22,7 +22,7 @@ class Ending(enum.Enum):
 
 
 class Conclusion(NamedTuple):
-    state: State
+    state: AnswerState
     ending: Ending
 
 
@@ -33,9 +33,9 @@ def fates(conclusion: Conclusion, *, stopped: bool) -> dict[str, str]:
     up, askcli was told to stop: ``stopped``, for an interrupted conversation)."""
     state, ending = conclusion.state, conclusion.ending
     if ending is Ending.DONE and state.outcome in (
-        Outcome.SUBMITTED,
-        Outcome.FOLLOW_UP,
-        Outcome.RESPONDED,
+        Finish.SUBMITTED,
+        Finish.FOLLOW_UP,
+        Finish.RESPONDED,
     ):
         answered = state.answers
         return {q.text: "answered" if q.text in answered else "skipped" for q in state.questions}

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from ..errors import Refused
 from ..records import same_kind
-from ..schema.inputs import PLAIN, AskInput, Question, is_recommended
+from ..schema.inputs import PLAIN, AskInput, SharedQuestion, is_recommended
 from ..schema.values import ValueRule
 from .answers import (
     Adjust,
@@ -89,7 +89,7 @@ class Mode(enum.Enum):
     DONE = "done"
 
 
-class Outcome(enum.Enum):
+class Finish(enum.Enum):
     SUBMITTED = "submitted"
     DECLINED = "declined"
     CLARIFY = "clarify"
@@ -124,7 +124,7 @@ Action = (
 
 
 @same_kind
-class State(NamedTuple):
+class AnswerState(NamedTuple):
     questions: tuple[QuestionSpec, ...]
     at: int = 0  # the question shown, len(questions) for the review
     mode: Mode = Mode.QUESTION
@@ -141,7 +141,7 @@ class State(NamedTuple):
     suggested_text: Mapping[int, str] = _EMPTY  # the same for a typed question
     pending: tuple[int, ...] = ()  # a selection waiting for Other's text
     reviewing: bool = False  # a question reopened from the review returns there
-    outcome: Outcome | None = None
+    outcome: Finish | None = None
     clarification: str = ""
     always_review: bool = False  # even a lone single-select question is reviewed
     extras: bool = False  # m (more questions) and r (free text) are taken
@@ -174,7 +174,7 @@ class State(NamedTuple):
         return self.suggested_text.get(self.at)
 
 
-def spec(q: Question) -> QuestionSpec:
+def spec(q: SharedQuestion) -> QuestionSpec:
     """The state machine's view of one question of the shared model."""
     labels = tuple([o.label for o in q.options])
     previews = tuple([o.preview for o in q.options])
@@ -211,14 +211,14 @@ def start(
     *,
     review: bool = False,
     extras: bool = False,
-) -> State:
+) -> AnswerState:
     """The state before the first line. Answers in ``given`` (the call's own ``answers``)
     become the pre-selected defaults of their questions, and ``notes`` (the call's own
     annotation notes) their notes: the person sees, confirms or changes each one. Keys that
     name no question are ignored (see :func:`foreign_keys`); an empty answer does not count,
     as in Claude Code."""
     if not given and not notes:  # the usual call: nothing suggested
-        return State(questions=questions, always_review=review, extras=extras)
+        return AnswerState(questions=questions, always_review=review, extras=extras)
     given = given or {}
     notes = notes or {}
     suggested: dict[int, tuple[int, ...]] = {}
@@ -238,7 +238,7 @@ def start(
         note = notes.get(question.text)
         if isinstance(note, str) and note.strip():
             kept_notes[i] = note.strip()
-    return State(
+    return AnswerState(
         questions=questions,
         suggested=suggested,
         suggested_text=suggested_text,
@@ -275,14 +275,14 @@ def _numbers_for(question: QuestionSpec, answer: str) -> tuple[tuple[int, ...], 
     return (question.other,), answer
 
 
-def reduce(state: State, action: Action) -> State:
+def reduce(state: AnswerState, action: Action) -> AnswerState:
     """Apply one action; raise Refused (state unchanged) when it does not fit."""
     if state.mode is Mode.DONE:
         raise Refused("the questions are already answered")
     if state.mode is Mode.CONFIRM_DECLINE:
         if not isinstance(action, Confirm):
             raise Refused("type y to decline, or n (or Enter) to go back")
-        return _finish(state, Outcome.DECLINED) if action.yes else _back_from_prompt(state)
+        return _finish(state, Finish.DECLINED) if action.yes else _back_from_prompt(state)
     if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT, Mode.RESPOND_TEXT):
         text = _text(action)
         if normalize(text).lower() in ("", "b"):  # leave the sub-prompt
@@ -290,23 +290,23 @@ def reduce(state: State, action: Action) -> State:
         if state.mode is Mode.OTHER_TEXT:
             return _choose(state, state.pending, text)
         if state.mode is Mode.RESPOND_TEXT:
-            return _finish(state, Outcome.RESPONDED)._replace(response=text)
-        return _finish(state, Outcome.CLARIFY, clarification=text)
+            return _finish(state, Finish.RESPONDED)._replace(response=text)
+        return _finish(state, Finish.CLARIFY, clarification=text)
     if isinstance(action, Decline):
         if state.answers:  # something would be lost: asked once
             return state._replace(mode=Mode.CONFIRM_DECLINE, pending=())
-        return _finish(state, Outcome.DECLINED)
+        return _finish(state, Finish.DECLINED)
     if isinstance(action, FollowUp | Respond):
         if not state.extras:
             raise Refused("this agent takes no m or r; answer the questions, or c to chat")
         if isinstance(action, FollowUp):
-            return _finish(state, Outcome.FOLLOW_UP)._replace(response=action.text or "")
+            return _finish(state, Finish.FOLLOW_UP)._replace(response=action.text or "")
         if action.text:
-            return _finish(state, Outcome.RESPONDED)._replace(response=_utf8(action.text))
+            return _finish(state, Finish.RESPONDED)._replace(response=_utf8(action.text))
         return state._replace(mode=Mode.RESPOND_TEXT)
     if isinstance(action, Clarify):
         if action.text:
-            return _finish(state, Outcome.CLARIFY, clarification=action.text)
+            return _finish(state, Finish.CLARIFY, clarification=action.text)
         return state._replace(mode=Mode.CLARIFY_TEXT)
     if state.mode is Mode.REVIEW:
         return _review(state, action)
@@ -326,17 +326,17 @@ def _utf8(text: str) -> str:
     return text
 
 
-def _back_from_prompt(state: State) -> State:
+def _back_from_prompt(state: AnswerState) -> AnswerState:
     """Back to the question or review a sub-prompt (Other, chat, decline) came from."""
     mode = Mode.REVIEW if state.at == len(state.questions) else Mode.QUESTION
     return state._replace(mode=mode, pending=())
 
 
-def _finish(state: State, outcome: Outcome, *, clarification: str = "") -> State:
+def _finish(state: AnswerState, outcome: Finish, *, clarification: str = "") -> AnswerState:
     return state._replace(mode=Mode.DONE, outcome=outcome, clarification=clarification, pending=())
 
 
-def _question(state: State, action: Action) -> State:
+def _question(state: AnswerState, action: Action) -> AnswerState:
     if state.current.rule is not None and isinstance(action, Default | Text):
         text = state.default_text() if isinstance(action, Default) else _text(action)
         if text is None:
@@ -368,7 +368,7 @@ def _question(state: State, action: Action) -> State:
         return state._replace(notes=notes)
     if isinstance(action, Skip):
         if not state.show_review and not state.current.required:
-            return _finish(state, Outcome.SUBMITTED)  # a lone optional question, left out
+            return _finish(state, Finish.SUBMITTED)  # a lone optional question, left out
         if not state.show_review:
             raise Refused("this is the only question; answer it, or q to decline")
         return _advance(state)
@@ -379,7 +379,7 @@ def _question(state: State, action: Action) -> State:
     raise Refused("that is for the review screen")
 
 
-def _pick(state: State, numbers: tuple[int, ...]) -> State:
+def _pick(state: AnswerState, numbers: tuple[int, ...]) -> AnswerState:
     question = state.current
     if question.rule is not None:
         raise Refused(f"type {_typed_what(question)}")
@@ -394,7 +394,7 @@ def _pick(state: State, numbers: tuple[int, ...]) -> State:
     return _choose(state, numbers, None)
 
 
-def _adjust(state: State, action: Adjust) -> State:
+def _adjust(state: AnswerState, action: Adjust) -> AnswerState:
     """``+N`` / ``-N`` applied to the question's answer, else its suggested or default one."""
     question = state.current
     if not question.multi:
@@ -419,7 +419,7 @@ def _adjust(state: State, action: Adjust) -> State:
     return _pick(state, tuple(numbers))
 
 
-def _one_line(state: State, action: OneLine) -> State:
+def _one_line(state: AnswerState, action: OneLine) -> AnswerState:
     """Several answers at once; any part that does not fit refuses the whole line."""
     total = len(state.questions)
     if not action.parts:
@@ -470,7 +470,7 @@ def _one_line(state: State, action: OneLine) -> State:
         new = _record(new, numbers, other)
     if new.show_review:
         return new._replace(at=total, mode=Mode.REVIEW, reviewing=False)
-    return _finish(new, Outcome.SUBMITTED)
+    return _finish(new, Finish.SUBMITTED)
 
 
 def _typed_what(question: QuestionSpec) -> str:
@@ -488,7 +488,7 @@ def _check_items(question: QuestionSpec, numbers: tuple[int, ...]) -> None:
         raise Refused(f"choose at most {high} option{'s' if high != 1 else ''}")
 
 
-def _record_text(state: State, text: str) -> State:
+def _record_text(state: AnswerState, text: str) -> AnswerState:
     """A typed question's answer, checked against its rule."""
     question = state.current
     value = (question.rule or TEXT_RULE).check(_utf8(text))
@@ -497,12 +497,12 @@ def _record_text(state: State, text: str) -> State:
     )
 
 
-def _choose(state: State, numbers: tuple[int, ...], other: str | None) -> State:
+def _choose(state: AnswerState, numbers: tuple[int, ...], other: str | None) -> AnswerState:
     """Record the answer for the current question and move on."""
     return _advance(_record(state, numbers, other))
 
 
-def _record(state: State, numbers: tuple[int, ...], other: str | None) -> State:
+def _record(state: AnswerState, numbers: tuple[int, ...], other: str | None) -> AnswerState:
     """Record the answer for the current question."""
     question = state.current
     parts = [(other or "") if n == question.other else question.labels[n - 1] for n in numbers]
@@ -532,15 +532,15 @@ def _record(state: State, numbers: tuple[int, ...], other: str | None) -> State:
     )
 
 
-def _advance(state: State) -> State:
+def _advance(state: AnswerState) -> AnswerState:
     if state.reviewing or state.at + 1 >= len(state.questions):
         if state.show_review:
             return state._replace(at=len(state.questions), mode=Mode.REVIEW, reviewing=False)
-        return _finish(state, Outcome.SUBMITTED)
+        return _finish(state, Finish.SUBMITTED)
     return state._replace(at=state.at + 1)
 
 
-def _review(state: State, action: Action) -> State:
+def _review(state: AnswerState, action: Action) -> AnswerState:
     if isinstance(action, Submit):
         missing = [
             i + 1
@@ -551,7 +551,7 @@ def _review(state: State, action: Action) -> State:
             raise Refused(
                 f"question {missing[0]} has no answer yet; type {missing[0]} to answer it"
             )
-        return _finish(state, Outcome.SUBMITTED)
+        return _finish(state, Finish.SUBMITTED)
     if isinstance(action, Reopen):
         i = action.number - 1
         if not 0 <= i < len(state.questions):

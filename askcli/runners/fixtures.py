@@ -47,7 +47,7 @@ HOSTED_SECTIONS = ("claude", "acp")  # a fixture of a hosted session (askcli cla
 
 
 @dataclass(frozen=True)
-class Outcome:
+class ReplayOutcome:
     stdout: list[str]
     stderr: str
     status: int
@@ -69,7 +69,7 @@ class Outcome:
 
 # Plays a hosted session (a fixture's section, the answer lines, the width): the hosts register
 # theirs (askcli.hosts.replaying), as this layer cannot import them.
-HostedPlayer = Callable[[Mapping[str, Any], Sequence[str], int], Outcome]
+HostedPlayer = Callable[[Mapping[str, Any], Sequence[str], int], ReplayOutcome]
 HOSTED: dict[str, HostedPlayer] = {}
 
 
@@ -90,7 +90,7 @@ def typed_answers(answers: Sequence[str]) -> TextLineReader:
 def host_fixture(
     kind: str,
     section: dict[str, Any],
-    outcome: Outcome,
+    outcome: ReplayOutcome,
     answers: Sequence[str],
     description: str,
     columns: int,
@@ -118,7 +118,7 @@ def play(
     output: Output = Output.RESULT,
     session: str | None = None,
     wording: str = "seed",
-) -> Outcome:
+) -> ReplayOutcome:
     """Run a session in process, with no person, and collect what was printed.
 
     With ``stdin`` the calls and their answers come in that one stream; else ``calls``
@@ -142,7 +142,7 @@ def play(
             wording=wording,
         )
         status = run(source, conv, out, output=output)
-    return Outcome(out.getvalue().splitlines(), err.getvalue(), int(status))
+    return ReplayOutcome(out.getvalue().splitlines(), err.getvalue(), int(status))
 
 
 def make(
@@ -250,7 +250,7 @@ def load(path: Path) -> dict[str, Any]:
     return check(fixture)
 
 
-def replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
+def replay(fixture: dict[str, Any]) -> tuple[ReplayOutcome, ReplayOutcome]:
     """(expected, actual) for one fixture (as :func:`load` gives it); BadFixture when
     replaying it fails: whatever a fixture holds, the run goes on with the next one."""
     try:
@@ -261,17 +261,19 @@ def replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
         raise BadFixture(f"it cannot be replayed: {type(exc).__name__}: {exc}") from None
 
 
-def _replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
+def _replay(fixture: dict[str, Any]) -> tuple[ReplayOutcome, ReplayOutcome]:
     for section in HOSTED_SECTIONS:
         if section in fixture:
             hosted = fixture[section]
             sent, acp = hosted["sent"], section == "acp"
-            expected = Outcome(fixture["stdout"], fixture["stderr"], fixture["status"], sent, acp)
+            expected = ReplayOutcome(
+                fixture["stdout"], fixture["stderr"], fixture["status"], sent, acp
+            )
             player = HOSTED.get(section)
             if player is None:
                 raise BadFixture(f"no host to replay its {section} session: use askcli.fixtures")
             return expected, player(hosted, fixture["answers"], fixture.get("columns", 80))
-    expected = Outcome(fixture["stdout"], fixture["stderr"], fixture["status"])
+    expected = ReplayOutcome(fixture["stdout"], fixture["stderr"], fixture["status"])
     actual = play(
         calls=fixture.get("calls", ()),
         answers=fixture.get("answers", ()),
@@ -284,7 +286,7 @@ def _replay(fixture: dict[str, Any]) -> tuple[Outcome, Outcome]:
     return expected, actual
 
 
-def diff(expected: Outcome, actual: Outcome, name: str) -> list[str]:
+def diff(expected: ReplayOutcome, actual: ReplayOutcome, name: str) -> list[str]:
     """A unified diff from the recorded outcome to the one askcli gives now."""
     return list(
         difflib.unified_diff(

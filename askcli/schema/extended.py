@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from ..errors import InvalidCall
-from .inputs import AskInput, Option, Question, uniqueness_problem
+from .inputs import AskInput, Option, SharedQuestion, uniqueness_problem
 from .issues import Issue
 from .names import ASK_USER_QUESTION
 from .values import ValueRule
@@ -150,7 +150,7 @@ def _options(read: _Reader, raw: Any, path: list[str | int]) -> tuple[Option, ..
     return tuple(options)
 
 
-def _question(read: _Reader, raw: Any, i: int) -> tuple[Question, float | None] | None:
+def _question(read: _Reader, raw: Any, i: int) -> tuple[SharedQuestion, float | None] | None:
     """One question and its ``defaultValue``; None when it cannot be read."""
     path: list[str | int] = ["questions", i]
     if not isinstance(raw, dict):
@@ -233,9 +233,9 @@ def _question(read: _Reader, raw: Any, i: int) -> tuple[Question, float | None] 
                     _custom([*path, "defaultValue"], "defaultValue must lie within min..max.")
                 )
     if kind == "choice":
-        return Question(text, header, options, multi is True, description=description), None
+        return SharedQuestion(text, header, options, multi is True, description=description), None
     rule = ValueRule("number", minimum=low, maximum=high, step=step, unit=unit)
-    question = Question(
+    question = SharedQuestion(
         text,
         header,
         (),

@@ -32,7 +32,7 @@ class Option(NamedTuple):
     preview: str | None = None
 
 
-class Question(NamedTuple):
+class SharedQuestion(NamedTuple):
     """One question of any dialect (the shared model): a choice among ``options`` (one, or
     several with ``multiSelect``), or a typed answer when ``kind`` is ``text`` or
     ``number`` (``rule`` says what it must be). AskUserQuestion's questions use the first
@@ -60,7 +60,7 @@ class Question(NamedTuple):
 
 
 # an AskUserQuestion question's fields past its first four: the shared model's defaults
-PLAIN = tuple(Question._field_defaults[name] for name in Question._fields[4:])
+PLAIN = tuple(SharedQuestion._field_defaults[name] for name in SharedQuestion._fields[4:])
 
 
 class AskInput(NamedTuple):
@@ -69,7 +69,7 @@ class AskInput(NamedTuple):
     even after a lone question (an MCP form: the spec wants a review before sending);
     ``asker``: who suggests the ``answers``, as the screens name them."""
 
-    questions: tuple[Question, ...]
+    questions: tuple[SharedQuestion, ...]
     answers: dict[str, str] | None = None
     annotations: dict[str, dict[str, str]] | None = None
     review: bool = False
@@ -130,7 +130,7 @@ def fast_ask(data: Any) -> AskInput | None:
         return None
     questions = []
     new_option = Option._make  # about twice as fast as calling the class
-    new_question = Question._make
+    new_question = SharedQuestion._make
     for q in raw:
         if not isinstance(q, dict):
             return None
@@ -195,7 +195,7 @@ def parse_ask(data: Any) -> AskInput:
     model = validate_ask(data)  # raises InvalidCall with the reasons
     return AskInput(
         tuple(
-            Question(
+            SharedQuestion(
                 q.question,
                 q.header,
                 tuple(Option(o.label, o.description, o.preview) for o in q.options),

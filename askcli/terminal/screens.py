@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..escaping import visible
-from ..questions.state import Mode, State
-from ..schema.inputs import AskInput, Question
+from ..questions.state import AnswerState, Mode
+from ..schema.inputs import AskInput, SharedQuestion
 from .rendering import ROOM_TO_TYPE, Style, display_width, truncate, wrap
 
 HEADER_COLUMNS = 12
@@ -39,7 +39,7 @@ def context_text(text: str, style: Style, who: str = "Assistant") -> str:
     return "\n" + "\n".join(_with_prefix(lines, label, style.strong(label))) + "\n"
 
 
-def question_block(question: Question, index: int, total: int, style: Style) -> str:
+def question_block(question: SharedQuestion, index: int, total: int, style: Style) -> str:
     """The question with its chip and position, then the numbered options and Other."""
     head = chip(question.header)
     title = f"{head} {visible(question.question, multiline=True)}"
@@ -89,7 +89,7 @@ def _items(low: int | None, high: int | None) -> str:
     return f"choose at most {high} option{'s' if high != 1 else ''}"
 
 
-def typed_lines(question: Question, style: Style) -> list[str]:
+def typed_lines(question: SharedQuestion, style: Style) -> list[str]:
     """Below a text or number question: what to type, its limits, its placeholder."""
     rule = question.rule
     what = rule.describe() if rule is not None else ""
@@ -140,14 +140,14 @@ def option_lines(
     return rows + body
 
 
-def answer_text(state: State, index: int, secret: bool = False) -> str:
+def answer_text(state: AnswerState, index: int, secret: bool = False) -> str:
     answer = state.answers.get(state.questions[index].text, "")
     if secret and answer:
         return f"(hidden, {len(answer)} characters)"
     return visible(answer, multiline=True)
 
 
-def current_answer(state: State, style: Style, secret: bool = False) -> str:
+def current_answer(state: AnswerState, style: Style, secret: bool = False) -> str:
     """Shown when the person comes back to a question they answered."""
     shown = answer_text(state, state.at, secret)
     lines = wrap(shown, style.width, first="  current answer: ")
@@ -155,7 +155,7 @@ def current_answer(state: State, style: Style, secret: bool = False) -> str:
     return "\n".join(lines) + "\n" + notes
 
 
-def notes_line(state: State, style: Style, secret: bool = False) -> str:
+def notes_line(state: AnswerState, style: Style, secret: bool = False) -> str:
     """The current question's notes (``n`` alone clears them); a secret question's hidden."""
     note = state.notes[state.at]
     shown = f"(hidden, {len(note)} characters)" if secret else visible(note, multiline=True)
@@ -163,7 +163,7 @@ def notes_line(state: State, style: Style, secret: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
-def suggested_answer(state: State, style: Style, asker: str = "the agent") -> str:
+def suggested_answer(state: AnswerState, style: Style, asker: str = "the agent") -> str:
     """Shown at a question the call came with an answer to: the agent's suggestion, which
     an empty line takes (the person confirms what a model wrote, never unseen)."""
     numbers = state.suggested[state.at]
@@ -175,7 +175,7 @@ def suggested_answer(state: State, style: Style, asker: str = "the agent") -> st
     return "\n".join(lines) + "\n"
 
 
-def prompt(state: State, width: int = 80, *, secret: bool = False) -> str:
+def prompt(state: AnswerState, width: int = 80, *, secret: bool = False) -> str:
     """The prompt for the state's mode; ``[...]`` shows what an empty line takes. On a
     narrow terminal a shorter form leaves room to type on the same line."""
     if state.mode is Mode.OTHER_TEXT:
@@ -210,7 +210,7 @@ def prompt(state: State, width: int = 80, *, secret: bool = False) -> str:
     return f"Choose 1-{choices}{bracket}: "
 
 
-def review_block(data: AskInput, state: State, style: Style) -> str:
+def review_block(data: AskInput, state: AnswerState, style: Style) -> str:
     lines = ["", style.strong("Review your answers:")]
     for i, question in enumerate(data.questions):
         head = chip(question.header)
@@ -238,7 +238,7 @@ def title_block(title: str, style: Style) -> str:
     return "\n" + "\n".join(style.strong(line) for line in lines) + "\n"
 
 
-def resumed(data: AskInput, state: State, style: Style) -> str:
+def resumed(data: AskInput, state: AnswerState, style: Style) -> str:
     """Shown when a journal has lines kept from an interrupted conversation about this call,
     before ``Resume? [Y/n]``."""
     lines = ["", style.strong("You were answering this call before; kept from then:")]
@@ -265,7 +265,7 @@ def skipped(index: int) -> str:
     return f"Skipped question {index + 1}; answer it from the review.\n"
 
 
-def preview_block(question: Question, number: int, style: Style) -> str:
+def preview_block(question: SharedQuestion, number: int, style: Style) -> str:
     option = question.options[number - 1]
     if not option.preview:
         missing = f"Option {number} ({visible(option.label)}) has no preview."
@@ -318,7 +318,7 @@ REVIEW_HELP = (
 )
 
 
-def help_text(state: State, width: int = 80) -> str:
+def help_text(state: AnswerState, width: int = 80) -> str:
     """Every answer word of the current screen, wrapped to ``width`` with hanging indents."""
     entries: tuple[tuple[str, str], ...] = REVIEW_HELP
     footer = ""

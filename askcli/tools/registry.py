@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..errors import InvalidCall
 from ..escaping import visible
 from ..questions.conclusion import Conclusion, Ending, fates
-from ..questions.state import Mode, Outcome, State, foreign_keys, specs
+from ..questions.state import AnswerState, Finish, Mode, foreign_keys, specs
 from ..schema.inputs import (
     AskInput,
     TodoInput,
@@ -73,7 +73,7 @@ def final_annotations(data: AskInput, conclusion: Conclusion) -> dict[str, dict[
 UNANSWERED_CAPABILITY = "ask_user_question_unanswered_v1"  # askcli.wire.wording's, unimported
 
 
-def _claude_code_answers(state: State) -> dict[str, str]:
+def _claude_code_answers(state: AnswerState) -> dict[str, str]:
     """The answers as Claude Code's dialog writes them: a multi-select's labels joined by
     :func:`askcli.wire.wording.join_labels` (a label holding ``", "`` quoted)."""
     from ..wire.wording import join_labels
@@ -94,7 +94,7 @@ def _unanswered(conclusion: Conclusion) -> dict[str, str]:
     """``annotations[q].unanswered`` for the questions a submitted answer leaves open:
     ``replied_in_chat`` after free text (r), else ``skipped``."""
     state = conclusion.state
-    why = "replied_in_chat" if state.outcome is Outcome.RESPONDED else "skipped"
+    why = "replied_in_chat" if state.outcome is Finish.RESPONDED else "skipped"
     return {q.text: why for q in state.questions if q.text not in state.answers}
 
 
@@ -136,7 +136,7 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
         return ToolResult(call.id, text, status, is_error=True, data=payload)
 
     outcome = state.outcome if conclusion.ending is Ending.DONE else None
-    if outcome in (Outcome.SUBMITTED, Outcome.FOLLOW_UP, Outcome.RESPONDED):
+    if outcome in (Finish.SUBMITTED, Finish.FOLLOW_UP, Finish.RESPONDED):
         updated = {k: v for k, v in call.input.items() if k != "annotations"}
         updated["answers"] = answers
         sent = annotations
@@ -146,30 +146,30 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
                 sent.setdefault(question, {})["unanswered"] = why
         if sent:
             updated["annotations"] = sent
-        if outcome is Outcome.SUBMITTED and not current:  # the usual case
+        if outcome is Finish.SUBMITTED and not current:  # the usual case
             text = results.answered_text(answers, annotations)
             return ToolResult(
                 call.id, text, ExitStatus.ANSWERED, data=payload, updated_input=updated
             )
         from ..wire import wording
 
-        if outcome is Outcome.FOLLOW_UP:
+        if outcome is Finish.FOLLOW_UP:
             updated["followUp"] = True
             payload["followUp"] = True
         if state.response.strip():
             updated["response"] = state.response
             payload["response"] = state.response
-        if outcome is Outcome.FOLLOW_UP:
+        if outcome is Finish.FOLLOW_UP:
             listed = wording.answer_list(data.questions, answers, annotations)
             text = wording.follow_up_text(listed, state.response)
-        elif outcome is Outcome.RESPONDED:
+        elif outcome is Finish.RESPONDED:
             text = wording.responded_text(state.response)
         elif current:
             text = wording.answered_text(data.questions, answers, annotations)
         else:
             text = results.answered_text(answers, annotations)
         return ToolResult(call.id, text, ExitStatus.ANSWERED, data=payload, updated_input=updated)
-    if outcome is Outcome.CLARIFY:
+    if outcome is Finish.CLARIFY:
         questions = [q.question for q in data.questions]
         if current:
             from ..wire import wording
@@ -259,7 +259,7 @@ def _dialect_answer(dialect: Dialect) -> Callable[[ToolCall, Any, Conversation],
 
         if not data.questions:  # an agent that allows an empty list gets its empty answer
             conv.error(f"the {dialect.tool} call has no questions; nothing to ask")
-            done = State((), mode=Mode.DONE, outcome=Outcome.SUBMITTED)
+            done = AnswerState((), mode=Mode.DONE, outcome=Finish.SUBMITTED)
             return dialect.reply(Asked(call, data, Conclusion(done, Ending.DONE)))
         conclusion = converse(call.id, call.input, data, conv)
         why = None

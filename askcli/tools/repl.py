@@ -22,7 +22,7 @@ from ..questions.answers import (
     parse_typed_line,
 )
 from ..questions.conclusion import Conclusion, Ending
-from ..questions.state import Action, Mode, Outcome, State, Text, reduce, specs, start
+from ..questions.state import Action, AnswerState, Finish, Mode, Text, reduce, specs, start
 from ..schema.inputs import AskInput
 from ..terminal import screens
 from ..terminal.conversation import Conversation
@@ -161,7 +161,7 @@ def ask_questions(
     return Conclusion(state, Ending.DONE)
 
 
-def interpret(data: AskInput, state: State, line: str) -> Action | Help | Preview:
+def interpret(data: AskInput, state: AnswerState, line: str) -> Action | Help | Preview:
     """What one line means in ``state``: an action for the state machine, or something to
     show (help, a preview). Refused when it means nothing usable."""
     if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT, Mode.RESPOND_TEXT):
@@ -198,7 +198,7 @@ def _ask_resume(conv: Conversation) -> bool | None:
             conv.say(screens.refusal(str(refused), conv.style))
 
 
-def replay(data: AskInput, state: State, lines: Sequence[str]) -> State:
+def replay(data: AskInput, state: AnswerState, lines: Sequence[str]) -> AnswerState:
     """``state`` after ``lines``, shown nothing; a line that no longer fits is skipped.
 
     Kept lines never end the call: where one would submit it, the person gets the review
@@ -212,7 +212,7 @@ def replay(data: AskInput, state: State, lines: Sequence[str]) -> State:
             after = reduce(state, meaning)
         except Refused:
             continue
-        if after.mode is Mode.DONE and after.outcome is Outcome.SUBMITTED:
+        if after.mode is Mode.DONE and after.outcome is Finish.SUBMITTED:
             review = len(state.questions)
             return after._replace(at=review, mode=Mode.REVIEW, outcome=None, reviewing=False)
         if after.mode is Mode.DONE:  # a decline: the person decides again
@@ -222,7 +222,7 @@ def replay(data: AskInput, state: State, lines: Sequence[str]) -> State:
     return state
 
 
-def _screen(data: AskInput, state: State, style: Style) -> str:
+def _screen(data: AskInput, state: AnswerState, style: Style) -> str:
     if state.mode is Mode.REVIEW:
         return screens.review_block(data, state, style)
     question = data.questions[state.at]

@@ -17,7 +17,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 
-from ..schema.inputs import Question
+from ..schema.inputs import SharedQuestion
 from .results import REJECT_WITH_WORDS_PREFIX
 
 VERSION = "2.1.332"  # the Claude Code release these texts are taken from
@@ -85,7 +85,7 @@ def _answered(answer: str | None) -> bool:
 
 
 def answer_list(
-    questions: Sequence[Question],
+    questions: Sequence[SharedQuestion],
     answers: Mapping[str, str],
     annotations: Mapping[str, Mapping[str, str]],
 ) -> str:
@@ -109,7 +109,7 @@ def answer_list(
 
 
 def _clean(
-    question: Question,
+    question: SharedQuestion,
     answers: Mapping[str, str],
     annotations: Mapping[str, Mapping[str, str]],
 ) -> bool:
@@ -142,7 +142,7 @@ def _clean(
 
 
 def answered_text(
-    questions: Sequence[Question],
+    questions: Sequence[SharedQuestion],
     answers: Mapping[str, str],
     annotations: Mapping[str, Mapping[str, str]],
 ) -> str:

@@ -24,16 +24,16 @@ link); :mod:`.session` (the main thread: waiting, the session and its turns) wit
 
 from .agent import AgentLink
 from .events import EventKind, Link
-from .recording import Recorder
-from .scripted import Scripted
+from .recording import AcpRecorder
+from .scripted import ScriptedAgent
 from .session import capabilities, host, show_stderr
 
 __all__ = [
+    "AcpRecorder",
     "AgentLink",
     "EventKind",
     "Link",
-    "Recorder",
-    "Scripted",
+    "ScriptedAgent",
     "capabilities",
     "host",
     "show_stderr",

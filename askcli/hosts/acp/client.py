@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .events import Event, EventKind
-from .workspace import Refused, Terminals
+from .workspace import RequestRefused, Terminals
 
 if TYPE_CHECKING:
     from .agent import AgentLink
@@ -85,7 +85,7 @@ class Client:
         self.link.events.put(Event(EventKind.REFUSED, {"method": what}))
         raise self.link.acp.RequestError.method_not_found(what)
 
-    def _failed(self, what: str, exc: Refused) -> Exception:
+    def _failed(self, what: str, exc: RequestRefused) -> Exception:
         """The JSON-RPC error for a request askcli could not serve, shown to the person."""
         self.link.show(f"  -> {what}: refused: {exc}")
         if exc.missing:
@@ -106,7 +106,7 @@ class Client:
         what = f"read {files.name(path)}"
         try:
             text = await asyncio.to_thread(files.read, path, line, limit)
-        except Refused as exc:
+        except RequestRefused as exc:
             raise self._failed(what, exc) from None
         span = "" if line is None and limit is None else f" from line {line or 1}"
         self.link.show(f"  -> {what}{span} ({_count_lines(text)})")
@@ -119,7 +119,7 @@ class Client:
         what = f"wrote {files.name(path)}"
         try:
             await asyncio.to_thread(files.write, path, content)
-        except Refused as exc:
+        except RequestRefused as exc:
             raise self._failed(what, exc) from None
         self.link.show(f"  -> {what} ({_count_lines(content)})")
         return self.link.acp.schema.WriteTextFileResponse()
@@ -134,7 +134,7 @@ class Client:
             value = work(terminals)
             if asyncio.iscoroutine(value):
                 value = await value
-        except Refused as exc:
+        except RequestRefused as exc:
             raise self._failed(what, exc) from None
         return getattr(self.link.acp.schema, TERMINAL_REPLIES[what]).model_validate(value or {})
 

@@ -1,4 +1,4 @@
-"""``askcli acp --record``: a link that keeps what passed through it (:class:`Recorder`).
+"""``askcli acp --record``: a link that keeps what passed through it (:class:`AcpRecorder`).
 
 A recorded session is two lists. ``received`` is what askcli took from the agent, in the
 order the session handled it: ``{"notification": "session/update", "params": ...}``,
@@ -36,7 +36,7 @@ def _event_entry(event: Event) -> dict[str, Any]:
 
 
 class _RecordingQueue:
-    def __init__(self, recorder: Recorder) -> None:
+    def __init__(self, recorder: AcpRecorder) -> None:
         self.recorder = recorder
 
     def _kept(self, event: Event) -> Event:
@@ -63,7 +63,7 @@ class _RecordingQueue:
 class _RecordedFuture:
     """A request's future whose result is recorded when the session takes it."""
 
-    def __init__(self, recorder: Recorder, method: str, future: Any) -> None:
+    def __init__(self, recorder: AcpRecorder, method: str, future: Any) -> None:
         self.recorder, self.method, self.future = recorder, method, future
 
     def done(self) -> bool:
@@ -86,7 +86,7 @@ class _RecordedFuture:
         return value
 
 
-class Recorder:
+class AcpRecorder:
     """A link that keeps what passed through it, for ``askcli acp --record``.
 
     Make it first, give :meth:`stderr` to the :class:`AgentLink` as its ``on_stderr``, then
@@ -101,7 +101,7 @@ class Recorder:
         self.events = _RecordingQueue(self)
         self.last_turn: dict[str, Any] | None = None
 
-    def attach(self, link: Any) -> Recorder:
+    def attach(self, link: Any) -> AcpRecorder:
         self.link = link
         return self
 

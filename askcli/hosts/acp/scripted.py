@@ -1,4 +1,4 @@
-"""``askcli replay``: a recorded session's agent in place of the process (:class:`Scripted`;
+"""``askcli replay``: a recorded session's agent in place of the process (:class:`ScriptedAgent`;
 the recorded lists are described in :mod:`.recording`)."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class _Done:
 
 
 class _ScriptQueue:
-    def __init__(self, scripted: Scripted) -> None:
+    def __init__(self, scripted: ScriptedAgent) -> None:
         self.scripted = scripted
 
     def get(self, timeout: float | None = None) -> Event:
@@ -45,7 +45,7 @@ class _ScriptQueue:
         return self.scripted.next_event()
 
 
-class Scripted:
+class ScriptedAgent:
     """A recorded session's agent in place of the process (``askcli replay``)."""
 
     def __init__(

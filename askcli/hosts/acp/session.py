@@ -1,4 +1,4 @@
-"""One ACP session, the person's side in plain lines (:class:`Host`, :func:`host`): the
+"""One ACP session, the person's side in plain lines (:class:`AcpHost`, :func:`host`): the
 agent's messages waited for on the main thread, which alone reads the answers and receives
 the signals, and the session's start, mode and turns."""
 
@@ -27,7 +27,7 @@ STEP = 0.1  # seconds between looks at the queue, so that signals are seen at on
 START_TIMEOUT = 60.0  # seconds the agent has to answer initialize and session/new
 
 
-class Host(Showing, Asking):
+class AcpHost(Showing, Asking):
     """One ACP session: the person's side, in plain lines."""
 
     def __init__(self, link: Link, conv: Conversation, out: TextIO, *, one_terminal: bool) -> None:
@@ -217,7 +217,7 @@ def _read_prompt(conv: Conversation) -> str | None:
 
 
 class _Stop(Exception):
-    """The session ends (``Host.ended`` says how)."""
+    """The session ends (``AcpHost.ended`` says how)."""
 
 
 def host(
@@ -238,7 +238,7 @@ def host(
     asked in the inbox instead of here; with ``thoughts``, the agent's thoughts are shown."""
     if one_terminal is None:
         one_terminal = same_terminal(out, conv.out)
-    session = Host(link, conv, out, one_terminal=one_terminal)
+    session = AcpHost(link, conv, out, one_terminal=one_terminal)
     session.inbox = inbox
     session.thoughts = thoughts
     interrupted = died = False

@@ -38,7 +38,7 @@ _READ = os.O_RDONLY | SAFE_OPEN
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-class Refused(Exception):
+class RequestRefused(Exception):
     """A request askcli cannot serve; ``missing`` when the file does not exist (the agent
     gets ACP's "Resource not found", which agents read as a missing file)."""
 
@@ -67,14 +67,14 @@ class Files:
             return os.path.relpath(os.path.normpath(path), self.root)
         return path
 
-    def _check(self, path: Any) -> Refused:
+    def _check(self, path: Any) -> RequestRefused:
         """Refused unless ``path`` is an absolute path naming the session's folder (what
         it leads to is checked as it is opened); the refusal for leading out of it."""
         if not isinstance(path, str) or not path or "\0" in path:
-            raise Refused("the path is not a string")
+            raise RequestRefused("the path is not a string")
         if not os.path.isabs(path):
-            raise Refused(f"the path is not absolute: {path}")
-        outside = Refused(f"{path} is outside the session's folder ({self.root})")
+            raise RequestRefused(f"the path is not absolute: {path}")
+        outside = RequestRefused(f"{path} is outside the session's folder ({self.root})")
         try:
             self.beneath.under(path)
         except Outside:
@@ -92,31 +92,31 @@ class Files:
         except Outside:
             raise outside from None
         except IsADirectoryError:
-            raise Refused(f"{path} is not a regular file") from None
+            raise RequestRefused(f"{path} is not a regular file") from None
 
     def read(self, path: Any, line: Any = None, limit: Any = None) -> str:
         """The file's text, from 1-based ``line`` for ``limit`` lines when given."""
         self._check(path)
         for name, value in (("line", line), ("limit", limit)):
             if value is not None and (not isinstance(value, int) or value < 1):
-                raise Refused(f"{name} must be a whole number from 1: {value!r}")
+                raise RequestRefused(f"{name} must be a whole number from 1: {value!r}")
         try:
             with self._parent(path) as (folder, name):
                 fd = os.open(name, _READ, dir_fd=folder)
         except FileNotFoundError:
-            raise Refused(f"{path} does not exist", missing=True) from None
+            raise RequestRefused(f"{path} does not exist", missing=True) from None
         except OSError as exc:
-            raise Refused(f"cannot read {path}: {exc.strerror or exc}") from None
+            raise RequestRefused(f"cannot read {path}: {exc.strerror or exc}") from None
         with open(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise Refused(f"{path} is not a regular file")
+                raise RequestRefused(f"{path} is not a regular file")
             data = read_bounded(f.fileno(), MAX_FILE)
         if data is None:
-            raise Refused(f"{path} is larger than {MAX_FILE} bytes")
+            raise RequestRefused(f"{path} is larger than {MAX_FILE} bytes")
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise Refused(f"{path} is not UTF-8 text") from None
+            raise RequestRefused(f"{path} is not UTF-8 text") from None
         if line is None and limit is None:
             return text
         lines = text.splitlines(keepends=True)
@@ -129,18 +129,18 @@ class Files:
         written beside the old one, in the same folder, and renamed over it there."""
         self._check(path)
         if not isinstance(content, str):
-            raise Refused("the content is not a string")
+            raise RequestRefused("the content is not a string")
         try:
             data = content.encode("utf-8")
         except UnicodeEncodeError:
-            raise Refused("the content is not Unicode text (a lone surrogate)") from None
+            raise RequestRefused("the content is not Unicode text (a lone surrogate)") from None
         if len(data) > MAX_FILE:
-            raise Refused(f"the content is larger than {MAX_FILE} bytes")
+            raise RequestRefused(f"the content is larger than {MAX_FILE} bytes")
         try:
             with self._parent(path, make=True) as (folder, name):
                 _replace(folder, name, data, str(path))
         except OSError as exc:
-            raise Refused(f"cannot write {path}: {exc.strerror or exc}") from None
+            raise RequestRefused(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _replace(folder: int, name: str, data: bytes, path: str) -> None:
@@ -154,7 +154,7 @@ def _replace(folder: int, name: str, data: bytes, path: str) -> None:
         info = None
     if info is not None:
         if not stat.S_ISREG(info.st_mode):
-            raise Refused(f"{path} is not a regular file")
+            raise RequestRefused(f"{path} is not a regular file")
         mode = stat.S_IMODE(info.st_mode)
     temp, fd = _temp(folder, 0o600 if mode is not None else 0o666)
     try:
@@ -235,7 +235,7 @@ class Terminals:
     def get(self, terminal_id: Any) -> Terminal:
         term = self.open.get(terminal_id) if isinstance(terminal_id, str) else None
         if term is None:
-            raise Refused(f"no terminal {terminal_id!r} (released, or never created)")
+            raise RequestRefused(f"no terminal {terminal_id!r} (released, or never created)")
         return term
 
     async def create(
@@ -247,23 +247,23 @@ class Terminals:
         limit: Any = None,
     ) -> str:
         if not isinstance(command, str) or not command.strip():
-            raise Refused("the command is empty")
+            raise RequestRefused("the command is empty")
         args = list(args or [])
         if not all(isinstance(a, str) for a in args):
-            raise Refused("the arguments are not all strings")
+            raise RequestRefused("the arguments are not all strings")
         if cwd is None:
             cwd = self.root
         if not isinstance(cwd, str) or not os.path.isabs(cwd) or not os.path.isdir(cwd):
-            raise Refused(f"the working folder is not an absolute path to a folder: {cwd!r}")
+            raise RequestRefused(f"the working folder is not an absolute path to a folder: {cwd!r}")
         if limit is not None and (not isinstance(limit, int) or limit < 0):
-            raise Refused(f"outputByteLimit must be a whole number from 0: {limit!r}")
+            raise RequestRefused(f"outputByteLimit must be a whole number from 0: {limit!r}")
         if len(self.open) >= MAX_TERMINALS:
-            raise Refused(f"{MAX_TERMINALS} terminals are open: release one first")
+            raise RequestRefused(f"{MAX_TERMINALS} terminals are open: release one first")
         try:
             variables = terminal_command.overrides(env)
         except terminal_command.Unsafe as exc:
             line = shlex.join([command, *args]) if args else command
-            raise Refused(f"{exc}; not run: {line}") from None
+            raise RequestRefused(f"{exc}; not run: {line}") from None
         environ = dict(os.environ) | dict(variables)
         argv = command_line(command, args)
         self.made += 1
@@ -282,7 +282,9 @@ class Terminals:
                 preexec_fn=die_with_parent(),
             )
         except (OSError, ValueError) as exc:
-            raise Refused(f"cannot run {shown}: {getattr(exc, 'strerror', None) or exc}") from None
+            raise RequestRefused(
+                f"cannot run {shown}: {getattr(exc, 'strerror', None) or exc}"
+            ) from None
         self.open[term.id] = term
         first, *more = terminal_command.lines(shown)  # whole, however long
         self.show(f"  $ {first}")

@@ -20,15 +20,15 @@ from __future__ import annotations
 
 from .lines import Link, parse_line
 from .process import FLAGS, ChildClaude, find_claude
-from .recording import Recorder, Scripted
+from .recording import ClaudeRecorder, ScriptedClaude
 from .session import host
 
 __all__ = [
     "FLAGS",
     "ChildClaude",
+    "ClaudeRecorder",
     "Link",
-    "Recorder",
-    "Scripted",
+    "ScriptedClaude",
     "find_claude",
     "host",
     "parse_line",

@@ -8,7 +8,7 @@ from typing import Any
 from .lines import Link, Skipped
 
 
-class Recorder:
+class ClaudeRecorder:
     """A link that keeps what passed through it, for ``askcli claude --record``."""
 
     def __init__(self, link: Link) -> None:
@@ -32,7 +32,7 @@ class Recorder:
         return self.exit_status
 
 
-class Scripted:
+class ScriptedClaude:
     """Recorded Claude Code lines in place of the process (``askcli replay``)."""
 
     def __init__(self, lines: Sequence[Any], status: int | None = 0) -> None:

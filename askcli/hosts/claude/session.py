@@ -16,7 +16,7 @@ from .lines import Link, Skipped
 from .showing import Ended
 
 
-class Host(Answering):
+class ClaudeHost(Answering):
     """One hosted Claude Code session: the person's side, in plain lines."""
 
     def __init__(
@@ -163,7 +163,7 @@ def host(
     """
     if one_terminal is None:
         one_terminal = same_terminal(out, conv.out)
-    session = Host(link, conv, out, allow=allow, deny=deny, one_terminal=one_terminal)
+    session = ClaudeHost(link, conv, out, allow=allow, deny=deny, one_terminal=one_terminal)
     conv.permission_always = True
     died = interrupted = False
     try:

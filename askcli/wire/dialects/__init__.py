@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from ...questions.conclusion import Conclusion, Ending, fates
-from ...questions.state import Outcome
+from ...questions.state import Finish
 from ...schema.inputs import AskInput
 from ...schema.issues import Issue
 from ...status import ExitStatus
@@ -38,13 +38,13 @@ class Asked(NamedTuple):
     @property
     def submitted(self) -> bool:
         state = self.conclusion.state
-        return self.conclusion.ending is Ending.DONE and state.outcome is Outcome.SUBMITTED
+        return self.conclusion.ending is Ending.DONE and state.outcome is Finish.SUBMITTED
 
     @property
     def clarified(self) -> bool:
         """The person chose "chat about this" (their words: :attr:`clarification`)."""
         state = self.conclusion.state
-        return self.conclusion.ending is Ending.DONE and state.outcome is Outcome.CLARIFY
+        return self.conclusion.ending is Ending.DONE and state.outcome is Finish.CLARIFY
 
     @property
     def clarification(self) -> str:

@@ -24,7 +24,7 @@ import time
 from typing import Any
 
 from ...errors import InvalidCall
-from ...schema.inputs import AskInput, Option, Question
+from ...schema.inputs import AskInput, Option, SharedQuestion
 from ...schema.issues import Issue, Path, zod_type
 from ...status import ExitStatus
 from ..results import ToolResult
@@ -200,7 +200,7 @@ class _Parsed(AskInput):
     raw: dict[str, Any]
     started: float
 
-    def __new__(cls, questions: tuple[Question, ...], raw: dict[str, Any]) -> _Parsed:
+    def __new__(cls, questions: tuple[SharedQuestion, ...], raw: dict[str, Any]) -> _Parsed:
         self = super().__new__(cls, questions)
         self.raw = raw
         self.started = _clock()
@@ -236,7 +236,7 @@ def parse(raw: Any) -> AskInput:
         )
     taken: set[str] = set()
     questions = tuple(
-        Question(
+        SharedQuestion(
             _unique(q["question"], taken),
             q["header"],
             tuple(Option(o["label"], o["description"]) for o in q["options"]),

@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 from ...errors import InvalidCall
 from ...escaping import visible
 from ...questions.state import ANSWER_SEPARATOR
-from ...schema.inputs import AskInput, Option, Question
+from ...schema.inputs import AskInput, Option, SharedQuestion
 from ...schema.issues import Issue, zod_type
 from ...schema.names import ELICITATION
 from ...schema.values import FORMATS, MAX_PATTERN, ValueRule, as_number
@@ -79,7 +79,7 @@ class Elicitation(AskInput):
 
 
 def _elicitation(
-    questions: list[Question],
+    questions: list[SharedQuestion],
     answers: dict[str, str],
     mode: str,
     fields: list[Field],
@@ -261,7 +261,7 @@ def _question_text(key: str, node: dict[str, Any], used: set[str]) -> str:
 
 def _property(
     key: str, raw: Any, required: bool, used: set[str], soft: list[str]
-) -> tuple[Question, Field, str | None]:
+) -> tuple[SharedQuestion, Field, str | None]:
     """One property's question, how its answer is sent, and its default as an answer."""
     path: list[str | int] = ["requestedSchema", "properties", key]
     where = f"requestedSchema.properties.{key}"
@@ -295,7 +295,7 @@ def _property(
         elif default is not None:
             soft.append(f"{where}.default is not a boolean; it is not suggested")
         yes_no = (Option(YES, ""), Option(NO, ""))
-        question = Question(
+        question = SharedQuestion(
             text, key, yes_no, kind="yesno", other=False, required=required, notes=False
         )
         return question, Field(key, "boolean"), suggested
@@ -312,7 +312,7 @@ def _property(
         suggested = _number_text(default, kind)
         if default is not None and suggested is None:
             soft.append(f"{where}.default is not a number; it is not suggested")
-        question = Question(
+        question = SharedQuestion(
             text, key, (), kind="number", other=False, required=required, rule=rule, notes=False
         )
         return question, Field(key, kind), suggested
@@ -330,7 +330,7 @@ def _property(
             titled = _untitled(node["enum"], node.get("enumNames"), [*path, "enum"])
         values, labels = _choices(titled, path)
         options = tuple(Option(label, "") for label in labels)
-        question = Question(text, key, options, other=False, required=required, notes=False)
+        question = SharedQuestion(text, key, options, other=False, required=required, notes=False)
         suggested = None
         if isinstance(default, str) and default in values:
             suggested = labels[values.index(default)]
@@ -348,7 +348,7 @@ def _string(
     text: str,
     required: bool,
     soft: list[str],
-) -> tuple[Question, Field, str | None]:
+) -> tuple[SharedQuestion, Field, str | None]:
     low, high = _count(node, "minLength", path), _count(node, "maxLength", path)
     if low is not None and high is not None and low > high:
         raise _Problem(_custom(path, "minLength is more than maxLength: no text fits"))
@@ -375,7 +375,7 @@ def _string(
         soft.append(f"{where}.default is not a string; it is not suggested")
     # a write-only or password field: not echoed, not journaled, erased from the inbox
     secret = node.get("writeOnly") is True or node.get("format") == "password"
-    question = Question(
+    question = SharedQuestion(
         text,
         key,
         (),
@@ -397,7 +397,7 @@ def _multi(
     text: str,
     required: bool,
     soft: list[str],
-) -> tuple[Question, Field, str | None]:
+) -> tuple[SharedQuestion, Field, str | None]:
     items = node.get("items")
     if not isinstance(items, dict):
         raise _Problem(
@@ -422,7 +422,7 @@ def _multi(
     if low is not None and low > len(values):
         raise _Problem(_custom(path, f"minItems is {low} but there are {len(values)} values"))
     options = tuple(Option(label, "") for label in labels)
-    question = Question(
+    question = SharedQuestion(
         text,
         key,
         options,
@@ -476,7 +476,7 @@ def _form(params: dict[str, Any], soft: list[str]) -> Elicitation:
         first = [k for k in dict.fromkeys(order) if isinstance(k, str) and k in properties]
         keys = first + [k for k in keys if k not in first]
     if not keys:
-        question = Question(
+        question = SharedQuestion(
             EMPTY_QUESTION,
             EMPTY_HEADER,
             (Option(YES, ""), Option(NO, "")),
@@ -485,7 +485,7 @@ def _form(params: dict[str, Any], soft: list[str]) -> Elicitation:
             notes=False,
         )
         return _elicitation([question], {}, "empty", [], soft)
-    questions: list[Question] = []
+    questions: list[SharedQuestion] = []
     fields: list[Field] = []
     answers: dict[str, str] = {}
     used: set[str] = set()
@@ -534,7 +534,7 @@ def _url(params: dict[str, Any], soft: list[str]) -> Elicitation:
         raise _Problem(_custom(["url"], str(bad))) from None
     if target.scheme != "https":
         soft.append("url is not https: servers should use HTTPS URLs")
-    question = Question(
+    question = SharedQuestion(
         url_question_text(url, target),
         URL_HEADER,
         (Option(YES, "I will open it myself"), Option(NO, "decline")),

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import InvalidCall
-from ...schema.inputs import AskInput, Option, Question
+from ...schema.inputs import AskInput, Option, SharedQuestion
 from ...schema.issues import Issue
 from ...status import ExitStatus
 from ..results import ToolResult
@@ -189,7 +189,7 @@ def _unique(text: str, taken: set[str]) -> str:
     return f"{text} ({n})"
 
 
-def _question(q: dict[str, Any], text: str, alone: bool) -> Question:
+def _question(q: dict[str, Any], text: str, alone: bool) -> SharedQuestion:
     header = unescape(q["header"]) if q["header"] else q["header"]
     placeholder = unescape(q["placeholder"]) if q.get("placeholder") else q.get("placeholder")
     multi = q["type"] == "choice" and q.get("multiSelect") is True
@@ -198,12 +198,12 @@ def _question(q: dict[str, Any], text: str, alone: bool) -> Question:
     # single choice (or yes/no) is answered or dismissed
     required = alone and q["type"] != "text" and not multi
     if q["type"] == "text":
-        return Question(
+        return SharedQuestion(
             text, header, (), kind="text", other=False, required=required,
             placeholder=placeholder, notes=False,
         )  # fmt: skip
     if q["type"] == "yesno":  # the model's options are not shown
-        return Question(
+        return SharedQuestion(
             text, header, YES_NO, kind="yesno", required=required,
             placeholder=placeholder, notes=False,
         )  # fmt: skip
@@ -213,7 +213,7 @@ def _question(q: dict[str, Any], text: str, alone: bool) -> Question:
         options.append(Option(unescape(o["label"]), unescape(about) if about else ""))
     if multi:
         options.append(ALL_OF_THE_ABOVE)  # the dialog's row; never itself in an answer
-    return Question(
+    return SharedQuestion(
         text, header, tuple(options), multi, required=required, placeholder=placeholder,
         notes=False,
     )  # fmt: skip

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...errors import InvalidCall
-from ...schema.inputs import LABEL_MAX_WORDS, AskInput, Option, Question, is_recommended
+from ...schema.inputs import LABEL_MAX_WORDS, AskInput, Option, SharedQuestion, is_recommended
 from ...schema.issues import Issue, Path
 from ...status import ExitStatus
 from .. import results
@@ -140,7 +140,7 @@ def parse(raw: Any) -> AskInput:
     if not isinstance(raw, dict):
         raise _issue(f"Expected object, got {_shown(raw)}", [])
     items = _expect(raw, "questions", [], "array", list)
-    parsed: list[Question] = []
+    parsed: list[SharedQuestion] = []
     several = len(items) > 1  # one question alone is answered or dismissed, never skipped
     for i, item in enumerate(items):
         where: Path = ["questions", i]
@@ -161,11 +161,11 @@ def parse(raw: Any) -> AskInput:
         custom = item.get("custom")  # not in the model's schema: honoured when a boolean
         if not options:  # nothing to choose: the answer is typed
             parsed.append(
-                Question(text, header, (), kind="text", required=not several, notes=False)
+                SharedQuestion(text, header, (), kind="text", required=not several, notes=False)
             )
             continue
         parsed.append(
-            Question(
+            SharedQuestion(
                 text,
                 header,
                 tuple(options),
