@@ -189,3 +189,39 @@ def test_every_spelling_of_an_import_up_is_seen(tmp_path: Path, source: str) -> 
 def test_a_new_top_level_package_not_in_the_table_fails(tmp_path: Path) -> None:
     root = _tree(tmp_path, {"__init__.py": "", "errors.py": "", "plugins/__init__.py": ""})
     assert unplaced(root) == ["askcli.plugins"]
+
+
+def click_outside_the_cli(root: Path) -> list[str]:
+    """file:line of every import of click outside the cli layer (the core never imports it)."""
+    found = []
+    for module, path in modules(root).items():
+        if layer_of(module) == "cli":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and not node.level
+                else []
+            )
+            if any(name.split(".")[0] == "click" for name in names):
+                found.append(f"{path.relative_to(root.parent)}:{node.lineno}")
+    return found
+
+
+def test_only_the_cli_imports_click() -> None:
+    assert click_outside_the_cli(PACKAGE) == []
+
+
+def test_click_in_a_tool_module_fails(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "cli/__init__.py": "import click\n",
+            "tools/__init__.py": "",
+            "tools/menu.py": "def f():\n    from click import echo\n",
+        },
+    )
+    assert click_outside_the_cli(root) == ["askcli/tools/menu.py:2"]

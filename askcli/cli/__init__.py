@@ -1,0 +1,78 @@
+"""The ``askcli`` command line: options in, the core called, domain outcomes to exit codes.
+
+This package is the only code that imports click: :mod:`.params` (what the commands
+share), :mod:`.asking`, :mod:`.hosting` and :mod:`.serving` (the commands).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import sys
+from typing import IO, Any, cast
+
+import click
+
+from .. import __version__
+from ..escaping import visible
+from ..runners.streams import CLOSED_AT_START, GatedStderr, quiet_stdout, reopen_closed_fds, say_err
+from ..status import ExitStatus
+from .asking import ask, check, record, replay, schema, todo
+from .hosting import acp, claude
+from .serving import hook, inbox, mcp
+
+_OUTPUT_ERRORS = (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="askcli")
+def cli() -> None:
+    """The human side of an AI agent's AskUserQuestion tool, in plain lines.
+
+    Calls (JSON) come from a file or stdin; menus and prompts go to stderr; answers are
+    lines on stdin; each call's result is one JSON line on stdout.
+    """
+
+
+for _command in (ask, record, replay, check, schema, claude, acp, mcp, inbox, todo, hook):
+    cli.add_command(_command)
+
+
+# click 8.2+ raises this (a UsageError holding the whole help) for a group run without arguments
+_NO_ARGS_IS_HELP: tuple[type[click.UsageError], ...] = (
+    (click.exceptions.NoArgsIsHelpError,) if hasattr(click.exceptions, "NoArgsIsHelpError") else ()
+)
+
+
+def main() -> None:
+    CLOSED_AT_START.update(reopen_closed_fds())
+    if 1 in CLOSED_AT_START:
+        say_err("askcli: stdout is closed: nobody is left to read a result\n")
+        sys.exit(ExitStatus.STDOUT_GONE)
+    try:
+        status = cli.main(prog_name="askcli", standalone_mode=False)
+    except _NO_ARGS_IS_HELP as exc:  # bare `askcli` or `askcli todo`: the usage, as lines
+        say_err(visible(exc.format_message(), multiline=True) + "\n")
+        status = exc.exit_code
+    except click.UsageError as exc:  # one line: what is wrong, and where to read more
+        where = exc.ctx.command_path if exc.ctx is not None else "askcli"
+        say_err(f"{where}: {visible(exc.format_message())} (see '{where} --help')\n")
+        status = exc.exit_code
+    except click.ClickException as exc:  # click's usage errors quote what was typed
+        exc.show(file=cast(IO[Any], GatedStderr()))
+        status = exc.exit_code
+    except click.Abort:
+        status = int(ExitStatus.INTERRUPTED)
+    except KeyboardInterrupt:
+        status = int(ExitStatus.INTERRUPTED)
+    except BrokenPipeError:  # the reader went away (`askcli todo show | head -1`)
+        with contextlib.suppress(OSError):
+            quiet_stdout()
+        status = ExitStatus.STDOUT_GONE
+    except OSError as exc:  # most likely stdout refused what a command printed (a full disk)
+        with contextlib.suppress(OSError):
+            quiet_stdout()
+        what = "cannot write to stdout: " if exc.errno in _OUTPUT_ERRORS else ""
+        say_err(f"askcli: {what}{visible(exc.strerror or str(exc))}\n")
+        status = ExitStatus.OUTPUT_FAILED
+    sys.exit(status if isinstance(status, int) else 0)

@@ -1,0 +1,184 @@
+"""What the commands share: option types, options, usage errors, the signal-guarded run."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import UsageError
+from ..escaping import visible
+from ..runners.streams import (
+    NOTIFY_MODES,
+    guarded,
+    say_err,
+)
+from ..schema.names import WORDING_2_1_88, canonical_wording
+from ..status import ExitStatus
+from ..wire.envelopes import Output
+
+MAX_TIMEOUT = 7 * 24 * 3600.0  # one week
+
+
+class Seconds(click.ParamType[float]):
+    """A finite number of seconds, more than 0 (or 0 itself, with ``zero``) and at most
+    :data:`MAX_TIMEOUT`."""
+
+    name = "seconds"
+
+    def __init__(self, *, zero: bool = False) -> None:
+        self.zero = zero
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        least_ok = seconds > 0 or (self.zero and seconds == 0)
+        if not (math.isfinite(seconds) and least_ok and seconds <= MAX_TIMEOUT):
+            least = "from 0 to" if self.zero else "above 0 and at most"
+            self.fail(
+                f"{value!r} is out of range: give a number of seconds {least} "
+                f"{MAX_TIMEOUT:.0f} (one week)",
+                param,
+                ctx,
+            )
+        return seconds
+
+
+def usage_error(ctx: click.Context, exc: UsageError) -> None:
+    # the message may quote a path or value from the command line: one line, escaped
+    say_err(f"askcli: {visible(str(exc))}\n")
+    ctx.exit(int(ExitStatus.INVALID))
+
+
+def guard_pipe(ctx: click.Context, work: Callable[[], int], *, every_sigint: bool = False) -> None:
+    """Run ``work`` with askcli's signal handling and exit with its status; a closed
+    stdout ends quietly."""
+    ctx.exit(guarded(work, every_sigint=every_sigint))
+
+
+source_argument = click.argument("source", default="-", metavar="[SOURCE]")
+answers_option = click.option(
+    "--answers",
+    "answers_path",
+    default="-",
+    metavar="FILE",
+    help="Read the answer lines from FILE (e.g. /dev/tty) instead of stdin.",
+)
+state_option = click.option(
+    "--state",
+    type=click.Path(path_type=Path),
+    metavar="FILE",
+    help="TodoWrite state file, a regular file (/dev/null: keep no lists) "
+    "[default: $XDG_STATE_HOME/askcli/todos.json].",
+)
+session_option = click.option(
+    "--session",
+    metavar="ID",
+    help="The session whose todo list TodoWrite calls change [default: the call's own, "
+    "else one per state file].",
+)
+notify_option = click.option(
+    "--notify",
+    type=click.Choice(NOTIFY_MODES, case_sensitive=False),
+    help="Call the person when a question starts waiting at a terminal, once per call: "
+    "the bell, a terminal notification (osc9, osc777), what the terminal shows (auto), or "
+    "nothing [default: $ASKCLI_NOTIFY, else auto].",
+)
+SCHEMA_FORMATS = (  # askcli.wire.definitions: FORMATS + DIALECT_FORMATS, unimported
+    *("anthropic", "openai", "json-schema"),
+    *("claude-code", "claude-code-extended", "opencode", "codex", "gemini", "elicitation"),
+)
+# --wording: Claude Code 2.1.88's texts (askcli.wire.results; "seed" inside askcli and in
+# fixtures, and still accepted) or the current release's (askcli.wire.wording)
+WORDINGS = (WORDING_2_1_88, "claude-code")
+
+
+class WordingChoice(click.Choice):  # type: ignore[type-arg]
+    """:data:`WORDINGS`, also ``seed`` (2.1.88's old name); the value is ``seed`` for 2.1.88."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        name = super().convert(WORDING_2_1_88 if value == "seed" else value, param, ctx)
+        return canonical_wording(name)
+
+
+wording_option = click.option(
+    "--wording",
+    type=WordingChoice(WORDINGS),
+    envvar="ASKCLI_WORDING",
+    default=WORDING_2_1_88,
+    help="The texts of AskUserQuestion's results: Claude Code 2.1.88's (the name seed is "
+    "accepted too) or the current Claude Code release's (see docs/dialects.md) "
+    "[default: $ASKCLI_WORDING, else claude-code-2.1.88].",
+)
+output_option = click.option(
+    "--output",
+    "output",
+    type=click.Choice([o.value for o in Output]),
+    default=Output.RESULT.value,
+    show_default=True,
+    help="What stdout carries: the reply envelope, the answers as data, the Agent SDK "
+    "permission decision, or the result text.",
+)
+
+
+class HostCommand(click.Command):
+    """A host's command: the words after the first ``--`` are the hosted program's, kept as
+    they are in ``ctx.meta[META]``; before it, every word is askcli's (an option, or the
+    prompt's text). An option askcli does not know is a usage error saying ``WHERE``."""
+
+    META = ""
+    WHERE = ""  # where the option belongs, with {option}
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" in args:
+            cut = args.index("--")
+            ctx.meta[self.META] = args[cut + 1 :]
+            args = args[:cut]
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            where = self.WHERE.format(option=exc.option_name)
+            raise click.UsageError(
+                f"no such option: {exc.option_name}. {where}; a prompt that begins with - is "
+                "given as --prompt=TEXT",
+                ctx,
+            ) from None
+
+
+class ClaudeCommand(HostCommand):
+    META = "askcli.claude_args"
+    WHERE = "Claude Code's own options go after --, as in `askcli claude [PROMPT] -- {option}`"
+
+
+class AcpCommand(HostCommand):
+    META = "askcli.agent"
+    WHERE = "The agent's command line goes after --, as in `askcli acp [PROMPT] -- gemini --acp`"
+
+
+prompt_option = click.option(
+    "--prompt",
+    "prompt_option",
+    metavar="TEXT",
+    help="The prompt, when it begins with - (else give it as PROMPT).",
+)
+record_option = click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Save the session as a fixture for `askcli replay`.",
+)
+
+
+def prompt_of(words: tuple[str, ...], given: str | None) -> str | None:
+    """The prompt of a host's command: ``--prompt``, or the words joined; UsageError for
+    both."""
+    if given is not None and words:
+        raise UsageError("give the prompt either as PROMPT or with --prompt")
+    return given if given is not None else " ".join(words) if words else None

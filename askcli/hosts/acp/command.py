@@ -1,0 +1,107 @@
+"""``askcli acp``: the command's run, from its options (the command line is askcli.cli's)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from ...errors import UsageError
+from ...runners.fixture_files import save_session, writable_fixture
+from ...runners.fixtures import typed_lines
+from ...runners.streams import notice_for, open_reader, quiet_stdout, say_err, text_stream
+from ...status import ExitStatus
+from ...terminal.conversation import Conversation
+from ...terminal.rendering import Style
+from .. import child
+from .agent import AgentLink
+from .recording import AcpRecorder
+from .session import capabilities, host, show_stderr
+
+
+def acp_command(
+    *,
+    agent: Sequence[str],
+    prompt: str | None,
+    answers_path: str,
+    notify: str | None,
+    record_path: Path | None,
+    inbox: bool,
+    timeout: float | None,
+    fs: bool,
+    terminal: bool,
+    thoughts: bool,
+    mode: str | None,
+) -> Callable[[], int]:
+    """The session's work, ready to run under askcli's signal handling; UsageError for what
+    cannot be used (no agent, --record with --inbox, the fixture path, the answers file),
+    InboxError for an inbox file that cannot be."""
+    err = text_stream(sys.stderr, errors="backslashreplace")
+    out = text_stream(sys.stdout, errors="strict")
+    if not agent:
+        raise UsageError(
+            "no agent: give its command line after --, as in `askcli acp -- gemini --acp`"
+        )
+    if record_path is not None and inbox:
+        raise UsageError("--record keeps the answers typed here: it cannot be used with --inbox")
+    if record_path is not None:
+        writable_fixture(record_path)
+    reader = open_reader(answers_path, "answers from")
+    notice = notice_for(notify or "", reader, say_err)
+    conv = Conversation(reader, err, Style.for_stream(sys.stderr), notice=notice, timeout=timeout)
+    offered = capabilities(fs=fs, terminal=terminal)
+    asker = None
+    if inbox:
+        from ...inbox.asking import acp_asker
+
+        asker = acp_asker(conv, timeout)
+    shown = show_stderr(conv)
+    recorder = AcpRecorder() if record_path is not None else None
+    link = AgentLink(
+        list(agent),
+        on_stderr=recorder.stderr(shown) if recorder is not None else shown,
+        fs=fs,
+        terminal=terminal,
+    )
+    typed = bytearray()
+    reader.transcript = typed
+    cwd = os.getcwd()
+    one_terminal = child.same_terminal(out, err)
+
+    def work() -> int:
+        # host() ends the agent on every way out
+        status = host(
+            recorder.attach(link) if recorder is not None else link,
+            conv,
+            out,
+            prompt=prompt,
+            capabilities=offered,
+            one_terminal=one_terminal,
+            cwd=cwd,
+            inbox=asker,
+            thoughts=thoughts,
+            mode=mode,
+        )
+        if status in (ExitStatus.STDOUT_GONE, ExitStatus.OUTPUT_FAILED):
+            quiet_stdout()
+        if recorder is not None and record_path is not None:
+            from ..replaying import make_acp
+
+            fixture = make_acp(
+                prompt=prompt,
+                received=recorder.received,
+                answers=typed_lines(typed),
+                cwd=cwd,
+                fs=fs,
+                terminal=terminal,
+                thoughts=thoughts,
+                mode=mode,
+                exit_status=recorder.exit_status,
+                one_terminal=one_terminal,
+            )
+            if not save_session(record_path, fixture, recorder.sent, status, conv.say):
+                return ExitStatus.OUTPUT_FAILED
+        return status
+
+    return work

@@ -1,0 +1,70 @@
+"""``askcli claude``: the command's run, from its options (the command line is askcli.cli's)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from ...runners.fixture_files import save_session, writable_fixture
+from ...runners.fixtures import typed_lines
+from ...runners.streams import notice_for, open_reader, quiet_stdout, say_err, text_stream
+from ...status import ExitStatus
+from ...terminal.conversation import Conversation
+from ...terminal.rendering import Style
+from .. import child
+from .lines import Link
+from .process import FLAGS, ChildClaude, find_claude
+from .recording import ClaudeRecorder
+from .session import host
+
+
+def claude_command(
+    *,
+    prompt: str | None,
+    claude_bin: str | None,
+    claude_args: Sequence[str],
+    allow: tuple[str, ...],
+    deny: tuple[str, ...],
+    answers_path: str,
+    record_path: Path | None,
+    notify: str | None,
+    wording: str,
+) -> Callable[[], int]:
+    """The session's work, ready to run under askcli's signal handling; UsageError for an
+    executable, fixture path or answers file that cannot be used."""
+    command = [find_claude(claude_bin), *FLAGS, *claude_args]
+    if record_path is not None:
+        writable_fixture(record_path)
+    reader = open_reader(answers_path, "answers from")
+    err = text_stream(sys.stderr, errors="backslashreplace")
+    out = text_stream(sys.stdout, errors="strict")
+    notice = notice_for(notify or "", reader, say_err)
+    conv = Conversation(reader, err, Style.for_stream(sys.stderr), notice=notice, wording=wording)
+    typed = bytearray()
+    reader.transcript = typed
+    link: Link = ChildClaude(command, on_stderr=child.show_stderr(conv))
+    recorder = ClaudeRecorder(link) if record_path is not None else None
+
+    def work() -> int:
+        # host() ends Claude Code on every way out
+        status = host(recorder or link, conv, out, prompt=prompt, allow=allow, deny=deny)
+        if status in (ExitStatus.STDOUT_GONE, ExitStatus.OUTPUT_FAILED):
+            quiet_stdout()
+        if recorder is not None and record_path is not None:
+            from ..replaying import make_claude
+
+            fixture = make_claude(
+                prompt=prompt,
+                allow=list(allow),
+                deny=list(deny),
+                received=recorder.received,
+                answers=typed_lines(typed),
+                exit_status=recorder.exit_status,
+                wording=wording,
+            )
+            if not save_session(record_path, fixture, recorder.sent, status, conv.say):
+                return ExitStatus.OUTPUT_FAILED
+        return status
+
+    return work
