@@ -1,4 +1,4 @@
-"""The question state machine: the seed's ``useMultipleChoiceState`` reducer, line by line.
+"""The question state machine: Claude Code 2.1.88's ``useMultipleChoiceState`` reducer.
 
 :func:`start` builds the state for a call and :func:`reduce` applies one action to it,
 returning a new state or raising :class:`~askcli.errors.Refused` with the reason an action
@@ -128,7 +128,7 @@ class AnswerState(NamedTuple):
     questions: tuple[QuestionSpec, ...]
     at: int = 0  # the question shown, len(questions) for the review
     mode: Mode = Mode.QUESTION
-    # question text -> answer, in the order first given: like the seed's reducer, whose
+    # question text -> answer, in the order first given: like Claude Code 2.1.88's reducer, whose
     # object spread keeps a key where it was first set, and so the result text's order
     answers: Mapping[str, str] = _EMPTY
     selections: Mapping[int, tuple[int, ...]] = _EMPTY  # 1-based numbers
@@ -149,7 +149,7 @@ class AnswerState(NamedTuple):
 
     @property
     def show_review(self) -> bool:
-        """The seed hides the submit view only for a single single-select question."""
+        """Claude Code 2.1.88 hides the submit view only for a single single-select question."""
         return self.always_review or len(self.questions) > 1 or self.questions[0].multi
 
     @property

@@ -66,7 +66,7 @@ PLAIN = tuple(SharedQuestion._field_defaults[name] for name in SharedQuestion._f
 class AskInput(NamedTuple):
     """A valid AskUserQuestion input (or another dialect's, in the shared model);
     ``annotations`` hold only ``preview``/``notes``. ``review``: a review screen comes
-    even after a lone question (an MCP form: the spec wants a review before sending);
+    even after a lone question (an MCP form: the MCP spec wants a review before sending);
     ``asker``: who suggests the ``answers``, as the screens name them."""
 
     questions: tuple[SharedQuestion, ...]
@@ -94,7 +94,7 @@ def is_recommended(label: str) -> bool:
 
 
 def uniqueness_problem(data: Any) -> str | None:
-    """The seed's UNIQUENESS_REFINE: question texts unique, labels unique per question."""
+    """Claude Code 2.1.88's UNIQUENESS_REFINE: question texts unique, labels unique per question."""
     questions = data.get("questions") if isinstance(data, dict) else None
     if not isinstance(questions, list):
         return None
@@ -151,7 +151,7 @@ def fast_ask(data: Any) -> AskInput | None:
                 return None
             options.append(new_option((label, description, preview)))
         if len({o.label for o in options}) != len(options):
-            return None  # the seed's uniqueness rule, for labels
+            return None  # Claude Code 2.1.88's uniqueness rule, for labels
         questions.append(new_question((text, header, tuple(options), multi, *PLAIN)))
     if len({q.question for q in questions}) != len(questions):
         return None  # ... and for question texts
@@ -268,7 +268,7 @@ _OTHER_LABEL = re.compile(r"other\b\s*(\(.*\)|[:.…-].*)?", re.IGNORECASE)
 
 
 def soft_rule_warnings(data: AskInput) -> list[str]:
-    """The seed's ``.describe()`` hints that this input breaks (``askcli check --strict``)."""
+    """Claude Code 2.1.88's ``.describe()`` hints this input breaks (``askcli check --strict``)."""
     found = []
     for i, q in enumerate(data.questions):
         where = f"questions[{i}]"
@@ -297,7 +297,7 @@ def soft_rule_warnings(data: AskInput) -> list[str]:
 
 
 def todo_warnings(data: TodoInput) -> list[str]:
-    """The seed's rule of one item in progress at a time, broken by real agents."""
+    """Claude Code 2.1.88's rule of one item in progress at a time, broken by real agents."""
     busy = sum(1 for t in data.todos if t.status == "in_progress")
     if busy > 1:
         return [f"{busy} items are in progress at once; the list should have one at a time"]

@@ -1,4 +1,4 @@
-"""The tool input schemas: pydantic models mirroring the seed's zod schemas.
+"""The tool input schemas: pydantic models mirroring Claude Code 2.1.88's zod schemas.
 
 They decide what is valid (:mod:`askcli.schema.inputs` recognises valid input faster, by the same
 rules), produce the zod-style reasons for what is not, and give ``askcli schema`` its JSON

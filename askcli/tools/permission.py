@@ -1,6 +1,6 @@
 """The fallback permission prompt: any tool askcli does not serve itself (Bash, Edit, ...).
 
-The seed's FallbackPermissionRequest in plain lines: the tool's name and its whole input,
+Claude Code 2.1.88's FallbackPermissionRequest in plain lines: the tool's name and its whole input,
 then numbered choices as in Claude Code (1 yes; 2 yes and don't ask again, when there is a
 rule to name; 3 no) and ``Allow?``. askcli never runs the tool: allowing gives the
 permission decision (``updatedInput``) for the host to run it; ``n`` gives the rejection

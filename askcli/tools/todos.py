@@ -30,7 +30,7 @@ _VERIF = re.compile("verif", re.IGNORECASE)
 
 
 def needs_verification_note(todos: list[dict[str, Any]], *, subagent: bool) -> bool:
-    """The seed's nudge: the main agent just closed 3+ items, none about verification."""
+    """Claude Code 2.1.88's nudge: the main agent just closed 3+ items, none about verification."""
     return (
         not subagent
         and len(todos) >= 3

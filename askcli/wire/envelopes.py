@@ -500,7 +500,7 @@ def _elicitation(document: dict[str, Any], request: dict[str, Any]) -> ToolCall:
 
 
 def asked_by(params: Any) -> Context | None:
-    """Who asks and why, shown whole before an elicitation is asked (the spec: make clear
+    """Who asks and why, shown whole before an elicitation is asked (the MCP spec: make clear
     which server is requesting information): ``MCP server "github" asks: ...``."""
     if not isinstance(params, dict):
         return None

@@ -95,7 +95,7 @@ def _pairs(answers: Mapping[str, str]) -> str:
 
 
 def answered_text(answers: Mapping[str, str], annotations: Mapping[str, Mapping[str, str]]) -> str:
-    """The seed's ``mapToolResultToToolResultBlockParam`` text."""
+    """Claude Code 2.1.88's ``mapToolResultToToolResultBlockParam`` text."""
     parts = []
     for question, answer in answers.items():
         note = annotations.get(question, {})

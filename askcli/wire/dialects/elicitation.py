@@ -21,7 +21,7 @@ that is not http(s) with a host is refused. askcli never opens or fetches anythi
 Replies (the ``ElicitResult``): ``{"action":"accept","content":{...}}`` (URL mode: no
 ``content``); ``{"action":"decline"}`` for the person's explicit no (``q``, "chat about
 this", ``No`` to a URL or to an empty form); ``{"action":"cancel"}`` when nobody chose
-(the answers ended, ``--timeout``, Ctrl-C, SIGHUP, SIGTERM): the spec's "dismissed
+(the answers ended, ``--timeout``, Ctrl-C, SIGHUP, SIGTERM): the MCP spec's "dismissed
 without making an explicit choice".
 """
 
@@ -85,7 +85,7 @@ def _elicitation(
     fields: list[Field],
     soft: list[str],
 ) -> Elicitation:
-    # a form is always reviewed before it is sent (the spec), its defaults are the server's
+    # a form is always reviewed before it is sent (the MCP spec), its defaults are the server's
     made = Elicitation(tuple(questions), answers or None, None, mode == "form", "the server")
     made.mode, made.fields, made.soft = mode, tuple(fields), tuple(soft)
     return made
@@ -171,7 +171,7 @@ def _number_text(value: Any, kind: str) -> str | None:
 
 
 def _flatten(node: dict[str, Any]) -> dict[str, Any]:
-    """A property as the spec writes it: pydantic's ``Optional`` (``anyOf`` a type and
+    """A property as the MCP spec writes it: pydantic's ``Optional`` (``anyOf`` a type and
     ``null``) and a ``type`` list with ``"null"`` are read as the one type they allow."""
     branches = node.get("anyOf")
     if "type" not in node and isinstance(branches, list):
@@ -578,7 +578,7 @@ def invalid_text(issues: list[Issue]) -> str:
 
 
 def warnings(data: Any) -> list[str]:
-    """The spec's soft rules the request breaks (``askcli check --strict``)."""
+    """The MCP spec's soft rules the request breaks (``askcli check --strict``)."""
     return list(getattr(data, "soft", ()))
 
 
