@@ -12,6 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..escaping import visible
+from ..runners.streams import quiet_stdout
+from ..status import ExitStatus
 from ..terminal.conversation import Conversation
 
 MAX_LINE = 16 * 1024 * 1024  # a longer line from the agent is skipped unread
@@ -104,3 +106,13 @@ def show_stderr(conv: Conversation, who: str = "Claude Code") -> Callable[[str, 
             conv.say(line)
 
     return shown
+
+
+def session_ended(status: int, save: Callable[[int], bool] | None = None) -> int:
+    """A hosted session's exit status: stdout quietened when it failed, and with ``save``
+    (``--record``: saves the fixture, False when it cannot) OUTPUT_FAILED when it fails."""
+    if status in (ExitStatus.STDOUT_GONE, ExitStatus.OUTPUT_FAILED):
+        quiet_stdout()
+    if save is not None and not save(status):
+        return ExitStatus.OUTPUT_FAILED
+    return status

@@ -10,8 +10,7 @@ from pathlib import Path
 from ...errors import UsageError
 from ...runners.fixture_files import save_session, writable_fixture
 from ...runners.fixtures import typed_lines
-from ...runners.streams import notice_for, open_reader, quiet_stdout, say_err, text_stream
-from ...status import ExitStatus
+from ...runners.streams import notice_for, open_reader, say_err, text_stream
 from ...terminal.conversation import Conversation
 from ...terminal.rendering import Style
 from .. import child
@@ -69,6 +68,24 @@ def acp_command(
     cwd = os.getcwd()
     one_terminal = child.same_terminal(out, err)
 
+    def save(status: int) -> bool:
+        from ..replaying import make_acp
+
+        assert recorder is not None and record_path is not None
+        fixture = make_acp(
+            prompt=prompt,
+            received=recorder.received,
+            answers=typed_lines(typed),
+            cwd=cwd,
+            fs=fs,
+            terminal=terminal,
+            thoughts=thoughts,
+            mode=mode,
+            exit_status=recorder.exit_status,
+            one_terminal=one_terminal,
+        )
+        return save_session(record_path, fixture, recorder.sent, status, conv.say)
+
     def work() -> int:
         # host() ends the agent on every way out
         status = host(
@@ -83,25 +100,6 @@ def acp_command(
             thoughts=thoughts,
             mode=mode,
         )
-        if status in (ExitStatus.STDOUT_GONE, ExitStatus.OUTPUT_FAILED):
-            quiet_stdout()
-        if recorder is not None and record_path is not None:
-            from ..replaying import make_acp
-
-            fixture = make_acp(
-                prompt=prompt,
-                received=recorder.received,
-                answers=typed_lines(typed),
-                cwd=cwd,
-                fs=fs,
-                terminal=terminal,
-                thoughts=thoughts,
-                mode=mode,
-                exit_status=recorder.exit_status,
-                one_terminal=one_terminal,
-            )
-            if not save_session(record_path, fixture, recorder.sent, status, conv.say):
-                return ExitStatus.OUTPUT_FAILED
-        return status
+        return child.session_ended(status, save if recorder is not None else None)
 
     return work

@@ -8,8 +8,7 @@ from pathlib import Path
 
 from ...runners.fixture_files import save_session, writable_fixture
 from ...runners.fixtures import typed_lines
-from ...runners.streams import notice_for, open_reader, quiet_stdout, say_err, text_stream
-from ...status import ExitStatus
+from ...runners.streams import notice_for, open_reader, say_err, text_stream
 from ...terminal.conversation import Conversation
 from ...terminal.rendering import Style
 from .. import child
@@ -46,25 +45,24 @@ def claude_command(
     link: Link = ChildClaude(command, on_stderr=child.show_stderr(conv))
     recorder = ClaudeRecorder(link) if record_path is not None else None
 
+    def save(status: int) -> bool:
+        from ..replaying import make_claude
+
+        assert recorder is not None and record_path is not None
+        fixture = make_claude(
+            prompt=prompt,
+            allow=list(allow),
+            deny=list(deny),
+            received=recorder.received,
+            answers=typed_lines(typed),
+            exit_status=recorder.exit_status,
+            wording=wording,
+        )
+        return save_session(record_path, fixture, recorder.sent, status, conv.say)
+
     def work() -> int:
         # host() ends Claude Code on every way out
         status = host(recorder or link, conv, out, prompt=prompt, allow=allow, deny=deny)
-        if status in (ExitStatus.STDOUT_GONE, ExitStatus.OUTPUT_FAILED):
-            quiet_stdout()
-        if recorder is not None and record_path is not None:
-            from ..replaying import make_claude
-
-            fixture = make_claude(
-                prompt=prompt,
-                allow=list(allow),
-                deny=list(deny),
-                received=recorder.received,
-                answers=typed_lines(typed),
-                exit_status=recorder.exit_status,
-                wording=wording,
-            )
-            if not save_session(record_path, fixture, recorder.sent, status, conv.say):
-                return ExitStatus.OUTPUT_FAILED
-        return status
+        return child.session_ended(status, save if recorder is not None else None)
 
     return work
