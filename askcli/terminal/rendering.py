@@ -11,12 +11,12 @@ import os
 import re
 from typing import NamedTuple, TextIO
 
-from ..escaping import UNSAFE_BEYOND_C0, escape_character, escape_controls
+from ..escaping import LONE_VS16, UNSAFE_BEYOND_C0, escape_character, escape_controls
 
 # askcli's own colours (Style): the only escape sequences that may reach a terminal
 SGR_CODES = ("0", "1", "2", "31", "32", "33", "36", "1;36")
 _SGR = "\x1b\\[(?:" + "|".join(re.escape(code) for code in SGR_CODES) + ")m"
-_TERMINAL = re.compile(f"({_SGR})|[\x00-\x08\x0b-\x1f{UNSAFE_BEYOND_C0}]")
+_TERMINAL = re.compile(f"({_SGR})|[\x00-\x08\x0b-\x1f{UNSAFE_BEYOND_C0}]|{LONE_VS16}")
 
 
 def _terminal_escape(match: re.Match[str]) -> str:

@@ -24,7 +24,7 @@ from ..questions.answers import (
 from ..questions.conclusion import Conclusion, Ending
 from ..questions.state import Action, AnswerState, Finish, Mode, Text, reduce, specs, start
 from ..schema.inputs import AskInput
-from ..terminal import screens
+from ..terminal import screens, signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style
 
@@ -48,10 +48,10 @@ def journal_for(conv: Conversation, call_id: str | None) -> Journal | None:
 
 def converse(call_id: str | None, raw: object, data: AskInput, conv: Conversation) -> Conclusion:
     """Ask the questions of one call, with its journal when there is one: each answer line
-    is kept as it is given, and a call interrupted before offers to resume where it
-    stopped (at the review, if its answers were complete) or to start afresh; a finished
-    call's journal entries are dropped. ``raw`` is the call's input as sent (its digest
-    tells whether kept lines are about the same call)."""
+    is kept as it is given, and a call interrupted before (not declined with Ctrl-C) offers
+    to resume where it stopped (at the review, if its answers were complete) or to start
+    afresh; a finished or declined call's journal entries are dropped. ``raw`` is the
+    call's input as sent (its digest tells whether kept lines are about the same call)."""
     journal = journal_for(conv, call_id)
     if journal is None or call_id is None or any(q.secret for q in data.questions):
         return ask_questions(data, conv)  # a secret answer is never written down
@@ -70,7 +70,10 @@ def converse(call_id: str | None, raw: object, data: AskInput, conv: Conversatio
         keep=lambda line: journal.record(key, digest, line),
         drop=lambda: journal.finish(key),  # "Resume? n": the kept lines are done with
     )
-    if conclusion.ending is Ending.DONE:
+    # the person decided (Ctrl-C is a decline): nothing to resume. SIGHUP, SIGTERM, the end
+    # of the answers or a timeout keep the lines for the next time the call is asked
+    declined = conclusion.ending is Ending.INTERRUPTED and signals.no_answer_reason() is None
+    if conclusion.ending is Ending.DONE or declined:
         journal.finish(key)
     for note in journal.notes:
         conv.error(note)

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ..errors import UnreadableDocument
-from ..escaping import UNSAFE_BEYOND_C0, escape_controls
+from ..escaping import LONE_VS16, UNSAFE_BEYOND_C0, escape_controls
 from ..schema.names import ASK_USER_QUESTION, ELICITATION, OPENCODE_QUESTION, TODO_WRITE
 from ..status import ExitStatus
 from .care import Care, care_of
@@ -43,7 +43,7 @@ JSONRPC_NO_METHOD = -32601
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 # characters JSON may carry raw but a terminal could act on: escaped in every output line
-_UNSAFE_IN_JSON = re.compile(f"[{UNSAFE_BEYOND_C0}]")
+_UNSAFE_IN_JSON = re.compile(f"[{UNSAFE_BEYOND_C0}]|{LONE_VS16}")
 
 
 class Output(enum.Enum):
