@@ -127,3 +127,57 @@ def test_a_pasted_call_with_its_answer_keeps_the_result_on_its_own_line(
     results = [line for line in shown.split("\n") if '"tool_use_id"' in line]
     assert [line[0] for line in results] == ["{"], shown  # one result, alone on its line
     assert json.loads(results[0])["content"].count("dayjs") == 1
+
+
+# --- code in previews keeps its indent when wrapped ----------------------------------------
+
+CODE = (
+    "def handler(request):\n"
+    '    if request.method == "POST":\n'
+    '        return JSONResponse({"status": "ok", "items": [i.to_dict() for i in items]})\n'
+    "    return redirect(next_url)"
+)
+
+
+def test_a_wrapped_code_line_hangs_under_its_own_indent() -> None:
+    from askcli.terminal.rendering import wrap
+
+    assert wrap(CODE, 40, hang="  ") == [
+        "def handler(request):",
+        '    if request.method == "POST":',
+        '        return JSONResponse({"status":',
+        '          "ok", "items": [i.to_dict()',
+        "          for i in items]})",
+        "    return redirect(next_url)",
+    ]
+    deep = wrap(" " * 36 + "x = compute(a, b, c, d, e, f)", 40)
+    assert all(len(line) <= 40 for line in deep), deep  # at most half the width of indent
+
+
+@pytest.mark.parametrize("columns", WIDTHS)
+def test_a_preview_wraps_its_code_under_its_indent(tmp_path: Path, columns: int) -> None:
+    doc = call(
+        question(
+            question="Which handler?",
+            header="Handler",
+            options=[option("JSON", "returns JSON", preview=CODE), option("HTML", "renders")],
+        )
+    )
+    source = tmp_path / "call.json"
+    source.write_text(json.dumps(doc))
+    term = Terminal(["ask", str(source)], tmp_path, columns)
+    term.expect("Choose 1-3: ")
+    term.type("p 1")
+    term.expect("--- end of preview ---")
+    shown = term.log.getvalue().replace("\r\n", "\n")
+    body = shown.split("--- preview of 1. JSON ---\n")[1].split("--- end of preview")[0]
+    rows = body.rstrip("\n").split("\n")
+    assert all(len(row) <= columns for row in rows), rows
+    assert rows[0] == "def handler(request):"
+    assert rows[1] == '    if request.method == "POST":'
+    assert rows[2].startswith("        return JSONResponse(")
+    if columns == 40:  # the rest of that line, two spaces under its indent
+        assert rows[3].startswith("          ") and rows[3][10] != " "
+    assert rows[-1] == "    return redirect(next_url)"
+    term.child.sendintr()
+    term.expect_end()

@@ -83,13 +83,17 @@ def _cut(word: str, columns: int) -> tuple[str, str]:
     return word, ""
 
 
-def wrap(text: str, width: int, *, first: str = "", rest: str | None = None) -> list[str]:
+def wrap(
+    text: str, width: int, *, first: str = "", rest: str | None = None, hang: str = ""
+) -> list[str]:
     """Greedy word wrap by display width; ``first``/``rest`` prefix the first/later lines.
 
     Newlines in ``text`` start new lines (each with the ``rest`` prefix), and a line's
-    leading spaces are kept as its indent, so code keeps its shape. A word wider than a
-    whole line, or one with wide (CJK) characters, is broken to fill the current line
-    first: CJK text has no spaces and breaks between any two characters.
+    leading spaces are kept as its indent (at most half the width), so code keeps its
+    shape; ``hang`` is added to the indent of the lines a long line wraps onto, so that
+    they read as its continuation. A word wider than a whole line, or one with wide (CJK)
+    characters, is broken to fill the current line first: CJK text has no spaces and
+    breaks between any two characters.
     """
     rest = first if rest is None else rest
     if "\n" not in text and display_width(first) + display_width(text) <= width:
@@ -97,8 +101,9 @@ def wrap(text: str, width: int, *, first: str = "", rest: str | None = None) -> 
     lines: list[str] = []
     for n, paragraph in enumerate(text.split("\n")):
         body = paragraph.lstrip(" ")
-        indent = " " * (len(paragraph) - len(body))
-        lines += _wrap_line(body, width, (first if n == 0 else rest) + indent, rest + indent)
+        indent = " " * min(len(paragraph) - len(body), width // 2)
+        start = (first if n == 0 else rest) + indent
+        lines += _wrap_line(body, width, start, rest + indent + hang)
     return lines
 
 

@@ -265,14 +265,18 @@ def skipped(index: int) -> str:
     return f"Skipped question {index + 1}; answer it from the review.\n"
 
 
+PREVIEW_HANG = "  "
+
+
 def preview_block(question: SharedQuestion, number: int, style: Style) -> str:
     option = question.options[number - 1]
     if not option.preview:
         missing = f"Option {number} ({visible(option.label)}) has no preview."
         return "\n".join(wrap(missing, style.width, rest="  ")) + "\n"
     title = wrap(f"--- preview of {number}. {visible(option.label)} ---", style.width, rest="  ")
-    # each line wraps under its own indent, so code keeps its shape
-    body = wrap(visible(option.preview, multiline=True), style.width)
+    # each line wraps under its own indent and two more, so code keeps its shape and a
+    # wrapped line reads as one
+    body = wrap(visible(option.preview, multiline=True), style.width, hang=PREVIEW_HANG)
     end = style.dim("--- end of preview ---")
     return "\n".join([*(style.dim(row) for row in title), *body, end]) + "\n"
 
