@@ -19,7 +19,7 @@ CLAUDE_AGENT_ACP := .cache/claude-agent-acp/.installed-$(CLAUDE_AGENT_ACP_VERSIO
 OPENCODE := .cache/opencode/.installed-$(OPENCODE_VERSION)
 
 .DEFAULT_GOAL := help
-.PHONY: help install claude-code claude-code-current acp-agents run test fuzz lint bench docs clean
+.PHONY: help install claude-code claude-code-current acp-agents run try-claude try-acp test fuzz lint bench docs clean
 
 help: ## list the targets
 	@grep -E '^[a-z][a-z0-9_-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -42,6 +42,12 @@ install: $(VENV)/.test ## create .venv and install askcli with its test tools
 
 run: install ## answer the bundled example call at this terminal
 	@$(BIN)/askcli ask $(EXAMPLE); echo "(askcli exited with status $$?)" >&2
+
+try-claude: install claude-code ## askcli claude offline: the real Claude Code on a scripted stand-in model
+	@$(BIN)/python examples/offline.py claude; echo "(askcli exited with status $$?)" >&2
+
+try-acp: install acp-agents ## askcli acp offline: the real Gemini CLI over ACP on canned replies
+	@$(BIN)/python examples/offline.py acp; echo "(askcli exited with status $$?)" >&2
 
 # $(call npm_claude_code,FOLDER,VERSION): that release into FOLDER, then touch the target; without
 # npm, or when npm fails, a message and no target (the tests against it then skip, saying why)
