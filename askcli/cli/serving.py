@@ -97,7 +97,8 @@ def mcp(
 
     \b
     Exit status: 0 the client closed the connection, 2 usage, no SDK or the port cannot
-    be used, 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP.
+    be used, 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (within a second, even when the client
+    reads nothing), 141 the client went away in the middle of a reply.
     """
     from ..hosts import mcp as host
 
