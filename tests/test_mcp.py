@@ -538,6 +538,7 @@ def test_only_a_closed_client_end_counts_as_the_client_gone() -> None:
     pipe = BrokenPipeError(codes.EPIPE, "Broken pipe")
     reset = ConnectionResetError(codes.ECONNRESET, "reset")
     assert client_gone(pipe) and client_gone(reset)
+
     class Group(Exception):  # as anyio's task groups raise them (on 3.10 too)
         def __init__(self, *leaves: BaseException) -> None:
             self.exceptions = leaves
@@ -746,6 +747,12 @@ def test_http_needs_the_bearer_token_and_answers_through_the_inbox(tmp_path: Pat
                     group.start_soon(anyio.to_thread.run_sync, answer_next, inbox, "2\n")
                     result = await session.call_tool("ask_user_questions", ASKED)
                 assert text_of(result) == BLUE
+                with pytest.raises(MCPError) as unknown:  # as over stdio: a JSON-RPC error
+                    await session.call_tool("run_shell", {})
+                assert (unknown.value.code, unknown.value.message) == (
+                    -32602,
+                    "Unknown tool: run_shell",
+                )
 
         run(main)
         question = Store(inbox).questions(states=tuple(QueueState))[0]
