@@ -39,8 +39,10 @@ class Queue:
     def store(self) -> Store:
         return Store(self.path)
 
-    def ask(self, document: dict[str, Any], name: str) -> subprocess.Popen[str]:
-        """Start an asker and wait until its question is queued."""
+    def ask(
+        self, document: dict[str, Any], name: str, cwd: Path | None = None
+    ) -> subprocess.Popen[str]:
+        """Start an asker (in folder ``cwd``) and wait until its question is queued."""
         before = len(self.store().questions(states=tuple(QueueState)))
         source = self.tmp / f"{name}.json"
         source.write_text(json.dumps(document))
@@ -50,6 +52,7 @@ class Queue:
             stderr=subprocess.PIPE,
             text=True,
             env=self.env,
+            cwd=cwd,
         )
         self.askers.append(proc)
         poll(
@@ -58,12 +61,13 @@ class Queue:
         )
         return proc
 
-    def inbox(self, *args: str, name: str = "a", **env: str) -> Terminal:
+    def inbox(self, *args: str, name: str = "a", columns: int = 80, **env: str) -> Terminal:
         where = self.tmp / name
         where.mkdir(exist_ok=True)
         term = Terminal(
             ["inbox", *args],
             where,
+            columns,
             ASKCLI_INBOX=str(self.path),
             XDG_STATE_HOME=str(self.state),
             **env,
