@@ -1,12 +1,13 @@
 """The person's side of the queue: ``askcli inbox``, ``inbox list`` and ``inbox answer``.
 
-The inbox claims the oldest waiting question, shows it in one line (``[2 waiting] claude
-~/api: Which database?  (#3)``) and asks at its own prompt what to do with it: Enter asks it
-with the screens and answer grammar of ``askcli ask``, a number shows another one instead,
-``l`` lists, ``q`` declines it (the agent gets exactly what ``q`` in its screens gives). When
-nothing waits it waits, and says each arrival in one line. A thread (:mod:`.watch`) keeps
-the claim alive, tidies after dead askers and inboxes and wakes the prompt; an asker that
-withdraws is said in one line, even in the middle of its question, which then stops.
+The inbox claims the oldest waiting question, shows it in one line (``[2 waiting] #3 Which
+database?  claude ~/api (pid 4242)``; two on a narrow terminal) and asks at its own prompt
+what to do with it: Enter asks it with the screens and answer grammar of ``askcli ask``, a
+number shows another one instead, ``l`` lists, ``q`` declines it (the agent gets exactly
+what ``q`` in its screens gives). When nothing waits it waits, and says each arrival. A
+thread (:mod:`.watch`) keeps the claim alive, tidies after dead askers and inboxes and wakes
+the prompt; an asker that withdraws is said, even in the middle of its question, which then
+stops.
 
 Leaving (Ctrl-D at the inbox prompt, Ctrl-C, SIGHUP, SIGTERM, the answers ending in a
 question) gives the question held back to the queue, where another inbox asks it again;

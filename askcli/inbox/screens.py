@@ -2,8 +2,10 @@
 the description a ``--notify-command`` gets.
 
 Everything here quotes an agent (its label, its question texts, a tool's input): each such
-string passes :func:`askcli.escaping.visible` before it is put in a line, and a
-line is cut to the terminal's width, so a question never takes more than its one line.
+string passes :func:`askcli.escaping.visible` before it is put in a line. Every line is laid
+out to the terminal's width (:func:`lay_out`): the question's text first, cut at a word, then
+its asker with the folder shortened from the left; on a narrow terminal the asker takes a
+second line. The help and the prompts wrap at spaces.
 """
 
 from __future__ import annotations
