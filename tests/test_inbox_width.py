@@ -163,7 +163,8 @@ def test_two_askers_of_one_folder_are_told_apart_at_40_columns(
         assert first[kind] != second[kind], (what, kind, first[kind])
         for row in first[kind] + second[kind]:
             assert display_width(row) <= 40, row
-        assert "Which auth" in first[kind][0] or kind in ("withdrew", "sent", "line")
+        if kind != "sent":  # the question's start is on screen
+            assert any("Which authentication" in row for row in first[kind]), first[kind]
 
 
 @pytest.mark.parametrize("width", [80, 40, 20])
