@@ -189,11 +189,12 @@ def inbox(
 @click.pass_context
 def inbox_list(ctx: click.Context, as_json: bool, every: bool) -> None:
     """List the questions waiting and being answered, oldest first (the questions of
-    askers that died are withdrawn first).
+    askers that died are withdrawn first); with --all, a question answered by a decline
+    says declined. When there is none, stdout stays empty and stderr says so.
 
-    With --json, one object per line: id, status, agent (client, session, cwd),
-    arrived (seconds since the epoch), kind (question, permission or todo), question (the
-    first one's text) and questions.
+    With --json, one object per line: id, status, declined (true when the answer was a
+    decline), agent (client, session, cwd), arrived (seconds since the epoch), kind
+    (question, permission or todo), question (the first one's text) and questions.
 
     Exit status: 0 listed, 2 the inbox file cannot be used, 141 stdout closed, 74 stdout
     cannot be written.
@@ -203,9 +204,15 @@ def inbox_list(ctx: click.Context, as_json: bool, every: bool) -> None:
     from ..terminal.rendering import terminal_width
 
     width = terminal_width(sys.stdout)
+
+    def said(text: str) -> None:
+        say_err(f"askcli: {text}\n")
+
     guard_pipe(
         ctx,
-        lambda: list_questions(Store(), printer(), as_json=as_json, every=every, width=width),
+        lambda: list_questions(
+            Store(), printer(), as_json=as_json, every=every, width=width, said=said
+        ),
     )
 
 

@@ -31,7 +31,7 @@ from ..schema.issues import zod_type
 from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
-from ..terminal.rendering import ROOM_TO_TYPE, Style, display_width, wrap
+from ..terminal.rendering import ROOM_TO_TYPE, Style, display_width, wrap, wrap_prompt
 from ..wire import results
 from ..wire.envelopes import ToolCall
 from ..wire.results import ToolResult
@@ -400,7 +400,7 @@ def show_whole(lines: list[str], conv: Conversation) -> _Paged:
         conv.say("\n".join(chunk) + "\n")
         if start >= len(lines):
             return _Paged()
-        more = MORE.format(shown=start, total=len(lines))
+        more = wrap_prompt(MORE.format(shown=start, total=len(lines)), conv.style.width)
         while True:
             answer = conv.read_answer(more, command=False)
             if answer is None:
