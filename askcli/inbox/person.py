@@ -34,6 +34,7 @@ from ..terminal.rendering import truncate
 from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import Output, output_lines
+from ..wire.results import CLAUDE_CODE_2_1_88, Wording
 from . import screens
 from .asking import reply_to_json, unanswered
 from .store import QueuedQuestion, QueueState, Store
@@ -48,7 +49,7 @@ def inbox_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{time.time():.6f}"
 
 
-def decline_reply(question: QueuedQuestion, wording: str = "seed") -> Reply:
+def decline_reply(question: QueuedQuestion, wording: Wording = CLAUDE_CODE_2_1_88) -> Reply:
     """The reply ``q`` in the question's own screens gives (the dialect's decline, in its
     words): the call is run with the one answer line ``q``, nothing drawn, no journal."""
     quiet = Conversation(

@@ -22,6 +22,7 @@ from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style, terminal_text
 from ..tools.journal import default_dir as journal_default_dir
 from ..tools.todo_store import TodoStore, default_path
+from ..wire.results import CLAUDE_CODE_2_1_88, Wording
 
 if TYPE_CHECKING:
     from ..terminal.notify import Notice
@@ -126,7 +127,7 @@ class Streams:
         journal: Path | None = None,
         journal_dir: Path | None = None,
         notify: str | None = None,
-        wording: str = "seed",
+        wording: Wording = CLAUDE_CODE_2_1_88,
     ) -> Conversation:
         return Conversation(
             reader=self.answers,
@@ -278,7 +279,7 @@ class Tee(io.StringIO):
 
 
 def inbox_conversation(
-    reader: LineReader, err: TextIO, journal: Path | None, wording: str
+    reader: LineReader, err: TextIO, journal: Path | None, wording: Wording
 ) -> Conversation:
     """The conversation an inbox asks its questions in (``inbox`` and ``inbox answer``)."""
     return Conversation(

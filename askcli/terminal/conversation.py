@@ -16,6 +16,7 @@ from ..errors import LineTooLong, Withdrawn
 from ..escaping import visible
 from ..lines import LineReader
 from ..questions.conclusion import Ending
+from ..wire.results import CLAUDE_CODE_2_1_88, Wording
 from .rendering import Style, terminal_text
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ class Conversation:
     the ``--session`` id. ``journal_file`` (``--journal``) keeps every answer as it is
     given; without it, ``journal_dir`` does for a person at a terminal. ``quiet`` says
     that nobody can see the screens (stderr is ``/dev/null``), so they need not be drawn.
-    ``wording`` (``seed`` or ``claude-code``) picks the texts of AskUserQuestion results.
+    ``wording`` (:mod:`askcli.wire.wordings`) words AskUserQuestion's results.
     """
 
     def __init__(
@@ -95,7 +96,7 @@ class Conversation:
         journal_dir: Path | None = None,
         quiet: bool = False,
         notice: Notice | None = None,
-        wording: str = "seed",
+        wording: Wording = CLAUDE_CODE_2_1_88,
     ) -> None:
         self.reader = reader
         self.out = out

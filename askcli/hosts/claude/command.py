@@ -11,6 +11,7 @@ from ...runners.fixtures import typed_lines
 from ...runners.streams import notice_for, open_reader, say_err, text_stream
 from ...terminal.conversation import Conversation
 from ...terminal.rendering import Style
+from ...wire.results import Wording
 from .. import child
 from .lines import Link
 from .process import FLAGS, ChildClaude, find_claude
@@ -28,7 +29,7 @@ def claude_command(
     answers_path: str,
     record_path: Path | None,
     notify: str | None,
-    wording: str,
+    wording: Wording,
 ) -> Callable[[], int]:
     """The session's work, ready to run under askcli's signal handling; UsageError for an
     executable, fixture path or answers file that cannot be used."""
