@@ -12,6 +12,7 @@ from typing import Any
 from ..lines import TextLineReader
 from ..runners.fixtures import ReplayOutcome, host_fixture, register_host, typed_answers
 from ..terminal.conversation import Conversation
+from ..terminal.options import RunOptions
 from ..terminal.rendering import Style
 from ..wire.results import Wording
 from ..wire.wordings import DEFAULT, as_wording, wording_named
@@ -38,7 +39,7 @@ def play_claude(
     link = ScriptedClaude(session["received"], session.get("exit_status", 0))
     style = Style(width=columns, colour=False)
     wording = wording_named(session.get("wording", DEFAULT.name))
-    conv = Conversation(typed_answers(answers), err, style, wording=wording)
+    conv = Conversation(typed_answers(answers), err, style, RunOptions(wording=wording))
     status = host(
         link,
         conv,

@@ -21,6 +21,7 @@ import os
 import socket
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, TextIO
 
 from ..errors import InboxError
@@ -30,6 +31,7 @@ from ..runners.session import Reply, answer_document
 from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
+from ..terminal.options import RunOptions
 from ..terminal.rendering import truncate
 from ..wire import results
 from ..wire.documents import Document
@@ -55,8 +57,7 @@ def decline_reply(question: QueuedQuestion, wording: Wording = CLAUDE_CODE_2_1_8
     quiet = Conversation(
         TextLineReader(io.StringIO("q\n"), interactive=False),
         io.StringIO(),
-        quiet=True,
-        wording=wording,
+        options=RunOptions(quiet=True, wording=wording),
     )
     reply = answer_document(Document(question.call), quiet, question.id)
     if reply.status is ExitStatus.DECLINED:
@@ -306,7 +307,7 @@ class Inbox:
         self.watch.current = picked.id
 
     def _decline(self, held: QueuedQuestion) -> None:
-        reply = decline_reply(held, self.conv.wording)
+        reply = decline_reply(held, self.conv.options.wording)
         self._deliver(held, reply, "declined")
 
     def _deliver(self, held: QueuedQuestion, reply: Reply, done: str) -> None:
@@ -329,12 +330,17 @@ class Inbox:
                 "over); your answer was not sent"
             )
 
+    def _told(self, found: list[str]) -> None:
+        self.conv = self.conv.with_options(self.conv.options.told(found))
+
     def _answer(self, held: QueuedQuestion) -> int | None:
         """Ask ``held``; an exit status when the inbox must end."""
-        self.conv.session = held.agent.session
+        # asked in the asking agent's session; what a Claude Code line says it supports is
+        # kept for the questions after it
+        asking = self.conv.with_options(replace(self.conv.options, session=held.agent.session))
         self.asking = True
         try:
-            reply = answer_document(Document(held.call), self.conv, held.id)
+            reply = answer_document(Document(held.call), asking, held.id, told=self._told)
         except AskerWithdrew as gone:
             self.asking = False
             self.current = None
@@ -399,9 +405,9 @@ def answer_by_id(
         if watching:
             assert isinstance(reader, FdLineReader)
             reader.watch(watch.fd, ready)
-        conv.session = held.agent.session
+        asking = conv.with_options(replace(conv.options, session=held.agent.session))
         try:
-            reply = answer_document(Document(held.call), conv, held.id)
+            reply = answer_document(Document(held.call), asking, held.id)
         except AskerWithdrew:
             conv.say("\n")
             conv.error(f"{not_waiting(store, held.id)} while you answered; nothing was sent")

@@ -37,6 +37,7 @@ from typing import Any
 from ..errors import BadFixture
 from ..lines import TextLineReader
 from ..terminal.conversation import Conversation
+from ..terminal.options import RunOptions
 from ..terminal.rendering import Style
 from ..tools.todo_store import TodoStore
 from ..wire.envelopes import Output, json_document, json_line
@@ -136,15 +137,13 @@ def play(
         source = TextLineReader(io.StringIO(source_text(calls)))
         reader = typed_answers(answers)
     with tempfile.TemporaryDirectory(prefix="askcli-play-") as scratch:
-        conv = Conversation(
-            reader=reader,
-            out=err,
-            style=Style(width=columns, colour=False),
+        options = RunOptions(
             calls_follow=stdin is not None,
             todos=TodoStore(Path(scratch) / "todos.json"),
             session=session,
             wording=wording,
         )
+        conv = Conversation(reader, err, Style(width=columns, colour=False), options)
         status = run(source, conv, out, output=output)
     return ReplayOutcome(out.getvalue().splitlines(), err.getvalue(), int(status))
 

@@ -100,7 +100,8 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
                 conv.error(
                     f"the call's {what} for {key!r} is dropped: no such question in the call"
                 )
-    wording = conv.wording
+    options = conv.options
+    wording = options.wording
     data = wording.prepare(data)
     conclusion = converse(call.id, call.input, data, conv)
     state = conclusion.state
@@ -123,7 +124,7 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
         updated = {k: v for k, v in call.input.items() if k != "annotations"}
         updated["answers"] = answers
         sent = annotations
-        if UNANSWERED_CAPABILITY in conv.capabilities:
+        if UNANSWERED_CAPABILITY in options.capabilities:
             sent = {q: dict(note) for q, note in annotations.items()}
             for question, why in _unanswered(conclusion).items():
                 sent.setdefault(question, {})["unanswered"] = why
@@ -154,7 +155,7 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
         return failed(signals.interrupted_text(answers), ExitStatus.INTERRUPTED)
     why = conv.why(conclusion.ending)
     conv.error(f"no answer ({why})")
-    idle = conv.timeout if conclusion.ending is Ending.TIMEOUT else None
+    idle = options.timeout if conclusion.ending is Ending.TIMEOUT else None
     text = wording.no_answer_text(why, idle, data.questions, answers, annotations)
     return failed(text, ExitStatus.NO_ANSWER)
 
@@ -162,20 +163,21 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
 def todo_write(call: ToolCall, data: TodoInput, conv: Conversation) -> ToolResult:
     """Show the list, keep it for the session, and answer at once (permission: allow)."""
     given = [dict(item) for item in call.input["todos"]]
+    kept = conv.options.todos
     for warning in todo_warnings(data):
         conv.error(f"warning: {warning}")
-    key = call.agent_id or conv.session or call.session_id or "default"
+    key = call.agent_id or conv.options.session or call.session_id or "default"
     all_done = all(t["status"] == "completed" for t in given)
     new = [] if all_done else given
     old: list[dict[str, Any]] = []
-    if conv.todos is not None:
-        old = conv.todos.replace(key, new)
-        for note in conv.todos.notes:
+    if kept is not None:
+        old = kept.replace(key, new)
+        for note in kept.notes:
             conv.error(note)
-        conv.todos.notes.clear()
+        kept.notes.clear()
     title = f"Todo list ({visible(key)})" + (": all done, cleared" if given and all_done else "")
     conv.say(todos.checklist(given, conv.style, title=title, old=old))
-    if conv.todos is not None and conv.todos.interrupted:  # a signal while reading the state
+    if kept is not None and kept.interrupted:  # a signal while reading the state
         text = signals.interrupted_text({})
         return ToolResult(call.id, text, ExitStatus.INTERRUPTED, is_error=True)
     text = todos.RESULT_TEXT
@@ -292,7 +294,7 @@ def run_call(call: ToolCall, conv: Conversation, *, short: bool = False) -> Tool
     """Answer one call with its tool; malformed and invalid calls get errors."""
     if call.notice is not None:
         conv.error(call.notice)
-    found = checked(call, conv.error, conv.wording, short=short)
+    found = checked(call, conv.error, conv.options.wording, short=short)
     if isinstance(found, ToolResult):
         return found
     tool, parsed = found
