@@ -19,6 +19,7 @@ from askcli.lines import TextLineReader
 if TYPE_CHECKING:
     from askcli.inbox.store import QueuedQuestion, Store
     from askcli.terminal.conversation import Conversation
+    from askcli.terminal.options import RunOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -143,7 +144,7 @@ def ask_stopped(document: dict[str, Any], lines: str, exc: BaseException) -> tup
         reader=Stopping(lines, exc),
         out=err,
         style=Style(width=80, colour=False),
-        timeout=5 if isinstance(exc, AnswerTimeout) else None,
+        options=RunOptions(timeout=5 if isinstance(exc, AnswerTimeout) else None),
     )
     return answer_document(Document(copy.deepcopy(document)), conv), err.getvalue()
 

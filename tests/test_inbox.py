@@ -19,6 +19,7 @@ from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store
 from askcli.lines import TextLineReader
 from askcli.runners import session
 from askcli.terminal.conversation import Conversation
+from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style
 from askcli.tools.todo_store import TodoStore
 from askcli.wire.documents import Document
@@ -35,8 +36,7 @@ def conversation(lines: str, tmp_path: Path, **kwargs: Any) -> tuple[Conversatio
         TextLineReader(io.StringIO(lines), interactive=False),
         out,
         Style(width=80),
-        todos=TodoStore(tmp_path / "todos.json"),
-        **kwargs,
+        RunOptions(todos=TodoStore(tmp_path / "todos.json"), **kwargs),
     )
     return conv, out
 
@@ -449,3 +449,41 @@ def test_inbox_list_command_escapes_and_prints_json(tmp_path: Path) -> None:
     assert bad.returncode == 2
     assert bad.stderr.startswith("askcli: ") and bad.stderr.count("\n") == 1
     assert askcli_path().exists()
+
+
+def test_each_question_is_asked_in_its_agent_s_session_and_the_inbox_s_own_stay(
+    queue: Store, tmp_path: Path
+) -> None:
+    todo = {
+        "type": "tool_use",
+        "id": "toolu_t",
+        "name": "TodoWrite",
+        "input": {"todos": [{"content": "Ship", "status": "pending", "activeForm": "Shipping"}]},
+    }
+    queue.submit(todo, ASKER)
+    queue.submit({**todo, "id": "toolu_u"}, Agent("claude", "s2", "/work/api"))
+    status, shown, box = inbox_run(queue, "\n\n", tmp_path)
+    assert status == 0
+    assert "Todo list (s1)" in shown and "Todo list (s2)" in shown
+    assert box.conv.options.session is None
+
+
+def test_what_a_claude_code_line_says_it_supports_counts_for_the_questions_after_it(
+    queue: Store, tmp_path: Path
+) -> None:
+    from askcli.wire.wording import CLAUDE_CODE, UNANSWERED_CAPABILITY
+
+    init = {"type": "system", "subtype": "init", "capabilities": [UNANSWERED_CAPABILITY]}
+    ask = {"questions": [question("First?"), question("Second?")]}
+    control = {
+        "type": "control_request",
+        "request_id": "req_1",
+        "request": {"subtype": "can_use_tool", "tool_name": "AskUserQuestion", "input": ask},
+    }
+    queue.submit(init, ASKER)
+    asked = queue.submit(control, ASKER)
+    status, _, box = inbox_run(queue, "\n\n1\ns\n\n", tmp_path, wording=CLAUDE_CODE)
+    assert status == 0
+    response = reply_of(queue, asked.id)["replies"][0]["response"]["response"]
+    assert response["updatedInput"]["annotations"] == {"Second?": {"unanswered": "skipped"}}
+    assert box.conv.options.capabilities == {UNANSWERED_CAPABILITY}

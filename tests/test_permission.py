@@ -22,6 +22,7 @@ from askcli.runners.fixtures import play
 from askcli.runners.session import answer_document
 from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
+from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style, display_width
 from askcli.tools.permission import PROMPT, PROMPT_ALWAYS, input_lines
 from askcli.wire.documents import Document
@@ -146,7 +147,7 @@ def test_two_is_refused_where_there_is_no_rule_to_name(typed: str) -> None:
     ],
 )
 def test_end_timeout_and_ctrl_c(then: str, status: ExitStatus, content: str) -> None:
-    conv = Conversation(Scripted([], then), io.StringIO(), Style(), timeout=3)
+    conv = Conversation(Scripted([], then), io.StringIO(), Style(), RunOptions(timeout=3))
     reply = answer_document(Document(BASH), conv)
     assert reply.status is status
     assert reply.results[0].content == content
@@ -336,7 +337,7 @@ def paged(
         reader = Scripted(answers, then)
         reader.interactive = True
     out = io.StringIO()
-    conv = Conversation(reader, out, Style(height=10), timeout=timeout)
+    conv = Conversation(reader, out, Style(height=10), RunOptions(timeout=timeout))
     reply = answer_document(Document({**BASH, "input": {"command": script}}), conv)
     return reply.results[0], out.getvalue()
 
@@ -524,8 +525,7 @@ def test_a_rule_is_shown_whole_and_escaped() -> None:
 def test_without_suggestions_claude_offers_only_the_identical_input() -> None:
     out = io.StringIO()
     reader = TextLineReader(io.StringIO("?\n2\n"))
-    conv = Conversation(reader, out, Style())
-    conv.permission_always = True
+    conv = Conversation(reader, out, Style(), RunOptions(permission_always=True))
     reply = answer_document(Document(control({"command": "rm -rf build"})), conv)
     (result,) = reply.results
     assert result.allowed and result.data is not None and result.data["always"] is True

@@ -14,6 +14,7 @@ from askcli.runners.session import answer_document
 from askcli.schema.inputs import parse_ask as parse_input
 from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
+from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style
 from askcli.tools.repl import ask_questions
 from askcli.wire.documents import Document
@@ -74,7 +75,7 @@ def conversation(
     lines: list[str], then: str, timeout: float | None = None
 ) -> tuple[Conversation, io.StringIO]:
     out = io.StringIO()
-    return Conversation(Scripted(lines, then), out, Style(), timeout=timeout), out
+    return Conversation(Scripted(lines, then), out, Style(), RunOptions(timeout=timeout)), out
 
 
 @pytest.mark.parametrize("where", PROMPTS)
@@ -122,7 +123,9 @@ def test_answers_from_a_text_stream_are_echoed_for_the_transcript() -> None:
 def test_a_json_line_ends_the_call_only_when_calls_follow_on_the_same_stream() -> None:
     data = parse_input(call()["input"])
     shared = Conversation(
-        Scripted(['{"type": "tool_use"}'], "end"), io.StringIO(), calls_follow=True
+        Scripted(['{"type": "tool_use"}'], "end"),
+        io.StringIO(),
+        options=RunOptions(calls_follow=True),
     )
     assert ask_questions(data, shared).ending is Ending.ENDED
     assert shared.reader.readline() == '{"type": "tool_use"}'  # left for the next call
@@ -132,7 +135,9 @@ def test_a_json_line_ends_the_call_only_when_calls_follow_on_the_same_stream() -
 
 def test_a_json_line_is_text_when_other_asks_for_it() -> None:
     data = parse_input(call()["input"])
-    conv = Conversation(Scripted(["3", "{not a call}"], "end"), io.StringIO(), calls_follow=True)
+    conv = Conversation(
+        Scripted(["3", "{not a call}"], "end"), io.StringIO(), options=RunOptions(calls_follow=True)
+    )
     conclusion = ask_questions(data, conv)
     assert conclusion.state.answers == {"Which one?": "{not a call}"}
 

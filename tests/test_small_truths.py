@@ -16,6 +16,7 @@ import pytest
 from askcli.lines import TextLineReader
 from askcli.questions.conclusion import Ending
 from askcli.terminal.conversation import Conversation
+from askcli.terminal.options import RunOptions
 
 from .helpers import EXAMPLES, ROOT, askcli_path, call, question, run_askcli
 from .test_pty import Terminal
@@ -139,7 +140,9 @@ def test_make_help_lists_every_documented_target() -> None:
     ],
 )
 def test_the_timeout_reason_counts_seconds_in_english(timeout: float, words: str) -> None:
-    conv = Conversation(TextLineReader(io.StringIO("")), io.StringIO(), timeout=timeout)
+    conv = Conversation(
+        TextLineReader(io.StringIO("")), io.StringIO(), options=RunOptions(timeout=timeout)
+    )
     assert conv.why(Ending.TIMEOUT) == words
     assert conv.why(Ending.ENDED) == "the input ended"
 

@@ -21,6 +21,7 @@ from ..runners.streams import (
 )
 from ..status import ExitStatus
 from ..wire.envelopes import Output
+from ..wire.results import Wording
 from .params import (
     Seconds,
     answers_option,
@@ -152,7 +153,7 @@ def inbox(
     notify: str | None,
     notify_command: str | None,
     journal: Path | None,
-    wording: str,
+    wording: Wording,
 ) -> None:
     """Answer every agent's queued questions here, one after another [inbox file:
     $ASKCLI_INBOX, else $XDG_STATE_HOME/askcli/inbox.db].
@@ -234,7 +235,7 @@ def inbox_answer(
     answers_path: str,
     output: str,
     journal: Path | None,
-    wording: str,
+    wording: Wording,
 ) -> None:
     """Answer queued question ID (see `askcli inbox list`) with the answer lines on stdin;
     print its result on stdout, as `askcli ask` does.

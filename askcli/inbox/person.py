@@ -22,6 +22,7 @@ import os
 import socket
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, TextIO
 
 from ..errors import InboxError
@@ -31,10 +32,12 @@ from ..runners.session import Reply, answer_document
 from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
+from ..terminal.options import RunOptions
 from ..terminal.rendering import truncate, wrap
 from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import Output, output_lines
+from ..wire.results import CLAUDE_CODE_2_1_88, Wording
 from . import screens
 from .asking import reply_to_json, unanswered
 from .store import QueuedQuestion, QueueState, Store
@@ -49,14 +52,13 @@ def inbox_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{time.time():.6f}"
 
 
-def decline_reply(question: QueuedQuestion, wording: str = "seed") -> Reply:
+def decline_reply(question: QueuedQuestion, wording: Wording = CLAUDE_CODE_2_1_88) -> Reply:
     """The reply ``q`` in the question's own screens gives (the dialect's decline, in its
     words): the call is run with the one answer line ``q``, nothing drawn, no journal."""
     quiet = Conversation(
         TextLineReader(io.StringIO("q\n"), interactive=False),
         io.StringIO(),
-        quiet=True,
-        wording=wording,
+        options=RunOptions(quiet=True, wording=wording),
     )
     reply = answer_document(Document(question.call), quiet, question.id)
     if reply.status is ExitStatus.DECLINED:
@@ -317,7 +319,7 @@ class Inbox:
         self.watch.current = picked.id
 
     def _decline(self, held: QueuedQuestion) -> None:
-        reply = decline_reply(held, self.conv.wording)
+        reply = decline_reply(held, self.conv.options.wording)
         self._deliver(held, reply, "declined")
 
     def _deliver(self, held: QueuedQuestion, reply: Reply, done: str) -> None:
@@ -340,12 +342,17 @@ class Inbox:
                 "over); your answer was not sent",
             )
 
+    def _told(self, found: list[str]) -> None:
+        self.conv = self.conv.with_options(self.conv.options.told(found))
+
     def _answer(self, held: QueuedQuestion) -> int | None:
         """Ask ``held``; an exit status when the inbox must end."""
-        self.conv.session = held.agent.session
+        # asked in the asking agent's session; what a Claude Code line says it supports is
+        # kept for the questions after it
+        asking = self.conv.with_options(replace(self.conv.options, session=held.agent.session))
         self.asking = True
         try:
-            reply = answer_document(Document(held.call), self.conv, held.id)
+            reply = answer_document(Document(held.call), asking, held.id, told=self._told)
         except AskerWithdrew as gone:
             self.asking = False
             self.current = None
@@ -410,9 +417,9 @@ def answer_by_id(
         if watching:
             assert isinstance(reader, FdLineReader)
             reader.watch(watch.fd, ready)
-        conv.session = held.agent.session
+        asking = conv.with_options(replace(conv.options, session=held.agent.session))
         try:
-            reply = answer_document(Document(held.call), conv, held.id)
+            reply = answer_document(Document(held.call), asking, held.id)
         except AskerWithdrew:
             conv.say("\n")
             error(conv, f"{not_waiting(store, held.id)} while you answered; nothing was sent")

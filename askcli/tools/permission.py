@@ -297,7 +297,7 @@ def offer_for(call: ToolCall, conv: Conversation) -> Offer | None:
             conv.error("the permission suggestions are too many to show and are not offered")
         if found.sent:
             return Offer(found.phrases, found.sent)
-    if conv.permission_always:
+    if conv.options.permission_always:
         what = "command" if call.name == "Bash" else "input"
         return Offer([EXACT.format(what=what)], None)
     return None

@@ -39,10 +39,11 @@ def journal_for(conv: Conversation, call_id: str | None) -> Journal | None:
         return None
     from .journal import Journal, journal_name  # hashlib: only when journaling
 
-    if conv.journal_file is not None:
-        return Journal(conv.journal_file)
-    if conv.journal_dir is not None and conv.reader.interactive:
-        return Journal(conv.journal_dir / f"{journal_name(call_id)}.jsonl")
+    options = conv.options
+    if options.journal_file is not None:
+        return Journal(options.journal_file)
+    if options.journal_dir is not None and conv.reader.interactive:
+        return Journal(options.journal_dir / f"{journal_name(call_id)}.jsonl")
     return None
 
 
@@ -100,7 +101,8 @@ def ask_questions(
     state = replay(data, fresh, resume)
     shown: tuple[Mode, int] | None = None
     secrets = True in [q.secret for q in data.questions]
-    if data.title and not conv.quiet:
+    quiet = conv.options.quiet  # nobody sees the screens: none is drawn
+    if data.title and not quiet:
         conv.say(screens.title_block(data.title, conv.style))
     try:
         if state != fresh:
@@ -113,7 +115,7 @@ def ask_questions(
                 drop()
         while state.mode is not Mode.DONE:
             view = (Mode.REVIEW if state.mode is Mode.REVIEW else Mode.QUESTION, state.at)
-            if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW) and not conv.quiet:
+            if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW) and not quiet:
                 # a screen is written whole, never paged: a paging key could be taken for
                 # an answer, or an answer for a paging key (the terminal has scrollback)
                 conv.say(_screen(data, state, conv.style))
@@ -126,7 +128,7 @@ def ask_questions(
                 and data.questions[state.at].secret
             )
             line = conv.read_answer(
-                "" if conv.quiet else screens.prompt(state, conv.style.width, secret=secret),
+                "" if quiet else screens.prompt(state, conv.style.width, secret=secret),
                 command=state.mode in (Mode.QUESTION, Mode.REVIEW),
                 secret=secret,
             )
@@ -192,7 +194,7 @@ def _ask_resume(conv: Conversation) -> bool | None:
     """``Resume? [Y/n]``: True to go on with the kept answers, False to start afresh,
     None when the answers ended."""
     while True:
-        line = conv.read_answer("" if conv.quiet else screens.RESUME_PROMPT)
+        line = conv.read_answer("" if conv.options.quiet else screens.RESUME_PROMPT)
         if line is None:
             return None
         try:

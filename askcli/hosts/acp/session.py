@@ -9,6 +9,7 @@ import os
 import queue
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TextIO
 
 from ...escaping import visible
@@ -206,14 +207,12 @@ class AcpHost(Showing, Asking):
 
 def _read_prompt(conv: Conversation) -> str | None:
     """The person's next prompt at ``> ``: --timeout is for the agent's questions only."""
-    timeout, conv.timeout = conv.timeout, None
+    untimed = conv.with_options(replace(conv.options, timeout=None))
     try:
-        return conv.read_answer("> ", command=False, fresh=False)
+        return untimed.read_answer("> ", command=False, fresh=False)
     except KeyboardInterrupt:
         typed_interrupt(conv)
         raise
-    finally:
-        conv.timeout = timeout
 
 
 class _Stop(Exception):

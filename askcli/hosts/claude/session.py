@@ -4,6 +4,7 @@ with an exit status."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, TextIO
 
 from ...status import ExitStatus
@@ -124,7 +125,7 @@ class ClaudeHost(Answering):
             if line is None:
                 return False
             if isinstance(line, dict) and line.get("type") == "control_response":
-                self.conv.capabilities.update(capabilities(line))
+                self.told(capabilities(line))
                 return True
             self.handle(line)
         return True
@@ -163,8 +164,8 @@ def host(
     """
     if one_terminal is None:
         one_terminal = same_terminal(out, conv.out)
-    session = ClaudeHost(link, conv, out, allow=allow, deny=deny, one_terminal=one_terminal)
-    conv.permission_always = True
+    always = conv.with_options(replace(conv.options, permission_always=True))
+    session = ClaudeHost(link, always, out, allow=allow, deny=deny, one_terminal=one_terminal)
     died = interrupted = False
     try:
         died = not session.start()
