@@ -19,7 +19,6 @@ from askcli.lines import TextLineReader
 if TYPE_CHECKING:
     from askcli.inbox.store import QueuedQuestion, Store
     from askcli.terminal.conversation import Conversation
-    from askcli.terminal.options import RunOptions
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -136,6 +135,7 @@ def ask_stopped(document: dict[str, Any], lines: str, exc: BaseException) -> tup
     from askcli.errors import AnswerTimeout
     from askcli.runners.session import answer_document
     from askcli.terminal.conversation import Conversation
+    from askcli.terminal.options import RunOptions
     from askcli.terminal.rendering import Style
     from askcli.wire.documents import Document
 
