@@ -333,7 +333,11 @@ def _back_from_prompt(state: State) -> State:
 
 
 def _finish(state: State, outcome: Outcome, *, clarification: str = "") -> State:
-    return state._replace(mode=Mode.DONE, outcome=outcome, clarification=clarification, pending=())
+    return state._replace(**_finished(outcome, clarification))
+
+
+def _finished(outcome: Outcome, clarification: str = "") -> dict[str, Any]:
+    return {"mode": Mode.DONE, "outcome": outcome, "clarification": clarification, "pending": ()}
 
 
 def _question(state: State, action: Action) -> State:
@@ -498,14 +502,20 @@ def _record_text(state: State, text: str) -> State:
 
 
 def _choose(state: State, numbers: tuple[int, ...], other: str | None) -> State:
-    """Record the answer for the current question and move on."""
-    return _advance(_record(state, numbers, other))
+    """Record the answer for the current question and move on, in one new state."""
+    return state._replace(**{**_recorded(state, numbers, other), **_moved_on(state)})
 
 
 def _record(state: State, numbers: tuple[int, ...], other: str | None) -> State:
     """Record the answer for the current question."""
+    return state._replace(**_recorded(state, numbers, other))
+
+
+def _recorded(state: State, numbers: tuple[int, ...], other: str | None) -> dict[str, Any]:
+    """The fields :func:`_record` changes."""
     question = state.current
-    parts = [(other or "") if n == question.other else question.labels[n - 1] for n in numbers]
+    other_number = question.other
+    parts = [(other or "") if n == other_number else question.labels[n - 1] for n in numbers]
     answers = {**state.answers, question.text: ANSWER_SEPARATOR.join(parts)}
     other_text = state.other_text
     if other is not None or state.at in other_text:
@@ -515,29 +525,35 @@ def _record(state: State, numbers: tuple[int, ...], other: str | None) -> State:
     previews = state.previews
     chosen_preview = (
         question.previews[numbers[0] - 1]
-        if not question.multi and numbers[0] != question.other
+        if not question.multi and numbers[0] != other_number
         else None
     )
     if chosen_preview is not None or state.at in previews:
         previews = {k: v for k, v in previews.items() if k != state.at}
         if chosen_preview is not None:
             previews[state.at] = chosen_preview
-    return state._replace(
-        answers=answers,
-        selections={**state.selections, state.at: numbers},
-        other_text=other_text,
-        previews=previews,
-        pending=(),
-        mode=Mode.QUESTION,
-    )
+    return {
+        "answers": answers,
+        "selections": {**state.selections, state.at: numbers},
+        "other_text": other_text,
+        "previews": previews,
+        "pending": (),
+        "mode": Mode.QUESTION,
+    }
 
 
 def _advance(state: State) -> State:
+    return state._replace(**_moved_on(state))
+
+
+def _moved_on(state: State) -> dict[str, Any]:
+    """The fields that move ``state`` past its question: to the next one, to the review,
+    or (where there is none) to the end, submitted."""
     if state.reviewing or state.at + 1 >= len(state.questions):
         if state.show_review:
-            return state._replace(at=len(state.questions), mode=Mode.REVIEW, reviewing=False)
-        return _finish(state, Outcome.SUBMITTED)
-    return state._replace(at=state.at + 1)
+            return {"at": len(state.questions), "mode": Mode.REVIEW, "reviewing": False}
+        return _finished(Outcome.SUBMITTED)
+    return {"at": state.at + 1}
 
 
 def _review(state: State, action: Action) -> State:
