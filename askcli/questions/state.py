@@ -277,6 +277,8 @@ def _numbers_for(question: QuestionSpec, answer: str) -> tuple[tuple[int, ...], 
 
 def reduce(state: State, action: Action) -> State:
     """Apply one action; raise Refused (state unchanged) when it does not fit."""
+    if state.mode is Mode.QUESTION and isinstance(action, Pick):  # the usual line
+        return _pick(state, action.numbers)
     if state.mode is Mode.DONE:
         raise Refused("the questions are already answered")
     if state.mode is Mode.CONFIRM_DECLINE:
@@ -388,7 +390,7 @@ def _pick(state: State, numbers: tuple[int, ...]) -> State:
     if question.rule is not None:
         raise Refused(f"type {_typed_what(question)}")
     choices = question.choices
-    if not numbers or any(not 1 <= n <= choices for n in numbers):
+    if not numbers or min(numbers) < 1 or max(numbers) > choices:
         raise Refused(f"choose from 1-{choices}")
     if len(numbers) > 1 and not question.multi:
         raise Refused("this question takes one answer; type a single number")
