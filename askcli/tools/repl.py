@@ -95,13 +95,13 @@ def ask_questions(
     """
     notes = {q: a["notes"] for q, a in (data.annotations or {}).items() if "notes" in a}
     fresh = start(specs(data), data.answers, notes, review=data.review, extras=data.extras)
-    state = replay(data, fresh, resume)
+    state = replay(data, fresh, resume) if resume else fresh
     shown: tuple[Mode, int] | None = None
     secrets = True in [q.secret for q in data.questions]
     if data.title and not conv.quiet:
         conv.say(screens.title_block(data.title, conv.style))
     try:
-        if state != fresh:
+        if state is not fresh and state != fresh:
             conv.say(screens.resumed(data, state, conv.style))
             going_on = _ask_resume(conv)
             if going_on is None:
@@ -110,12 +110,13 @@ def ask_questions(
                 state = fresh
                 drop()
         while state.mode is not Mode.DONE:
-            view = (Mode.REVIEW if state.mode is Mode.REVIEW else Mode.QUESTION, state.at)
-            if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW) and not conv.quiet:
-                # a screen is written whole, never paged: a paging key could be taken for
-                # an answer, or an answer for a paging key (the terminal has scrollback)
-                conv.say(_screen(data, state, conv.style))
-                shown = view
+            if not conv.quiet:  # screens nobody sees are not made
+                view = (Mode.REVIEW if state.mode is Mode.REVIEW else Mode.QUESTION, state.at)
+                if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW):
+                    # a screen is written whole, never paged: a paging key could be taken for
+                    # an answer, or an answer for a paging key (the terminal has scrollback)
+                    conv.say(_screen(data, state, conv.style))
+                    shown = view
             # at a secret question every line is read unechoed: its answer, Other's text
             # and its notes (n TEXT) may each be the secret
             secret = (
