@@ -203,7 +203,7 @@ class BufferedLineReader:
         """Read in what the source holds now, without waiting."""
 
     def _take(self, end: int, after: int) -> str:
-        raw = bytes(self._buf[self._pos : end])
+        raw = self._buf[self._pos : end]  # decoded as it is: no copy to bytes first
         self._advance(after)
         self.line += after > end  # a line end was taken
         if raw.endswith(b"\r") and after > end:

@@ -157,7 +157,8 @@ def run(
             for line in output_lines(reply.replies, reply.results, output):
                 out.write(line + "\n")
             out.flush()
-            status = worst([status, reply.status])
+            if reply.status is not Status.ANSWERED:
+                status = worst([status, reply.status])
             if reply.status is Status.INTERRUPTED:
                 conv.error(signals.stop_notice())
                 break
