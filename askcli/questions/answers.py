@@ -154,6 +154,7 @@ _PAIR = re.compile(r"\s*([0-9]+)\s*:(.*)", re.DOTALL)
 _NEXT_PAIR = re.compile(r"\s+(?=[0-9]+\s*:)")
 _DASH = re.compile(r"\s*-\s*")
 _MAX_DIGITS = 6
+_PLAIN_LIST = re.compile(rf"[0-9]{{1,{_MAX_DIGITS}}}(?:,[0-9]{{1,{_MAX_DIGITS}}})+")  # 1,3
 
 
 def _number(digits: str) -> int:
@@ -188,6 +189,10 @@ def parse_numbers(text: str, *, count: int, multi: bool) -> tuple[int, ...]:
         number = int(text)
         if 1 <= number <= count:
             return (number,)
+    elif multi and _PLAIN_LIST.fullmatch(text):  # and N,M,...: no range, no space
+        picked = tuple(dict.fromkeys(map(int, text.split(","))))
+        if min(picked) >= 1 and max(picked) <= count:
+            return picked
     spaced = _DASH.sub("-", text) if "-" in text else text
     chunks = [c.strip() for c in spaced.split(",")]
     if any(not c for c in chunks):
