@@ -204,7 +204,10 @@ class BufferedLineReader:
 
     def _take(self, end: int, after: int) -> str:
         raw = self._buf[self._pos : end]  # decoded as it is: no copy to bytes first
-        self._advance(after)
+        if self._pushed:  # else _advance's only change is the position
+            self._advance(after)
+        else:
+            self._pos = after
         self.line += after > end  # a line end was taken
         if raw.endswith(b"\r") and after > end:
             raw = raw[:-1]

@@ -93,7 +93,9 @@ def ask_questions(
     ``drop`` (the kept lines are forgotten). ``keep`` gets every line that moved the state
     on, except those of a decline's confirmation.
     """
-    notes = {q: a["notes"] for q, a in (data.annotations or {}).items() if "notes" in a}
+    notes = None
+    if data.annotations:
+        notes = {q: a["notes"] for q, a in data.annotations.items() if "notes" in a}
     fresh = start(specs(data), data.answers, notes, review=data.review, extras=data.extras)
     state = replay(data, fresh, resume) if resume else fresh
     shown: tuple[Mode, int] | None = None
