@@ -277,8 +277,10 @@ def _numbers_for(question: QuestionSpec, answer: str) -> tuple[tuple[int, ...], 
 
 def reduce(state: State, action: Action) -> State:
     """Apply one action; raise Refused (state unchanged) when it does not fit."""
-    if state.mode is Mode.QUESTION and isinstance(action, Pick):  # the usual line
+    if state.mode is Mode.QUESTION and isinstance(action, Pick):  # the usual lines
         return _pick(state, action.numbers)
+    if state.mode is Mode.REVIEW and isinstance(action, Submit):
+        return _review(state, action)
     if state.mode is Mode.DONE:
         raise Refused("the questions are already answered")
     if state.mode is Mode.CONFIRM_DECLINE:
