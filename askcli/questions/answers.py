@@ -190,9 +190,9 @@ def parse_numbers(text: str, *, count: int, multi: bool) -> tuple[int, ...]:
         if 1 <= number <= count:
             return (number,)
     elif multi and _PLAIN_LIST.fullmatch(text):  # and N,M,...: no range, no space
-        picked = tuple(dict.fromkeys(map(int, text.split(","))))
-        if min(picked) >= 1 and max(picked) <= count:
-            return picked
+        listed = tuple(dict.fromkeys(map(int, text.split(","))))
+        if min(listed) >= 1 and max(listed) <= count:
+            return listed
     spaced = _DASH.sub("-", text) if "-" in text else text
     chunks = [c.strip() for c in spaced.split(",")]
     if any(not c for c in chunks):
