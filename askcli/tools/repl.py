@@ -37,13 +37,14 @@ def journal_for(conv: Conversation, call_id: str | None) -> Journal | None:
     else a file per call when a person answers at a terminal."""
     if call_id is None:
         return None
-    if conv.journal_file is None and (conv.journal_dir is None or not conv.reader.interactive):
+    if conv.journal_file is not None:
+        from .journal import Journal
+
+        return Journal(conv.journal_file)
+    if conv.journal_dir is None or not conv.reader.interactive:
         return None  # the usual call from a pipe: no journal, and nothing to import for one
     from .journal import Journal, journal_name  # hashlib: only when journaling
 
-    if conv.journal_file is not None:
-        return Journal(conv.journal_file)
-    assert conv.journal_dir is not None
     return Journal(conv.journal_dir / f"{journal_name(call_id)}.jsonl")
 
 
