@@ -152,7 +152,9 @@ _NUMBER_LINE = re.compile(r"[0-9,\-\s]+")
 _ADJUST = re.compile(r"(?:\s*[+-]\s*[0-9]+)+")
 _PAIR = re.compile(r"\s*([0-9]+)\s*:(.*)", re.DOTALL)
 _NEXT_PAIR = re.compile(r"\s+(?=[0-9]+\s*:)")
+_DASH = re.compile(r"\s*-\s*")
 _MAX_DIGITS = 6
+_PLAIN_LIST = re.compile(rf"[0-9]{{1,{_MAX_DIGITS}}}(?:,[0-9]{{1,{_MAX_DIGITS}}})+")  # 1,3
 
 
 def _number(digits: str) -> int:
@@ -187,7 +189,11 @@ def parse_numbers(text: str, *, count: int, multi: bool) -> tuple[int, ...]:
         number = int(text)
         if 1 <= number <= count:
             return (number,)
-    spaced = re.sub(r"\s*-\s*", "-", text)
+    elif multi and _PLAIN_LIST.fullmatch(text):  # and N,M,...: no range, no space
+        listed = tuple(dict.fromkeys(map(int, text.split(","))))
+        if min(listed) >= 1 and max(listed) <= count:
+            return listed
+    spaced = _DASH.sub("-", text) if "-" in text else text
     chunks = [c.strip() for c in spaced.split(",")]
     if any(not c for c in chunks):
         raise Refused("the list has an empty item; separate numbers with one comma, e.g. 1,3")
@@ -367,6 +373,8 @@ def parse_question_line(
     text = normalize(line)
     if not text:
         return Default()
+    if "0" <= text[0] <= "9" and _NUMBER_LINE.fullmatch(text):  # the usual answer: numbers
+        return Pick(parse_numbers(text, count=count, multi=multi))
     word = text.lower()
     yes_no = _yes_no(text, labels) if yesno else None
     if yes_no is not None:

@@ -177,7 +177,8 @@ def run(
             for line in output_lines(reply.replies, reply.results, output):
                 out.write(line + "\n")
             out.flush()
-            status = worst([status, reply.status])
+            if reply.status is not ExitStatus.ANSWERED:
+                status = worst([status, reply.status])
             if reply.status is ExitStatus.INTERRUPTED:
                 conv.error(signals.stop_notice())
                 break

@@ -169,7 +169,8 @@ class Conversation:
             screen.attention_due = False
             self.attention()
         keep = options.calls_follow  # a next call pasted after this one is not type-ahead
-        if fresh and self.reader.interactive and self.reader.discard_typed_ahead(keep_calls=keep):
+        interactive = self.reader.interactive
+        if fresh and interactive and self.reader.discard_typed_ahead(keep_calls=keep):
             if screen.open_line:
                 self.say("\n")
             self.say(self.style.dim(TYPED_AHEAD) + "\n")
@@ -197,7 +198,7 @@ class Conversation:
             self.reader.unread(line)
             self.say("\n")
             return None
-        if not self.reader.interactive and not screen.gone:
+        if not interactive and not screen.gone:
             self.say(("(hidden)" if secret and line.strip() else visible(line)) + "\n")
         return line
 

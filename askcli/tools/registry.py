@@ -67,7 +67,7 @@ def final_annotations(data: AskInput, conclusion: Conclusion) -> dict[str, dict[
             note["notes"] = state.notes[i]
         if note:
             out[question.question] = note
-    return {key: note for key, note in out.items() if note}
+    return out
 
 
 UNANSWERED_CAPABILITY = "ask_user_question_unanswered_v1"  # askcli.wire.wording's, unimported

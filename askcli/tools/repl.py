@@ -37,14 +37,16 @@ def journal_for(conv: Conversation, call_id: str | None) -> Journal | None:
     else a file per call when a person answers at a terminal."""
     if call_id is None:
         return None
-    from .journal import Journal, journal_name  # hashlib: only when journaling
-
     options = conv.options
     if options.journal_file is not None:
+        from .journal import Journal
+
         return Journal(options.journal_file)
-    if options.journal_dir is not None and conv.reader.interactive:
-        return Journal(options.journal_dir / f"{journal_name(call_id)}.jsonl")
-    return None
+    if options.journal_dir is None or not conv.reader.interactive:
+        return None  # the usual call from a pipe: no journal, and nothing to import for one
+    from .journal import Journal, journal_name  # hashlib: only when journaling
+
+    return Journal(options.journal_dir / f"{journal_name(call_id)}.jsonl")
 
 
 def converse(call_id: str | None, raw: object, data: AskInput, conv: Conversation) -> Conclusion:
@@ -96,16 +98,18 @@ def ask_questions(
     ``drop`` (the kept lines are forgotten). ``keep`` gets every line that moved the state
     on, except those of a decline's confirmation.
     """
-    notes = {q: a["notes"] for q, a in (data.annotations or {}).items() if "notes" in a}
+    notes = None
+    if data.annotations:
+        notes = {q: a["notes"] for q, a in data.annotations.items() if "notes" in a}
     fresh = start(specs(data), data.answers, notes, review=data.review, extras=data.extras)
-    state = replay(data, fresh, resume)
+    state = replay(data, fresh, resume) if resume else fresh
     shown: tuple[Mode, int] | None = None
     secrets = True in [q.secret for q in data.questions]
     quiet = conv.options.quiet  # nobody sees the screens: none is drawn
     if data.title and not quiet:
         conv.say(screens.title_block(data.title, conv.style))
     try:
-        if state != fresh:
+        if state is not fresh and state != fresh:
             conv.say(screens.resumed(data, state, conv.style))
             going_on = _ask_resume(conv)
             if going_on is None:
@@ -114,12 +118,13 @@ def ask_questions(
                 state = fresh
                 drop()
         while state.mode is not Mode.DONE:
-            view = (Mode.REVIEW if state.mode is Mode.REVIEW else Mode.QUESTION, state.at)
-            if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW) and not quiet:
-                # a screen is written whole, never paged: a paging key could be taken for
-                # an answer, or an answer for a paging key (the terminal has scrollback)
-                conv.say(_screen(data, state, conv.style))
-                shown = view
+            if not quiet:  # screens nobody sees are not made
+                view = (Mode.REVIEW if state.mode is Mode.REVIEW else Mode.QUESTION, state.at)
+                if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW):
+                    # a screen is written whole, never paged: a paging key could be taken for
+                    # an answer, or an answer for a paging key (the terminal has scrollback)
+                    conv.say(_screen(data, state, conv.style))
+                    shown = view
             # at a secret question every line is read unechoed: its answer, Other's text
             # and its notes (n TEXT) may each be the secret
             secret = (
