@@ -9,9 +9,10 @@ terminal/create reply), ``{"wait_cancel": true}`` (the turn ends ``cancelled``
 when session/cancel comes, within 10 s), ``{"stderr": TEXT}``, ``{"sleep": S}``,
 ``{"pidfile": PATH}`` (its pid written there), ``{"exit": CODE}`` or ``{"stop": REASON}``
 (the turn's stopReason, end_turn by default). SCRIPT's ``"modes"``, when given, is
-session/new's ``modes``; session/set_mode is logged.
+session/new's ``modes``; session/set_mode is logged; ``"agent_name"`` is the name it
+gives in initialize's agentInfo ("scripted" by default).
 LOG gets one JSON line per message from the client: initialize, new_session, prompt,
-cancel, and the reply to each request.
+cancel, and the reply to each request (an error as ``{"error", "code", "data"}``).
 """
 
 from __future__ import annotations
@@ -53,7 +54,9 @@ class Scripted:
         self.log("initialize", {"protocolVersion": protocol_version, "clientCapabilities": caps})
         return schema.InitializeResponse(
             protocol_version=acp.PROTOCOL_VERSION,
-            agent_info=schema.Implementation(name="scripted", version="1.0"),
+            agent_info=schema.Implementation(
+                name=self.script.get("agent_name", "scripted"), version="1.0"
+            ),
         )
 
     async def new_session(self, cwd: str, mcp_servers: Any = None, **kw: Any) -> Any:
@@ -85,7 +88,8 @@ class Scripted:
                     reply = await raw.send_request(step["request"], params)
                 except Exception as exc:
                     data = getattr(exc, "data", None)
-                    reply = {"error": str(exc), **({"data": data} if data else {})}
+                    reply = {"error": str(exc), "code": getattr(exc, "code", None)}
+                    reply |= {"data": data} if data else {}
                 if isinstance(reply, dict) and "terminalId" in reply:
                     terminal = reply["terminalId"]
                 self.log("reply", {"method": step["request"], "result": reply})

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...errors import UsageError
 from ...lines import each_line
-from ..child import MAX_LINE, SHOWN, as_text, die_with_parent
+from ..child import MAX_LINE, SHOWN, as_dict, as_text, die_with_parent
 from .client import Client, dump
 from .events import Event, EventKind
 from .workspace import Files, Terminals
@@ -185,12 +185,20 @@ class AgentLink:
         else:
             raise ValueError(f"askcli does not send {method}")
         future = asyncio.run_coroutine_threadsafe(_dumped(coro), self.loop)
+        if method == "initialize" and self.files is not None:
+            future.add_done_callback(self._note_agent)
         if method == "session/cancel":
             # on the wire before the requests it cancels are answered: an agent that hears
             # "cancelled" first takes it for a denial and goes on with the turn
             with contextlib.suppress(Exception):
                 future.result(CANCEL_SENT)
         return future
+
+    def _note_agent(self, future: concurrent.futures.Future[Any]) -> None:
+        """Tell the files served (``--fs``) which agent answered ``initialize``."""
+        if self.files is not None and not future.cancelled() and future.exception() is None:
+            info = as_dict(as_dict(future.result()).get("agentInfo"))
+            self.files.agent_is(as_text(info.get("name")))
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.returncode is None
