@@ -167,6 +167,19 @@ def test_gemini_creates_a_new_file_through_askcli_fs(tmp_path: Path) -> None:
 
 
 @needs_gemini
+def test_gemini_failing_in_a_turn_shows_its_stderr_once_with_its_end(tmp_path: Path) -> None:
+    # no model reply to give: the prompt fails; Gemini CLI writes its stderr as it exits
+    proc, _ = run_gemini(tmp_path, [], "", "hi")
+    assert proc.returncode == 1, proc.stderr
+    err = proc.stderr
+    assert "askcli: the agent failed: RequestError: No more mock responses for " in err
+    tail = err[err.index("\n  its last stderr lines (10 of ") :].splitlines()[1:]
+    assert len(tail) == 10 and all(line.startswith("  | ") for line in tail), err
+    assert all(len(line) <= 240 for line in tail)
+    assert "(agent stderr)" not in err  # each line once: with the end, not also as it came
+
+
+@needs_gemini
 def test_gemini_thoughts_are_shown_with_the_flag_only(tmp_path: Path) -> None:
     # Gemini CLI sends a thought as "**subject**\ndescription"
     thought = {"text": "**Weighing** the notes first.", "thought": True}

@@ -110,6 +110,7 @@ class Conversation:
         self.permission_always = False  # offer "always" at the permission prompt (askcli claude)
         self._gone = quiet
         self.open_line = False  # what was written last left the cursor after text
+        self.said = 0  # writes to the person so far (what came last, for a host's lines)
         self.notice = notice  # --notify, resolved: None when nobody is to be called
         self._attention_due = False
         self.wording = wording  # --wording: the texts of AskUserQuestion's results
@@ -126,6 +127,7 @@ class Conversation:
         if self._gone:
             return
         try:
+            self.said += 1
             self.out.write(terminal_text(text, colour=self.style.colour))
             if text:
                 self.open_line = not text.endswith("\n")
