@@ -173,7 +173,7 @@ def test_gemini_failing_in_a_turn_shows_its_stderr_once_with_its_end(tmp_path: P
     assert proc.returncode == 1, proc.stderr
     err = proc.stderr
     assert "askcli: the agent failed: RequestError: No more mock responses for " in err
-    tail = err[err.index("\n  its last stderr lines (10 of ") :].splitlines()[1:]
+    tail = err[err.index("  its last stderr lines (10 of ") :].splitlines()[1:]
     assert len(tail) == 10 and all(line.startswith("  | ") for line in tail), err
     assert all(len(line) <= 240 for line in tail)
     assert "(agent stderr)" not in err  # each line once: with the end, not also as it came

@@ -20,8 +20,15 @@ from askcli.terminal.rendering import Style
 from tests.helpers import ROOT, askcli_path
 
 
-def conversation(width: int) -> tuple[Conversation, io.StringIO]:
-    err = io.StringIO()
+class Screen(io.StringIO):
+    """A terminal's stderr, in memory."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def conversation(width: int, at: type[io.StringIO] = Screen) -> tuple[Conversation, io.StringIO]:
+    err = at()
     return Conversation(TextLineReader(io.StringIO("")), err, Style(width=width)), err
 
 
@@ -57,6 +64,20 @@ def test_lines_written_as_it_ends_come_with_its_end_cut_to_the_width() -> None:
     ]
     assert all(len(line) <= 40 for line in lines)
     assert "(agent stderr)" not in err.getvalue()  # held: shown once, at the end
+
+
+def test_askcli_s_line_stays_one_line_for_a_script_and_what_to_do_comes_before_the_tail() -> None:
+    conv, err = conversation(40, io.StringIO)
+    stderr = AgentStderr(conv, "agent")
+    stderr.hold()
+    stderr("Skipping project agents due to untrusted folder.", 0)
+    stderr.ended("the agent failed: it needs you to sign in: no key", ["sign in, then run again"])
+    assert err.getvalue() == (
+        "askcli: the agent failed: it needs you to sign in: no key\n"
+        "sign in, then run again\n"
+        "  its last stderr line:\n"
+        "  | Skipping project agents due to untr…\n"
+    )
 
 
 def test_lines_scrolled_away_by_other_output_are_shown_again_with_the_end() -> None:
@@ -102,7 +123,7 @@ def session(tmp_path: Path, script: dict[str, Any], columns: int) -> str:
         str(askcli_path()),
         ["acp", "--prompt", "go", "--", *agent],
         cwd=str(tmp_path),
-        timeout=10,
+        timeout=30,  # the machine may be busy: it ends by itself
         encoding="utf-8",
         dimensions=(24, columns),
         env={**os.environ, "NO_COLOR": "1"},
@@ -243,9 +264,8 @@ def test_claude_agent_acp_hiding_claude_code_s_stderr_says_where_to_see_it(
     )
     assert proc.returncode == 1, proc.stderr
     assert proc.stderr.endswith(
-        "askcli: the agent failed: RequestError:\n"
-        "  Internal error (Claude Code process\n"
-        "  exited with code 1)\n"
+        "askcli: the agent failed: RequestError: Internal error (Claude Code process exited "
+        "with code 1)\n"
         "  claude-agent-acp keeps Claude Code's\n"
         "  stderr from askcli: `askcli claude`\n"
         "  run in the same environment shows it\n"

@@ -10,7 +10,7 @@ import re
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..escaping import visible
@@ -133,18 +133,22 @@ class AgentStderr:
         with self.lock:
             self.live = False
 
-    def ended(self, message: str) -> None:
-        """Say that the child ended early (``message``, with its exit status), then its last
-        stderr lines, each cut to the width: those that came after :meth:`hold`, or the
-        whole tail when others were shown after the last line shown as it came (the lines
-        just above are not shown twice)."""
+    def ended(self, message: str, then: Sequence[str] = ()) -> None:
+        """Say that the child ended early: ``message`` (with its exit status; folded to the
+        width at a terminal, one line elsewhere, as every ``askcli:`` line), the lines
+        ``then`` (what to do about it), then its last stderr lines, each cut to the width:
+        those that came after :meth:`hold`, or the whole tail when something else was shown
+        after the last line shown as it came (the lines just above are not shown twice)."""
         with self.lock:
             above = self.shown > 0 and self.mark == self.conv.said
             lines = list(self.kept)
             if above:  # only what came after them
                 lines = lines[len(lines) - min(len(lines), self.count - self.shown) :]
             width = self.conv.style.width
-            said = wrap(visible(message), width, first="askcli: ", rest="  ")
+            said = [f"askcli: {visible(message)}"]
+            if _is_terminal(self.conv.out):
+                said = wrap(visible(message), width, first="askcli: ", rest="  ")
+            said += then
             if lines:
                 of = f" ({len(lines)} of {self.count})" if len(lines) < self.count else ""
                 plural = "s" if len(lines) > 1 else ""
@@ -153,6 +157,13 @@ class AgentStderr:
                     shown = visible(text) + (f"… ({more} more bytes)" if more else "")
                     said.append(truncate("  | " + shown, width))
             self.conv.say("\n".join(said) + "\n")
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def show_stderr(conv: Conversation, who: str = "Claude Code") -> AgentStderr:

@@ -289,14 +289,20 @@ def host(
         how = f": {visible(why)}" if why else ""
         if code is not None and code != 0:
             how += f" ({describe_exit(code)})"
-        (stderr.ended if stderr is not None else conv.error)(f"the agent failed{how}")
+        then: list[str] = []
         if HIDDEN_STDERR in why:
             hint = "claude-agent-acp keeps Claude Code's stderr from askcli: "
             hint += "`askcli claude` run in the same environment shows it"
-            conv.say("\n".join(wrap(hint, conv.style.width, first="  ", rest="  ")) + "\n")
+            then += wrap(hint, conv.style.width, first="  ", rest="  ")
         if why.startswith(SIGN_IN):
             for line in sign_in_lines(session.auth_methods):
-                conv.say("\n".join(wrap(visible(line), conv.style.width, rest="    ")) + "\n")
+                then += wrap(visible(line), conv.style.width, rest="    ")
+        if stderr is not None:
+            stderr.ended(f"the agent failed{how}", then)
+        else:
+            conv.error(f"the agent failed{how}")
+            if then:
+                conv.say("".join(line + "\n" for line in then))
         return ExitStatus.FAILED
     if session.interrupted and prompt is not None:
         return int(ExitStatus.INTERRUPTED)
