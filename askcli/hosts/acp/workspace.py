@@ -42,8 +42,8 @@ GEMINI_CLI = "gemini-cli"  # Gemini CLI's agentInfo.name
 
 
 class RequestRefused(Exception):
-    """A request askcli cannot serve; ``missing`` when the file does not exist (not refused:
-    the agent is told it is not found, :meth:`Files.missing`)."""
+    """A request askcli cannot serve; ``missing`` when the file does not exist: not refused,
+    the agent is told it is not found (:meth:`~.client.Client.read_text_file`)."""
 
     def __init__(self, message: str, *, missing: bool = False) -> None:
         super().__init__(message)
