@@ -89,7 +89,8 @@ def play_acp(
     out, err = io.StringIO(), io.StringIO()
     reader = _Interrupting(io.StringIO("".join(a + "\n" for a in answers)))
     conv = Conversation(reader, err, Style(width=columns, colour=False))
-    link = ScriptedAgent(session["received"], session.get("exit_status", 0), show_stderr(conv))
+    stderr = show_stderr(conv)
+    link = ScriptedAgent(session["received"], session.get("exit_status", 0), stderr)
     offered = capabilities(fs=session.get("fs", False), terminal=session.get("terminal", False))
     status = host(
         link,
@@ -101,6 +102,7 @@ def play_acp(
         cwd=session.get("cwd", "/"),
         thoughts=session.get("thoughts", False),
         mode=session.get("mode"),
+        stderr=stderr,
     )
     return ReplayOutcome(out.getvalue().splitlines(), err.getvalue(), status, link.sent, acp=True)
 

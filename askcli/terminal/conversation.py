@@ -55,12 +55,13 @@ TYPED_AHEAD = "(ignored what was typed before this question)"
 class _Screen:
     """What every view of one conversation shares (:meth:`Conversation.with_options`)."""
 
-    __slots__ = ("attention_due", "gone", "open_line")
+    __slots__ = ("attention_due", "gone", "open_line", "said")
 
     def __init__(self, gone: bool) -> None:
         self.gone = gone  # the screens go nowhere: stderr is /dev/null, or the terminal went
         self.open_line = False  # what was written last left the cursor after text
         self.attention_due = False  # the next prompt calls the person (--notify)
+        self.said = 0  # writes to the person so far (what came last, for a host's lines)
 
 
 class Conversation:
@@ -111,6 +112,11 @@ class Conversation:
         return self._view(self._options, request_id)
 
     @property
+    def said(self) -> int:
+        """How many times the person was written to so far."""
+        return self._screen.said
+
+    @property
     def open_line(self) -> bool:
         """What was written last left the cursor after text."""
         return self._screen.open_line
@@ -123,6 +129,7 @@ class Conversation:
         if screen.gone:
             return
         try:
+            screen.said += 1
             self.out.write(terminal_text(text, colour=self.style.colour))
             if text:
                 screen.open_line = not text.endswith("\n")

@@ -101,6 +101,7 @@ def acp_command(
             inbox=asker,
             thoughts=thoughts,
             mode=mode,
+            stderr=shown,
         )
         return child.session_ended(status, save if recorder is not None else None)
 

@@ -45,7 +45,8 @@ def claude_command(
     conv = Conversation(reader, err, Style.for_stream(sys.stderr), options)
     typed = bytearray()
     reader.transcript = typed
-    link: Link = ChildClaude(command, on_stderr=child.show_stderr(conv))
+    stderr = child.show_stderr(conv)
+    link: Link = ChildClaude(command, on_stderr=stderr)
     recorder = ClaudeRecorder(link) if record_path is not None else None
 
     def save(status: int) -> bool:
@@ -65,7 +66,9 @@ def claude_command(
 
     def work() -> int:
         # host() ends Claude Code on every way out
-        status = host(recorder or link, conv, out, prompt=prompt, allow=allow, deny=deny)
+        status = host(
+            recorder or link, conv, out, prompt=prompt, allow=allow, deny=deny, stderr=stderr
+        )
         return child.session_ended(status, save if recorder is not None else None)
 
     return work
