@@ -248,7 +248,7 @@ BASH_CALL = {
     [
         ("y", 0, {"type": "permission", "tool_use_id": "toolu_bash", "behavior": "allow"}),
         ("n", 1, {"type": "tool_result", "content": REJECT_MESSAGE, "is_error": True}),
-        ("deploy to staging first", 1, {"type": "tool_result", "is_error": True}),
+        ("n: deploy to staging first", 1, {"type": "tool_result", "is_error": True}),
     ],
 )
 def test_the_fallback_prompt_at_a_terminal(
@@ -264,7 +264,7 @@ def test_the_fallback_prompt_at_a_terminal(
     got_status, got = term.finish()
     assert got_status == status
     assert reply.items() <= got.items()
-    if typed.startswith("deploy"):
+    if typed.startswith("n: deploy"):
         assert got["content"].endswith("the user said:\ndeploy to staging first")
 
 
