@@ -24,7 +24,15 @@ from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style, display_width
-from askcli.tools.permission import PROMPT, PROMPT_ALWAYS, input_lines
+from askcli.tools.permission import (
+    AGAIN,
+    AGAIN_ALWAYS,
+    AGAIN_CAREFUL,
+    AGAIN_CAREFUL_ALWAYS,
+    PROMPT,
+    PROMPT_ALWAYS,
+    input_lines,
+)
 from askcli.wire.documents import Document
 from askcli.wire.envelopes import Output
 from askcli.wire.results import REJECT_MESSAGE, REJECT_WITH_WORDS_PREFIX
@@ -174,8 +182,6 @@ def test_empty_help_and_other_numbers_ask_again() -> None:
 
 
 def test_the_hints_fit_40_columns() -> None:
-    from askcli.tools.permission import AGAIN, AGAIN_ALWAYS, AGAIN_CAREFUL, AGAIN_CAREFUL_ALWAYS
-
     for hint in (AGAIN, AGAIN_ALWAYS, AGAIN_CAREFUL, AGAIN_CAREFUL_ALWAYS):
         assert len(hint) <= 40
 
