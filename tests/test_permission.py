@@ -24,7 +24,15 @@ from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style, display_width
-from askcli.tools.permission import PROMPT, PROMPT_ALWAYS, input_lines
+from askcli.tools.permission import (
+    AGAIN,
+    AGAIN_ALWAYS,
+    AGAIN_CAREFUL,
+    AGAIN_CAREFUL_ALWAYS,
+    PROMPT,
+    PROMPT_ALWAYS,
+    input_lines,
+)
 from askcli.wire.documents import Document
 from askcli.wire.envelopes import Output
 from askcli.wire.results import REJECT_MESSAGE, REJECT_WITH_WORDS_PREFIX
@@ -86,7 +94,7 @@ def test_the_prompt_shows_the_tool_its_input_and_the_choices() -> None:
     )
 
 
-@pytest.mark.parametrize("typed", ["y", "yes", "1", "１", " Y "])
+@pytest.mark.parametrize("typed", ["y", "yes", "1", "１", " Y ", "1."])
 def test_allow_gives_the_permission_to_run_it(typed: str) -> None:
     (reply,), _, status = ask([typed])
     assert status == 0
@@ -100,7 +108,7 @@ def test_allow_gives_the_permission_to_run_it(typed: str) -> None:
     assert decision == {"behavior": "allow", "updatedInput": BASH["input"]}
 
 
-@pytest.mark.parametrize("typed", ["n", "no", "3", "q", "３"])
+@pytest.mark.parametrize("typed", ["n", "no", "N", "q", "n:", "3", "３", "3."])
 def test_no_gives_the_rejection(typed: str) -> None:
     (reply,), _, status = ask([typed])
     assert status == 1
@@ -114,20 +122,68 @@ def test_no_gives_the_rejection(typed: str) -> None:
     assert decision == {"behavior": "deny", "message": REJECT_MESSAGE}
 
 
-def test_words_give_the_rejection_with_the_words() -> None:
-    (reply,), _, status = ask(["run only the unit tests"])
+WORDS = "run only the unit tests"
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        ["3", WORDS],
+        ["3.", WORDS],
+        ["３", WORDS],
+        [f"n: {WORDS}"],
+        [f"N:{WORDS}"],
+        [f"n {WORDS}"],
+        [f"3: {WORDS}"],
+        [f"  n:   {WORDS}  "],
+    ],
+)
+def test_3_or_n_colon_gives_the_rejection_with_the_words(typed: list[str]) -> None:
+    (reply,), stderr, status = ask(typed)
     assert status == 1
-    assert reply["content"] == REJECT_WITH_WORDS_PREFIX + "run only the unit tests"
-    (data,), _, _ = ask(["run only the unit tests"], Output.ANSWERS)
-    assert data["allowed"] is False and data["feedback"] == "run only the unit tests"
+    assert reply["content"] == REJECT_WITH_WORDS_PREFIX + WORDS
+    (data,), _, _ = ask(typed, Output.ANSWERS)
+    assert data["allowed"] is False and data["feedback"] == WORDS
+    if typed[0] != f"n {WORDS}":
+        assert "n: TEXT" not in stderr  # asked nothing again
+
+
+def test_3_then_enter_or_the_end_denies_without_words() -> None:
+    (reply,), stderr, status = ask(["3", ""])
+    assert status == 1 and reply["content"] == REJECT_MESSAGE
+    assert stderr.endswith(
+        "Allow? 1 or 3 (y/n): 3\nTell the agent what to do instead (Enter: just deny): \n"
+    )
+    (reply,), _, status = ask(["3"])
+    assert status == 1 and reply["content"] == REJECT_MESSAGE
+
+
+# every line that is no answer: asked again, never sent to the agent as its words
+UNCLEAR = ["ok", "sure", "yep", "allow", "Yes.", "y.", "4", "0", "", WORDS, "no, use rg", "nope"]
+
+
+@pytest.mark.parametrize("typed", UNCLEAR)
+def test_anything_else_is_asked_again_with_the_keys(typed: str) -> None:
+    (reply,), stderr, status = ask([typed, "y"])
+    assert status == 0 and reply["behavior"] == "allow"
+    assert stderr.count("! type 1 or 3 (y/n), or n: TEXT\n") == 1
+    (reply,), _, status = ask([typed])
+    assert status == ExitStatus.NO_ANSWER
+    assert reply["content"] == "No answer from the user (the input ended)."
 
 
 def test_empty_help_and_other_numbers_ask_again() -> None:
     (reply,), stderr, _ = ask(["", "?", "4", "0", "y"])
     assert reply["behavior"] == "allow"
-    assert stderr.count("! type 1 or 3 (y to allow, n to deny) or what to do instead") == 3
+    assert stderr.count("! type 1 or 3 (y/n), or n: TEXT") == 3
     assert "askcli never runs it" in stderr
     assert "  2, a" not in stderr  # nothing to remember: no 2 in the help either
+    assert "  n: TEXT  the same on one line: deny, and tell the agent TEXT\n" in stderr
+
+
+def test_the_hints_fit_40_columns() -> None:
+    for hint in (AGAIN, AGAIN_ALWAYS, AGAIN_CAREFUL, AGAIN_CAREFUL_ALWAYS):
+        assert len(hint) <= 40
 
 
 @pytest.mark.parametrize("typed", ["2", "a", "always", "２"])
@@ -369,7 +425,7 @@ def test_n_at_the_pager_denies_at_once(typed: str) -> None:
 def test_enter_past_the_last_page_is_not_an_answer() -> None:
     result, screen = paged(30, ["", "", "", "", "", "1"])
     assert result.allowed
-    assert "! type 1 or 3 (y to allow, n to deny) or what to do instead" in screen
+    assert "! type 1 or 3 (y/n), or n: TEXT" in screen
 
 
 @pytest.mark.parametrize(

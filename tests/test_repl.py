@@ -317,3 +317,26 @@ def test_help_lists_every_answer_word() -> None:
     ]:
         assert f"  {words} " in shown
     assert "Enter y " not in shown  # the review's words only at the review
+
+
+@pytest.mark.parametrize("typed", ["n", "no", "N"])
+def test_n_at_the_review_does_not_submit_and_says_what_to_type(typed: str) -> None:
+    data = parse_input(TWO["input"])
+    kept: list[str] = []
+    conv, out = conversation(["1", "2", typed, "1", "2", ""], "end")
+    conclusion = ask_questions(data, conv, keep=kept.append)
+    shown = out.getvalue()
+    said = "Not submitted: 1-2 changes an answer, b goes back, q declines.\n"
+    assert f"Submit? [y]: {typed}\n{said}" in shown
+    assert "! " not in shown  # no error
+    assert conclusion.ending is Ending.DONE
+    assert conclusion.state.answers == {"Q1?": "B", "Q2?": "Y"}  # 1 reopened, 2 chose B
+    assert kept == ["1", "2", "1", "2", ""]  # n moved nothing: it is not kept
+
+
+def test_n_at_the_review_ends_nothing_when_the_answers_end() -> None:
+    data = parse_input(TWO["input"])
+    conv, out = conversation(["1", "2", "n"], "end")
+    conclusion = ask_questions(data, conv)
+    assert conclusion.ending is Ending.ENDED and conclusion.state.mode.value == "review"
+    assert out.getvalue().count("Submit? [y]: ") == 2

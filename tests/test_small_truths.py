@@ -54,7 +54,7 @@ CTRL_D = "\x04"
     [
         ("library.json", "Choose 1-4 [1]: ", "2"),
         ("bash.json", "(y/n)", "y"),
-        ("bash.json", "(y/n)", "not now"),
+        ("bash.json", "(y/n)", "n: not now"),
     ],
 )
 def test_an_answer_ended_with_ctrl_d_does_not_glue_the_result_to_it(

@@ -88,6 +88,11 @@ class Submit(NamedTuple):
 
 
 @same_kind
+class NotSubmitted(NamedTuple):
+    """``n`` / ``no`` at the review: nothing is submitted; the person is told what else to type."""
+
+
+@same_kind
 class Reopen(NamedTuple):
     """Reopen question ``number`` (1-based) from the review screen."""
 
@@ -132,7 +137,9 @@ QuestionCommand = (
     | FollowUp
     | Respond
 )
-ReviewCommand = Submit | Reopen | Back | Decline | Clarify | Help | FollowUp | Respond
+ReviewCommand = (
+    Submit | NotSubmitted | Reopen | Back | Decline | Clarify | Help | FollowUp | Respond
+)
 
 _WORDS: dict[str, Back | Skip | Decline | Clarify | Help] = {
     "b": Back(),
@@ -432,11 +439,13 @@ def parse_confirm(line: str, *, default: bool) -> Confirm:
 
 def parse_review_line(line: str, *, count: int, extras: bool = False) -> ReviewCommand:
     """Read one line typed at the review screen of ``count`` questions (``extras``: ``m``
-    and ``r`` are taken)."""
+    and ``r`` are taken). ``n`` and ``no`` answer ``Submit?`` too: not yet."""
     text = normalize(line)
     word = text.lower()
     if word in ("", "y", "yes"):
         return Submit()
+    if word in ("n", "no"):
+        return NotSubmitted()
     command = _WORDS.get(word)
     if command is not None and not isinstance(command, Skip):
         return command

@@ -14,6 +14,7 @@ from ..errors import AnswerTimeout, Refused
 from ..questions.answers import (
     Help,
     Notes,
+    NotSubmitted,
     Preview,
     Skip,
     parse_confirm,
@@ -146,6 +147,8 @@ def ask_questions(
                 continue
             if isinstance(meaning, Help):
                 conv.say(screens.help_text(state, conv.style.width))
+            elif isinstance(meaning, NotSubmitted):
+                conv.say(screens.not_submitted(len(data.questions), conv.style))
             elif isinstance(meaning, Preview):
                 question = data.questions[state.at]
                 conv.say(screens.preview_block(question, meaning.number, conv.style))
@@ -171,9 +174,12 @@ def ask_questions(
     return Conclusion(state, Ending.DONE)
 
 
-def interpret(data: AskInput, state: AnswerState, line: str) -> Action | Help | Preview:
+def interpret(
+    data: AskInput, state: AnswerState, line: str
+) -> Action | Help | Preview | NotSubmitted:
     """What one line means in ``state``: an action for the state machine, or something to
-    show (help, a preview). Refused when it means nothing usable."""
+    show (help, a preview, what else to type at the review). Refused when it means nothing
+    usable."""
     if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT, Mode.RESPOND_TEXT):
         return Text(line)
     if state.mode is Mode.CONFIRM_DECLINE:
@@ -217,7 +223,7 @@ def replay(data: AskInput, state: AnswerState, lines: Sequence[str]) -> AnswerSt
     for line in lines:
         try:
             meaning = interpret(data, state, line)
-            if isinstance(meaning, Help | Preview):
+            if isinstance(meaning, Help | Preview | NotSubmitted):
                 continue
             after = reduce(state, meaning)
         except Refused:
