@@ -21,7 +21,7 @@ from askcli.inbox.store import QueuedQuestion, QueueState, Store
 
 from .helpers import ROOT, answer_queued, askcli_path
 from .real_agents import PEERS, free_port
-from .test_mcp import listening
+from .test_mcp import listening, serve_http
 
 CODEX = ROOT / ".cache" / "codex" / "node_modules" / ".bin" / "codex"
 pytestmark = pytest.mark.skipif(
@@ -41,33 +41,44 @@ ASKED = {
         }
     ]
 }
+TOKEN = "codex-test-token-0123456789"
 PNPM = (
     'User has answered your questions: "Which package manager should the project use?"='
     '"pnpm". You can now continue with the user\'s answers in mind.'
 )
 
 
-def documented() -> list[str]:
-    """The lines of docs/mcp.md's Codex set-up (its ``[mcp_servers.askcli]`` block)."""
+def documented(first: str) -> list[str]:
+    """The lines of docs/mcp.md's Codex set-up whose ``[mcp_servers.askcli]`` starts with the
+    key ``first`` (``command``: stdio; ``url``: HTTP)."""
     text = (ROOT / "docs" / "mcp.md").read_text()
-    block = text[text.index("```toml\n[mcp_servers.askcli]\n") + len("```toml\n") :]
+    block = text[text.index(f"```toml\n[mcp_servers.askcli]\n{first} = ") + len("```toml\n") :]
     return block[: block.index("```")].splitlines()
 
 
-def config(port: int, inbox: Path, command: Path, args: list[str], tool_timeout: int) -> str:
-    """Codex's config.toml: the stand-in as its model, and askcli mcp set up as docs/mcp.md
-    says, but for the ``command`` that runs askcli, ``args``, ``tool_timeout`` and the inbox."""
-    ours = {
-        "command": json.dumps(str(command)),
-        "args": json.dumps(args),
-        "tool_timeout_sec": str(tool_timeout),
-    }
-    server = []
-    for line in documented():
+def server(first: str, **ours: str) -> list[str]:
+    """docs/mcp.md's lines (:func:`documented`) with the values of ``ours`` (each given)."""
+    lines = []
+    for line in documented(first):
         key = line.partition(" = ")[0]
-        server.append(f"{key} = {ours.pop(key)}" if key in ours else line)
+        lines.append(f"{key} = {ours.pop(key)}" if key in ours else line)
     assert not ours, f"docs/mcp.md's Codex set-up has no {sorted(ours)}"
-    server.append(f'env = {{ ASKCLI_INBOX = {json.dumps(str(inbox))}, NO_COLOR = "1" }}')
+    return lines
+
+
+def stdio(inbox: Path, command: Path, args: list[str], tool_timeout: int) -> list[str]:
+    """askcli mcp set up as docs/mcp.md says, run by ``command`` with ``args``."""
+    found = server(
+        "command",
+        command=json.dumps(str(command)),
+        args=json.dumps(args),
+        tool_timeout_sec=str(tool_timeout),
+    )
+    return [*found, f'env = {{ ASKCLI_INBOX = {json.dumps(str(inbox))}, NO_COLOR = "1" }}']
+
+
+def config(port: int, lines: list[str]) -> str:
+    """Codex's config.toml: the stand-in as its model, askcli mcp's ``lines``."""
     return (
         f"""\
 model = "standin-model"
@@ -84,7 +95,7 @@ request_max_retries = 0
 stream_max_retries = 0
 
 """
-        + "\n".join(server)
+        + "\n".join(lines)
         + "\n"
     )
 
@@ -138,13 +149,15 @@ class Run:
 @contextmanager
 def codex(
     tmp_path: Path,
-    args: list[str],
-    tool_timeout: int,
+    args: tuple[str, ...] = ("mcp",),
+    tool_timeout: int = 120,
     hold: Path | None = None,
     slow_start: float = 0,
+    http: int = 0,
 ) -> Iterator[Run]:
     """``codex exec`` asking for a package manager, with askcli mcp ``args`` as its MCP server
-    (started ``slow_start`` seconds late, as on a loaded machine)."""
+    (started ``slow_start`` seconds late, as on a loaded machine), or the ``askcli mcp --http``
+    on the port ``http``, which the test started."""
     port = free_port()
     home, codex_home, requests, work = (tmp_path / n for n in ("home", "codex", "req", "work"))
     for folder in (home, codex_home, requests, work):
@@ -155,7 +168,9 @@ def codex(
         command = tmp_path / "slow-askcli"
         command.write_text(f'#!/bin/sh\nsleep {slow_start}\nexec "{askcli_path()}" "$@"\n')
         command.chmod(0o755)
-    (codex_home / "config.toml").write_text(config(port, inbox, command, args, tool_timeout))
+    url = json.dumps(f"http://127.0.0.1:{http}/mcp")
+    lines = server("url", url=url) if http else stdio(inbox, command, list(args), tool_timeout)
+    (codex_home / "config.toml").write_text(config(port, lines))
     standin_err = (tmp_path / "standin.err").open("w")
     codex_err = (tmp_path / "codex.err").open("w")
     stand_in = subprocess.Popen(
@@ -172,6 +187,7 @@ def codex(
             "CODEX_HOME": str(codex_home),
             "STANDIN_API_KEY": "x",
             "NO_COLOR": "1",
+            "ASKCLI_MCP_TOKEN": TOKEN,  # for an askcli mcp --http
         }
         proc = subprocess.Popen(
             [str(CODEX), "exec", "--json", "--skip-git-repo-check", "ask me which package manager"],
@@ -202,8 +218,8 @@ def wall_time(output: list[dict[str, Any]]) -> float:
 
 
 def test_the_persons_answer_reaches_codexs_model(tmp_path: Path) -> None:
-    # askcli starting 3 s late still has its tools offered on the first turn (required = true)
-    with codex(tmp_path, ["mcp"], tool_timeout=120, slow_start=3) as run:
+    # askcli starting 2 s late still has its tools offered on the first turn (required = true)
+    with codex(tmp_path, slow_start=2) as run:
         question = run.question()
         assert answer_queued(Store(run.inbox), "1\n", question.id)
         events, requests = run.finish()
@@ -234,7 +250,7 @@ def test_the_persons_answer_reaches_codexs_model(tmp_path: Path) -> None:
 
 def test_after_codexs_tool_timeout_the_identical_call_gets_the_answer(tmp_path: Path) -> None:
     hold = tmp_path / "go"  # the stand-in calls again once the person has answered
-    args = ["mcp", "--wait", "60", "--reuse-for", "300"]  # --wait over Codex's timeout
+    args = ("mcp", "--wait", "60", "--reuse-for", "300")  # --wait over Codex's timeout
     with codex(tmp_path, args, tool_timeout=3, hold=hold) as run:
         question = run.question()
         timed_out = run.request(2)  # Codex gave up on the call: the model is told so
@@ -254,3 +270,18 @@ def test_after_codexs_tool_timeout_the_identical_call_gets_the_answer(tmp_path: 
     # the identical call was the same question: one in the inbox, answered
     assert [q.id for q in Store(run.inbox).questions(states=tuple(QueueState))] == [question.id]
     assert len(requests) == 3
+
+
+def test_codex_over_http_gets_the_answer(tmp_path: Path) -> None:
+    port = free_port()
+    served = serve_http(tmp_path, port, ASKCLI_MCP_TOKEN=TOKEN)
+    try:
+        with codex(tmp_path, http=port) as run:
+            question = run.question()
+            assert answer_queued(Store(run.inbox), "1\n", question.id)
+            _, requests = run.finish()
+    finally:
+        served.terminate()
+        served.communicate(timeout=10)
+    assert question.agent.client == 'http client "codex-mcp-client"'
+    assert outputs(requests[-1])[-1]["output"][1:] == [{"type": "input_text", "text": PNPM}]
