@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from askcli.hosts.mcp import still_waiting_text
 from askcli.inbox.store import QueuedQuestion, QueueState, Store
 
 from .helpers import ROOT, answer_queued, askcli_path
@@ -284,4 +285,22 @@ def test_codex_over_http_gets_the_answer(tmp_path: Path) -> None:
         served.terminate()
         served.communicate(timeout=10)
     assert question.agent.client == 'http client "codex-mcp-client"'
+    assert outputs(requests[-1])[-1]["output"][1:] == [{"type": "input_text", "text": PNPM}]
+
+
+def test_a_call_past_wait_gets_a_ticket_and_get_answer_the_answer(tmp_path: Path) -> None:
+    with codex(tmp_path, ("mcp", "--wait", "1")) as run:
+        question = run.question()
+        (output,) = outputs(run.request(2))  # --wait passed: the model has the ticket
+        assert output["output"][1:] == [
+            {"type": "input_text", "text": still_waiting_text(question.ticket)}
+        ]
+        assert answer_queued(Store(run.inbox), "1\n", question.id)
+        _, requests = run.finish()
+    calls = [i for i in requests[-1]["input"] if i.get("type") == "function_call"]
+    assert [(c["name"], c.get("namespace")) for c in calls] == [
+        ("ask_user_questions", "mcp__askcli"),
+        ("get_answer", "mcp__askcli"),
+    ]
+    assert json.loads(calls[1]["arguments"]) == {"ticket": question.ticket}
     assert outputs(requests[-1])[-1]["output"][1:] == [{"type": "input_text", "text": PNPM}]
