@@ -41,7 +41,7 @@ from .params import (
     show_default=True,
     metavar="SECONDS",
     help="Answer a call still unanswered after SECONDS with a ticket for get_answer; keep it "
-    "under the client's tool timeout (Codex: tool_timeout_sec, 60 by default; Claude Code: "
+    "under the client's tool timeout (Codex: tool_timeout_sec, 300 by default; Claude Code: "
     "MCP_TOOL_TIMEOUT).",
 )
 @click.option(
