@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.real_agents import RELEASES
 from tests.test_inbox_pty import Queue
 
 
@@ -18,3 +19,12 @@ def queue(tmp_path: Path) -> Iterator[Queue]:
         yield q
     finally:
         q.close()
+
+
+@pytest.fixture(params=RELEASES)
+def claude_bin(request: pytest.FixtureRequest) -> Path:
+    """Each Claude Code release the tests run on; a test skips, saying why, without it."""
+    path: Path = request.param
+    if not path.exists():
+        pytest.skip(f"Claude Code is not installed at {path} (make test installs it with npm)")
+    return path

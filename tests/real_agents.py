@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from askcli.wire import wording
 from tests.helpers import ROOT
 
 BIN = ROOT / ".cache"
@@ -35,6 +36,25 @@ needs_adapter = pytest.mark.skipif(
 needs_opencode = pytest.mark.skipif(
     not OPENCODE.exists(), reason="OpenCode is not installed (make test installs it with npm)"
 )
+
+
+# Claude Code: the oldest release still in use and the current one (make claude-code,
+# make claude-code-current); every test of the claude_bin fixture runs on both
+REAL = Path(
+    os.environ.get("ASKCLI_CLAUDE_BIN", ROOT / ".cache/claude-code/node_modules/.bin/claude")
+).absolute()
+# the current release (make claude-code-current) beside the oldest still in use: every test of
+# the `api` fixture runs on both
+CURRENT = Path(
+    os.environ.get(
+        "ASKCLI_CLAUDE_CURRENT_BIN",
+        ROOT / f".cache/claude-code-{wording.VERSION}/node_modules/.bin/claude",
+    )
+).absolute()
+RELEASES = [
+    pytest.param(REAL, id="claude-code-2.1.197"),
+    pytest.param(CURRENT, id=f"claude-code-{wording.VERSION}"),
+]
 
 
 def free_port() -> int:

@@ -146,7 +146,10 @@ def test_an_agent_that_exits_shows_its_last_stderr_lines(tmp_path: Path, columns
         {"stderr": "Error: GEMINI_MODEL=foo is not a model \x07 (see --help for the list)"}
     )
     update = {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "Reading"}
-    turn = [*lines, {"update": {**update, "kind": "read", "status": "pending"}}, {"exit": 3}]
+    # the lines are shown as they come, then the update after them (the pause keeps that
+    # order: stderr and the updates come on two pipes), so they are no longer just above
+    pending = {"update": {**update, "kind": "read", "status": "pending"}}
+    turn = [*lines, {"sleep": 0.5}, pending, {"exit": 3}]
     shown = session(tmp_path, {"turns": [turn]}, columns)
     end = shown[shown.index("askcli: the agent failed") :]
     error = "Error: GEMINI_MODEL=foo is not a model \\x07 (see --help for the list)"

@@ -34,13 +34,10 @@ from askcli.wire.results import ToolResult
 
 from . import helpers
 from .helpers import ROOT, askcli_path
-from .real_agents import start_stand_in
+from .real_agents import REAL, start_stand_in
 
 PEERS = ROOT / "tests" / "peers"
 FAKE = PEERS / "fake-claude"
-REAL = Path(
-    os.environ.get("ASKCLI_CLAUDE_BIN", ROOT / ".cache/claude-code/node_modules/.bin/claude")
-)
 # what askcli puts on Claude Code's command line, written out: no more, no less
 CLAUDE_ARGV = [
     "-p",
@@ -437,8 +434,8 @@ class Api:
 
 
 @pytest.fixture
-def api(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Api]:
-    server = Api(tmp_path, request.param)
+def api(tmp_path: Path, request: pytest.FixtureRequest, claude_bin: Path) -> Iterator[Api]:
+    server = Api(tmp_path, request.param, claude_bin=claude_bin)
     yield server
     server.stop()
 

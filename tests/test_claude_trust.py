@@ -168,8 +168,8 @@ BASH_TOUCH = [
 
 
 @pytest.fixture
-def api(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Api]:
-    server = Api(tmp_path, request.param)
+def api(tmp_path: Path, request: pytest.FixtureRequest, claude_bin: Path) -> Iterator[Api]:
+    server = Api(tmp_path, request.param, claude_bin=claude_bin)
     yield server
     server.stop()
 

@@ -171,8 +171,8 @@ class Headless:
 
 
 @pytest.fixture
-def api(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Api]:
-    server = Api(tmp_path, request.param)
+def api(tmp_path: Path, request: pytest.FixtureRequest, claude_bin: Path) -> Iterator[Api]:
+    server = Api(tmp_path, request.param, claude_bin=claude_bin)
     server.env["ASKCLI_INBOX"] = str(tmp_path / "inbox.db")
     yield server
     server.stop()

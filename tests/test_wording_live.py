@@ -11,7 +11,6 @@ lines. The tool definition Claude Code sends must be ``askcli schema --format cl
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,15 +21,11 @@ import pytest
 from askcli.runners.fixtures import play
 from askcli.wire import wording
 
-from .helpers import ROOT, run_askcli
+from .helpers import run_askcli
+from .real_agents import CURRENT
 from .test_claude import Api
 
 VERSION = wording.VERSION  # the release the Makefile installs for these tests
-CURRENT = Path(
-    os.environ.get(
-        "ASKCLI_CLAUDE_CURRENT_BIN", ROOT / f".cache/claude-code-{VERSION}/node_modules/.bin/claude"
-    )
-).absolute()  # askcli claude runs in a folder of its own
 # what the outer environment must not decide for Claude Code (a test run inside a Claude Code
 # session has some of these): which schema it gives the model
 FOREIGN = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
