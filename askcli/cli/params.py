@@ -95,8 +95,27 @@ SCHEMA_FORMATS = (  # askcli.wire.definitions: FORMATS + DIALECT_FORMATS, unimpo
     *("anthropic", "openai", "json-schema"),
     *("claude-code", "claude-code-extended", "opencode", "codex", "gemini", "elicitation"),
 )
+
+
 # --wording: Claude Code 2.1.88's texts (askcli.wire.results; "seed" inside askcli and in
 # fixtures, and still accepted) or the current release's (askcli.wire.wording)
+class Setting(click.ParamType[tuple[str, str]]):
+    """``ID=VALUE`` as ``(ID, VALUE)``: the ID not empty, the VALUE what follows the first
+    ``=`` (``--config``)."""
+
+    name = "id=value"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> tuple[str, str]:
+        if isinstance(value, tuple):
+            return value
+        key, equals, setting = str(value).partition("=")
+        if not key or not equals:
+            self.fail(f"{value!r} is not ID=VALUE", param, ctx)
+        return key, setting
+
+
 WORDINGS = (WORDING_2_1_88, "claude-code")
 
 

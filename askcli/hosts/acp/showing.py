@@ -11,6 +11,7 @@ from ...terminal.conversation import Conversation
 from ...terminal.rendering import wrap
 from ...tools.todos import checklist
 from ..child import MAX_NAMES, as_dict, as_text, shorten
+from . import config as configs
 from .content import content_mark, content_text
 
 FAILURE_LINES = 20  # lines of a failed tool call's content shown under it
@@ -34,6 +35,7 @@ class Showing:
     tools: dict[str, dict[str, Any]]  # title and status by toolCallId
     modes: dict[str, str]  # the session's modes: name by id (session/new)
     mode: str | None  # the current mode's id
+    config: dict[str, configs.Option]  # the session's config options by id
 
     def flush(self) -> None:
         self.flush_thought()
@@ -70,7 +72,13 @@ class Showing:
                     self.flush()
                 self.thought += content_text(update.get("content"))
             return
-        if kind in ("tool_call", "tool_call_update", "plan", "current_mode_update"):
+        if kind in (
+            "tool_call",
+            "tool_call_update",
+            "plan",
+            "current_mode_update",
+            "config_option_update",
+        ):
             self.flush()
         if kind == "tool_call":
             self.final = []
@@ -88,8 +96,12 @@ class Showing:
             self.conv.say(checklist(items, self.conv.style, title="Plan"))
         elif kind == "current_mode_update":
             mode = as_text(update.get("currentModeId"))
-            if mode and mode != self.mode:
+            if configs.mode_option(self.config) is not None:
+                self.mode = mode or self.mode  # the config option's update shows it
+            elif mode and mode != self.mode:
                 self.show_mode(mode)
+        elif kind == "config_option_update" and isinstance(update.get("configOptions"), list):
+            self.show_config(configs.parse(update["configOptions"]))
         # usage, commands and session info are not shown
 
     def tool(self, update: dict[str, Any], *, new: bool) -> None:
@@ -125,6 +137,12 @@ class Showing:
         self.say_item(line)
         for text_line in lines:
             self.say_item("       " + text_line)
+
+    def show_config(self, options: dict[str, configs.Option]) -> None:
+        """The config options now: those that changed shown, one line each."""
+        for option in configs.changed(self.config, options):
+            self.conv.say(configs.line(option, self.conv.style.width) + "\n")
+        self.config = options
 
     def show_mode(self, mode: str) -> None:
         self.mode = mode
