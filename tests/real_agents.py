@@ -1,6 +1,8 @@
 """The real ACP agents the tests run offline, installed by `make acp-agents` into .cache/
-(pinned), and what they need: Gemini CLI on canned model replies, and the stand-in Anthropic
-API (tests/peers/mock_anthropic.py) for Claude Code through claude-agent-acp and OpenCode."""
+(pinned), and what they need: Gemini CLI on canned model replies, the stand-in Anthropic API
+(tests/peers/mock_anthropic.py) for Claude Code through claude-agent-acp (0.49.0, the oldest
+release still in use, and 0.101.0, the current one) and OpenCode, and the stand-in Responses
+API (tests/peers/openai_responses_standin.py) for Codex through codex-acp."""
 
 from __future__ import annotations
 
@@ -22,6 +24,8 @@ from tests.helpers import ROOT
 BIN = ROOT / ".cache"
 GEMINI = BIN / "gemini-cli" / "node_modules" / ".bin" / "gemini"
 ADAPTER = BIN / "claude-agent-acp" / "node_modules" / ".bin" / "claude-agent-acp"
+ADAPTER_CURRENT = BIN / "claude-agent-acp-0.101.0" / "node_modules" / ".bin" / "claude-agent-acp"
+CODEX_ACP = BIN / "codex-acp" / "node_modules" / ".bin" / "codex-acp"
 OPENCODE = BIN / "opencode" / "node_modules" / ".bin" / "opencode"
 PEERS = Path(__file__).parent / "peers"
 
@@ -31,6 +35,18 @@ needs_gemini = pytest.mark.skipif(
 needs_adapter = pytest.mark.skipif(
     not ADAPTER.exists(),
     reason="claude-agent-acp is not installed (make test installs it with npm)",
+)
+needs_adapter_current = pytest.mark.skipif(
+    not ADAPTER_CURRENT.exists(),
+    reason="claude-agent-acp 0.101.0 is not installed (make test installs it with npm)",
+)
+# a test of both claude-agent-acp releases: parametrize("adapter", ADAPTERS)
+ADAPTERS = [
+    pytest.param(ADAPTER, id="claude-agent-acp-0.49.0", marks=needs_adapter),
+    pytest.param(ADAPTER_CURRENT, id="claude-agent-acp-0.101.0", marks=needs_adapter_current),
+]
+needs_codex_acp = pytest.mark.skipif(
+    not CODEX_ACP.exists(), reason="codex-acp is not installed (make test installs it with npm)"
 )
 needs_opencode = pytest.mark.skipif(
     not OPENCODE.exists(), reason="OpenCode is not installed (make test installs it with npm)"
@@ -143,6 +159,9 @@ def claude_env(home: Path, port: int) -> dict[str, str]:
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
         "DISABLE_AUTOUPDATER": "1",
         "DISABLE_ERROR_REPORTING": "1",
+        # no predicted next prompt after a turn: it is a request with tools, which would take
+        # the stand-in's next turn (Claude Code 2.1.318, in claude-agent-acp 0.101.0)
+        "CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION": "false",
         "NO_COLOR": "1",
         "TERM": "dumb",
     }
