@@ -59,6 +59,13 @@ class Showing:
 
     def update(self, update: dict[str, Any]) -> None:
         kind = update.get("sessionUpdate")
+        if kind == "agent_message_chunk" and _notice(update):
+            # claude-agent-acp's notice (a warning of Claude Code's): not the turn's text
+            self.flush()
+            text = content_text(update.get("content")).strip()
+            lines = wrap(visible(text, multiline=True), self.conv.style.width, first="Notice: ")
+            self.conv.say("\n".join(lines) + "\n")
+            return
         if kind == "agent_message_chunk":
             self.flush_thought()
             block = update.get("content")
@@ -147,3 +154,10 @@ class Showing:
     def show_mode(self, mode: str) -> None:
         self.mode = mode
         self.say_item(f"(mode: {self.modes.get(mode, mode)})")
+
+
+def _notice(update: dict[str, Any]) -> bool:
+    """A message chunk claude-agent-acp marks as a notice (``_meta.claudeCode.kind``
+    ``informational``), such as 0.101.0's warning about auto mode's billing."""
+    claude = as_dict(as_dict(update.get("_meta")).get("claudeCode"))
+    return claude.get("kind") == "informational"
