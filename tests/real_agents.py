@@ -113,17 +113,18 @@ def gemini(tmp_path: Path, replies: list[dict[str, Any]]) -> tuple[Path, dict[st
 
 
 def start_stand_in(
-    tmp_path: Path, turns: list[dict[str, Any]]
+    tmp_path: Path, turns: list[Any], peer: str = "mock_anthropic.py"
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
-    """Start the stand-in API answering ``turns`` in order: (its process, its port, the log
-    of the requests it got, one JSON line each), once it listens."""
+    """Start the stand-in API (``peer``: the Anthropic one, or
+    ``openai_responses_standin.py``) answering ``turns`` in order: (its process, its port, the
+    log of the requests it got, one JSON line each), once it listens."""
     scenario, log = tmp_path / "turns.json", tmp_path / "requests.jsonl"
     scenario.write_text(json.dumps(turns))
     port = free_port()
     mock = subprocess.Popen(
         [
             sys.executable,
-            str(PEERS / "mock_anthropic.py"),
+            str(PEERS / peer),
             *("--port", str(port), "--scenario", str(scenario), "--log", str(log)),
         ]
     )
@@ -136,10 +137,12 @@ def start_stand_in(
 
 
 @contextmanager
-def stand_in(tmp_path: Path, turns: list[dict[str, Any]]) -> Iterator[tuple[int, Path]]:
+def stand_in(
+    tmp_path: Path, turns: list[Any], peer: str = "mock_anthropic.py"
+) -> Iterator[tuple[int, Path]]:
     """The stand-in API answering ``turns`` (:func:`start_stand_in`): (its port, its log);
     ended on the way out."""
-    mock, port, log = start_stand_in(tmp_path, turns)
+    mock, port, log = start_stand_in(tmp_path, turns, peer)
     try:
         yield port, log
     finally:
@@ -162,6 +165,38 @@ def claude_env(home: Path, port: int) -> dict[str, str]:
         # no predicted next prompt after a turn: it is a request with tools, which would take
         # the stand-in's next turn (Claude Code 2.1.318, in claude-agent-acp 0.101.0)
         "CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION": "false",
+        "NO_COLOR": "1",
+        "TERM": "dumb",
+    }
+
+
+# --- Codex through codex-acp, on the stand-in Responses API -----------------------------
+
+
+def codex_env(tmp_path: Path, port: int) -> dict[str, str]:
+    """The environment of codex-acp on the stand-in Responses API at ``port``: its own
+    CODEX_HOME (config.toml) and HOME under ``tmp_path``."""
+    home, codex_home = tmp_path / "home", tmp_path / "codex-home"
+    home.mkdir(parents=True, exist_ok=True)
+    codex_home.mkdir(parents=True, exist_ok=True)
+    (codex_home / "config.toml").write_text(
+        'model = "gpt-5.4"\n'  # a model Codex knows: no warning of unknown metadata
+        'model_provider = "standin"\n'
+        'approval_policy = "on-request"\n'
+        'sandbox_mode = "read-only"\n'
+        "[model_providers.standin]\n"
+        'name = "Stand-in Responses API"\n'
+        f'base_url = "http://127.0.0.1:{port}/v1"\n'
+        'wire_api = "responses"\n'
+        'env_key = "STANDIN_API_KEY"\n'
+        "request_max_retries = 0\n"
+        "stream_max_retries = 0\n"
+    )
+    return {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "CODEX_HOME": str(codex_home),
+        "STANDIN_API_KEY": "x",
         "NO_COLOR": "1",
         "TERM": "dumb",
     }
