@@ -2,7 +2,7 @@
 (pinned), and what they need: Gemini CLI on canned model replies, the stand-in Anthropic API
 (tests/peers/mock_anthropic.py) for Claude Code through claude-agent-acp (0.49.0, the oldest
 release still in use, and 0.101.0, the current one) and OpenCode, and the stand-in Responses
-API (tests/peers/openai_responses_standin.py) for Codex through codex-acp."""
+API (tests/peers/responses_scripted.py) for Codex through codex-acp."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ def start_stand_in(
     tmp_path: Path, turns: list[Any], peer: str = "mock_anthropic.py"
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
     """Start the stand-in API (``peer``: the Anthropic one, or
-    ``openai_responses_standin.py``) answering ``turns`` in order: (its process, its port, the
+    ``responses_scripted.py``) answering ``turns`` in order: (its process, its port, the
     log of the requests it got, one JSON line each), once it listens."""
     scenario, log = tmp_path / "turns.json", tmp_path / "requests.jsonl"
     scenario.write_text(json.dumps(turns))

@@ -1,5 +1,5 @@
 """askcli acp with Codex through codex-acp (npm @zed-industries/codex-acp, pinned), offline: its
-model is the stand-in Responses API (tests/peers/openai_responses_standin.py: each model
+model is the stand-in Responses API (tests/peers/responses_scripted.py: each model
 request takes the next scripted turn, and every request is logged). A whole session at a
 terminal, the person's answers reaching the model, recorded and replayed; its session config
 options shown and set with --config."""
@@ -23,7 +23,7 @@ from tests.test_acp_sessions import Terminal, replays_the_same, sent_answers
 
 pytestmark = needs_codex_acp
 
-STANDIN = "openai_responses_standin.py"
+STANDIN = "responses_scripted.py"
 
 
 def escalated(command: str, why: str) -> dict[str, Any]:

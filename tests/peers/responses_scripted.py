@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """A loopback stand-in for the OpenAI Responses API (streaming SSE), for end-to-end tests
-against the real Codex (codex-acp). askcli's copy of ../shared/peers/openai_responses_standin.py,
-scripted as tests/peers/mock_anthropic.py is.
+against the real Codex (codex-acp): openai_responses_standin.py (the Codex CLI's, after
+../shared/peers/) made to follow a script, as tests/peers/mock_anthropic.py does.
 
-Usage: openai_responses_standin.py --port 18765 --scenario turns.json --log requests.jsonl
+Usage: responses_scripted.py --port 18765 --scenario turns.json --log requests.jsonl
 
 The scenario is a JSON list of turns, one per POST .../responses, in order; a turn is a list of
 output items: ``{"call": NAME, "arguments": {...}}`` (a function call; NAME may be
