@@ -23,9 +23,17 @@ CLAUDE_AGENT_ACP := .cache/claude-agent-acp/.installed-$(CLAUDE_AGENT_ACP_VERSIO
 CLAUDE_AGENT_ACP_CURRENT := .cache/claude-agent-acp-$(CLAUDE_AGENT_ACP_CURRENT_VERSION)/.installed-$(CLAUDE_AGENT_ACP_CURRENT_VERSION)
 OPENCODE := .cache/opencode/.installed-$(OPENCODE_VERSION)
 CODEX_ACP := .cache/codex-acp/.installed-$(CODEX_ACP_VERSION)
+# The official MCP conformance suite tests/test_mcp_conformance.py runs against askcli mcp --http,
+# with the Node >= 22 it needs (the npm package node), and the real Codex CLI tests/test_mcp_codex.py
+# runs offline with askcli mcp as its MCP server (npm, into .cache/, pinned)
+MCP_CONFORMANCE_VERSION := 0.2.0-alpha.12
+CONFORMANCE_NODE_VERSION := 22.23.3
+CODEX_VERSION := 0.171.0
+MCP_CONFORMANCE := .cache/mcp-conformance/.installed-$(MCP_CONFORMANCE_VERSION)-node-$(CONFORMANCE_NODE_VERSION)
+CODEX := .cache/codex/.installed-$(CODEX_VERSION)
 
 .DEFAULT_GOAL := help
-.PHONY: help install claude-code claude-code-current acp-agents run try-claude try-acp test fuzz lint bench docs clean
+.PHONY: help install claude-code claude-code-current acp-agents mcp-clients run try-claude try-acp test fuzz lint bench docs clean
 
 help: ## list the targets
 	@grep -E '^[a-z][a-z0-9_-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -92,8 +100,17 @@ $(CLAUDE_AGENT_ACP_CURRENT):
 $(OPENCODE):
 	$(call npm_package,.cache/opencode,opencode-ai@$(OPENCODE_VERSION),OpenCode $(OPENCODE_VERSION))
 
+$(MCP_CONFORMANCE):
+	$(call npm_package,.cache/mcp-conformance,@modelcontextprotocol/conformance@$(MCP_CONFORMANCE_VERSION) node@$(CONFORMANCE_NODE_VERSION),the MCP conformance suite $(MCP_CONFORMANCE_VERSION))
+
+$(CODEX):
+	$(call npm_package,.cache/codex,@openai/codex@$(CODEX_VERSION),Codex CLI $(CODEX_VERSION))
+
+mcp-clients: $(MCP_CONFORMANCE) $(CODEX) ## install the MCP conformance suite (with Node 22) and Codex CLI (npm) for the MCP tests, once
+
 $(CODEX_ACP):
 	$(call npm_package,.cache/codex-acp,@zed-industries/codex-acp@$(CODEX_ACP_VERSION),codex-acp $(CODEX_ACP_VERSION))
+
 
 acp-agents: $(GEMINI_CLI) $(CLAUDE_AGENT_ACP) $(CLAUDE_AGENT_ACP_CURRENT) $(OPENCODE) $(CODEX_ACP) ## install Gemini CLI, claude-agent-acp (two releases), OpenCode and codex-acp (npm) for the ACP tests, once
 
@@ -101,7 +118,7 @@ claude-code: $(CLAUDE_CODE) ## install the real Claude Code 2.1.197 (npm) for th
 
 claude-code-current: $(CLAUDE_CODE_CURRENT) ## install Claude Code 2.1.332 (npm), whose texts --wording claude-code quotes
 
-test: install claude-code claude-code-current acp-agents ## run the whole test suite
+test: install claude-code claude-code-current acp-agents mcp-clients ## run the whole test suite
 	$(BIN)/python -m pytest
 
 fuzz: install ## the fuzz suites with ten times the cases of make test

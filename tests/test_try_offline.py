@@ -44,7 +44,7 @@ def _try(which: str, steps: list[tuple[str, str]]) -> str:
 
 @needs_claude
 def test_try_claude_asks_then_writes_the_note() -> None:
-    shown = _try("claude", [("Choose 1-4 [1]: ", "2"), ("(y/n), or type", "y")])
+    shown = _try("claude", [("Choose 1-4 [1]: ", "2"), ("Allow? 1-3 (y/n): ", "y")])
     assert "[Library] Which library should we use for date formatting?" in shown
     assert "Claude: Done: see NOTES.md." in shown
     assert "(NOTES.md was written: 'Dates are formatted" in shown

@@ -21,6 +21,7 @@ from ..terminal.rendering import MAX_CELLS, Style, terminal_text
 from ..tools.journal import default_dir as journal_default_dir
 from ..tools.todo_store import TodoStore, default_path
 from ..wire.envelopes import Output
+from ..wire.results import Wording
 from .params import (
     SCHEMA_FORMATS,
     Seconds,
@@ -77,7 +78,7 @@ def ask(
     journal: Path | None,
     timeout: float | None,
     notify: str | None,
-    wording: str,
+    wording: Wording,
     inbox: bool,
 ) -> None:
     """Ask the person the questions of each call in SOURCE (a file, or - for stdin).
@@ -148,7 +149,7 @@ def record(
     answers_path: str,
     output: str,
     session: str | None,
-    wording: str,
+    wording: Wording,
     description: str,
     columns: int,
 ) -> None:

@@ -6,7 +6,7 @@ Three tools: ``ask_user_questions`` (AskUserQuestion's input schema and result t
 with the MCP client's name as its agent, and waited for; an inbox (``askcli inbox``) asks the
 person and stores the reply, whose result text goes back to the model.
 
-MCP clients give up on long tool calls (Codex after ``tool_timeout_sec``, 60 s by default;
+MCP clients give up on long tool calls (Codex after ``tool_timeout_sec``, 300 s by default;
 clients built on the TypeScript SDK after 60 s; Claude Code after ``MCP_TOOL_TIMEOUT``). The
 answer is never lost: a call still unanswered after ``wait`` seconds returns a result telling
 the model that the question still waits, with its ticket, and how to call ``get_answer``; an
@@ -58,7 +58,7 @@ from .mcp_end import Deadline, client_gone
 if TYPE_CHECKING:  # anyio comes with the SDK: imported where it is used, after the check
     import anyio
 
-# Codex's tool_timeout_sec and the TypeScript SDK's request timeout are 60 s by default;
+# Codex's tool_timeout_sec is 300 s by default, the TypeScript SDK's request timeout 60 s;
 # Claude Code's MCP_TOOL_TIMEOUT is about 27.8 hours for a stdio server: 50 s is under all
 DEFAULT_WAIT = 50.0
 DEFAULT_PROGRESS = 10.0  # seconds between progress notifications while a call waits

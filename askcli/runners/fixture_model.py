@@ -21,7 +21,7 @@ OutputName = Literal["result", "answers", "sdk", "text"]
 Lines = Annotated[list[str], Field(fail_fast=True)]
 Calls = Annotated[list[dict[str, Any] | str], Field(fail_fast=True)]
 Setting = Annotated[list[str], Field(min_length=2, max_length=2)]  # [ID, VALUE]
-# --wording: "seed" (the default) is Claude Code 2.1.88's texts, by their old name
+# --wording (askcli.wire.wordings): "seed" is claude-code-2.1.88 (the default) by its old name
 Wording = Literal["seed", "claude-code-2.1.88", "claude-code"]
 
 
@@ -43,7 +43,7 @@ class _Asked(_Common):
 
     output: OutputName = "result"
     session: str | None = None
-    wording: Wording = "seed"
+    wording: Wording = "claude-code-2.1.88"
 
 
 class CallsFixture(_Asked):
@@ -64,7 +64,7 @@ class ClaudeSession(_Strict):
     allow: Lines = []
     deny: Lines = []
     exit_status: int | None = 0
-    wording: Wording = "seed"
+    wording: Wording = "claude-code-2.1.88"
     received: Calls
     sent: Annotated[list[dict[str, Any]], Field(fail_fast=True)]
 

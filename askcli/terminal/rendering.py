@@ -59,8 +59,9 @@ def display_width(text: str) -> int:
     return width if width >= 0 else sum(char_width(ch) for ch in text)
 
 
-def truncate(text: str, columns: int) -> str:
-    """``text`` cut to ``columns`` display columns, the last one an ellipsis when cut."""
+def truncate(text: str, columns: int, *, words: bool = False) -> str:
+    """``text`` cut to ``columns`` display columns, the last one an ellipsis when cut;
+    ``words``: cut after a whole word when one ends in the second half of what is kept."""
     if display_width(text) <= columns:
         return text
     out, used = [], 0
@@ -70,7 +71,22 @@ def truncate(text: str, columns: int) -> str:
             break
         out.append(ch)
         used += w
-    return "".join(out) + "…"
+    kept = "".join(out)
+    if words and text[len(kept)] != " ":
+        space = kept.rfind(" ")
+        if space > 0 and display_width(kept[:space]) * 2 >= columns:
+            kept = kept[:space]
+    return kept.rstrip(" ") + "…" if words else kept + "…"
+
+
+def last_columns(text: str, columns: int) -> str:
+    """The end of ``text`` that takes at most ``columns`` display columns."""
+    used = 0
+    for i in range(len(text) - 1, -1, -1):
+        used += char_width(text[i])
+        if used > columns:
+            return text[i + 1 :]
+    return text
 
 
 def _cut(word: str, columns: int) -> tuple[str, str]:
@@ -138,6 +154,15 @@ def _wrap_line(text: str, width: int, first: str, rest: str) -> list[str]:
             prefix, line, used, gap = rest, "", 0, 0
     lines.append((prefix + line).rstrip())
     return lines
+
+
+def wrap_prompt(text: str, width: int) -> str:
+    """A prompt wrapped at word boundaries to ``width`` (its last line is where the answer
+    is typed, the trailing spaces kept): the terminal never breaks it mid-word."""
+    body = text.rstrip(" ")
+    if display_width(text) <= width:
+        return text
+    return "\n".join(wrap(body, width)) + text[len(body) :]
 
 
 MAX_CELLS = 1000  # a larger COLUMNS or LINES is taken as this many; --columns at most this

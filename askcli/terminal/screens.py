@@ -232,6 +232,13 @@ def review_block(data: AskInput, state: AnswerState, style: Style) -> str:
     return "\n".join(lines) + "\n"
 
 
+def not_submitted(count: int, style: Style) -> str:
+    """Said after ``n`` at the review: nothing was submitted, and what to type instead."""
+    change = "1 changes the answer" if count == 1 else f"1-{count} changes an answer"
+    text = f"Not submitted: {change}, b goes back, q declines."
+    return "\n".join(wrap(text, style.width, rest="  ")) + "\n"
+
+
 def title_block(title: str, style: Style) -> str:
     """The call's title (Claude Code's extended questions), shown once above them."""
     lines = wrap(visible(title.strip(), multiline=True), style.width, rest="  ")
@@ -314,6 +321,7 @@ HELP_FOOTER = (
 
 REVIEW_HELP = (
     ("Enter y", "submit these answers (yes too)"),
+    ("n no", "do not submit yet (then a number, b or q)"),
     ("N", "change the answer to question N"),
     ("b back", "back to the last question"),
     ("c chat", "chat about this: decline and tell the agent what to clarify"),
