@@ -27,6 +27,7 @@ from .showing import Showing
 
 # what claude-agent-acp says when the Claude Code it runs exits; that one's stderr it drops
 HIDDEN_STDERR = "Claude Code process exited with code"
+SHOWN_STDERR = ". stderr: "  # how claude-agent-acp 0.101.0 adds that stderr to its error
 STEP = 0.1  # seconds between looks at the queue, so that signals are seen at once
 START_TIMEOUT = 60.0  # seconds the agent has to answer initialize and session/new
 
@@ -334,7 +335,7 @@ def host(
         if code is not None and code != 0:
             how += f" ({describe_exit(code)})"
         then: list[str] = []
-        if HIDDEN_STDERR in why:
+        if HIDDEN_STDERR in why and SHOWN_STDERR not in why:  # 0.101.0 says it in the error
             hint = "claude-agent-acp keeps Claude Code's stderr from askcli: "
             hint += "`askcli claude` run in the same environment shows it"
             then += wrap(hint, conv.style.width, first="  ", rest="  ")
