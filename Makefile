@@ -10,13 +10,19 @@ CLAUDE_CODE_VERSION := 2.1.197
 CLAUDE_CODE_CURRENT_VERSION := 2.1.332
 CLAUDE_CODE := .cache/claude-code/.installed-$(CLAUDE_CODE_VERSION)
 CLAUDE_CODE_CURRENT := .cache/claude-code-$(CLAUDE_CODE_CURRENT_VERSION)/.installed-$(CLAUDE_CODE_CURRENT_VERSION)
-# The real ACP agents tests/test_acp_real.py, test_acp_sessions.py and test_acp_opencode.py run offline (npm, into .cache/, pinned)
+# The real ACP agents tests/test_acp_real.py, test_acp_sessions.py, test_acp_opencode.py and
+# test_acp_codex.py run offline (npm, into .cache/, pinned): claude-agent-acp both at the oldest
+# release still in use and at the current one
 GEMINI_CLI_VERSION := 0.61.0
 CLAUDE_AGENT_ACP_VERSION := 0.49.0
+CLAUDE_AGENT_ACP_CURRENT_VERSION := 0.101.0
 OPENCODE_VERSION := 1.18.33
+CODEX_ACP_VERSION := 0.16.0
 GEMINI_CLI := .cache/gemini-cli/.installed-$(GEMINI_CLI_VERSION)
 CLAUDE_AGENT_ACP := .cache/claude-agent-acp/.installed-$(CLAUDE_AGENT_ACP_VERSION)
+CLAUDE_AGENT_ACP_CURRENT := .cache/claude-agent-acp-$(CLAUDE_AGENT_ACP_CURRENT_VERSION)/.installed-$(CLAUDE_AGENT_ACP_CURRENT_VERSION)
 OPENCODE := .cache/opencode/.installed-$(OPENCODE_VERSION)
+CODEX_ACP := .cache/codex-acp/.installed-$(CODEX_ACP_VERSION)
 # The official MCP conformance suite tests/test_mcp_conformance.py runs against askcli mcp --http,
 # with the Node >= 22 it needs (the npm package node), and the real Codex CLI tests/test_mcp_codex.py
 # runs offline with askcli mcp as its MCP server (npm, into .cache/, pinned)
@@ -88,6 +94,9 @@ $(GEMINI_CLI):
 $(CLAUDE_AGENT_ACP):
 	$(call npm_package,.cache/claude-agent-acp,@agentclientprotocol/claude-agent-acp@$(CLAUDE_AGENT_ACP_VERSION),claude-agent-acp $(CLAUDE_AGENT_ACP_VERSION))
 
+$(CLAUDE_AGENT_ACP_CURRENT):
+	$(call npm_package,.cache/claude-agent-acp-$(CLAUDE_AGENT_ACP_CURRENT_VERSION),@agentclientprotocol/claude-agent-acp@$(CLAUDE_AGENT_ACP_CURRENT_VERSION),claude-agent-acp $(CLAUDE_AGENT_ACP_CURRENT_VERSION))
+
 $(OPENCODE):
 	$(call npm_package,.cache/opencode,opencode-ai@$(OPENCODE_VERSION),OpenCode $(OPENCODE_VERSION))
 
@@ -99,7 +108,11 @@ $(CODEX):
 
 mcp-clients: $(MCP_CONFORMANCE) $(CODEX) ## install the MCP conformance suite (with Node 22) and Codex CLI (npm) for the MCP tests, once
 
-acp-agents: $(GEMINI_CLI) $(CLAUDE_AGENT_ACP) $(OPENCODE) ## install Gemini CLI, claude-agent-acp and OpenCode (npm) for the ACP tests, once
+$(CODEX_ACP):
+	$(call npm_package,.cache/codex-acp,@zed-industries/codex-acp@$(CODEX_ACP_VERSION),codex-acp $(CODEX_ACP_VERSION))
+
+
+acp-agents: $(GEMINI_CLI) $(CLAUDE_AGENT_ACP) $(CLAUDE_AGENT_ACP_CURRENT) $(OPENCODE) $(CODEX_ACP) ## install Gemini CLI, claude-agent-acp (two releases), OpenCode and codex-acp (npm) for the ACP tests, once
 
 claude-code: $(CLAUDE_CODE) ## install the real Claude Code 2.1.197 (npm) for the tests, once
 

@@ -1,6 +1,8 @@
 """The real ACP agents the tests run offline, installed by `make acp-agents` into .cache/
-(pinned), and what they need: Gemini CLI on canned model replies, and the stand-in Anthropic
-API (tests/peers/mock_anthropic.py) for Claude Code through claude-agent-acp and OpenCode."""
+(pinned), and what they need: Gemini CLI on canned model replies, the stand-in Anthropic API
+(tests/peers/mock_anthropic.py) for Claude Code through claude-agent-acp (0.49.0, the oldest
+release still in use, and 0.101.0, the current one) and OpenCode, and the stand-in Responses
+API (tests/peers/responses_scripted.py) for Codex through codex-acp."""
 
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ from tests.helpers import ROOT
 BIN = ROOT / ".cache"
 GEMINI = BIN / "gemini-cli" / "node_modules" / ".bin" / "gemini"
 ADAPTER = BIN / "claude-agent-acp" / "node_modules" / ".bin" / "claude-agent-acp"
+ADAPTER_CURRENT = BIN / "claude-agent-acp-0.101.0" / "node_modules" / ".bin" / "claude-agent-acp"
+CODEX_ACP = BIN / "codex-acp" / "node_modules" / ".bin" / "codex-acp"
 OPENCODE = BIN / "opencode" / "node_modules" / ".bin" / "opencode"
 PEERS = Path(__file__).parent / "peers"
 
@@ -32,6 +36,18 @@ needs_gemini = pytest.mark.skipif(
 needs_adapter = pytest.mark.skipif(
     not ADAPTER.exists(),
     reason="claude-agent-acp is not installed (make test installs it with npm)",
+)
+needs_adapter_current = pytest.mark.skipif(
+    not ADAPTER_CURRENT.exists(),
+    reason="claude-agent-acp 0.101.0 is not installed (make test installs it with npm)",
+)
+# a test of both claude-agent-acp releases: parametrize("adapter", ADAPTERS)
+ADAPTERS = [
+    pytest.param(ADAPTER, id="claude-agent-acp-0.49.0", marks=needs_adapter),
+    pytest.param(ADAPTER_CURRENT, id="claude-agent-acp-0.101.0", marks=needs_adapter_current),
+]
+needs_codex_acp = pytest.mark.skipif(
+    not CODEX_ACP.exists(), reason="codex-acp is not installed (make test installs it with npm)"
 )
 needs_opencode = pytest.mark.skipif(
     not OPENCODE.exists(), reason="OpenCode is not installed (make test installs it with npm)"
@@ -117,17 +133,18 @@ def gemini(tmp_path: Path, replies: list[dict[str, Any]]) -> tuple[Path, dict[st
 
 
 def start_stand_in(
-    tmp_path: Path, turns: list[dict[str, Any]]
+    tmp_path: Path, turns: list[Any], peer: str = "mock_anthropic.py"
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
-    """Start the stand-in API answering ``turns`` in order: (its process, its port, the log
-    of the requests it got, one JSON line each), once it listens."""
+    """Start the stand-in API (``peer``: the Anthropic one, or
+    ``responses_scripted.py``) answering ``turns`` in order: (its process, its port, the
+    log of the requests it got, one JSON line each), once it listens."""
     scenario, log = tmp_path / "turns.json", tmp_path / "requests.jsonl"
     scenario.write_text(json.dumps(turns))
     port = free_port()
     mock = subprocess.Popen(
         [
             sys.executable,
-            str(PEERS / "mock_anthropic.py"),
+            str(PEERS / peer),
             *("--port", str(port), "--scenario", str(scenario), "--log", str(log)),
         ]
     )
@@ -140,10 +157,12 @@ def start_stand_in(
 
 
 @contextmanager
-def stand_in(tmp_path: Path, turns: list[dict[str, Any]]) -> Iterator[tuple[int, Path]]:
+def stand_in(
+    tmp_path: Path, turns: list[Any], peer: str = "mock_anthropic.py"
+) -> Iterator[tuple[int, Path]]:
     """The stand-in API answering ``turns`` (:func:`start_stand_in`): (its port, its log);
     ended on the way out."""
-    mock, port, log = start_stand_in(tmp_path, turns)
+    mock, port, log = start_stand_in(tmp_path, turns, peer)
     try:
         yield port, log
     finally:
@@ -163,6 +182,41 @@ def claude_env(home: Path, port: int) -> dict[str, str]:
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
         "DISABLE_AUTOUPDATER": "1",
         "DISABLE_ERROR_REPORTING": "1",
+        # no predicted next prompt after a turn: it is a request with tools, which would take
+        # the stand-in's next turn (Claude Code 2.1.318, in claude-agent-acp 0.101.0)
+        "CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION": "false",
+        "NO_COLOR": "1",
+        "TERM": "dumb",
+    }
+
+
+# --- Codex through codex-acp, on the stand-in Responses API -----------------------------
+
+
+def codex_env(tmp_path: Path, port: int) -> dict[str, str]:
+    """The environment of codex-acp on the stand-in Responses API at ``port``: its own
+    CODEX_HOME (config.toml) and HOME under ``tmp_path``."""
+    home, codex_home = tmp_path / "home", tmp_path / "codex-home"
+    home.mkdir(parents=True, exist_ok=True)
+    codex_home.mkdir(parents=True, exist_ok=True)
+    (codex_home / "config.toml").write_text(
+        'model = "gpt-5.4"\n'  # a model Codex knows: no warning of unknown metadata
+        'model_provider = "standin"\n'
+        'approval_policy = "on-request"\n'
+        'sandbox_mode = "read-only"\n'
+        "[model_providers.standin]\n"
+        'name = "Stand-in Responses API"\n'
+        f'base_url = "http://127.0.0.1:{port}/v1"\n'
+        'wire_api = "responses"\n'
+        'env_key = "STANDIN_API_KEY"\n'
+        "request_max_retries = 0\n"
+        "stream_max_retries = 0\n"
+    )
+    return {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "CODEX_HOME": str(codex_home),
+        "STANDIN_API_KEY": "x",
         "NO_COLOR": "1",
         "TERM": "dumb",
     }

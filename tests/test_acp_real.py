@@ -14,12 +14,12 @@ import pytest
 
 from tests.helpers import askcli_path
 from tests.real_agents import (
-    ADAPTER,
+    ADAPTER_CURRENT,
+    ADAPTERS,
     GEMINI,
     claude_env,
     gemini,
     gemini_reply,
-    needs_adapter,
     needs_gemini,
     stand_in,
 )
@@ -251,6 +251,12 @@ def test_gemini_without_a_key_says_how_to_sign_in(tmp_path: Path) -> None:
     assert actual == expected
 
 
+def mode_default(adapter: Path) -> list[str]:
+    """askcli's options that start the adapter's session in its ``default`` mode (ask before
+    every change): 0.101.0 starts in ``auto``, where Claude decides."""
+    return ["--config", "mode=default"] if adapter == ADAPTER_CURRENT else []
+
+
 ASK = {
     "questions": [
         {
@@ -266,7 +272,7 @@ ASK = {
 }
 
 
-@needs_adapter
+@pytest.mark.parametrize("adapter", ADAPTERS)
 @pytest.mark.parametrize(
     ("answers", "sent"),
     [
@@ -275,7 +281,7 @@ ASK = {
     ],
 )
 def test_claude_askuserquestion_through_the_elicitation_form(  # the answer reaches the model
-    tmp_path: Path, answers: str, sent: str
+    tmp_path: Path, answers: str, sent: str, adapter: Path
 ) -> None:
     turns = [
         {
@@ -294,7 +300,11 @@ def test_claude_askuserquestion_through_the_elicitation_form(  # the answer reac
         work = tmp_path / "work"
         work.mkdir()
         proc = subprocess.run(
-            [str(askcli_path()), "acp", "--prompt", "pick a database", "--", str(ADAPTER)],
+            [
+                *(str(askcli_path()), "acp", "--prompt", "pick a database"),
+                *mode_default(adapter),
+                *("--", str(adapter)),
+            ],
             input=answers,
             capture_output=True,
             text=True,

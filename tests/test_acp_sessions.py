@@ -24,15 +24,15 @@ import pytest
 
 from tests.helpers import askcli_path
 from tests.real_agents import (
-    ADAPTER,
+    ADAPTER_CURRENT,
+    ADAPTERS,
     claude_env,
     gemini,
     gemini_reply,
-    needs_adapter,
     needs_gemini,
 )
 from tests.real_agents import stand_in as api_stand_in
-from tests.test_acp_real import ASK
+from tests.test_acp_real import ASK, mode_default
 
 TIMEOUT = 60  # the real agents take seconds to start; a turn is well under one
 
@@ -324,9 +324,9 @@ def last_tool_results(request: dict[str, Any]) -> list[dict[str, Any]]:
     return [b for b in blocks if b.get("type") == "tool_result"]
 
 
-@needs_adapter
+@pytest.mark.parametrize("adapter", ADAPTERS)
 def test_claude_session_question_allowed_bash_rejected_write(
-    tmp_path: Path, terminal: Callable[[list[str], Path, dict[str, str]], Terminal]
+    tmp_path: Path, terminal: Callable[[list[str], Path, dict[str, str]], Terminal], adapter: Path
 ) -> None:
     work = Path(os.path.realpath(tmp_path)) / "work"
     work.mkdir()
@@ -349,7 +349,8 @@ def test_claude_session_question_allowed_bash_rejected_write(
     ]
     record = tmp_path / "session.json"
     with stand_in(tmp_path, turns) as (env, log):
-        term = terminal(["--record", str(record), "--", str(ADAPTER)], work, env)
+        args = ["--record", str(record), *mode_default(adapter), "--", str(adapter)]
+        term = terminal(args, work, env)
         term.prompt()
         term.type("pick a database")
         term.expect("Choose 1-3: ")
@@ -361,14 +362,14 @@ def test_claude_session_question_allowed_bash_rejected_write(
 
         # claude-agent-acp's default mode asks before Bash (and Write)
         term.type("write out.txt")
-        term.expect("y = 2, n = 3: ")
+        term.expect(", n = 3: ")
         term.type("y")
         term.expect("-- turn done")
         term.prompt()
         assert (work / "out.txt").read_text() == "hi\n", term.screen
 
         term.type("write notes.txt")
-        term.expect("y = 2, n = 3: ")
+        term.expect(", n = 3: ")
         term.type("n")
         term.expect("-- turn done")
         term.prompt()
@@ -377,6 +378,117 @@ def test_claude_session_question_allowed_bash_rejected_write(
     assert not (work / "notes.txt").exists()
 
     screen = term.screen
+    if adapter == ADAPTER_CURRENT:
+        current_session_screen(screen, work, typed, record)
+        asked_text = CURRENT_ANSWERED
+        allowed = "allow-once"
+    else:
+        old_session_screen(screen, work, typed, record)
+        asked_text = OLD_ANSWERED
+        allowed = "allow"
+
+    # what the model received: each answer in the request right after its tool call
+    loop = [r for r in requests if r["request"].get("tools")]
+    assert len(loop) == 6, [r["path"] for r in requests]
+    answers = [last_tool_results(r) for r in loop]
+    assert [[b["tool_use_id"] for b in a] for a in answers] == [
+        [],
+        ["toolu_ask_1"],
+        [],
+        ["toolu_bash_1"],
+        [],
+        ["toolu_write_1"],
+    ]
+    (asked,), (ran,), (refused,) = answers[1], answers[3], answers[5]
+    # exactly as typed: quotes, accents, the check mark
+    assert asked["content"] == asked_text.format(typed)
+    assert typed.encode() in asked["content"].encode()
+    assert not asked.get("is_error")
+    assert ran["content"] == "(Bash completed with no output)"
+    assert ran["is_error"] is False
+    assert refused["content"] == "User refused permission to run tool"
+    assert refused["is_error"] is True
+
+    assert sent_answers(record) == [
+        {"action": "accept", "content": {"question_0_custom": typed}},
+        {"outcome": {"outcome": "selected", "optionId": allowed}},
+        {"outcome": {"outcome": "selected", "optionId": "reject"}},
+    ]
+    replays_the_same(record)
+
+
+# what AskUserQuestion's result says (Claude Code 2.1.185 in claude-agent-acp 0.49.0, 2.1.318
+# in 0.101.0)
+OLD_ANSWERED = (
+    'Your questions have been answered: "Which database?"="{}". '
+    "You can now continue with these answers in mind."
+)
+CURRENT_ANSWERED = (
+    'The user answered: "Which database?"="{}". Read the answers carefully \u2014 they may '
+    "request clarification, changes, or that you not proceed \u2014 and follow what they "
+    "actually say."
+)
+
+
+def current_session_screen(screen: str, work: Path, typed: str, record: Path) -> None:
+    """The session's screen with claude-agent-acp 0.101.0: the agent's own lines come in an
+    order of its own (a tool call's line before or after the text beside it), so each part
+    is checked in turn; its stderr lines (such as `[session/create] ...`) come when they
+    come, and are left out."""
+    screen = "".join(
+        line for line in screen.splitlines(keepends=True) if not line.startswith("(agent stderr)")
+    )
+    parts = [
+        "(Claude Agent 0.101.0 session ",
+        "(config mode=auto: default, acceptEdits, plan, auto)\n"
+        "(config model=default: default, opus, fable, sonnet, haiku)\n",
+        "(config mode=default: default, acceptEdits, plan, auto)\n> pick a database\n",
+        "\n[DB] Which database?   (question 1 of 1)\n"
+        "  1. Postgres - server\n"
+        "  2. SQLite - file\n"
+        "  3. Other - type your own answer\n"
+        "Choose 1-3: 3\n"
+        f"Other, type your answer: {typed}\n",
+        "Agent: Noted your choice.\n-- turn done, T s\n> write out.txt\n",
+        "\nThe agent asks to run: echo hi > out.txt\n"
+        "  kind: execute\n"
+        "  content: Write out.txt\n"
+        f"  locations: {work}/out.txt\n"
+        "  input:\n"
+        "      {\n"
+        '        "command": "echo hi > out.txt",\n'
+        '        "description": "Write out.txt"\n'
+        "      }\n"
+        "  1. Yes  (allow_once)\n"
+        "  2. Yes, and allow access to work/ and echo hi * commands  (allow_always)\n"
+        "  3. No  (reject_once)\n"
+        "Choose 1-3, y = 1, n = 3: y\n"
+        "  -> echo hi > out.txt  (done)\n",
+        "Agent: Wrote out.txt.\n-- turn done, T s\n> write notes.txt\n",
+        "\nThe agent asks to run: Write notes.txt\n"
+        "  kind: edit\n"
+        f"  content (edit of {work}/notes.txt):\n",
+        "  1. Yes  (allow_once)\n"
+        "  2. Yes, allow all edits during this session  (allow_always)\n"
+        "  3. No  (reject_once)\n"
+        "Choose 1-3, y = 1, n = 3: n\n"
+        "  -> Write notes.txt  (failed):\n"
+        "       ```\n"
+        "       User refused permission to run tool\n"
+        "       ```\n",
+        f"Agent: Understood, not written.\n-- turn done, T s\n> \naskcli: recorded {record}\n",
+    ]
+    at = 0
+    for part in parts:
+        found = screen.find(part, at)
+        assert found >= 0, f"not shown (after {at}): {part!r}\nthe session:\n{screen}"
+        at = found + len(part)
+    assert "does not give what it did" not in screen
+    assert "Traceback" not in screen
+
+
+def old_session_screen(screen: str, work: Path, typed: str, record: Path) -> None:
+    """The session's screen with claude-agent-acp 0.49.0, whole."""
     assert screen.startswith("(Claude Agent "), screen
     assert (
         "> pick a database\n"
@@ -445,35 +557,3 @@ def test_claude_session_question_allowed_bash_rejected_write(
     ) in screen, screen
     assert "does not give what it did" not in screen
     assert "Traceback" not in screen
-
-    # what the model received: each answer in the request right after its tool call
-    loop = [r for r in requests if r["request"].get("tools")]
-    assert len(loop) == 6, [r["path"] for r in requests]
-    answers = [last_tool_results(r) for r in loop]
-    assert [[b["tool_use_id"] for b in a] for a in answers] == [
-        [],
-        ["toolu_ask_1"],
-        [],
-        ["toolu_bash_1"],
-        [],
-        ["toolu_write_1"],
-    ]
-    (asked,), (ran,), (refused,) = answers[1], answers[3], answers[5]
-    expected = (
-        f'Your questions have been answered: "Which database?"="{typed}". '
-        "You can now continue with these answers in mind."
-    )
-    assert asked["content"] == expected  # exactly as typed: quotes, accents, the check mark
-    assert typed.encode() in asked["content"].encode()
-    assert not asked.get("is_error")
-    assert ran["content"] == "(Bash completed with no output)"
-    assert ran["is_error"] is False
-    assert refused["content"] == "User refused permission to run tool"
-    assert refused["is_error"] is True
-
-    assert sent_answers(record) == [
-        {"action": "accept", "content": {"question_0_custom": typed}},
-        {"outcome": {"outcome": "selected", "optionId": "allow"}},
-        {"outcome": {"outcome": "selected", "optionId": "reject"}},
-    ]
-    replays_the_same(record)

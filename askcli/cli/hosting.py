@@ -17,6 +17,7 @@ from .params import (
     AcpCommand,
     ClaudeCommand,
     Seconds,
+    Setting,
     answers_option,
     guard_pipe,
     notify_option,
@@ -138,6 +139,16 @@ def claude(
     help="Start the session in the agent's mode ID (session/set_mode), such as Gemini CLI's "
     "`plan` or claude-agent-acp's `acceptEdits`; an ID the agent does not offer lists its modes.",
 )
+@click.option(
+    "--config",
+    "config",
+    multiple=True,
+    metavar="ID=VALUE",
+    type=Setting(),
+    help="Set the agent's session config option ID to VALUE before the first prompt "
+    "(session/set_config_option), such as `model=sonnet`; repeatable. The options are shown "
+    "when the session starts; an ID or VALUE the agent does not offer lists what it offers.",
+)
 @click.pass_context
 def acp(
     ctx: click.Context,
@@ -152,6 +163,7 @@ def acp(
     terminal: bool,
     thoughts: bool,
     mode: str | None,
+    config: tuple[tuple[str, str], ...],
 ) -> None:
     """Host any Agent Client Protocol agent in plain lines: its permission requests and
     forms are asked here, its messages shown, each turn's final text printed on stdout.
@@ -163,8 +175,8 @@ def acp(
 
     \b
     Exit status: 0 done, 1 the agent failed or a turn ended early (max_tokens, refusal),
-    2 usage (a --mode the agent does not offer too) or an inbox file that cannot be used,
-    3 no answer (the input ended at a question, or --timeout; it is answered cancelled),
+    2 usage (a --mode or --config the agent does not offer too) or an inbox file that cannot
+    be used, 3 no answer (the input ended at a question, or --timeout; it is answered cancelled),
     130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 141 stdout closed, 74 stdout cannot be written.
     """
     from ..hosts.acp.command import acp_command
@@ -185,6 +197,7 @@ def acp(
             terminal=terminal,
             thoughts=thoughts,
             mode=mode,
+            config=config,
         )
     except UsageError as exc:
         usage_error(ctx, exc)

@@ -98,6 +98,23 @@ SCHEMA_FORMATS = (  # askcli.wire.definitions: FORMATS + DIALECT_FORMATS, unimpo
 )
 
 
+class Setting(click.ParamType[tuple[str, str]]):
+    """``ID=VALUE`` as ``(ID, VALUE)``: the ID not empty, the VALUE what follows the first
+    ``=`` (``--config``)."""
+
+    name = "id=value"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> tuple[str, str]:
+        if isinstance(value, tuple):
+            return value
+        key, equals, setting = str(value).partition("=")
+        if not key or not equals:
+            self.fail(f"{value!r} is not ID=VALUE", param, ctx)
+        return key, setting
+
+
 class WordingChoice(click.Choice):  # type: ignore[type-arg]
     """A name of :data:`askcli.wire.wordings.NAMES` (or an old one, ``seed`` for 2.1.88's);
     the value is the wording itself (:class:`askcli.wire.results.Wording`)."""

@@ -102,6 +102,7 @@ def play_acp(
         cwd=session.get("cwd", "/"),
         thoughts=session.get("thoughts", False),
         mode=session.get("mode"),
+        config=[(key, value) for key, value in session.get("config", ())],
         stderr=stderr,
     )
     return ReplayOutcome(out.getvalue().splitlines(), err.getvalue(), status, link.sent, acp=True)
@@ -121,6 +122,7 @@ def make_acp(
     terminal: bool = False,
     thoughts: bool = False,
     mode: str | None = None,
+    config: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
     """A fixture of an ``askcli acp`` session: the agent's messages, the person's lines,
     and what askcli sent and printed (as a replay prints it)."""
@@ -131,6 +133,7 @@ def make_acp(
         "terminal": terminal,
         "thoughts": thoughts,
         "mode": mode,
+        "config": [[key, value] for key, value in config],
     }
     acp.update((name, value) for name, value in options.items() if value)  # only those set
     acp["received"] = list(received)

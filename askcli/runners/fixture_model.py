@@ -20,6 +20,7 @@ OutputName = Literal["result", "answers", "sdk", "text"]
 # a list stops at its first bad item: a reason is enough, and a huge list stays quick
 Lines = Annotated[list[str], Field(fail_fast=True)]
 Calls = Annotated[list[dict[str, Any] | str], Field(fail_fast=True)]
+Setting = Annotated[list[str], Field(min_length=2, max_length=2)]  # [ID, VALUE]
 # --wording (askcli.wire.wordings): "seed" is claude-code-2.1.88 (the default) by its old name
 Wording = Literal["seed", "claude-code-2.1.88", "claude-code"]
 
@@ -84,6 +85,7 @@ class AcpSession(_Strict):
     terminal: bool = False  # --terminal
     thoughts: bool = False  # --thoughts
     mode: str | None = None  # --mode
+    config: Annotated[list[Setting], Field(fail_fast=True)] = []  # --config ID=VALUE
     received: Annotated[list[dict[str, Any]], Field(fail_fast=True)]
     sent: Annotated[list[dict[str, Any]], Field(fail_fast=True)]
 

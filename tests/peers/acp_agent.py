@@ -12,7 +12,9 @@ when session/cancel comes, within 10 s), ``{"stderr": TEXT}``, ``{"sleep": S}``,
 stopReason, end_turn by default). SCRIPT's ``"stderr_at_end"`` lines are written to stderr
 as the agent ends (its input closed), as Gemini CLI writes its own. SCRIPT's ``"modes"``,
 when given, is session/new's ``modes``; session/set_mode is logged; ``"agent_name"`` is the
-name it gives in initialize's agentInfo ("scripted" by default).
+name it gives in initialize's agentInfo ("scripted" by default). SCRIPT's ``"configOptions"``
+is session/new's ``configOptions``; session/set_config_option is logged and sets the option's
+``currentValue`` (its reply: every option).
 LOG gets one JSON line per message from the client: initialize, new_session, prompt,
 cancel, and the reply to each request (an error as ``{"error", "code", "data"}``).
 """
@@ -63,13 +65,24 @@ class Scripted:
 
     async def new_session(self, cwd: str, mcp_servers: Any = None, **kw: Any) -> Any:
         self.log("new_session", {"cwd": cwd})
-        modes = self.script.get("modes")
-        if modes is None:
-            return schema.NewSessionResponse(session_id="sess-1")
-        return schema.NewSessionResponse.model_validate({"sessionId": "sess-1", "modes": modes})
+        reply: dict[str, Any] = {"sessionId": "sess-1"}
+        for key in ("modes", "configOptions"):
+            if key in self.script:
+                reply[key] = self.script[key]
+        return schema.NewSessionResponse.model_validate(reply)
 
     async def set_session_mode(self, mode_id: str, session_id: str, **kw: Any) -> None:
         self.log("set_mode", mode_id)
+
+    async def set_config_option(
+        self, config_id: str, session_id: str, value: Any, **kw: Any
+    ) -> Any:
+        self.log("set_config_option", [config_id, value])
+        options = self.script.get("configOptions") or []
+        for option in options:
+            if option.get("id") == config_id:
+                option["currentValue"] = value
+        return schema.SetSessionConfigOptionResponse.model_validate({"configOptions": options})
 
     async def prompt(self, prompt: list[Any], session_id: str, **kw: Any) -> Any:
         self.log("prompt", [b.model_dump(by_alias=True, exclude_none=True) for b in prompt])

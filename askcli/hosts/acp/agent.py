@@ -185,6 +185,10 @@ class AgentLink:
             coro = self.conn.set_session_mode(
                 session_id=params["sessionId"], mode_id=params["modeId"]
             )
+        elif method == "session/set_config_option":
+            coro = self.conn.set_config_option(
+                config_id=params["configId"], session_id=params["sessionId"], value=params["value"]
+            )
         else:
             raise ValueError(f"askcli does not send {method}")
         future = asyncio.run_coroutine_threadsafe(_dumped(coro), self.loop)

@@ -33,6 +33,7 @@ def acp_command(
     terminal: bool,
     thoughts: bool,
     mode: str | None,
+    config: Sequence[tuple[str, str]] = (),
 ) -> Callable[[], int]:
     """The session's work, ready to run under askcli's signal handling; UsageError for what
     cannot be used (no agent, --record with --inbox, the fixture path, the answers file),
@@ -83,6 +84,7 @@ def acp_command(
             terminal=terminal,
             thoughts=thoughts,
             mode=mode,
+            config=config,
             exit_status=recorder.exit_status,
             one_terminal=one_terminal,
         )
@@ -101,6 +103,7 @@ def acp_command(
             inbox=asker,
             thoughts=thoughts,
             mode=mode,
+            config=config,
             stderr=shown,
         )
         return child.session_ended(status, save if recorder is not None else None)

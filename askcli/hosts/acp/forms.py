@@ -43,10 +43,10 @@ def auq_input(params: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, b
             if not isinstance(label, str):
                 return None
             extra = as_dict(as_dict(choice.get("_meta")).get("_claude/askUserQuestionOption"))
-            option: dict[str, Any] = {
-                "label": label,
-                "description": as_text(extra.get("description")),
-            }
+            # the option's description: in _meta (claude-agent-acp 0.49), in the choice
+            # itself (0.101)
+            about = as_text(extra.get("description")) or as_text(choice.get("description"))
+            option: dict[str, Any] = {"label": label, "description": about}
             if isinstance(extra.get("preview"), str):
                 option["preview"] = extra["preview"]
             options.append(option)

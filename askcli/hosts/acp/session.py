@@ -8,7 +8,7 @@ import contextlib
 import os
 import queue
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, TextIO
 
@@ -19,6 +19,7 @@ from ...terminal.conversation import Conversation
 from ...terminal.rendering import terminal_text, wrap
 from .. import child
 from ..child import as_dict, as_text, describe_exit, same_terminal
+from . import config as configs
 from .asking import Asking, typed_interrupt
 from .events import Ended, Event, EventKind, Link, Reply
 from .failures import SIGN_IN, failure, sign_in_lines
@@ -26,6 +27,7 @@ from .showing import Showing
 
 # what claude-agent-acp says when the Claude Code it runs exits; that one's stderr it drops
 HIDDEN_STDERR = "Claude Code process exited with code"
+SHOWN_STDERR = ". stderr: "  # how claude-agent-acp 0.101.0 adds that stderr to its error
 STEP = 0.1  # seconds between looks at the queue, so that signals are seen at once
 START_TIMEOUT = 60.0  # seconds the agent has to answer initialize and session/new
 
@@ -54,6 +56,7 @@ class AcpHost(Showing, Asking):
         self.auth_methods: Any = None  # the ways to sign in the agent offers (initialize)
         self.modes: dict[str, str] = {}  # the session's modes: name by id (session/new)
         self.mode: str | None = None  # the current mode's id
+        self.config: dict[str, configs.Option] = {}  # the session's config options by id
         # the answers to requests Ctrl-C interrupted: given after session/cancel is sent
         self.held: list[Callable[[], None]] = []
 
@@ -121,7 +124,11 @@ class AcpHost(Showing, Asking):
             self.elicitation(event.params, event.answer)
 
     def start(
-        self, capabilities: dict[str, Any], cwd: str | None = None, mode: str | None = None
+        self,
+        capabilities: dict[str, Any],
+        cwd: str | None = None,
+        mode: str | None = None,
+        config: Sequence[tuple[str, str]] = (),
     ) -> None:
         init = self.wait(
             self.link.call(
@@ -147,23 +154,60 @@ class AcpHost(Showing, Asking):
             if mode_id:
                 self.modes[mode_id] = as_text(as_dict(entry).get("name")) or mode_id
         self.mode = as_text(modes.get("currentModeId")) or None
-        if mode is not None and mode != self.mode:
+        self.config = configs.parse(session.get("configOptions"))
+        for option in self.config.values():
+            self.conv.say(configs.line(option, self.conv.style.width) + "\n")
+        wanted = list(config)
+        as_option = configs.mode_option(self.config)
+        if mode is not None and as_option is not None:
+            # the agent's modes are a config option too: --mode sets that option
+            if mode not in self.modes and mode not in (v for v, _, _ in as_option.values):
+                self.no_mode(mode, modes.get("availableModes"))
+            wanted.insert(0, (as_option.id, mode))
+        elif mode is not None and mode != self.mode:
             self.set_mode(mode, modes.get("availableModes"))
+        self.set_config(wanted)
+
+    def set_config(self, wanted: Sequence[tuple[str, str]]) -> None:
+        """``--config ID=VALUE``: set the new session's config options, each checked first
+        (exit 2 for one the agent does not offer, nothing set); the options that changed
+        shown."""
+        try:
+            resolved = configs.resolve(wanted, self.config)
+        except configs.ConfigError as exc:
+            self.conv.error(str(exc))
+            self.ended = Ended(ExitStatus.USAGE)
+            raise _Stop from None
+        for key, value in resolved:
+            if self.config[key].current == configs.text(value):
+                continue
+            params = {"sessionId": self.session_id, "configId": key, "value": value}
+            call = self.link.call("session/set_config_option", params)
+            reply = as_dict(self.wait(call, START_TIMEOUT))
+            if isinstance(reply.get("configOptions"), list):  # every option, as it is now
+                self.show_config(configs.parse(reply["configOptions"]))
+
+    def no_mode(self, mode: str, available: Any) -> None:
+        """``--mode`` with a mode the agent does not offer: what it offers; the session ends
+        (exit 2)."""
+        offered = []
+        for entry in available or []:
+            about = as_text(as_dict(entry).get("description"))
+            name = as_text(as_dict(entry).get("id"), "?")
+            offered.append(f"{name} ({about})" if about else name)
+        if not offered and (as_option := configs.mode_option(self.config)) is not None:
+            offered = [f"{v} ({d})" if d else v for v, _, d in as_option.values]
+        self.conv.error(
+            f"the agent has no mode {mode!r}; "
+            + (f"its modes: {', '.join(offered)}" if offered else "it offers no modes")
+        )
+        self.ended = Ended(ExitStatus.USAGE)
+        raise _Stop
 
     def set_mode(self, mode: str, available: Any) -> None:
         """``--mode``: switch the new session to the agent's mode ``mode``."""
         if mode not in self.modes:
-            offered = []
-            for entry in available or []:
-                about = as_text(as_dict(entry).get("description"))
-                name = as_text(as_dict(entry).get("id"), "?")
-                offered.append(f"{name} ({about})" if about else name)
-            self.conv.error(
-                f"the agent has no mode {mode!r}; "
-                + (f"its modes: {', '.join(offered)}" if offered else "it offers no modes")
-            )
-            self.ended = Ended(ExitStatus.USAGE)
-            raise _Stop
+            self.no_mode(mode, available)
         params = {"sessionId": self.session_id, "modeId": mode}
         self.wait(self.link.call("session/set_mode", params), START_TIMEOUT)
         self.show_mode(mode)
@@ -233,11 +277,13 @@ def host(
     inbox: Callable[[Any], Any] | None = None,
     thoughts: bool = False,
     mode: str | None = None,
+    config: Sequence[tuple[str, str]] = (),
     stderr: child.AgentStderr | None = None,
 ) -> int:
     """Hold an ACP session over ``link``; the exit status (as ``askcli claude``'s).
     With ``inbox`` (a Document in, its Reply out), permission requests and forms are
-    asked in the inbox instead of here; with ``thoughts``, the agent's thoughts are shown.
+    asked in the inbox instead of here; with ``thoughts``, the agent's thoughts are shown;
+    ``mode`` and ``config`` (``--mode``, ``--config``) are set before the first prompt.
     When the agent fails, its exit status is said with its last ``stderr`` lines."""
     if one_terminal is None:
         one_terminal = same_terminal(out, conv.out)
@@ -247,7 +293,7 @@ def host(
     interrupted = died = False
     why = ""
     try:
-        session.start(capabilities or {}, cwd, mode)
+        session.start(capabilities or {}, cwd, mode, config)
         while session.ended is None:
             text = prompt if prompt is not None else _read_prompt(conv)
             if text is None:
@@ -289,7 +335,7 @@ def host(
         if code is not None and code != 0:
             how += f" ({describe_exit(code)})"
         then: list[str] = []
-        if HIDDEN_STDERR in why:
+        if HIDDEN_STDERR in why and SHOWN_STDERR not in why:  # 0.101.0 says it in the error
             hint = "claude-agent-acp keeps Claude Code's stderr from askcli: "
             hint += "`askcli claude` run in the same environment shows it"
             then += wrap(hint, conv.style.width, first="  ", rest="  ")

@@ -11,6 +11,7 @@ from ...terminal.conversation import Conversation
 from ...terminal.rendering import wrap
 from ...tools.todos import checklist
 from ..child import MAX_NAMES, as_dict, as_text, shorten
+from . import config as configs
 from .content import content_mark, content_text
 
 FAILURE_LINES = 20  # lines of a failed tool call's content shown under it
@@ -34,6 +35,7 @@ class Showing:
     tools: dict[str, dict[str, Any]]  # title and status by toolCallId
     modes: dict[str, str]  # the session's modes: name by id (session/new)
     mode: str | None  # the current mode's id
+    config: dict[str, configs.Option]  # the session's config options by id
 
     def flush(self) -> None:
         self.flush_thought()
@@ -57,6 +59,13 @@ class Showing:
 
     def update(self, update: dict[str, Any]) -> None:
         kind = update.get("sessionUpdate")
+        if kind == "agent_message_chunk" and _notice(update):
+            # claude-agent-acp's notice (a warning of Claude Code's): not the turn's text
+            self.flush()
+            text = content_text(update.get("content")).strip()
+            lines = wrap(visible(text, multiline=True), self.conv.style.width, first="Notice: ")
+            self.conv.say("\n".join(lines) + "\n")
+            return
         if kind == "agent_message_chunk":
             self.flush_thought()
             block = update.get("content")
@@ -70,7 +79,13 @@ class Showing:
                     self.flush()
                 self.thought += content_text(update.get("content"))
             return
-        if kind in ("tool_call", "tool_call_update", "plan", "current_mode_update"):
+        if kind in (
+            "tool_call",
+            "tool_call_update",
+            "plan",
+            "current_mode_update",
+            "config_option_update",
+        ):
             self.flush()
         if kind == "tool_call":
             self.final = []
@@ -88,8 +103,12 @@ class Showing:
             self.conv.say(checklist(items, self.conv.style, title="Plan"))
         elif kind == "current_mode_update":
             mode = as_text(update.get("currentModeId"))
-            if mode and mode != self.mode:
+            if configs.mode_option(self.config) is not None:
+                self.mode = mode or self.mode  # the config option's update shows it
+            elif mode and mode != self.mode:
                 self.show_mode(mode)
+        elif kind == "config_option_update" and isinstance(update.get("configOptions"), list):
+            self.show_config(configs.parse(update["configOptions"]))
         # usage, commands and session info are not shown
 
     def tool(self, update: dict[str, Any], *, new: bool) -> None:
@@ -126,6 +145,19 @@ class Showing:
         for text_line in lines:
             self.say_item("       " + text_line)
 
+    def show_config(self, options: dict[str, configs.Option]) -> None:
+        """The config options now: those that changed shown, one line each."""
+        for option in configs.changed(self.config, options):
+            self.conv.say(configs.line(option, self.conv.style.width) + "\n")
+        self.config = options
+
     def show_mode(self, mode: str) -> None:
         self.mode = mode
         self.say_item(f"(mode: {self.modes.get(mode, mode)})")
+
+
+def _notice(update: dict[str, Any]) -> bool:
+    """A message chunk claude-agent-acp marks as a notice (``_meta.claudeCode.kind``
+    ``informational``), such as 0.101.0's warning about auto mode's billing."""
+    claude = as_dict(as_dict(update.get("_meta")).get("claudeCode"))
+    return claude.get("kind") == "informational"
