@@ -16,6 +16,7 @@ from ..errors import LineTooLong, Withdrawn
 from ..escaping import visible
 from ..lines import LineReader
 from ..questions.conclusion import Ending
+from . import editing
 from .rendering import Style, terminal_text
 
 if TYPE_CHECKING:
@@ -156,7 +157,13 @@ class Conversation:
         self.say(f"askcli: {visible(message)}\n")
 
     def read_answer(
-        self, prompt: str, *, command: bool = True, secret: bool = False, fresh: bool = True
+        self,
+        prompt: str,
+        *,
+        command: bool = True,
+        secret: bool = False,
+        fresh: bool = True,
+        history: str = editing.CHOICE,
     ) -> str | None:
         """Show ``prompt`` and read one line; None when the answers ended.
 
@@ -165,7 +172,8 @@ class Conversation:
         ``secret`` line never is, and a terminal does not echo it either. At a terminal,
         what was typed before the prompt is dropped first (``fresh``: the prompt answers
         what is on screen; False for a prompt that takes type-ahead, such as the next
-        message to an agent).
+        message to an agent). At a terminal the line is edited (:mod:`.editing`), with
+        the earlier answers of its ``history`` kind under Up.
         """
         if self._attention_due:
             self._attention_due = False
@@ -176,8 +184,11 @@ class Conversation:
                 self.say("\n")
             self.say(self.style.dim(TYPED_AHEAD) + "\n")
         while True:
-            self.say(prompt)
             try:
+                if editing.editable(self, secret=secret):
+                    line = editing.read_line(self, prompt, history, fresh=fresh)
+                    break
+                self.say(prompt)
                 if secret and hasattr(self.reader, "unechoed"):
                     with self.reader.unechoed():
                         line = self.reader.readline(self.timeout)

@@ -24,7 +24,7 @@ from ..questions.answers import (
 from ..questions.conclusion import Conclusion, Ending
 from ..questions.state import Action, AnswerState, Finish, Mode, Text, reduce, specs, start
 from ..schema.inputs import AskInput
-from ..terminal import screens
+from ..terminal import editing, screens
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style
 
@@ -126,6 +126,7 @@ def ask_questions(
                 "" if conv.quiet else screens.prompt(state, conv.style.width, secret=secret),
                 command=state.mode in (Mode.QUESTION, Mode.REVIEW),
                 secret=secret,
+                history=editing.TEXT if _typing(state) else editing.CHOICE,
             )
             if line is None:
                 return Conclusion(state, Ending.ENDED)
@@ -159,6 +160,13 @@ def ask_questions(
         conv.say("\n")
         return Conclusion(state, Ending.INTERRUPTED)
     return Conclusion(state, Ending.DONE)
+
+
+def _typing(state: AnswerState) -> bool:
+    """The prompt takes a text of the person's (its Up recalls earlier texts, not choices)."""
+    if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT, Mode.RESPOND_TEXT):
+        return True
+    return state.mode is Mode.QUESTION and state.current.typed
 
 
 def interpret(data: AskInput, state: AnswerState, line: str) -> Action | Help | Preview:
