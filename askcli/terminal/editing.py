@@ -3,8 +3,9 @@ answers, with Python's :mod:`readline` (GNU readline or libedit).
 
 Only a person at a terminal gets it: the answers come from a terminal (stdin or ``--answers
 /dev/tty``) and the screens go to the same terminal. Pipes, files, a secret question, a
-missing ``readline`` module, or a line already read into the reader's buffer are read as
-before, by the reader itself.
+missing ``readline`` module, a line already read into the reader's buffer, and answers that
+share the terminal's stream with the calls (``ask -``: a call pasted, the Ctrl-D that ends
+the input, must keep their order with the answers) are read as before, by the reader.
 
 ``input()`` is what reaches readline from Python, and it edits only on descriptors 0 and 1.
 So, for the one read, the answer terminal is put on descriptor 0 and the screen's terminal
@@ -27,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import select
 import signal
 import sys
 import threading
@@ -145,12 +147,26 @@ def editable(conv: Conversation, *, secret: bool) -> bool:
     reader = conv.reader
     if secret or not isinstance(reader, FdLineReader) or not reader.interactive:
         return False
+    if conv.calls_follow:  # calls pasted with the answers (ask -): one stream, read in order
+        return False
     if reader.buffered or threading.current_thread() is not threading.main_thread():
+        return False
+    if _waiting(reader.fd):  # typed ahead for a prompt that keeps it: read as it was typed
         return False
     screen = _fd(conv.out)
     if screen is None or not _same_terminal(reader.fd, screen):
         return False
     return _readline(reader.fd, screen) is not None
+
+
+def _waiting(fd: int) -> bool:
+    """A whole line, or the end of input (Ctrl-D), waits at the terminal: typed before the
+    prompt, in the terminal's own line mode, and read as such."""
+    try:
+        readable, _, _ = select.select([fd], [], [], 0)
+    except (OSError, ValueError):
+        return False
+    return bool(readable)
 
 
 def read_line(
