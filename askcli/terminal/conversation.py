@@ -111,6 +111,7 @@ class Conversation:
         self.permission_always = False  # offer "always" at the permission prompt (askcli claude)
         self._gone = quiet
         self.open_line = False  # what was written last left the cursor after text
+        self.keys_shown = False  # the keys of a choice question were shown in this run
         self.notice = notice  # --notify, resolved: None when nobody is to be called
         self._attention_due = False
         self.wording = wording  # --wording: the texts of AskUserQuestion's results

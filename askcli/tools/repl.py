@@ -113,7 +113,9 @@ def ask_questions(
             if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW) and not conv.quiet:
                 # a screen is written whole, never paged: a paging key could be taken for
                 # an answer, or an answer for a paging key (the terminal has scrollback)
-                conv.say(_screen(data, state, conv.style))
+                keys = not conv.keys_shown and state.mode is Mode.QUESTION and not _typing(state)
+                conv.say(_screen(data, state, conv.style, keys=keys))
+                conv.keys_shown = conv.keys_shown or keys
                 shown = view
             # at a secret question every line is read unechoed: its answer, Other's text
             # and its notes (n TEXT) may each be the secret
@@ -230,11 +232,11 @@ def replay(data: AskInput, state: AnswerState, lines: Sequence[str]) -> AnswerSt
     return state
 
 
-def _screen(data: AskInput, state: AnswerState, style: Style) -> str:
+def _screen(data: AskInput, state: AnswerState, style: Style, *, keys: bool = False) -> str:
     if state.mode is Mode.REVIEW:
         return screens.review_block(data, state, style)
     question = data.questions[state.at]
-    text = screens.question_block(question, state.at, len(data.questions), style)
+    text = screens.question_block(question, state.at, len(data.questions), style, keys=keys)
     if state.at in state.selections or (question.typed and question.question in state.answers):
         text += screens.current_answer(state, style, question.secret)
     else:
