@@ -10,7 +10,6 @@ import json
 import os
 import shlex
 import signal
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 
 from .helpers import EXAMPLES, askcli_path, call, question
+from .test_pty import WITHOUT_LINE_EDITING
 
 LIBRARY = EXAMPLES / "library.json"
 PROMPT = "Choose 1-4 [1]: "
@@ -42,14 +42,14 @@ class Keys:
         tmp_path: Path,
         columns: int = 80,
         *,
-        python: str = "",
+        program: tuple[str, ...] = (),
         pipe: bool = True,
         **env: str,
     ) -> None:
         self.out = tmp_path / "stdout.txt"
         self.home = tmp_path / "home"
         self.home.mkdir(exist_ok=True)
-        program = [str(askcli_path())] if not python else [sys.executable, "-c", python]
+        program = program or (str(askcli_path()),)
         self.pid_file, status = tmp_path / "askcli.pid", tmp_path / "status"
         inner = f"echo $$ > {shlex.quote(str(self.pid_file))}; exec " + " ".join(
             shlex.quote(a) for a in [*program, *args]
@@ -323,11 +323,8 @@ def test_the_inputrc_is_read_and_nothing_is_written_home(tmp_path: Path) -> None
     assert sorted(p.name for p in term.home.iterdir()) == [".inputrc"]
 
 
-WITHOUT_READLINE = "import sys; sys.modules['readline'] = None; from askcli.cli import main; main()"
-
-
 def test_without_readline_a_terminal_reads_as_before(tmp_path: Path) -> None:
-    term = Keys(["ask", str(LIBRARY)], tmp_path, python=WITHOUT_READLINE)
+    term = Keys(["ask", str(LIBRARY)], tmp_path, program=WITHOUT_LINE_EDITING)
     term.expect(PROMPT)
     term.send("12" + LEFT + BACKSPACE + "\n")  # the terminal's own line: Left is no key
     term.expect("! ")
