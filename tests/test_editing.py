@@ -10,6 +10,7 @@ import json
 import os
 import shlex
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,7 @@ from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 
 from .helpers import EXAMPLES, askcli_path, call, question
+from .test_inbox_pty import Queue, exit_status, labelled
 from .test_pty import WITHOUT_LINE_EDITING
 
 LIBRARY = EXAMPLES / "library.json"
@@ -411,3 +413,33 @@ def test_the_history_keeps_lines_per_kind_without_repeats_or_blanks() -> None:
         assert len(editing.history(editing.INBOX)) == editing.HISTORY
     finally:
         editing.reset()
+
+
+# -- the inbox: a line being typed when a question arrives ---------------------------------
+
+
+@pytest.fixture
+def queue(tmp_path: Path) -> Iterator[Queue]:
+    found = Queue(tmp_path)
+    try:
+        yield found
+    finally:
+        found.close()
+
+
+def test_the_inbox_keeps_a_line_being_typed_across_an_arrival(queue: Queue) -> None:
+    first = queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_1"), "a")
+    term = queue.inbox()
+    term.expect("Answer #1? ")
+    term.expect("[y]: ")
+    term.child.send("l")  # typed, not entered, when #2 arrives
+    queue.ask(labelled("Which port?", "Port", "80", "8080", id="toolu_2"), "b")
+    term.expect("new #2")
+    term.expect("[y]: ")
+    term.child.send(ENTER)  # the line is still "l": it lists, it does not answer #1
+    term.expect("Which port?")
+    term.expect("[y]: ")
+    assert "Choose 1-3" not in term.log.getvalue()
+    term.child.sendeof()
+    assert exit_status(term) == 0
+    first.kill()
