@@ -10,6 +10,8 @@ import json
 import os
 import shlex
 import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from typing import Any
 import pexpect
 import pytest
 
+from askcli.errors import AnswerTimeout
 from askcli.lines import FdLineReader, TextLineReader
 from askcli.terminal import editing
 from askcli.terminal.conversation import Conversation
@@ -443,3 +446,89 @@ def test_the_inbox_keeps_a_line_being_typed_across_an_arrival(queue: Queue) -> N
     term.child.sendeof()
     assert exit_status(term) == 0
     first.kill()
+
+
+# -- in process, on a pty: what is put back ---------------------------------------------------
+
+
+class Typist:
+    """Reads what the terminal shows and types ``keys`` once ``prompt`` is on it."""
+
+    def __init__(self, keyboard: int, prompt: bytes, keys: bytes) -> None:
+        import threading
+
+        self.keyboard, self.prompt, self.keys = keyboard, prompt, keys
+        self.shown = b""
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        import select
+
+        typed = False
+        while True:
+            ready, _, _ = select.select([self.keyboard], [], [], 5)
+            if not ready:
+                return
+            try:
+                data = os.read(self.keyboard, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            self.shown += data
+            if not typed and self.prompt in self.shown:
+                typed = True
+                if self.keys:
+                    os.write(self.keyboard, self.keys)
+
+
+def _standard_state() -> tuple[Any, ...]:
+    """Descriptors 0 and 1, sys.stdin and sys.stdout, the SIGALRM handler, the signal mask."""
+    return (
+        os.fstat(0).st_ino,
+        os.fstat(0).st_rdev,
+        os.fstat(1).st_ino,
+        os.fstat(1).st_rdev,
+        sys.stdin,
+        sys.stdout,
+        signal.getsignal(signal.SIGALRM),
+        signal.pthread_sigmask(signal.SIG_BLOCK, set()),
+    )
+
+
+@pytest.mark.parametrize(
+    ("keys", "timeout", "expected"),
+    [
+        (b"12" + LEFT.encode() + BACKSPACE.encode() + b"\r", None, "2"),
+        (b"2" + LEFT.encode(), 0.5, AnswerTimeout),
+    ],
+    ids=["answered", "timed-out"],
+)
+def test_descriptors_streams_signals_and_environment_are_put_back(
+    keys: bytes, timeout: float | None, expected: object
+) -> None:
+    pytest.importorskip("readline")
+    import termios
+
+    keyboard, terminal = os.openpty()
+    screen = os.fdopen(os.dup(terminal), "w")
+    before = _standard_state()
+    modes = termios.tcgetattr(terminal)
+    try:
+        conv = Conversation(FdLineReader(terminal), screen, Style(), timeout=timeout)
+        typist = Typist(keyboard, b"Choose: ", keys)
+        if isinstance(expected, str):
+            assert conv.read_answer("Choose: ") == expected
+        else:
+            with pytest.raises(AnswerTimeout):
+                conv.read_answer("Choose: ")
+        assert _standard_state() == before
+        assert termios.tcgetattr(terminal) == modes  # the terminal's own line mode again
+        if "LINES" not in os.environ:  # readline's export undone for the processes to come
+            assert subprocess.run(["printenv", "LINES"], capture_output=True).returncode == 1
+        assert b"Choose: " in typist.shown
+    finally:
+        screen.close()
+        os.close(keyboard)
+        os.close(terminal)
