@@ -91,14 +91,6 @@ def history(kind: str) -> list[str]:
     return list(_state.histories.get(kind, ()))
 
 
-def flavour() -> str | None:
-    """``GNU readline``, ``libedit``, or None when Python has no ``readline``."""
-    module = _readline()
-    if module is None:
-        return None
-    return "libedit" if "libedit" in (module.__doc__ or "") else "GNU readline"
-
-
 def _readline(answers: int | None = None, screen: int | None = None) -> ModuleType | None:
     """The readline module, imported once; with the two terminals on descriptors 0 and 1
     when they are given, since readline takes the screen size from there."""
