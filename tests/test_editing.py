@@ -532,3 +532,38 @@ def test_descriptors_streams_signals_and_environment_are_put_back(
         screen.close()
         os.close(keyboard)
         os.close(terminal)
+
+
+def test_a_control_character_typed_is_shown_as_one_never_raw(tmp_path: Path) -> None:
+    term = Keys(["ask", str(LIBRARY)], tmp_path)
+    term.expect(PROMPT)
+    start = len(term.log.getvalue())
+    term.send("\x16\x1b" + ENTER)  # Ctrl-V Esc: a raw Esc in the line
+    term.expect("^[")  # readline shows it as ^[
+    term.expect(PROMPT)  # refused, asked again
+    term.send("2" + ENTER)
+    reply = term.result()
+    assert "dayjs" in answer(reply)
+    assert "\x1b" not in term.log.getvalue()[start:], term.log.getvalue()
+
+
+def test_the_agents_prompt_recalls_earlier_messages_not_answers(tmp_path: Path) -> None:
+    """``askcli acp``'s ``> ``: Up gives the earlier message; the choice typed at the agent's
+    permission request is in another history."""
+    pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
+    from .test_acp import SHORT, chunk, ended, expect, read_log, spawn
+
+    child, shown, log = spawn(tmp_path, [[SHORT, chunk("one")], [chunk("two")]])
+    expect(child, shown, "> ")
+    child.send("run the tests" + ENTER)
+    expect(child, shown, "Choose 1-3, y = 2, n = 3: ")
+    child.send("2" + ENTER)
+    expect(child, shown, "Agent: one")
+    expect(child, shown, "> ")
+    child.send(UP + UP + ENTER)  # the message, whatever Up is pressed: not the "2"
+    expect(child, shown, "Agent: two")
+    expect(child, shown, "> ")
+    child.sendeof()
+    assert ended(child, shown) == 0
+    prompts = [e["prompt"][0]["text"] for e in read_log(log) if "prompt" in e]
+    assert prompts == ["run the tests", "run the tests"], shown.getvalue()
