@@ -567,3 +567,18 @@ def test_the_agents_prompt_recalls_earlier_messages_not_answers(tmp_path: Path) 
     assert ended(child, shown) == 0
     prompts = [e["prompt"][0]["text"] for e in read_log(log) if "prompt" in e]
     assert prompts == ["run the tests", "run the tests"], shown.getvalue()
+
+
+def test_a_prompt_too_wide_for_a_dumb_terminal_is_shown_whole(tmp_path: Path) -> None:
+    """TERM=dumb: readline would scroll the line sideways and cut the prompt; such a prompt
+    is read as the terminal gives it. A terminal that wraps (xterm) edits it."""
+    term = Keys(["ask", str(EXAMPLES / "bash.json")], tmp_path, 40)
+    term.expect("Allow?")
+    term.send("1\n")
+    assert term.result()["behavior"] == "allow"
+    assert "<" not in term.log.getvalue()
+
+    wraps = Keys(["ask", str(EXAMPLES / "bash.json")], tmp_path, 40, TERM="xterm")
+    wraps.expect("Allow?")
+    wraps.send("31" + LEFT + BACKSPACE + ENTER)
+    assert wraps.result()["behavior"] == "allow", wraps.log.getvalue()

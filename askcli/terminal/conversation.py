@@ -186,7 +186,7 @@ class Conversation:
             self.say(self.style.dim(TYPED_AHEAD) + "\n")
         while True:
             try:
-                if editing.editable(self, secret=secret):
+                if editing.editable(self, prompt, secret=secret):
                     line = editing.read_line(self, prompt, history, fresh=fresh)
                     break
                 self.say(prompt)

@@ -3,9 +3,10 @@ answers, with Python's :mod:`readline` (GNU readline or libedit).
 
 Only a person at a terminal gets it: the answers come from a terminal (stdin or ``--answers
 /dev/tty``) and the screens go to the same terminal. Pipes, files, a secret question, a
-missing ``readline`` module, a line already read into the reader's buffer, and answers that
-share the terminal's stream with the calls (``ask -``: a call pasted, the Ctrl-D that ends
-the input, must keep their order with the answers) are read as before, by the reader.
+missing ``readline`` module, a line already read into the reader's buffer or typed ahead
+whole, answers that share the terminal's stream with the calls (``ask -``: a call pasted,
+the Ctrl-D that ends the input, must keep their order with the answers), and a prompt too
+wide for a terminal that cannot wrap it (``TERM=dumb``) are read as before, by the reader.
 
 ``input()`` is what reaches readline from Python, and it edits only on descriptors 0 and 1.
 So, for the one read, the answer terminal is put on descriptor 0 and the screen's terminal
@@ -39,7 +40,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import AnswerTimeout, LineTooLong
 from ..lines import MAX_ANSWER_BYTES, FdLineReader, encode
-from .rendering import terminal_text
+from .rendering import ROOM_TO_TYPE, display_width, terminal_text
 
 if TYPE_CHECKING:
     from .conversation import Conversation
@@ -133,9 +134,10 @@ def _same_terminal(one: int, other: int) -> bool:
         return False
 
 
-def editable(conv: Conversation, *, secret: bool) -> bool:
+def editable(conv: Conversation, prompt: str = "", *, secret: bool) -> bool:
     """The next line of ``conv`` is read with line editing: a person at a terminal, the
-    screens on the same terminal, nothing read ahead, not a secret, ``readline`` there."""
+    screens on the same terminal, nothing read ahead, not a secret, ``readline`` there, and
+    a ``prompt`` it can show whole."""
     reader = conv.reader
     if secret or not isinstance(reader, FdLineReader) or not reader.interactive:
         return False
@@ -148,7 +150,20 @@ def editable(conv: Conversation, *, secret: bool) -> bool:
     screen = _fd(conv.out)
     if screen is None or not _same_terminal(reader.fd, screen):
         return False
+    if _scrolled_away(prompt.rpartition("\n")[2], screen, conv.style.width):
+        return False
     return _readline(reader.fd, screen) is not None
+
+
+def _scrolled_away(prompt: str, screen: int, width: int) -> bool:
+    """On a terminal that cannot move the cursor up (``TERM=dumb``) readline scrolls the
+    line sideways instead of wrapping it: a prompt without room to type after it would be
+    shown cut (``<ter for more``). Such a prompt is read as the terminal gives it."""
+    if os.environ.get("TERM", "") not in ("", "dumb"):
+        return False
+    with contextlib.suppress(OSError):
+        width = os.get_terminal_size(screen).columns or width
+    return display_width(_COLOUR.sub("", prompt)) + ROOM_TO_TYPE > width
 
 
 def _waiting(fd: int) -> bool:
