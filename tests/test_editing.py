@@ -570,15 +570,19 @@ def test_the_agents_prompt_recalls_earlier_messages_not_answers(tmp_path: Path) 
 
 
 def test_a_prompt_too_wide_for_a_dumb_terminal_is_shown_whole(tmp_path: Path) -> None:
-    """TERM=dumb: readline would scroll the line sideways and cut the prompt; such a prompt
-    is read as the terminal gives it. A terminal that wraps (xterm) edits it."""
-    term = Keys(["ask", str(EXAMPLES / "bash.json")], tmp_path, 40)
-    term.expect("Allow?")
-    term.send("1\n")
-    assert term.result()["behavior"] == "allow"
+    """TERM=dumb: readline would scroll the line sideways and cut the prompt (``<ter for
+    more``); such a prompt is read as the terminal gives it. xterm wraps it: edited."""
+    bash = json.loads((EXAMPLES / "bash.json").read_text())
+    steps = "\n".join(f"step {n}" for n in range(30))
+    given = tmp_path / "long.json"
+    given.write_text(json.dumps({**bash, "input": {"command": steps}}))
+    term = Keys(["ask", str(given)], tmp_path, 40, LINES="12")
+    term.expect("--more-- (10 of ")  # the pager's prompt, wider than 40 columns
+    term.send("n\n")
+    assert term.result()["is_error"] is True
     assert "<" not in term.log.getvalue()
 
-    wraps = Keys(["ask", str(EXAMPLES / "bash.json")], tmp_path, 40, TERM="xterm")
-    wraps.expect("Allow?")
-    wraps.send("31" + LEFT + BACKSPACE + ENTER)
-    assert wraps.result()["behavior"] == "allow", wraps.log.getvalue()
+    wraps = Keys(["ask", str(LIBRARY)], tmp_path, 40, TERM="xterm")
+    wraps.expect("[1]: ")
+    wraps.send("12" + LEFT + BACKSPACE + ENTER)
+    assert "dayjs" in answer(wraps.result())
