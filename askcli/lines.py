@@ -361,6 +361,11 @@ class FdLineReader(BufferedLineReader):
         returns False to stop watching. ``None`` stops watching."""
         self._watched = (fd, ready) if fd is not None and ready is not None else None
 
+    @property
+    def watched(self) -> int | None:
+        """The descriptor watched while a line is awaited (:meth:`watch`), if any."""
+        return None if self._watched is None else self._watched[0]
+
     def look(self) -> None:
         """Call the watcher when its descriptor has bytes, as a wait for a line does; it
         may raise (e.g. Withdrawn). Used while a line is edited past this reader."""

@@ -65,6 +65,10 @@ class _Overlong(Exception):
         self.size = size
 
 
+class _AsTyped:
+    """A whole line, or Ctrl-D, waited at the terminal when editing was to start."""
+
+
 class _State:
     """What lasts between reads: readline itself, the histories, a line cut short."""
 
@@ -203,6 +207,9 @@ def read_line(
         with contextlib.suppress(LineTooLong):
             reader.readline(conv.timeout)  # the rest of that line, read and dropped
         raise LineTooLong(overlong.size, MAX_ANSWER_BYTES) from None
+    if isinstance(line, _AsTyped):  # a line or Ctrl-D came meanwhile: read as it was typed
+        conv.say(last)
+        return reader.readline(conv.timeout)
     reader.typed(line)
     if line is not None:
         if len(encode(line)) > MAX_ANSWER_BYTES:
@@ -230,7 +237,7 @@ def _edit(
     start: str,
     timeout: float | None,
     out: TextIO,
-) -> str | None:
+) -> str | _AsTyped | None:
     deadline = None if timeout is None else time.monotonic() + timeout
     live = [False]  # the ticks may act: input() is (about to be) waiting
 
@@ -254,7 +261,24 @@ def _edit(
     # Each restore is the first thing done in its own with-block: an exception a signal
     # handler raises during one cannot skip another. Signals are blocked from here until
     # input() waits, and again from its return until everything is put back.
-    with _blocked() as mask, _at(reader.fd, screen, out), _ticking(tick), _starting(module, start):
+    with _blocked() as mask:
+        # keys typed from here on arrive one by one, as readline reads them: a Ctrl-D or a
+        # line typed before is the terminal's own (readline would see Ctrl-D as a NUL)
+        if _waiting(reader.fd):
+            return _AsTyped()
+        with _keys(reader.fd), _at(reader.fd, screen, out), _ticking(tick, reader.watched):
+            return _read(module, kind, start, prompt, mask, live)
+
+
+def _read(
+    module: Any,
+    kind: str,
+    start: str,
+    prompt: str,
+    mask: set[int | signal.Signals],
+    live: list[bool],
+) -> str | None:
+    with _starting(module, start):
         _load_history(module, kind)
         live[0] = True
         try:
@@ -267,13 +291,38 @@ def _edit(
 
 
 def _editing_now() -> bool:
-    """readline has the terminal in its own mode (not canonical): a line is being edited."""
+    """readline has the terminal in its own mode: a line is being edited. Its mode reads
+    with no timer (VTIME 0); the one around it (:func:`_keys`) has one."""
     import termios
 
     try:
-        return not termios.tcgetattr(0)[3] & termios.ICANON
+        attributes = termios.tcgetattr(0)
     except (OSError, termios.error):
         return False
+    return not attributes[3] & termios.ICANON and attributes[6][termios.VTIME] == 0
+
+
+@contextlib.contextmanager
+def _keys(fd: int) -> Iterator[None]:
+    """The terminal hands over keys one by one (as in readline's own mode, but for a read
+    timer, which tells the two apart); its mode is put back on the way out."""
+    import termios
+
+    try:
+        before = termios.tcgetattr(fd)
+        mode = [*before[:6], list(before[6])]
+        mode[3] &= ~termios.ICANON  # echo stays: readline takes it to mean "show the line"
+        mode[6][termios.VMIN] = 1
+        mode[6][termios.VTIME] = 1
+        termios.tcsetattr(fd, termios.TCSANOW, mode)
+    except (OSError, termios.error):  # the terminal went away: readline will see its end
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, termios.error):
+            termios.tcsetattr(fd, termios.TCSANOW, before)
 
 
 def _load_history(module: Any, kind: str) -> None:
@@ -391,25 +440,40 @@ def _starting(module: Any, start: str) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _ticking(tick: Callable[[int, FrameType | None], None]) -> Iterator[None]:
-    """``tick`` runs every :data:`TICK` seconds in the main thread while inside: a thread
-    sends SIGALRM to the main thread (which alone runs Python's signal handlers)."""
+def _ticking(
+    tick: Callable[[int, FrameType | None], None], watched: int | None = None
+) -> Iterator[None]:
+    """``tick`` runs in the main thread (which alone runs Python's signal handlers) every
+    :data:`TICK` seconds while inside, and at once when ``watched`` has bytes (the inbox's
+    news wakes the prompt as fast as without editing): a thread sends it SIGALRM."""
     main = threading.main_thread().ident
     assert main is not None
     previous = signal.signal(signal.SIGALRM, tick)
-    stop = threading.Event()
+    stop_read, stop_write = os.pipe()
 
     def run() -> None:
-        while not stop.wait(TICK):
+        looking = [stop_read] if watched is None else [stop_read, watched]
+        while True:
+            try:
+                ready, _, _ = select.select(looking, [], [], TICK)
+            except (OSError, ValueError):  # the watched descriptor was closed
+                looking = [stop_read]
+                continue
+            if stop_read in ready:
+                return
             signal.pthread_kill(main, signal.SIGALRM)
+            if ready:  # news: the main thread looks before this thread looks again
+                time.sleep(TICK / 5)
 
     ticker = threading.Thread(target=run, name="askcli-editing-tick", daemon=True)
     ticker.start()
     try:
         yield
     finally:
-        stop.set()
+        os.write(stop_write, b".")
         ticker.join()
+        os.close(stop_read)
+        os.close(stop_write)
         # a SIGALRM sent and held (blocked) is dropped before the old handler is back
         signal.signal(signal.SIGALRM, signal.SIG_IGN)
         signal.signal(signal.SIGALRM, previous)
