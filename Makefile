@@ -17,9 +17,17 @@ OPENCODE_VERSION := 1.18.33
 GEMINI_CLI := .cache/gemini-cli/.installed-$(GEMINI_CLI_VERSION)
 CLAUDE_AGENT_ACP := .cache/claude-agent-acp/.installed-$(CLAUDE_AGENT_ACP_VERSION)
 OPENCODE := .cache/opencode/.installed-$(OPENCODE_VERSION)
+# The official MCP conformance suite tests/test_mcp_conformance.py runs against askcli mcp --http,
+# with the Node >= 22 it needs (the npm package node), and the real Codex CLI tests/test_mcp_codex.py
+# runs offline with askcli mcp as its MCP server (npm, into .cache/, pinned)
+MCP_CONFORMANCE_VERSION := 0.2.0-alpha.12
+CONFORMANCE_NODE_VERSION := 22.23.3
+CODEX_VERSION := 0.171.0
+MCP_CONFORMANCE := .cache/mcp-conformance/.installed-$(MCP_CONFORMANCE_VERSION)-node-$(CONFORMANCE_NODE_VERSION)
+CODEX := .cache/codex/.installed-$(CODEX_VERSION)
 
 .DEFAULT_GOAL := help
-.PHONY: help install claude-code claude-code-current acp-agents run test fuzz lint bench docs clean
+.PHONY: help install claude-code claude-code-current acp-agents mcp-clients run try-claude try-acp test fuzz lint bench docs clean
 
 help: ## list the targets
 	@grep -E '^[a-z][a-z0-9_-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -42,6 +50,12 @@ install: $(VENV)/.test ## create .venv and install askcli with its test tools
 
 run: install ## answer the bundled example call at this terminal
 	@$(BIN)/askcli ask $(EXAMPLE); echo "(askcli exited with status $$?)" >&2
+
+try-claude: install claude-code ## askcli claude offline: the real Claude Code on a scripted stand-in model
+	@$(BIN)/python examples/offline.py claude; echo "(askcli exited with status $$?)" >&2
+
+try-acp: install acp-agents ## askcli acp offline: the real Gemini CLI over ACP on canned replies
+	@$(BIN)/python examples/offline.py acp; echo "(askcli exited with status $$?)" >&2
 
 # $(call npm_claude_code,FOLDER,VERSION): that release into FOLDER, then touch the target; without
 # npm, or when npm fails, a message and no target (the tests against it then skip, saying why)
@@ -77,13 +91,21 @@ $(CLAUDE_AGENT_ACP):
 $(OPENCODE):
 	$(call npm_package,.cache/opencode,opencode-ai@$(OPENCODE_VERSION),OpenCode $(OPENCODE_VERSION))
 
+$(MCP_CONFORMANCE):
+	$(call npm_package,.cache/mcp-conformance,@modelcontextprotocol/conformance@$(MCP_CONFORMANCE_VERSION) node@$(CONFORMANCE_NODE_VERSION),the MCP conformance suite $(MCP_CONFORMANCE_VERSION))
+
+$(CODEX):
+	$(call npm_package,.cache/codex,@openai/codex@$(CODEX_VERSION),Codex CLI $(CODEX_VERSION))
+
+mcp-clients: $(MCP_CONFORMANCE) $(CODEX) ## install the MCP conformance suite (with Node 22) and Codex CLI (npm) for the MCP tests, once
+
 acp-agents: $(GEMINI_CLI) $(CLAUDE_AGENT_ACP) $(OPENCODE) ## install Gemini CLI, claude-agent-acp and OpenCode (npm) for the ACP tests, once
 
 claude-code: $(CLAUDE_CODE) ## install the real Claude Code 2.1.197 (npm) for the tests, once
 
 claude-code-current: $(CLAUDE_CODE_CURRENT) ## install Claude Code 2.1.332 (npm), whose texts --wording claude-code quotes
 
-test: install claude-code claude-code-current acp-agents ## run the whole test suite
+test: install claude-code claude-code-current acp-agents mcp-clients ## run the whole test suite
 	$(BIN)/python -m pytest
 
 fuzz: install ## the fuzz suites with ten times the cases of make test

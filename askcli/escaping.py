@@ -12,16 +12,25 @@ import re
 INVISIBLE = (
     "\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u115f\u1160"
     "\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164"
-    "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\ufe00-\ufe0e\ufeff\uffa0\ufff0-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
     "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
 )
+# VS16 (U+FE0F) asks for an emoji's colour presentation ("\u2764\ufe0f" is a red heart): shown
+# as it is after a symbol that has an emoji form (and in a keycap, "1\ufe0f\u20e3"); anywhere
+# else it only hides, and is escaped like the other variation selectors.
+EMOJI_BASES = (
+    "\u00a9\u00ae\u203c\u2049\u2122\u2139\u2194-\u21aa\u231a-\u23ff\u24c2\u25aa-\u25fe"
+    "\u2600-\u27bf\u2934\u2935\u2b05-\u2b55\u3030\u303d\u3297\u3299\U0001f000-\U0001faff"
+)
+LONE_VS16 = f"(?<![{EMOJI_BASES}#*0-9])\ufe0f|(?<=[#*0-9])\ufe0f(?!\u20e3)"
 # What a terminal could act on, or what hides text, beyond C0: DEL, C1 controls, the
 # invisible characters above (bidi embeddings, overrides, isolates and marks among them),
 # line/paragraph separators, lone surrogates (from JSON "\udXXX").
 UNSAFE_BEYOND_C0 = f"\x7f-\x9f\u2028\u2029{INVISIBLE}\ud800-\udfff"
 # ... and C0 controls but tab and newline
-_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f{UNSAFE_BEYOND_C0}]")
-_UNSAFE_SINGLE_LINE = re.compile(f"[\x00-\x08\x0b-\x1f\n{UNSAFE_BEYOND_C0}]")
+# (UNSAFE_BEYOND_C0 is a character class's inside; every pattern adds LONE_VS16 to it)
+_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f{UNSAFE_BEYOND_C0}]|{LONE_VS16}")
+_UNSAFE_SINGLE_LINE = re.compile(f"[\x00-\x08\x0b-\x1f\n{UNSAFE_BEYOND_C0}]|{LONE_VS16}")
 
 
 def escape_character(match: re.Match[str]) -> str:

@@ -221,8 +221,11 @@ class BufferedLineReader:
         """Read in what the source holds now, without waiting."""
 
     def _take(self, end: int, after: int) -> str:
-        raw = bytes(self._buf[self._pos : end])
-        self._advance(after)
+        raw = self._buf[self._pos : end]  # decoded as it is: no copy to bytes first
+        if self._pushed:  # else _advance's only change is the position
+            self._advance(after)
+        else:
+            self._pos = after
         self.line += after > end  # a line end was taken
         if raw.endswith(b"\r") and after > end:
             raw = raw[:-1]

@@ -422,6 +422,7 @@ def bench_inbox_load(work: Path, askers: int = 50, each: int = 20) -> None:
     from askcli.lines import TextLineReader
     from askcli.runners.session import answer_document
     from askcli.terminal.conversation import Conversation
+    from askcli.terminal.options import RunOptions
     from askcli.wire.documents import Document
 
     env = _inbox_env(work, "load")
@@ -447,7 +448,7 @@ def bench_inbox_load(work: Path, askers: int = 50, each: int = 20) -> None:
             conv = Conversation(
                 TextLineReader(io.StringIO("2\n1,3\n\n"), interactive=False),
                 io.StringIO(),
-                quiet=True,
+                options=RunOptions(quiet=True),
             )
             # as askcli inbox does: the screens' code, the reply stored for its asker
             reply = answer_document(Document(held.call), conv, held.id)

@@ -183,7 +183,7 @@ TOOL_SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]]
     ),
     "control_requests": (
         CONTROL,
-        ["1", "use npm ci instead"],
+        ["1", "n: use npm ci instead"],
         [
             "",
             "[Runtime] Which runtime?   (question 1 of 1)",
@@ -198,7 +198,7 @@ TOOL_SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]]
             "  description: Clean",
             "  1. Yes",
             "  3. No, and tell the agent what to do instead",
-            "Allow? 1 or 3 (y/n), or type what to do instead: use npm ci instead",
+            "Allow? 1 or 3 (y/n): n: use npm ci instead",
             'askcli: control requests of subtype "hook_callback" are not served (only can_use_tool and elicitation)',
             "",
         ],
@@ -227,7 +227,7 @@ TOOL_SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]]
             "  command: ls",
             "  1. Yes",
             "  3. No, and tell the agent what to do instead",
-            "Allow? 1 or 3 (y/n), or type what to do instead: y",
+            "Allow? 1 or 3 (y/n): y",
             "askcli: the arguments string is not valid JSON: Expecting value: line 1 column 16 (char 15)",
             "",
         ],
@@ -250,7 +250,7 @@ TOOL_SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]]
             "  2. Yes, and don't ask again for Bash(npm test *) in this project (local ",
             "     ↪ settings)",
             "  3. No, and tell the agent what to do instead",
-            "Allow? 1-3 (y/n), or type what to do instead: 2",
+            "Allow? 1-3 (y/n): 2",
             "",
         ],
         [
@@ -268,7 +268,7 @@ TOOL_SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]]
             "  description: Publish",
             "  1. Yes",
             "  3. No, and tell the agent what to do instead",
-            "Allow? 1 or 3 (y/n), or type what to do instead: y",
+            "Allow? 1 or 3 (y/n): y",
             "",
         ],
         [
@@ -286,7 +286,7 @@ TOOL_SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]]
             "  description: Publish",
             "  1. Yes",
             "  3. No, and tell the agent what to do instead",
-            "Allow? 1 or 3 (y/n), or type what to do instead: n",
+            "Allow? 1 or 3 (y/n): n",
             "",
         ],
         [
@@ -296,7 +296,7 @@ TOOL_SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]]
     ),
     "fallback_deny_with_words": (
         [BASH],
-        ["", "open a pull request instead"],
+        ["", "open a pull request instead", "3", "open a pull request instead"],
         [
             "",
             "Tool use: Bash",
@@ -304,9 +304,12 @@ TOOL_SESSIONS: dict[str, tuple[list[Any], list[str], list[str], list[str], int]]
             "  description: Publish",
             "  1. Yes",
             "  3. No, and tell the agent what to do instead",
-            "Allow? 1 or 3 (y/n), or type what to do instead: ",
-            "! type 1 or 3 (y to allow, n to deny) or what to do instead",
-            "Allow? 1 or 3 (y/n), or type what to do instead: open a pull request instead",
+            "Allow? 1 or 3 (y/n): ",
+            "! type 1 or 3 (y/n), or n: TEXT",
+            "Allow? 1 or 3 (y/n): open a pull request instead",
+            "! type 1 or 3 (y/n), or n: TEXT",
+            "Allow? 1 or 3 (y/n): 3",
+            "Tell the agent what to do instead (Enter: just deny): open a pull request instead",
             "",
         ],
         [

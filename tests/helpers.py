@@ -135,6 +135,7 @@ def ask_stopped(document: dict[str, Any], lines: str, exc: BaseException) -> tup
     from askcli.errors import AnswerTimeout
     from askcli.runners.session import answer_document
     from askcli.terminal.conversation import Conversation
+    from askcli.terminal.options import RunOptions
     from askcli.terminal.rendering import Style
     from askcli.wire.documents import Document
 
@@ -143,7 +144,7 @@ def ask_stopped(document: dict[str, Any], lines: str, exc: BaseException) -> tup
         reader=Stopping(lines, exc),
         out=err,
         style=Style(width=80, colour=False),
-        timeout=5 if isinstance(exc, AnswerTimeout) else None,
+        options=RunOptions(timeout=5 if isinstance(exc, AnswerTimeout) else None),
     )
     return answer_document(Document(copy.deepcopy(document)), conv), err.getvalue()
 

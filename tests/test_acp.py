@@ -222,7 +222,14 @@ def test_a_whole_turn(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("answer", "chosen"),
-    [("1\n", "proceed_always"), ("2\n", "proceed_once"), ("n\n", "cancel"), ("3\n", "cancel")],
+    [
+        ("1\n", "proceed_always"),
+        ("2\n", "proceed_once"),
+        ("n\n", "cancel"),
+        ("3\n", "cancel"),
+        ("2.\n", "proceed_once"),  # N. as at a question
+        ("3.\n", "cancel"),
+    ],
 )
 def test_permission_options_in_the_order_sent(tmp_path: Path, answer: str, chosen: str) -> None:
     r = run(tmp_path, [[PERMISSION]], answer, "--prompt", "go")
@@ -230,8 +237,11 @@ def test_permission_options_in_the_order_sent(tmp_path: Path, answer: str, chose
     assert r.replies() == [{"outcome": {"optionId": chosen, "outcome": "selected"}}]
 
 
-def test_permission_answers_running_out_is_cancelled_never_allowed(tmp_path: Path) -> None:
-    r = run(tmp_path, [[PERMISSION, chunk("after")]], "maybe\n", "--prompt", "go")
+@pytest.mark.parametrize("typed", ["maybe", "ok", "sure", "Yes.", "allow", "4", "no, later"])
+def test_permission_answers_running_out_is_cancelled_never_allowed(
+    tmp_path: Path, typed: str
+) -> None:
+    r = run(tmp_path, [[PERMISSION, chunk("after")]], f"{typed}\n", "--prompt", "go")
     assert r.rc == 3, r.err
     assert r.replies() == [{"outcome": {"outcome": "cancelled"}}]
     assert "! type 1-3, y = 2, n = 3" in r.err

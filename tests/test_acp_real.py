@@ -147,6 +147,39 @@ def test_gemini_reads_and_writes_files_through_askcli_fs(tmp_path: Path, answer:
 
 
 @needs_gemini
+def test_gemini_creates_a_new_file_through_askcli_fs(tmp_path: Path) -> None:
+    # Gemini CLI reads a file before it writes it; a missing one must read as missing
+    write = {"file_path": "fresh/new.txt", "content": "first line \u00e9\n"}
+    turns = [
+        _stream({"functionCall": {"name": "write_file", "args": write}}),
+        _stream({"text": "Created the file."}),
+    ]
+    proc, work = run_gemini(tmp_path, turns, "y\n", "create the file", "--fs")
+    assert proc.returncode == 0, proc.stderr
+    err = proc.stderr
+    path = work / "fresh" / "new.txt"
+    assert path.read_bytes() == "first line \u00e9\n".encode()  # written by askcli
+    assert "  -> read fresh/new.txt: not found (an empty text for Gemini CLI)\n" in err, err
+    assert "  -> wrote fresh/new.txt (1 line)\n" in err
+    assert "refused" not in err
+    assert "Error checking existing file" not in err
+    assert proc.stdout == "Created the file.\n"
+
+
+@needs_gemini
+def test_gemini_failing_in_a_turn_shows_its_stderr_once_with_its_end(tmp_path: Path) -> None:
+    # no model reply to give: the prompt fails; Gemini CLI writes its stderr as it exits
+    proc, _ = run_gemini(tmp_path, [], "", "hi")
+    assert proc.returncode == 1, proc.stderr
+    err = proc.stderr
+    assert "askcli: the agent failed: RequestError: No more mock responses for " in err
+    tail = err[err.index("  its last stderr lines (10 of ") :].splitlines()[1:]
+    assert len(tail) == 10 and all(line.startswith("  | ") for line in tail), err
+    assert all(len(line) <= 240 for line in tail)
+    assert "(agent stderr)" not in err  # each line once: with the end, not also as it came
+
+
+@needs_gemini
 def test_gemini_thoughts_are_shown_with_the_flag_only(tmp_path: Path) -> None:
     # Gemini CLI sends a thought as "**subject**\ndescription"
     thought = {"text": "**Weighing** the notes first.", "thought": True}

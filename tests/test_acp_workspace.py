@@ -498,15 +498,78 @@ def test_fs_reads_and_writes_under_the_folder(tmp_path: Path) -> None:
     assert replies[0] == {"content": "two\n"}
     assert replies[1] == {}
     assert (tmp_path / "b" / "c.txt").read_text() == "x\ny\n"
-    assert replies[2]["error"] == "Resource not found"
+    missing = f"{tmp_path}/missing.txt"  # not found, as ACP's TypeScript library says it
+    assert replies[2] == {
+        "error": f"Resource not found: {missing}",
+        "code": -32002,
+        "data": {"uri": missing},
+    }
     assert replies[3]["error"] == f"/etc/askcli-test is outside the session's folder ({tmp_path})"
     assert not Path("/etc/askcli-test").exists()
     assert (
         "  -> read a.txt from line 2 (1 line)\n"
         "  -> wrote b/c.txt (2 lines)\n"
-        f"  -> read missing.txt: refused: {tmp_path}/missing.txt does not exist\n"
+        "  -> read missing.txt: not found\n"
         "  -> wrote /etc/askcli-test: refused: /etc/askcli-test is outside the session's "
         f"folder ({tmp_path})\n"
+    ) in r.err
+
+
+class _Link:
+    """What askcli's ACP Client needs of its AgentLink, for reads in-process."""
+
+    def __init__(self, root: Path) -> None:
+        import acp
+
+        self.acp, self.files, self.shown = acp, Files(str(root)), []
+
+    def show(self, text: str) -> None:
+        self.shown.append(text)
+
+
+def test_a_missing_file_is_not_found_in_acp_s_own_words(tmp_path: Path) -> None:
+    import acp
+
+    from askcli.hosts.acp.client import Client
+
+    link = _Link(tmp_path)
+    missing = str(tmp_path / "new" / "file.txt")
+    with pytest.raises(acp.RequestError) as caught:
+        asyncio.run(Client(link).read_text_file("s", missing))  # type: ignore[arg-type]
+    # as @agentclientprotocol/sdk's RequestError.resourceNotFound(uri) makes it
+    assert caught.value.to_error_obj() == {
+        "code": -32002,
+        "message": f"Resource not found: {missing}",
+        "data": {"uri": missing},
+    }
+    assert link.shown == ["  -> read new/file.txt: not found"]
+    # Gemini CLI takes every error to a read for a failure, and reads before it creates
+    link.files.agent_is("gemini-cli")
+    reply = asyncio.run(Client(link).read_text_file("s", missing))  # type: ignore[arg-type]
+    assert reply.content == ""
+    assert link.shown[1] == "  -> read new/file.txt: not found (an empty text for Gemini CLI)"
+    # a read that is refused stays refused, for Gemini CLI too
+    with pytest.raises(acp.RequestError) as caught:
+        asyncio.run(Client(link).read_text_file("s", "/etc/passwd"))  # type: ignore[arg-type]
+    assert caught.value.code == -32603
+    assert link.shown[2].startswith("  -> read /etc/passwd: refused: /etc/passwd is outside")
+    link.files.agent_is("scripted")
+    with pytest.raises(acp.RequestError):
+        asyncio.run(Client(link).read_text_file("s", missing))  # type: ignore[arg-type]
+
+
+def test_gemini_cli_is_told_of_a_missing_file_as_empty_text(tmp_path: Path) -> None:
+    turn = [
+        request("fs/read_text_file", path=str(tmp_path / "new.txt")),
+        request("fs/write_text_file", path=str(tmp_path / "new.txt"), content="made\n"),
+        chunk("done"),
+    ]
+    r = run(tmp_path, [turn], "", "--fs", "--prompt", "go", script={"agent_name": "gemini-cli"})
+    assert r.rc == 0, r.err
+    assert r.replies()[:2] == [{"content": ""}, {}]
+    assert (tmp_path / "new.txt").read_bytes() == b"made\n"
+    assert (
+        "  -> read new.txt: not found (an empty text for Gemini CLI)\n  -> wrote new.txt (1 line)\n"
     ) in r.err
 
 
@@ -539,7 +602,10 @@ def test_terminal_runs_shows_and_reports(tmp_path: Path) -> None:
         "exitStatus": {"exitCode": 0},
     }
     assert replies[3] == {}
-    assert replies[4] == {"error": "no terminal 'term-1' (released, or never created)"}
+    assert replies[4] == {
+        "error": "no terminal 'term-1' (released, or never created)",
+        "code": -32603,
+    }
     assert "  $ echo hi '\\x1b[2J'\n" in r.err
     assert "  | hi \\x1b[2J\n" in r.err
     assert "  $ echo hi '\\x1b[2J'  (exit 0)\n" in r.err
@@ -564,7 +630,7 @@ def test_terminal_env_is_shown_or_refused_to_the_person_and_the_agent(tmp_path: 
         "HOME, IFS, LD_*, GIT_*, BASH_ENV, PYTHONPATH, NODE_OPTIONS or the like; not run: "
         "git status"
     )
-    assert r.replies()[0] == {"error": why}
+    assert r.replies()[0] == {"error": why, "code": -32603}
     assert f"  -> terminal/create: refused: {why}\n" in r.err
     assert "  $ LANG='' echo hi\n" in r.err
 

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from askcli.errors import Refused
+from askcli.questions.allowing import Allow, AskWords, Deny, Unclear, parse_allow_line
 from askcli.questions.answers import (
     Adjust,
     Back,
@@ -16,6 +17,7 @@ from askcli.questions.answers import (
     Default,
     Help,
     Notes,
+    NotSubmitted,
     OneLine,
     Pick,
     Preview,
@@ -156,13 +158,17 @@ def test_notes_keep_the_typed_text_not_its_normalized_form() -> None:
         ("c", Clarify()),
         ("c later", Clarify("later")),
         ("?", Help()),
+        ("n", NotSubmitted()),
+        ("no", NotSubmitted()),
+        (" No ", NotSubmitted()),
+        ("ｎｏ", NotSubmitted()),
     ],
 )
 def test_review_lines(line: str, command: object) -> None:
     assert parse_review_line(line, count=3) == command
 
 
-@pytest.mark.parametrize("line", ["0", "4", "1,2", "n note", "no", "x", "s"])
+@pytest.mark.parametrize("line", ["0", "4", "1,2", "n note", "nope", "x", "s"])
 def test_review_refusals(line: str) -> None:
     with pytest.raises(Refused):
         parse_review_line(line, count=3)
@@ -326,3 +332,59 @@ def test_the_review_names_the_numbers_that_change_an_answer(count: int, said: st
     for line in ("x", "9"):
         with pytest.raises(Refused, match=said):
             parse_review_line(line, count=count)
+
+
+# ---- the permission prompt (Allow?): nothing is guessed
+
+WORDS = "use npm ci instead"
+
+
+@pytest.mark.parametrize(
+    ("line", "command"),
+    [
+        *((typed, Allow()) for typed in ("y", "Y", "yes", "YES", "1", "1.", "１", " y ")),
+        *((typed, Allow(always=True)) for typed in ("2", "2.", "a", "always", "２")),
+        *((typed, Deny()) for typed in ("n", "N", "no", "q", "n:", "3:", "ｎ")),
+        *((typed, AskWords()) for typed in ("3", "3.", "３", " 3 ")),
+        (f"n: {WORDS}", Deny(WORDS)),
+        (f"N:{WORDS}", Deny(WORDS)),
+        (f"n {WORDS}", Deny(WORDS)),  # as n TEXT at a question
+        (f"3: {WORDS}", Deny(WORDS)),
+        (f"  n:  {WORDS}  ", Deny(WORDS)),
+        ("n: ＡＢＣ 全角", Deny("ＡＢＣ 全角")),  # the words as typed
+        ("?", Help()),
+        ("help", Help()),
+    ],
+)
+def test_allow_lines(line: str, command: object) -> None:
+    assert parse_allow_line(line) == command
+
+
+UNCLEAR = ["ok", "sure", "yep", "allow", "Yes.", "y.", "4", "4.", "0", "", "nope", "no, later"]
+
+
+@pytest.mark.parametrize("line", [*UNCLEAR, WORDS, "yes, but keep the cache", "{}"])
+def test_anything_else_at_allow_is_unclear(line: str) -> None:
+    assert isinstance(parse_allow_line(line), Unclear)
+
+
+@pytest.mark.parametrize(
+    ("line", "command"),
+    [
+        ("yes", Allow()),
+        ("YES", Allow()),
+        ("always", Allow(always=True)),
+        ("", Deny()),  # Enter declines
+        ("n", Deny()),
+        ("no", Deny()),
+        ("3", AskWords()),
+        (f"n: {WORDS}", Deny(WORDS)),
+        *((key, Unclear(key.lower())) for key in ("1", "y", "Y", "2", "a", "7")),
+        ("1.", Unclear("1")),
+        ("Yes.", Unclear("yes.")),
+        ("yes, but keep the cache", Unclear("yes, but keep the cache")),
+    ],
+)
+def test_allow_lines_under_default_to_no(line: str, command: object) -> None:
+    """No single key approves; only the words yes and always do."""
+    assert parse_allow_line(line, careful=True) == command

@@ -1,4 +1,4 @@
-"""askcli check: validate without asking; --strict adds the seed's soft rules."""
+"""askcli check: validate without asking; --strict adds Claude Code's soft rules."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from askcli.lines import TextLineReader
-from askcli.runners.check import check
+from askcli.runners.check import check, check_all
 from askcli.schema.inputs import parse_ask as parse_input
 from askcli.schema.inputs import soft_rule_warnings
 from askcli.status import ExitStatus
@@ -137,3 +137,68 @@ def test_check_from_the_cli(tmp_path: Path) -> None:
     )
     assert invalid.returncode == 2
     assert "questions: Array must contain at least 1 element(s)" in invalid.stdout
+
+
+def test_several_sources_are_each_checked_then_summed() -> None:
+    good = json.dumps(call(id="toolu_1")) + "\n"
+    bad = json.dumps(call(question(question="Same?"), question(question="Same?"), id="toolu_2"))
+    sources = [
+        ("a.json", TextLineReader(io.StringIO(good))),
+        ("b.json", TextLineReader(io.StringIO(bad + "\n" + good))),
+        ("empty.json", TextLineReader(io.StringIO(""))),
+    ]
+    lines: list[str] = []
+    assert check_all(sources, lines.append) is ExitStatus.INVALID
+    assert lines[0] == "ok      a.json: toolu_1 AskUserQuestion"
+    assert lines[1].startswith("invalid b.json: toolu_2 AskUserQuestion: ")
+    assert lines[2:] == [
+        "ok      b.json: toolu_1 AskUserQuestion",
+        "invalid empty.json: no calls found",
+        "2 valid, 1 invalid in 3 files",
+    ]
+
+
+def test_several_valid_sources_pass_and_one_source_reads_as_before() -> None:
+    good = json.dumps(call(id="toolu_1")) + "\n"
+    lines: list[str] = []
+    two = [(n, TextLineReader(io.StringIO(good))) for n in ("a", "b")]
+    assert check_all(two, lines.append, strict=True) is ExitStatus.ANSWERED
+    assert lines[-1] == "2 valid, 0 invalid, 0 warning(s) in 2 files"
+    lines.clear()
+    assert check_all([("a", TextLineReader(io.StringIO(good)))], lines.append) == 0
+    assert lines == ["ok      toolu_1 AskUserQuestion", "1 valid, 0 invalid"]
+
+
+def test_check_of_several_files_from_the_cli(tmp_path: Path) -> None:
+    bad = tmp_path / "bad\nname.json"
+    bad.write_text('{"questions": []}')
+    proc = subprocess.run(
+        [str(askcli_path()), "check", str(EXAMPLES / "library.json"), str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=10,
+    )
+    assert proc.returncode == 2
+    lines = proc.stdout.splitlines()
+    assert lines[0] == f"ok      {EXAMPLES / 'library.json'}: toolu_01ABC123 AskUserQuestion"
+    assert lines[1].startswith(f"invalid {tmp_path}/bad\\nname.json: ")  # one line, escaped
+    assert lines[-1] == "1 valid, 1 invalid in 2 files"
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["-", "-"], "askcli: stdin (-) can be read only once\n"),
+        (["/nonexistent/calls.json"], "cannot read calls from /nonexistent/calls.json"),
+    ],
+)
+def test_check_refuses_sources_it_cannot_read(args: list[str], error: str) -> None:
+    proc = subprocess.run(
+        [str(askcli_path()), "check", str(EXAMPLES / "library.json"), *args],
+        capture_output=True,
+        text=True,
+        timeout=10,
+        stdin=subprocess.DEVNULL,
+    )
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert error in proc.stderr

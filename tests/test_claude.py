@@ -468,7 +468,7 @@ SESSION = [
 @pytest.mark.parametrize("api", [SESSION], indirect=True)
 def test_answers_reach_the_model_exactly_as_typed(api: Api, tmp_path: Path) -> None:
     work = tmp_path / "work"
-    answers = "2\nn keep it small\n2,3\n Docs, not tests\n\nuse TypeScript instead\n"
+    answers = "2\nn keep it small\n2,3\n Docs, not tests\n\n3\nuse TypeScript instead\n"
     proc = api.run(work, "set up the server", input=answers)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "Set up with Bun.\n"

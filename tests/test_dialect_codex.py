@@ -19,6 +19,7 @@ from askcli.runners.session import answer_document, ask
 from askcli.status import ExitStatus
 from askcli.terminal import signals
 from askcli.terminal.conversation import Conversation
+from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style
 from askcli.wire.dialects import by_name, by_tool, codex
 from askcli.wire.documents import Document
@@ -328,7 +329,7 @@ def test_the_abort_text_says_how_long_the_call_ran(clock: list[float]) -> None:
 
 def run_scripted(lines: list[str], then: str, timeout: float | None = None) -> Any:
     out = io.StringIO()
-    conv = Conversation(Scripted(lines, then), out, Style(), timeout=timeout)
+    conv = Conversation(Scripted(lines, then), out, Style(), RunOptions(timeout=timeout))
     reply = answer_document(Document(function_call(DB, CONFIRM)), conv)
     (result,) = reply.results
     return reply, result, out.getvalue()
@@ -390,7 +391,10 @@ def test_a_secret_is_hidden_at_the_terminal_but_sent_as_codex_sends_it() -> None
 def test_a_secret_call_is_never_journaled(secret: bool, tmp_path: Path) -> None:
     journal = tmp_path / "journal.jsonl"
     conv = Conversation(
-        TextLineReader(io.StringIO("3\nhunter2\n")), io.StringIO(), Style(), journal_file=journal
+        TextLineReader(io.StringIO("3\nhunter2\n")),
+        io.StringIO(),
+        Style(),
+        RunOptions(journal_file=journal),
     )
     # the input ends at the second question: a journal keeps the lines of an unfinished call
     call = function_call({**CONFIRM, "isSecret": secret}, DB)

@@ -20,6 +20,7 @@ from askcli.schema.issues import format_path
 from askcli.status import ExitStatus
 from askcli.terminal import signals
 from askcli.terminal.conversation import Conversation
+from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style
 from askcli.wire.definitions import tool_definition
 from askcli.wire.dialects import by_tool
@@ -285,7 +286,7 @@ def no_signals() -> Iterator[None]:
 
 
 def run_scripted(lines: list[str], then: str, timeout: float | None = None) -> Reply:
-    conv = Conversation(Scripted(lines, then), io.StringIO(), Style(), timeout=timeout)  # type: ignore[arg-type]
+    conv = Conversation(Scripted(lines, then), io.StringIO(), Style(), RunOptions(timeout=timeout))  # type: ignore[arg-type]
     return answer_document(Document(CALL), conv)
 
 

@@ -79,3 +79,34 @@ def test_every_make_target_is_in_the_development_page() -> None:
     targets = re.findall(r"^([a-z][a-z0-9_-]*):.*## ", makefile, re.M)
     page = (DOCS / "development.md").read_text(encoding="utf-8")
     assert targets and [t for t in targets if f"`make {t}`" not in page] == []
+
+
+def test_the_inbox_example_shows_what_askcli_ask_says(tmp_path: Path) -> None:
+    """docs/inbox.md's first example: the notice it shows is the one askcli prints."""
+    import os
+    import signal
+    import subprocess
+
+    from .helpers import askcli_path
+
+    page = (DOCS / "inbox.md").read_text()
+    (notice,) = re.findall(r"^# (askcli: question 1 is waiting in the inbox .*)$", page, re.M)
+    folder = tmp_path / "state"
+    folder.mkdir(mode=0o700)
+    inbox = folder / "inbox.db"
+    env = {**os.environ, "ASKCLI_INBOX": str(inbox)}
+    proc = subprocess.Popen(
+        [str(askcli_path()), "ask", "--inbox", "examples/library.json"],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stderr is not None
+    first = proc.stderr.readline().rstrip("\n")
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=10)
+    path = notice.rsplit(" ", 1)[1]
+    assert first == notice.replace(path, str(inbox))

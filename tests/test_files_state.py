@@ -24,6 +24,7 @@ from askcli.files import set_aside
 from askcli.lines import TextLineReader
 from askcli.runners.session import answer_document
 from askcli.terminal.conversation import Conversation
+from askcli.terminal.options import RunOptions
 from askcli.tools import todo_store
 from askcli.tools.todo_store import TodoStore
 from askcli.wire.documents import Document
@@ -352,7 +353,9 @@ def test_a_state_over_the_size_limit_drops_the_oldest_sessions(
 
 
 def conversation(store: TodoStore, answers: str = "") -> Conversation:
-    return Conversation(TextLineReader(io.StringIO(answers)), io.StringIO(), todos=store)
+    return Conversation(
+        TextLineReader(io.StringIO(answers)), io.StringIO(), options=RunOptions(todos=store)
+    )
 
 
 def message(*blocks: dict[str, Any]) -> Document:

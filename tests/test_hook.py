@@ -281,7 +281,9 @@ def test_always_is_not_offered_without_a_suggestion() -> None:
     ("lines", "message"),
     [
         ("n\n", results.REJECT_MESSAGE),
-        ("use uv instead\n", results.REJECT_WITH_WORDS_PREFIX + "use uv instead"),
+        ("n: use uv instead\n", results.REJECT_WITH_WORDS_PREFIX + "use uv instead"),
+        ("3\nuse uv instead\n", results.REJECT_WITH_WORDS_PREFIX + "use uv instead"),
+        ("use uv instead\n", "No answer from the user (the input ended)."),
         ("", "No answer from the user (the input ended)."),
     ],
 )
@@ -299,7 +301,7 @@ def test_the_whole_input_is_shown_before_the_choice() -> None:
     shown = screen.getvalue()
     assert "Tool use: Bash" in shown
     assert 'command: python3 -c "print(6*7)"' in shown
-    assert "Allow? 1-3 (y/n), or type what to do instead: " in shown
+    assert "Allow? 1-3 (y/n): " in shown
 
 
 def test_ctrl_c_at_a_permission_denies_and_interrupts_the_turn() -> None:
@@ -700,7 +702,12 @@ def test_here_asks_at_the_terminal(tmp_path: Path) -> None:
 def test_here_permission_with_feedback(tmp_path: Path) -> None:
     term = HereTerminal(tmp_path, hook_input(event="PermissionRequest", tool="Bash"))
     term.expect("Tool use: Bash")
-    term.expect("Allow? 1-3 (y/n), or type what to do instead: ")
+    term.expect("Allow? 1-3 (y/n): ")
+    term.child.sendline("run the tests first")  # words alone are no answer: asked again
+    term.expect("! type 1-3 (y/n), or n: TEXT")
+    term.expect("Allow? 1-3 (y/n): ")
+    term.child.sendline("3")
+    term.expect("Tell the agent what to do instead (Enter: just deny): ")
     term.child.sendline("run the tests first")
     status, output = term.finish()
     assert status == 0
@@ -733,7 +740,7 @@ def test_here_timeout_is_no_answer(tmp_path: Path) -> None:
 
 def test_here_ctrl_c_declines(tmp_path: Path) -> None:
     term = HereTerminal(tmp_path, hook_input(event="PermissionRequest", tool="Bash"))
-    term.expect("Allow? 1-3 (y/n), or type what to do instead: ")
+    term.expect("Allow? 1-3 (y/n): ")
     term.child.sendintr()
     status, output = term.finish()
     assert status == 0

@@ -295,7 +295,7 @@ def test_claude_code_ending_the_hook_withdraws_the_question(api: Api, tmp_path: 
 def test_permission_request_denied_with_the_persons_words(api: Api, tmp_path: Path) -> None:
     claude = Headless(api, tmp_path / "work", settings(tmp_path))
     try:
-        screen = answer_in_inbox(api, tmp_path / "inbox.db", "run « the tests » first\n", 1)
+        screen = answer_in_inbox(api, tmp_path / "inbox.db", "3\nrun « the tests » first\n", 1)
         claude.until_result()
     finally:
         claude.close()

@@ -19,6 +19,7 @@ from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store
 from askcli.lines import TextLineReader
 from askcli.runners import session
 from askcli.terminal.conversation import Conversation
+from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style
 from askcli.tools.todo_store import TodoStore
 from askcli.wire.documents import Document
@@ -35,8 +36,7 @@ def conversation(lines: str, tmp_path: Path, **kwargs: Any) -> tuple[Conversatio
         TextLineReader(io.StringIO(lines), interactive=False),
         out,
         Style(width=80),
-        todos=TodoStore(tmp_path / "todos.json"),
-        **kwargs,
+        RunOptions(todos=TodoStore(tmp_path / "todos.json"), **kwargs),
     )
     return conv, out
 
@@ -66,11 +66,11 @@ def test_questions_are_asked_in_arrival_order_with_the_screens_of_ask(
     two = queue.submit(call(question("Which port?", "Port", ("80", "8080")), id="toolu_2"), ASKER)
     status, shown, _ = inbox_run(queue, "\n2\n\n1\n", tmp_path)
     assert status == 0
-    assert "[2 waiting] claude /work/api: Which database?  (#1)" in shown
+    assert "[2 waiting] #1 Which database?  claude /work/api\n" in shown
     assert "[Pick] Which database?" not in shown  # the header given: DB
     assert "[DB] Which database?   (question 1 of 1)" in shown
     assert "#1 answered: sent to claude /work/api" in shown
-    assert "[1 waiting] claude /work/api: Which port?  (#2)" in shown
+    assert "[1 waiting] #2 Which port?  claude /work/api\n" in shown
     assert "askcli: left the inbox" in shown
     first = session.Reply(**{**reply_of(queue, one.id), "results": []})
     assert '"Which database?"="SQLite"' in first.replies[0]["content"]
@@ -84,7 +84,7 @@ def test_a_number_picks_another_and_the_one_shown_waits_again(queue: Store, tmp_
     conv, out = conversation("2\n", tmp_path)  # pick #2, then the input ends
     box = Inbox(queue, conv)
     assert box.run() == 0
-    assert "(#2)" in out.getvalue().splitlines()[-3]
+    assert "[2 waiting] #2 Second?" in out.getvalue().splitlines()[-3]
     assert "askcli: left the inbox; #2 waits again for an inbox" in out.getvalue()
     assert [q.state for q in queue.questions(states=tuple(QueueState))] == [QueueState.WAITING] * 2
 
@@ -181,7 +181,7 @@ def test_an_asker_that_died_before_the_inbox_opened_is_said(queue: Store, tmp_pa
     db.execute("UPDATE questions SET asker_pid = ? WHERE id = ?", (dead.pid, queued.id))
     status, shown, _ = inbox_run(queue, "", tmp_path)
     assert status == 0
-    assert "claude /work/api withdrew #1 (Orphan?); nothing was sent" in shown
+    assert "#1 withdrawn, nothing was sent: Orphan?  claude /work/api" in shown
 
 
 def _dead_asker(queue: Store, question_id: int, *, pid_reused: bool = False) -> None:
@@ -208,7 +208,7 @@ def test_inbox_list_and_answer_tidy_a_dead_asker_s_question_first(
     _dead_asker(queue, orphan.id, pid_reused=pid_reused)
     lines: list[str] = []
     assert list_questions(queue, lines.append) == 0
-    assert len(lines) == 1 and lines[0].endswith("Kept?")
+    assert len(lines) == 1 and lines[0].endswith("Kept?  claude /work/api")
     assert queue.get(orphan.id).state is QueueState.WITHDRAWN  # type: ignore[union-attr]
     conv, said = conversation("1\n", tmp_path)
     assert answer_by_id(queue, orphan.id, conv, io.StringIO()) == 2
@@ -233,7 +233,7 @@ def test_an_asker_whose_pid_went_to_another_process_is_said_gone(
     _dead_asker(queue, queued.id, pid_reused=True)
     status, shown, _ = inbox_run(queue, "", tmp_path)
     assert status == 0
-    assert "claude /work/api withdrew #1 (Orphan?); nothing was sent" in shown
+    assert "#1 withdrawn, nothing was sent: Orphan?  claude /work/api" in shown
     assert "Answer #1?" not in shown
 
 
@@ -242,9 +242,9 @@ def test_two_askers_of_one_folder_are_told_apart_in_every_line(queue: Store) -> 
     one = queue.submit(document, ASKER._replace(tag="pid 4242"))
     two = queue.submit(document, ASKER._replace(tag="pid 4343"))
     style = Style(width=200)
-    assert screens.arrival(one, style) == "new #1: claude /work/api (pid 4242): Which database?"
-    assert screens.arrival(two, style) == "new #2: claude /work/api (pid 4343): Which database?"
-    assert screens.line(two, 2, style).startswith("[2 waiting] claude /work/api (pid 4343): ")
+    assert screens.arrival(one, style) == "new #1: Which database?  claude /work/api (pid 4242)"
+    assert screens.arrival(two, style) == "new #2: Which database?  claude /work/api (pid 4343)"
+    assert screens.line(two, 2, style).endswith(" claude /work/api (pid 4343)")
     lines: list[str] = []
     list_questions(queue, lines.append, as_json=True)
     assert [json.loads(line)["agent"] for line in lines] == [
@@ -284,7 +284,7 @@ def test_a_permission_prompt_is_told_from_a_question(queue: Store) -> None:
     assert screens.summary([1]).first == "(a document askcli cannot read)"
     queued = queue.submit(example("bash.json"), ASKER)
     line = screens.line(queued, 1, Style(width=120))
-    assert "claude /work/api: permission for Bash: npm run migrate" in line
+    assert "#1 permission for Bash: npm run migrate -- --env production  claude /work" in line
 
 
 def test_inbox_list_lines_and_json(queue: Store) -> None:
@@ -296,7 +296,7 @@ def test_inbox_list_lines_and_json(queue: Store) -> None:
     assert list_questions(queue, lines.append) == 0
     assert len(lines) == 1
     assert lines[0].startswith("  #1    waiting")
-    assert lines[0].endswith("claude /work/api: Which database?")
+    assert lines[0].endswith("Which database?  claude /work/api")
     lines.clear()
     list_questions(queue, lines.append, as_json=True, every=True)
     first, second = (json.loads(line) for line in lines)
@@ -449,3 +449,41 @@ def test_inbox_list_command_escapes_and_prints_json(tmp_path: Path) -> None:
     assert bad.returncode == 2
     assert bad.stderr.startswith("askcli: ") and bad.stderr.count("\n") == 1
     assert askcli_path().exists()
+
+
+def test_each_question_is_asked_in_its_agent_s_session_and_the_inbox_s_own_stay(
+    queue: Store, tmp_path: Path
+) -> None:
+    todo = {
+        "type": "tool_use",
+        "id": "toolu_t",
+        "name": "TodoWrite",
+        "input": {"todos": [{"content": "Ship", "status": "pending", "activeForm": "Shipping"}]},
+    }
+    queue.submit(todo, ASKER)
+    queue.submit({**todo, "id": "toolu_u"}, Agent("claude", "s2", "/work/api"))
+    status, shown, box = inbox_run(queue, "\n\n", tmp_path)
+    assert status == 0
+    assert "Todo list (s1)" in shown and "Todo list (s2)" in shown
+    assert box.conv.options.session is None
+
+
+def test_what_a_claude_code_line_says_it_supports_counts_for_the_questions_after_it(
+    queue: Store, tmp_path: Path
+) -> None:
+    from askcli.wire.wording import CLAUDE_CODE, UNANSWERED_CAPABILITY
+
+    init = {"type": "system", "subtype": "init", "capabilities": [UNANSWERED_CAPABILITY]}
+    ask = {"questions": [question("First?"), question("Second?")]}
+    control = {
+        "type": "control_request",
+        "request_id": "req_1",
+        "request": {"subtype": "can_use_tool", "tool_name": "AskUserQuestion", "input": ask},
+    }
+    queue.submit(init, ASKER)
+    asked = queue.submit(control, ASKER)
+    status, _, box = inbox_run(queue, "\n\n1\ns\n\n", tmp_path, wording=CLAUDE_CODE)
+    assert status == 0
+    response = reply_of(queue, asked.id)["replies"][0]["response"]["response"]
+    assert response["updatedInput"]["annotations"] == {"Second?": {"unanswered": "skipped"}}
+    assert box.conv.options.capabilities == {UNANSWERED_CAPABILITY}

@@ -39,8 +39,10 @@ class Queue:
     def store(self) -> Store:
         return Store(self.path)
 
-    def ask(self, document: dict[str, Any], name: str) -> subprocess.Popen[str]:
-        """Start an asker and wait until its question is queued."""
+    def ask(
+        self, document: dict[str, Any], name: str, cwd: Path | None = None
+    ) -> subprocess.Popen[str]:
+        """Start an asker (in folder ``cwd``) and wait until its question is queued."""
         before = len(self.store().questions(states=tuple(QueueState)))
         source = self.tmp / f"{name}.json"
         source.write_text(json.dumps(document))
@@ -50,6 +52,7 @@ class Queue:
             stderr=subprocess.PIPE,
             text=True,
             env=self.env,
+            cwd=cwd,
         )
         self.askers.append(proc)
         poll(
@@ -58,12 +61,13 @@ class Queue:
         )
         return proc
 
-    def inbox(self, *args: str, name: str = "a", **env: str) -> Terminal:
+    def inbox(self, *args: str, name: str = "a", columns: int = 80, **env: str) -> Terminal:
         where = self.tmp / name
         where.mkdir(exist_ok=True)
         term = Terminal(
             ["inbox", *args],
             where,
+            columns,
             ASKCLI_INBOX=str(self.path),
             XDG_STATE_HOME=str(self.state),
             **env,
@@ -93,10 +97,9 @@ def labelled(text: str, header: str, *labels: str, id: str) -> dict[str, Any]:
 
 
 def shown_id(term: Terminal) -> int:
-    """The id of the question the inbox shows next (``... (#N)``)."""
-    term.expect(" waiting] ")
-    term.expect("(#")
-    term.expect(")")
+    """The id of the question the inbox shows next (``[2 waiting] #N ...``)."""
+    term.expect(" waiting] #")
+    term.expect(" ")
     return int(term.child.before)
 
 
@@ -114,8 +117,7 @@ def test_three_askers_answered_out_of_order(queue: Queue) -> None:
     second = queue.ask(labelled("Which port?", "Port", "80", "8080", id="toolu_b"), "b")
     third = queue.ask(labelled("Which cache?", "Cache", "Redis", "None", id="toolu_c"), "c")
     term = queue.inbox()
-    term.expect("[3 waiting] ask ")
-    term.expect(": Which database?  (#1)")
+    term.expect("[3 waiting] #1 Which database?  ask ")
     term.expect("Answer #1? Enter answers, N picks another, l lists, q declines [y]: ")
     term.type("l")
     term.expect("shown here")
@@ -125,8 +127,7 @@ def test_three_askers_answered_out_of_order(queue: Queue) -> None:
     term.expect("#3")
     term.expect("Which cache?")
     term.type("3")  # the third first
-    term.expect("[3 waiting] ask ")
-    term.expect(": Which cache?  (#3)")
+    term.expect("[3 waiting] #3 Which cache?  ask ")
     term.expect("[y]: ")  # its prompt: what is typed before is dropped
     term.type("")
     term.expect("[Cache] Which cache?")
@@ -144,17 +145,15 @@ def test_three_askers_answered_out_of_order(queue: Queue) -> None:
             }
         ],
     )
-    term.expect(": Which database?  (#1)")  # back to arrival order
+    term.expect("#1 Which database?  ask ")  # back to arrival order
     term.type("#2")
-    term.expect("[2 waiting] ask ")
-    term.expect(": Which port?  (#2)")
+    term.expect("[2 waiting] #2 Which port?  ask ")
     term.expect("[y]: ")  # its prompt: what is typed before is dropped
     term.type("y")
     term.expect("Choose 1-3: ")
     term.type("1")
     term.expect("#2 answered")
-    term.expect("[1 waiting] ask ")
-    term.expect(": Which database?  (#1)")
+    term.expect("[1 waiting] #1 Which database?  ask ")
     term.expect("[y]: ")  # its prompt: what is typed before is dropped
     term.type("")
     term.expect("Choose 1-3: ")
@@ -176,9 +175,9 @@ def test_a_waiting_inbox_announces_an_arrival_and_calls_the_person(queue: Queue)
     asker = queue.ask(labelled("Deploy now?", "Deploy", "Yes", "No", id="toolu_d"), "d")
     # the notification, wrapped for tmux's passthrough (every ESC doubled)
     term.expect("\x1bPtmux;\x1b\x1b]9;askcli: a question is waiting\x07\x1b\\")
-    term.expect("new #1: ask ")
-    term.expect(": Deploy now?")
-    term.expect("[1 waiting] ask ")
+    term.expect("new #1: Deploy now?  ask ")
+    term.expect("[1 waiting] #1 ")
+    term.expect("Deploy now?  ask ")
     term.expect("[y]: ")
     term.type("")
     term.expect("Choose 1-3: ")
@@ -192,7 +191,7 @@ def test_a_waiting_inbox_announces_an_arrival_and_calls_the_person(queue: Queue)
 def test_an_asker_killed_mid_question_is_said_and_the_question_stops(queue: Queue) -> None:
     asker = queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_k"), "k")
     term = queue.inbox()
-    term.expect("(#1)")
+    term.expect("] #1 ")
     term.expect("[y]: ")  # its prompt: what is typed before is dropped
     term.type("")
     term.expect("Choose 1-3: ")
@@ -212,15 +211,15 @@ def test_an_asker_that_gives_up_while_its_question_waits_is_said(queue: Queue) -
     asker = queue.ask(labelled("Which port?", "Port", "80", "8080", id="toolu_w"), "w")
     other = queue.ask(labelled("Which cache?", "Cache", "Redis", "None", id="toolu_x"), "x")
     term = queue.inbox()
-    term.expect(": Which port?  (#1)")
+    term.expect("#1 Which port?  ask ")
     term.expect("[y]: ")
     other.send_signal(signal.SIGTERM)  # waits, not shown: it withdraws its own question
-    term.expect("withdrew #2 (Which cache?); nothing was sent")
+    term.expect("#2 withdrawn, nothing was sent: Which cache?")
     status, replies, _ = result(other)
     assert status == 143
     assert replies[0]["is_error"] is True
     asker.send_signal(signal.SIGTERM)  # the one shown at the inbox prompt
-    term.expect("withdrew #1 (Which port?); nothing was sent")
+    term.expect("#1 withdrawn, nothing was sent: Which port?")
     term.expect("(nothing waits in the inbox)")
     term.child.sendeof()
     assert exit_status(term) == 0
@@ -238,7 +237,7 @@ def test_an_inbox_killed_mid_answer_gives_the_question_to_the_next_with_its_line
     asker = queue.ask(document, "two")
     args = ["--journal", str(queue.tmp / "answers.journal")] if journal else []
     first = queue.inbox(*args, name="a")
-    first.expect("(#1)")
+    first.expect("] #1 ")
     first.expect("[y]: ")  # its prompt: what is typed before is dropped
     first.type("")
     first.expect("(question 1 of 2)")
@@ -248,8 +247,7 @@ def test_an_inbox_killed_mid_answer_gives_the_question_to_the_next_with_its_line
     first.child.kill(signal.SIGKILL)
     assert exit_status(first) == 128 + signal.SIGKILL
     second = queue.inbox(*args, name="b")
-    second.expect("[1 waiting] ask ")
-    second.expect(": Which database? (+1 more)  (#1)")
+    second.expect("[1 waiting] #1 Which database? (+1 more)  ask ")
     second.expect("[y]: ")  # its prompt: what is typed before is dropped
     second.type("")
     second.expect("You were answering this call before; kept from then:")
@@ -302,7 +300,7 @@ def test_two_inboxes_at_once_answer_each_question_once(queue: Queue) -> None:
 def test_q_at_the_inbox_prompt_declines_as_q_in_the_question_does(queue: Queue) -> None:
     asker = queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_q"), "q")
     term = queue.inbox()
-    term.expect("(#1)")
+    term.expect("] #1 ")
     term.expect("[y]: ")  # its prompt: what is typed before is dropped
     term.type("q")
     term.expect("#1 declined: sent to ask ")
@@ -324,7 +322,7 @@ def test_q_at_the_inbox_prompt_declines_as_q_in_the_question_does(queue: Queue) 
 def test_eof_at_the_inbox_prompt_leaves_and_the_question_waits_again(queue: Queue) -> None:
     asker = queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_e"), "e")
     term = queue.inbox()
-    term.expect("(#1)")
+    term.expect("] #1 ")
     term.expect("[y]: ")  # typed before its prompt, the Ctrl-D would be dropped
     term.child.sendeof()
     term.expect("askcli: left the inbox; #1 waits again for an inbox")
@@ -361,7 +359,7 @@ def test_leaving_in_a_question_gives_it_back(
 ) -> None:
     asker = queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_s"), "s")
     term = queue.inbox()
-    term.expect("(#1)")
+    term.expect("] #1 ")
     term.expect("[y]: ")  # its prompt: what is typed before is dropped
     term.type("")
     term.expect("Choose 1-3: ")
@@ -381,7 +379,7 @@ def test_leaving_in_a_question_gives_it_back(
 def test_ctrl_c_at_the_inbox_prompt(queue: Queue) -> None:
     queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_i"), "i")
     term = queue.inbox()
-    term.expect("(#1)")
+    term.expect("] #1 ")
     term.expect("[y]: ")
     term.child.sendintr()
     term.expect("askcli: interrupted; #1 waits again for an inbox")
@@ -402,8 +400,7 @@ def test_notify_command_gets_the_question_and_its_failure_is_said(queue: Queue) 
         "input": {"command": "rm -rf build"},
     }
     queue.ask(document, "bash")
-    term.expect("new #1: ask ")
-    term.expect(": permission for Bash: rm -rf build")
+    term.expect("new #1: permission for Bash: rm -rf build  ask ")
     term.expect("askcli: --notify-command for #1 exited with status 4")
     data = json.loads(told.read_text())
     assert data["id"] == 1
@@ -421,7 +418,7 @@ def test_a_notify_command_still_running_is_ended_with_the_inbox(queue: Queue) ->
     term = queue.inbox("--notify-command", f"echo $$ > {pid_file}; exec sleep 30")
     term.expect("Waiting for questions")
     queue.ask(labelled("Which database?", "DB", "Postgres", "SQLite", id="toolu_n"), "n")
-    term.expect("new #1: ask ")
+    term.expect("new #1: ")
     term.expect("[y]: ")  # the inbox did not wait for the command
     poll(lambda: pid_file.exists() and pid_file.read_text().strip() != "", "the command's pid")
     pid = int(pid_file.read_text())

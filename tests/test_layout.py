@@ -144,7 +144,7 @@ def test_the_permission_prompt_leaves_room_to_type(tmp_path: Path, columns: str)
     path.write_text(json.dumps(bash))
     term = Terminal(["ask", str(path)], tmp_path, COLUMNS=columns)
     if columns == "80":
-        term.expect("Allow? 1 or 3 (y/n), or type what to do instead: ")
+        term.expect("Allow? 1 or 3 (y/n): ")
     else:
         term.expect("  3. No, and tell the agent what to do\r\n     instead\r\n")
         term.expect("Allow? 1 or 3 (y/n): ")

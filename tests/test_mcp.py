@@ -385,11 +385,10 @@ def test_bad_calls_are_answered_at_once_and_never_queued(tmp_path: Path) -> None
             for wrong in ({}, {"ticket": 3}, {"ticket": "q" * 500}):
                 no = await session.call_tool("get_answer", wrong)
                 assert no.is_error and "InputValidationError" in text_of(no)
-            other = await session.call_tool("run_shell", {})
-            assert other.is_error
-            assert (
-                text_of(other) == "<tool_use_error>Error: No such tool: run_shell</tool_use_error>"
-            )
+            with pytest.raises(MCPError) as unknown_tool:  # a JSON-RPC error, not a result
+                await session.call_tool("run_shell", {})
+            assert unknown_tool.value.code == -32602
+            assert unknown_tool.value.message == "Unknown tool: run_shell"
 
     run(main)
     assert Store(inbox).questions(states=tuple(QueueState)) == []
@@ -480,6 +479,74 @@ def test_a_signal_ends_the_server_and_withdraws_its_question(
     assert f"stopped ({sig.name})" in err
     question = Store(tmp_path / "inbox.db").get(1)
     assert question is not None and question.state is QueueState.WITHDRAWN
+
+
+def test_a_client_that_closes_its_end_mid_call_ends_the_server_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    proc = start_asking(tmp_path)
+    assert proc.stdout is not None and proc.stdin is not None
+    proc.stdout.readline()  # the initialize result
+    proc.stdout.close()  # the client goes: its end of stdout first,
+    proc.stdin.write(rpc("ping", {}, 3))  # so that the reply is written into nothing,
+    proc.stdin.flush()
+    time.sleep(0.5)
+    proc.stdin.close()  # then stdin
+    proc.stdin = proc.stdout = None
+    status, err = ended(proc)
+    assert status == 141, err  # as --help says: the client went away
+    assert "the client went away (its end of the connection is closed)" in err
+    assert "question 1 was withdrawn: this server ends" in err
+    assert Store(tmp_path / "inbox.db").get(1).state is QueueState.WITHDRAWN  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)]
+)
+def test_a_signal_ends_a_server_whose_client_reads_nothing(
+    tmp_path: Path, sig: signal.Signals, status: int
+) -> None:
+    proc = start_asking(tmp_path)
+    assert proc.stdin is not None
+    for n in range(200):  # replies (2 kB each) pile up in the pipe nobody reads: a write blocks
+        proc.stdin.write(rpc("tools/list", {}, 100 + n))
+    proc.stdin.flush()
+    time.sleep(1)
+    sent = time.monotonic()
+    proc.send_signal(sig)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise AssertionError("askcli mcp did not end after the signal") from None
+    assert time.monotonic() - sent < 5  # the grace of 1 s, and start-up noise
+    assert proc.returncode == status
+    assert proc.stderr is not None and proc.stdout is not None and proc.stdin is not None
+    err = proc.stderr.read().decode()
+    for pipe in (proc.stdin, proc.stdout, proc.stderr):
+        pipe.close()
+    assert "Traceback" not in err, err
+    assert "the client reads nothing: ended without waiting for it" in err
+    assert Store(tmp_path / "inbox.db").get(1).state is QueueState.WITHDRAWN  # type: ignore[union-attr]
+
+
+def test_only_a_closed_client_end_counts_as_the_client_gone() -> None:
+    import errno as codes
+
+    from askcli.hosts.mcp_end import client_gone
+
+    pipe = BrokenPipeError(codes.EPIPE, "Broken pipe")
+    reset = ConnectionResetError(codes.ECONNRESET, "reset")
+    assert client_gone(pipe) and client_gone(reset)
+
+    class Group(Exception):  # as anyio's task groups raise them (on 3.10 too)
+        def __init__(self, *leaves: BaseException) -> None:
+            self.exceptions = leaves
+
+    assert client_gone(Group(pipe, Group(reset)))
+    assert not client_gone(Group(pipe, ValueError("bug")))
+    assert not client_gone(OSError(codes.ENOSPC, "full"))
+    assert not client_gone(KeyboardInterrupt())
 
 
 def test_an_answered_question_outlives_its_server(tmp_path: Path) -> None:
@@ -680,6 +747,12 @@ def test_http_needs_the_bearer_token_and_answers_through_the_inbox(tmp_path: Pat
                     group.start_soon(anyio.to_thread.run_sync, answer_next, inbox, "2\n")
                     result = await session.call_tool("ask_user_questions", ASKED)
                 assert text_of(result) == BLUE
+                with pytest.raises(MCPError) as unknown:  # as over stdio: a JSON-RPC error
+                    await session.call_tool("run_shell", {})
+                assert (unknown.value.code, unknown.value.message) == (
+                    -32602,
+                    "Unknown tool: run_shell",
+                )
 
         run(main)
         question = Store(inbox).questions(states=tuple(QueueState))[0]

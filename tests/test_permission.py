@@ -22,8 +22,17 @@ from askcli.runners.fixtures import play
 from askcli.runners.session import answer_document
 from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
+from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style, display_width
-from askcli.tools.permission import PROMPT, PROMPT_ALWAYS, input_lines
+from askcli.tools.permission import (
+    AGAIN,
+    AGAIN_ALWAYS,
+    AGAIN_CAREFUL,
+    AGAIN_CAREFUL_ALWAYS,
+    PROMPT,
+    PROMPT_ALWAYS,
+    input_lines,
+)
 from askcli.wire.documents import Document
 from askcli.wire.envelopes import Output
 from askcli.wire.results import REJECT_MESSAGE, REJECT_WITH_WORDS_PREFIX
@@ -85,7 +94,7 @@ def test_the_prompt_shows_the_tool_its_input_and_the_choices() -> None:
     )
 
 
-@pytest.mark.parametrize("typed", ["y", "yes", "1", "１", " Y "])
+@pytest.mark.parametrize("typed", ["y", "yes", "1", "１", " Y ", "1."])
 def test_allow_gives_the_permission_to_run_it(typed: str) -> None:
     (reply,), _, status = ask([typed])
     assert status == 0
@@ -99,7 +108,7 @@ def test_allow_gives_the_permission_to_run_it(typed: str) -> None:
     assert decision == {"behavior": "allow", "updatedInput": BASH["input"]}
 
 
-@pytest.mark.parametrize("typed", ["n", "no", "3", "q", "３"])
+@pytest.mark.parametrize("typed", ["n", "no", "N", "q", "n:", "3", "３", "3."])
 def test_no_gives_the_rejection(typed: str) -> None:
     (reply,), _, status = ask([typed])
     assert status == 1
@@ -113,20 +122,68 @@ def test_no_gives_the_rejection(typed: str) -> None:
     assert decision == {"behavior": "deny", "message": REJECT_MESSAGE}
 
 
-def test_words_give_the_rejection_with_the_words() -> None:
-    (reply,), _, status = ask(["run only the unit tests"])
+WORDS = "run only the unit tests"
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        ["3", WORDS],
+        ["3.", WORDS],
+        ["３", WORDS],
+        [f"n: {WORDS}"],
+        [f"N:{WORDS}"],
+        [f"n {WORDS}"],
+        [f"3: {WORDS}"],
+        [f"  n:   {WORDS}  "],
+    ],
+)
+def test_3_or_n_colon_gives_the_rejection_with_the_words(typed: list[str]) -> None:
+    (reply,), stderr, status = ask(typed)
     assert status == 1
-    assert reply["content"] == REJECT_WITH_WORDS_PREFIX + "run only the unit tests"
-    (data,), _, _ = ask(["run only the unit tests"], Output.ANSWERS)
-    assert data["allowed"] is False and data["feedback"] == "run only the unit tests"
+    assert reply["content"] == REJECT_WITH_WORDS_PREFIX + WORDS
+    (data,), _, _ = ask(typed, Output.ANSWERS)
+    assert data["allowed"] is False and data["feedback"] == WORDS
+    if typed[0] != f"n {WORDS}":
+        assert "n: TEXT" not in stderr  # asked nothing again
+
+
+def test_3_then_enter_or_the_end_denies_without_words() -> None:
+    (reply,), stderr, status = ask(["3", ""])
+    assert status == 1 and reply["content"] == REJECT_MESSAGE
+    assert stderr.endswith(
+        "Allow? 1 or 3 (y/n): 3\nTell the agent what to do instead (Enter: just deny): \n"
+    )
+    (reply,), _, status = ask(["3"])
+    assert status == 1 and reply["content"] == REJECT_MESSAGE
+
+
+# every line that is no answer: asked again, never sent to the agent as its words
+UNCLEAR = ["ok", "sure", "yep", "allow", "Yes.", "y.", "4", "0", "", WORDS, "no, use rg", "nope"]
+
+
+@pytest.mark.parametrize("typed", UNCLEAR)
+def test_anything_else_is_asked_again_with_the_keys(typed: str) -> None:
+    (reply,), stderr, status = ask([typed, "y"])
+    assert status == 0 and reply["behavior"] == "allow"
+    assert stderr.count("! type 1 or 3 (y/n), or n: TEXT\n") == 1
+    (reply,), _, status = ask([typed])
+    assert status == ExitStatus.NO_ANSWER
+    assert reply["content"] == "No answer from the user (the input ended)."
 
 
 def test_empty_help_and_other_numbers_ask_again() -> None:
     (reply,), stderr, _ = ask(["", "?", "4", "0", "y"])
     assert reply["behavior"] == "allow"
-    assert stderr.count("! type 1 or 3 (y to allow, n to deny) or what to do instead") == 3
+    assert stderr.count("! type 1 or 3 (y/n), or n: TEXT") == 3
     assert "askcli never runs it" in stderr
     assert "  2, a" not in stderr  # nothing to remember: no 2 in the help either
+    assert "  n: TEXT  the same on one line: deny, and tell the agent TEXT\n" in stderr
+
+
+def test_the_hints_fit_40_columns() -> None:
+    for hint in (AGAIN, AGAIN_ALWAYS, AGAIN_CAREFUL, AGAIN_CAREFUL_ALWAYS):
+        assert len(hint) <= 40
 
 
 @pytest.mark.parametrize("typed", ["2", "a", "always", "２"])
@@ -146,7 +203,7 @@ def test_two_is_refused_where_there_is_no_rule_to_name(typed: str) -> None:
     ],
 )
 def test_end_timeout_and_ctrl_c(then: str, status: ExitStatus, content: str) -> None:
-    conv = Conversation(Scripted([], then), io.StringIO(), Style(), timeout=3)
+    conv = Conversation(Scripted([], then), io.StringIO(), Style(), RunOptions(timeout=3))
     reply = answer_document(Document(BASH), conv)
     assert reply.status is status
     assert reply.results[0].content == content
@@ -336,7 +393,7 @@ def paged(
         reader = Scripted(answers, then)
         reader.interactive = True
     out = io.StringIO()
-    conv = Conversation(reader, out, Style(height=10), timeout=timeout)
+    conv = Conversation(reader, out, Style(height=10), RunOptions(timeout=timeout))
     reply = answer_document(Document({**BASH, "input": {"command": script}}), conv)
     return reply.results[0], out.getvalue()
 
@@ -368,7 +425,7 @@ def test_n_at_the_pager_denies_at_once(typed: str) -> None:
 def test_enter_past_the_last_page_is_not_an_answer() -> None:
     result, screen = paged(30, ["", "", "", "", "", "1"])
     assert result.allowed
-    assert "! type 1 or 3 (y to allow, n to deny) or what to do instead" in screen
+    assert "! type 1 or 3 (y/n), or n: TEXT" in screen
 
 
 @pytest.mark.parametrize(
@@ -394,7 +451,10 @@ def test_the_pager_at_a_terminal(tmp_path: Path, columns: int, lines: int) -> No
     script = "\n".join(f"step {n}" for n in range(40)) + "\n" + PADDED
     path.write_text(json.dumps({**BASH, "input": {"command": script}}))
     term = Terminal(["ask", str(path)], tmp_path, columns, LINES="12")
-    more = re.compile(r"--more-- \((\d+) of (\d+) lines; Enter for more, n to deny\) ")
+    # at 40 columns the line wraps at a space (\r\n in the pty), never in a word
+    more = re.compile(
+        r"--more-- \((\d+) of (\d+) lines; Enter(?:\s+)for(?:\s+)more,(?:\s+)n to deny\) "
+    )
     term.child.expect(more)
     total = int(term.child.match.group(2))
     assert total == lines
@@ -521,8 +581,7 @@ def test_a_rule_is_shown_whole_and_escaped() -> None:
 def test_without_suggestions_claude_offers_only_the_identical_input() -> None:
     out = io.StringIO()
     reader = TextLineReader(io.StringIO("?\n2\n"))
-    conv = Conversation(reader, out, Style())
-    conv.permission_always = True
+    conv = Conversation(reader, out, Style(), RunOptions(permission_always=True))
     reply = answer_document(Document(control({"command": "rm -rf build"})), conv)
     (result,) = reply.results
     assert result.allowed and result.data is not None and result.data["always"] is True

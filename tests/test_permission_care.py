@@ -147,9 +147,9 @@ def test_a_reason_cannot_pass_for_a_line_of_the_input() -> None:
 def test_default_to_no_says_approving_takes_the_word_yes() -> None:
     decision, screen = decide(CAREFUL, ["yes"])
     assert decision == {"behavior": "allow", "updatedInput": CAREFUL["input"]}
-    assert "Allow? Type yes or always, Enter to deny, or what to do instead: " in screen
+    assert "Allow? Type yes or always, Enter to deny: " in screen
     assert "  yes     Yes\n  always  Yes, and don't ask again for Bash(rm -rf build)" in screen
-    assert "  Enter   No, and tell the agent what to do instead\n" in screen
+    assert "  Enter   No\n  3       No, and tell the agent what to do instead\n" in screen
     assert "1. Yes" not in screen and "2. Yes" not in screen
 
 
@@ -182,15 +182,25 @@ def test_default_to_no_always_takes_the_word_and_sends_the_rule() -> None:
     }
 
 
-@pytest.mark.parametrize("typed", ["n", "no", "3"])
+@pytest.mark.parametrize("typed", ["n", "no", "3", "3."])
 def test_default_to_no_still_denies_with_n_and_with_words(typed: str) -> None:
     decision, _ = decide(CAREFUL, [typed])
     assert decision == {"behavior": "deny", "message": REJECT_MESSAGE}
-    decision, _ = decide(CAREFUL, ["yes, but keep the cache"])
+    words = "n: keep the cache" if typed.startswith("n") else "keep the cache"
+    decision, _ = decide(CAREFUL, [words] if typed.startswith("n") else [typed, words])
     assert decision == {
         "behavior": "deny",
-        "message": REJECT_WITH_WORDS_PREFIX + "yes, but keep the cache",
+        "message": REJECT_WITH_WORDS_PREFIX + "keep the cache",
     }
+
+
+@pytest.mark.parametrize("typed", ["yes, but keep the cache", "ok", "sure", "Yes.", "allow"])
+def test_default_to_no_other_words_are_asked_again(typed: str) -> None:
+    """Words are no answer either: they go to the agent only after 3 or as n: TEXT."""
+    decision, screen = decide(CAREFUL, [typed, ""])
+    assert decision == {"behavior": "deny", "message": REJECT_MESSAGE}
+    assert "! type yes or always, or Enter to deny\n" in screen
+    assert STRAY not in screen
 
 
 def test_default_to_no_help_names_the_words() -> None:
@@ -209,7 +219,7 @@ def test_no_lasting_rule_is_offered_nor_taken(typed: str) -> None:
     decision, screen = decide(request, [typed, "1"])
     assert decision == {"behavior": "allow", "updatedInput": BLOCKED["input"]}
     assert "2. Yes" not in screen and "don't ask again" not in screen
-    assert "Allow? 1 or 3 (y/n), or type what to do instead: " in screen
+    assert "Allow? 1 or 3 (y/n): " in screen
     assert NO_LASTING_RULE in screen
 
 
@@ -218,7 +228,7 @@ def test_both_requests_together() -> None:
     decision, screen = decide(request, ["always", "1", "yes"])
     assert decision == {"behavior": "allow", "updatedInput": CAREFUL["input"]}
     assert "always" not in screen.split("Allow?")[0]  # no always row
-    assert "Allow? Type yes to allow, Enter to deny, or what to do instead: " in screen
+    assert "Allow? Type yes to allow, Enter to deny: " in screen
     assert NO_LASTING_RULE in screen and screen.count(STRAY) == 2
 
 
@@ -349,7 +359,7 @@ def test_at_a_terminal_enter_declines(tmp_path: Path) -> None:
     path = tmp_path / "request.json"
     path.write_text(json.dumps(document(CAREFUL)))
     term = Terminal(["ask", str(path)], tmp_path)
-    term.expect("Allow? Type yes or always, Enter to deny, or what to do instead: ")
+    term.expect("Allow? Type yes or always, Enter to deny: ")
     term.type("y")
     term.expect(STRAY)
     term.expect("Allow? Type yes")

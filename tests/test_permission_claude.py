@@ -3,6 +3,7 @@
 Item 2: a padded Bash command shows its tail before ``Allow?``. Item 3: choosing 2 sends
 Claude Code's own suggestion back as ``updatedPermissions``; Claude Code applies the rule,
 so an identical later call runs without asking, and a different command still asks.
+Words reach the model only after ``3`` or as ``n: TEXT``; words alone are asked again.
 """
 
 from __future__ import annotations
@@ -96,3 +97,23 @@ def test_the_padded_command_shows_its_tail_before_allow(
     assert all(len(line) <= int(columns) for line in asked), asked
     denied = claude_api.tool_results()["toolu_01Padded"]
     assert denied.get("is_error") is True
+
+
+@needs_claude
+@pytest.mark.parametrize(
+    "claude_api",
+    [
+        [
+            bash("toolu_01Push", "git push --force"),
+            {"content": [text("Ok.")], "stop_reason": "end_turn"},
+        ]
+    ],
+    indirect=True,
+)
+def test_words_reach_the_model_only_as_n_colon_text(claude_api: Api, tmp_path: Path) -> None:
+    proc = claude_api.run(tmp_path / "work", "publish", input="ok\nopen a PR\nn: open a PR\n")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.count("! type 1-3 (y/n), or n: TEXT\n") == 2  # ok, and words alone
+    denied = claude_api.tool_results()["toolu_01Push"]
+    assert denied.get("is_error") is True
+    assert denied["content"].endswith("the user said:\nopen a PR")

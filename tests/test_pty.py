@@ -258,7 +258,7 @@ BASH_CALL = {
     [
         ("y", 0, {"type": "permission", "tool_use_id": "toolu_bash", "behavior": "allow"}),
         ("n", 1, {"type": "tool_result", "content": REJECT_MESSAGE, "is_error": True}),
-        ("deploy to staging first", 1, {"type": "tool_result", "is_error": True}),
+        ("n: deploy to staging first", 1, {"type": "tool_result", "is_error": True}),
     ],
 )
 def test_the_fallback_prompt_at_a_terminal(
@@ -269,12 +269,12 @@ def test_the_fallback_prompt_at_a_terminal(
     term = Terminal(["ask", str(path)], tmp_path)
     term.expect("Tool use: Bash")
     term.expect("  command: make deploy")
-    term.expect("Allow? 1 or 3 (y/n), or type what to do instead: ")
+    term.expect("Allow? 1 or 3 (y/n): ")
     term.type(typed)
     got_status, got = term.finish()
     assert got_status == status
     assert reply.items() <= got.items()
-    if typed.startswith("deploy"):
+    if typed.startswith("n: deploy"):
         assert got["content"].endswith("the user said:\ndeploy to staging first")
 
 
@@ -282,7 +282,7 @@ def test_ctrl_c_at_the_fallback_prompt(tmp_path: Path) -> None:
     path = tmp_path / "bash.json"
     path.write_text(json.dumps(BASH_CALL))
     term = Terminal(["ask", "--output", "sdk", str(path)], tmp_path)
-    term.expect("Allow? 1 or 3 (y/n), or type what to do instead: ")
+    term.expect("Allow? 1 or 3 (y/n): ")
     term.child.sendintr()
     status, decision = term.finish()
     assert status == 130

@@ -14,6 +14,7 @@ from askcli.runners.session import answer_document
 from askcli.schema.inputs import parse_ask as parse_input
 from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
+from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style
 from askcli.tools.repl import ask_questions
 from askcli.wire.documents import Document
@@ -74,7 +75,7 @@ def conversation(
     lines: list[str], then: str, timeout: float | None = None
 ) -> tuple[Conversation, io.StringIO]:
     out = io.StringIO()
-    return Conversation(Scripted(lines, then), out, Style(), timeout=timeout), out
+    return Conversation(Scripted(lines, then), out, Style(), RunOptions(timeout=timeout)), out
 
 
 @pytest.mark.parametrize("where", PROMPTS)
@@ -122,7 +123,9 @@ def test_answers_from_a_text_stream_are_echoed_for_the_transcript() -> None:
 def test_a_json_line_ends_the_call_only_when_calls_follow_on_the_same_stream() -> None:
     data = parse_input(call()["input"])
     shared = Conversation(
-        Scripted(['{"type": "tool_use"}'], "end"), io.StringIO(), calls_follow=True
+        Scripted(['{"type": "tool_use"}'], "end"),
+        io.StringIO(),
+        options=RunOptions(calls_follow=True),
     )
     assert ask_questions(data, shared).ending is Ending.ENDED
     assert shared.reader.readline() == '{"type": "tool_use"}'  # left for the next call
@@ -132,7 +135,9 @@ def test_a_json_line_ends_the_call_only_when_calls_follow_on_the_same_stream() -
 
 def test_a_json_line_is_text_when_other_asks_for_it() -> None:
     data = parse_input(call()["input"])
-    conv = Conversation(Scripted(["3", "{not a call}"], "end"), io.StringIO(), calls_follow=True)
+    conv = Conversation(
+        Scripted(["3", "{not a call}"], "end"), io.StringIO(), options=RunOptions(calls_follow=True)
+    )
     conclusion = ask_questions(data, conv)
     assert conclusion.state.answers == {"Which one?": "{not a call}"}
 
@@ -312,3 +317,26 @@ def test_help_lists_every_answer_word() -> None:
     ]:
         assert f"  {words} " in shown
     assert "Enter y " not in shown  # the review's words only at the review
+
+
+@pytest.mark.parametrize("typed", ["n", "no", "N"])
+def test_n_at_the_review_does_not_submit_and_says_what_to_type(typed: str) -> None:
+    data = parse_input(TWO["input"])
+    kept: list[str] = []
+    conv, out = conversation(["1", "2", typed, "1", "2", ""], "end")
+    conclusion = ask_questions(data, conv, keep=kept.append)
+    shown = out.getvalue()
+    said = "Not submitted: 1-2 changes an answer, b goes back, q declines.\n"
+    assert f"Submit? [y]: {typed}\n{said}" in shown
+    assert "! " not in shown  # no error
+    assert conclusion.ending is Ending.DONE
+    assert conclusion.state.answers == {"Q1?": "B", "Q2?": "Y"}  # 1 reopened, 2 chose B
+    assert kept == ["1", "2", "1", "2", ""]  # n moved nothing: it is not kept
+
+
+def test_n_at_the_review_ends_nothing_when_the_answers_end() -> None:
+    data = parse_input(TWO["input"])
+    conv, out = conversation(["1", "2", "n"], "end")
+    conclusion = ask_questions(data, conv)
+    assert conclusion.ending is Ending.ENDED and conclusion.state.mode.value == "review"
+    assert out.getvalue().count("Submit? [y]: ") == 2

@@ -45,7 +45,7 @@ PROMPTS: dict[str, tuple[Path, list[str], str, str]] = {
         "Submit? [y]: ",
         f' Answers given before that: "{Q1}"="Session cookie", "{Q2}"="Rate limiting".',
     ),
-    "permission": (BASH, [], "Allow? 1 or 3 (y/n), or type what to do instead: ", ""),
+    "permission": (BASH, [], "Allow? 1 or 3 (y/n): ", ""),
 }
 SIGNALS = [(signal.SIGTERM, 143), (signal.SIGHUP, 129)]
 WHY = {signal.SIGTERM: "askcli was stopped", signal.SIGHUP: "the terminal hung up"}

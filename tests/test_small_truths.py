@@ -16,6 +16,7 @@ import pytest
 from askcli.lines import TextLineReader
 from askcli.questions.conclusion import Ending
 from askcli.terminal.conversation import Conversation
+from askcli.terminal.options import RunOptions
 
 from .helpers import EXAMPLES, ROOT, askcli_path, call, question, run_askcli
 from .test_pty import WITHOUT_LINE_EDITING, Terminal
@@ -60,7 +61,7 @@ CTRL_D = "\x04"
     [
         ("library.json", "Choose 1-4 [1]: ", "2"),
         ("bash.json", "(y/n)", "y"),
-        ("bash.json", "(y/n)", "not now"),
+        ("bash.json", "(y/n)", "n: not now"),
     ],
 )
 def test_an_answer_ended_with_ctrl_d_does_not_glue_the_result_to_it(
@@ -149,7 +150,9 @@ def test_make_help_lists_every_documented_target() -> None:
     ],
 )
 def test_the_timeout_reason_counts_seconds_in_english(timeout: float, words: str) -> None:
-    conv = Conversation(TextLineReader(io.StringIO("")), io.StringIO(), timeout=timeout)
+    conv = Conversation(
+        TextLineReader(io.StringIO("")), io.StringIO(), options=RunOptions(timeout=timeout)
+    )
     assert conv.why(Ending.TIMEOUT) == words
     assert conv.why(Ending.ENDED) == "the input ended"
 

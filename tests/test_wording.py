@@ -366,3 +366,67 @@ def test_a_fixture_may_name_the_wording_claude_code_2_1_88() -> None:
         )
         == recorded
     )
+
+
+# --- each wording an object, picked once by name -----------------------------------------
+
+
+def test_a_wording_is_picked_by_name_once_and_seed_is_an_old_name() -> None:
+    from askcli.wire import wordings
+    from askcli.wire.results import CLAUDE_CODE_2_1_88
+
+    assert wordings.NAMES == ("claude-code-2.1.88", "claude-code")
+    assert wordings.DEFAULT is CLAUDE_CODE_2_1_88
+    assert wordings.wording_named("seed") is wordings.wording_named("claude-code-2.1.88")
+    assert wordings.wording_named("claude-code") is wording.CLAUDE_CODE
+    with pytest.raises(KeyError):
+        wordings.wording_named("claude-code-2.1.87")
+
+
+def test_the_results_are_worded_by_the_wording_object_the_run_carries() -> None:
+    """No branch on a wording's name: a wording of one's own words every result."""
+    from askcli.wire.results import Wording
+
+    class Terse(Wording):
+        name = "terse"
+
+        def answered_text(self, questions: Any, answers: Any, annotations: Any) -> str:
+            return f"answered {len(questions)}: {dict(answers)}"
+
+        def no_answer_text(self, why: str, idle: Any, *rest: Any) -> str:
+            return f"none ({why})"
+
+        def invalid_text(self, raw: object, issues: Any) -> str:
+            return "bad call"
+
+    answered = result_of(play(calls=[CALL], answers=["1", "1", ""], wording=Terse()))
+    assert answered == "answered 2: {'Which color?': 'Red', 'Which sizes?': 'S'}"
+    assert result_of(play(calls=[CALL], answers=["1"], wording=Terse())) == "none (the input ended)"
+    bad = {**CALL, "input": {"questions": []}}
+    assert result_of(play(calls=[bad], wording=Terse())) == "bad call"
+
+
+def result_of(outcome: Any) -> str:
+    (line,) = outcome.stdout
+    return str(json.loads(line)["content"])
+
+
+def test_askcli_record_writes_the_wording_only_when_it_is_not_the_default(tmp_path: Any) -> None:
+    typed = json.dumps(CALL) + "\n1\n1\n\n"
+    for given, written in (
+        ([], None),
+        (["--wording", "seed"], None),
+        (["--wording", "claude-code-2.1.88"], None),
+        (["--wording", "claude-code"], "claude-code"),
+    ):
+        saved = tmp_path / "f.json"
+        proc = run_askcli("record", "-", "-o", str(saved), *given, input=typed)
+        assert proc.returncode == 0, proc.stderr
+        fixture = json.loads(saved.read_text(encoding="utf-8"))
+        assert fixture.get("wording") == written, (given, fixture)
+        assert run_askcli("replay", str(saved)).stdout.startswith("ok")
+    run_askcli("record", "-", "-o", str(saved), input=typed)
+    fixture = json.loads(saved.read_text(encoding="utf-8"))
+    fixture["wording"] = "seed"  # as fixtures recorded before the name claude-code-2.1.88 say
+    saved.write_text(json.dumps(fixture), encoding="utf-8")
+    assert run_askcli("replay", str(saved)).stdout.startswith("ok")

@@ -21,6 +21,7 @@ from ..terminal.rendering import MAX_CELLS, Style, terminal_text
 from ..tools.journal import default_dir as journal_default_dir
 from ..tools.todo_store import TodoStore, default_path
 from ..wire.envelopes import Output
+from ..wire.results import Wording
 from .params import (
     SCHEMA_FORMATS,
     Seconds,
@@ -77,7 +78,7 @@ def ask(
     journal: Path | None,
     timeout: float | None,
     notify: str | None,
-    wording: str,
+    wording: Wording,
     inbox: bool,
 ) -> None:
     """Ask the person the questions of each call in SOURCE (a file, or - for stdin).
@@ -148,7 +149,7 @@ def record(
     answers_path: str,
     output: str,
     session: str | None,
-    wording: str,
+    wording: Wording,
     description: str,
     columns: int,
 ) -> None:
@@ -218,27 +219,32 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
 
 
 @click.command()
-@source_argument
+@click.argument("sources", nargs=-1, metavar="[SOURCE]...")
 @click.option("--strict", is_flag=True, help="Also warn about Claude Code's soft rules.")
 @click.pass_context
-def check(ctx: click.Context, source: str, strict: bool) -> None:
-    """Validate the calls in SOURCE without asking anything.
+def check(ctx: click.Context, sources: tuple[str, ...], strict: bool) -> None:
+    """Validate the calls in each SOURCE (a file, or - for stdin; default -) without asking
+    anything.
 
-    Prints ok/invalid (with the reasons) per call. --strict also reports Claude Code's
-    hints as warnings: header over 12 characters, question without ?, label over 5 words, an
-    Other option, (Recommended) not first, a preview on a multiSelect question.
+    Prints ok/invalid (with the reasons) per call, each line beginning with the file's name
+    when there are several, then one summary. --strict also reports Claude Code's hints as
+    warnings: header over 12 characters, question without ?, label over 5 words, an Other
+    option, (Recommended) not first, a preview on a multiSelect question.
 
-    Exit status: 0 every call valid, 2 any invalid or none, 141 stdout closed, 74 stdout
-    cannot be written.
+    Exit status: 0 every call valid, 2 any invalid or a source without any, or a source
+    that cannot be read, 141 stdout closed, 74 stdout cannot be written.
     """
-    from ..runners.check import check as check_source
+    from ..runners.check import check_all
 
+    names = sources or ("-",)
     try:
-        reader = open_reader(source, "calls from")
+        if names.count("-") > 1:
+            raise UsageError("stdin (-) can be read only once")
+        readers = [("stdin" if n == "-" else n, open_reader(n, "calls from")) for n in names]
     except UsageError as exc:
         usage_error(ctx, exc)
         return
-    guard_pipe(ctx, lambda: int(check_source(reader, printer(), strict=strict)))
+    guard_pipe(ctx, lambda: int(check_all(readers, printer(), strict=strict)))
 
 
 @click.command()

@@ -12,6 +12,7 @@ from ..runners.streams import (
     say_err,
 )
 from ..status import ExitStatus
+from ..wire.results import Wording
 from .params import (
     AcpCommand,
     ClaudeCommand,
@@ -53,7 +54,7 @@ def claude(
     answers_path: str,
     record_path: Path | None,
     notify: str | None,
-    wording: str,
+    wording: Wording,
 ) -> None:
     """Host Claude Code in plain lines: its questions and permission requests are asked
     here, its answers shown, each turn's result printed on stdout.

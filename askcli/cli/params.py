@@ -16,9 +16,10 @@ from ..runners.streams import (
     guarded,
     say_err,
 )
-from ..schema.names import WORDING_2_1_88, canonical_wording
 from ..status import ExitStatus
+from ..wire import wordings
 from ..wire.envelopes import Output
+from ..wire.results import Wording
 
 MAX_TIMEOUT = 7 * 24 * 3600.0  # one week
 
@@ -95,24 +96,24 @@ SCHEMA_FORMATS = (  # askcli.wire.definitions: FORMATS + DIALECT_FORMATS, unimpo
     *("anthropic", "openai", "json-schema"),
     *("claude-code", "claude-code-extended", "opencode", "codex", "gemini", "elicitation"),
 )
-# --wording: Claude Code 2.1.88's texts (askcli.wire.results; "seed" inside askcli and in
-# fixtures, and still accepted) or the current release's (askcli.wire.wording)
-WORDINGS = (WORDING_2_1_88, "claude-code")
 
 
 class WordingChoice(click.Choice):  # type: ignore[type-arg]
-    """:data:`WORDINGS`, also ``seed`` (2.1.88's old name); the value is ``seed`` for 2.1.88."""
+    """A name of :data:`askcli.wire.wordings.NAMES` (or an old one, ``seed`` for 2.1.88's);
+    the value is the wording itself (:class:`askcli.wire.results.Wording`)."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        name = super().convert(WORDING_2_1_88 if value == "seed" else value, param, ctx)
-        return canonical_wording(name)
+        if isinstance(value, Wording):
+            return value
+        name = super().convert(wordings.OLD_NAMES.get(value, value), param, ctx)
+        return wordings.wording_named(name)
 
 
 wording_option = click.option(
     "--wording",
-    type=WordingChoice(WORDINGS),
+    type=WordingChoice(wordings.NAMES),
     envvar="ASKCLI_WORDING",
-    default=WORDING_2_1_88,
+    default=wordings.DEFAULT.name,
     help="The texts of AskUserQuestion's results: Claude Code 2.1.88's (the name seed is "
     "accepted too) or the current Claude Code release's (see docs/dialects.md) "
     "[default: $ASKCLI_WORDING, else claude-code-2.1.88].",

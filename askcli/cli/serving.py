@@ -21,6 +21,7 @@ from ..runners.streams import (
 )
 from ..status import ExitStatus
 from ..wire.envelopes import Output
+from ..wire.results import Wording
 from .params import (
     Seconds,
     answers_option,
@@ -40,7 +41,7 @@ from .params import (
     show_default=True,
     metavar="SECONDS",
     help="Answer a call still unanswered after SECONDS with a ticket for get_answer; keep it "
-    "under the client's tool timeout (Codex: tool_timeout_sec, 60 by default; Claude Code: "
+    "under the client's tool timeout (Codex: tool_timeout_sec, 300 by default; Claude Code: "
     "MCP_TOOL_TIMEOUT).",
 )
 @click.option(
@@ -97,7 +98,8 @@ def mcp(
 
     \b
     Exit status: 0 the client closed the connection, 2 usage, no SDK or the port cannot
-    be used, 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP.
+    be used, 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (within a second, even when the client
+    reads nothing), 141 the client went away in the middle of a reply.
     """
     from ..hosts import mcp as host
 
@@ -151,7 +153,7 @@ def inbox(
     notify: str | None,
     notify_command: str | None,
     journal: Path | None,
-    wording: str,
+    wording: Wording,
 ) -> None:
     """Answer every agent's queued questions here, one after another [inbox file:
     $ASKCLI_INBOX, else $XDG_STATE_HOME/askcli/inbox.db].
@@ -188,11 +190,12 @@ def inbox(
 @click.pass_context
 def inbox_list(ctx: click.Context, as_json: bool, every: bool) -> None:
     """List the questions waiting and being answered, oldest first (the questions of
-    askers that died are withdrawn first).
+    askers that died are withdrawn first); with --all, a question answered by a decline
+    says declined. When there is none, stdout stays empty and stderr says so.
 
-    With --json, one object per line: id, status, agent (client, session, cwd),
-    arrived (seconds since the epoch), kind (question, permission or todo), question (the
-    first one's text) and questions.
+    With --json, one object per line: id, status, declined (true when the answer was a
+    decline), agent (client, session, cwd), arrived (seconds since the epoch), kind
+    (question, permission or todo), question (the first one's text) and questions.
 
     Exit status: 0 listed, 2 the inbox file cannot be used, 141 stdout closed, 74 stdout
     cannot be written.
@@ -202,9 +205,15 @@ def inbox_list(ctx: click.Context, as_json: bool, every: bool) -> None:
     from ..terminal.rendering import terminal_width
 
     width = terminal_width(sys.stdout)
+
+    def said(text: str) -> None:
+        say_err(f"askcli: {text}\n")
+
     guard_pipe(
         ctx,
-        lambda: list_questions(Store(), printer(), as_json=as_json, every=every, width=width),
+        lambda: list_questions(
+            Store(), printer(), as_json=as_json, every=every, width=width, said=said
+        ),
     )
 
 
@@ -226,7 +235,7 @@ def inbox_answer(
     answers_path: str,
     output: str,
     journal: Path | None,
-    wording: str,
+    wording: Wording,
 ) -> None:
     """Answer queued question ID (see `askcli inbox list`) with the answer lines on stdin;
     print its result on stdout, as `askcli ask` does.

@@ -4,21 +4,25 @@ described, and the reading of what it sends, which may be anything."""
 
 from __future__ import annotations
 
+import collections
 import os
 import re
 import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..escaping import visible
 from ..runners.streams import quiet_stdout
 from ..status import ExitStatus
 from ..terminal.conversation import Conversation
+from ..terminal.rendering import truncate, wrap
 
 MAX_LINE = 16 * 1024 * 1024  # a longer line from the agent is skipped unread
 MAX_NAMES = 4096  # tool calls remembered for what still comes of them
 SHOWN = 500  # characters of a line of text (stderr, not JSON) shown; the rest is counted
+TAIL = 10  # a child's last stderr lines kept, shown when it ends early
 # terminal control sequences, for telling a stderr line that holds nothing to read
 _SEQUENCE = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]"
@@ -97,15 +101,75 @@ def same_terminal(out: Any, err: Any) -> bool:
     )
 
 
-def show_stderr(conv: Conversation, who: str = "Claude Code") -> Callable[[str, int], None]:
-    """Where a child's stderr lines go: to the person, escaped, one line each."""
+class AgentStderr:
+    """A child's stderr lines (a callable for its stderr reader's thread): each shown to the
+    person as it comes, escaped, one line each, and the last :data:`TAIL` kept (bounded, as
+    each line is), to be shown with its exit status when it ends early (:meth:`ended`)."""
 
-    def shown(text: str, more: int) -> None:
-        line = stderr_line(text, more, who)
-        if line is not None:
-            conv.say(line)
+    def __init__(self, conv: Conversation, who: str) -> None:
+        self.conv = conv
+        self.who = who
+        self.kept: collections.deque[tuple[str, int]] = collections.deque(maxlen=TAIL)
+        self.count = 0  # lines that held something to read
+        self.shown = 0  # of them, those shown as they came
+        self.mark = -1  # conv.said just after the last line shown as it came
+        self.live = True
+        self.lock = threading.Lock()
 
-    return shown
+    def __call__(self, text: str, more: int) -> None:
+        line = stderr_line(text, more, self.who)
+        if line is None:
+            return
+        with self.lock:
+            self.count += 1
+            self.kept.append((text, more))
+            if self.live:
+                self.conv.say(line)
+                self.shown, self.mark = self.count, self.conv.said
+
+    def hold(self) -> None:
+        """The child ended early: the lines still to come are kept, not shown, for
+        :meth:`ended` (Gemini CLI, for one, writes its stderr only as it exits)."""
+        with self.lock:
+            self.live = False
+
+    def ended(self, message: str, then: Sequence[str] = ()) -> None:
+        """Say that the child ended early: ``message`` (with its exit status; folded to the
+        width at a terminal, one line elsewhere, as every ``askcli:`` line), the lines
+        ``then`` (what to do about it), then its last stderr lines, each cut to the width:
+        those that came after :meth:`hold`, or the whole tail when something else was shown
+        after the last line shown as it came (the lines just above are not shown twice)."""
+        with self.lock:
+            above = self.shown > 0 and self.mark == self.conv.said
+            lines = list(self.kept)
+            if above:  # only what came after them
+                lines = lines[len(lines) - min(len(lines), self.count - self.shown) :]
+            width = self.conv.style.width
+            said = [f"askcli: {visible(message)}"]
+            if _is_terminal(self.conv.out):
+                said = wrap(visible(message), width, first="askcli: ", rest="  ")
+            said += then
+            if lines:
+                of = f" ({len(lines)} of {self.count})" if len(lines) < self.count else ""
+                plural = "s" if len(lines) > 1 else ""
+                said.append(f"  its last stderr line{plural}{of}:")
+                for text, more in lines:
+                    shown = visible(text) + (f"… ({more} more bytes)" if more else "")
+                    said.append(truncate("  | " + shown, width))
+            self.conv.say("\n".join(said) + "\n")
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def show_stderr(conv: Conversation, who: str = "Claude Code") -> AgentStderr:
+    """Where a child's stderr lines go: to the person, escaped, one line each; the last
+    ones kept for an early end."""
+    return AgentStderr(conv, who)
 
 
 def session_ended(status: int, save: Callable[[int], bool] | None = None) -> int:

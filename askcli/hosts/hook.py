@@ -296,6 +296,7 @@ def ask_here(document: dict[str, Any], timeout: float | None) -> Any:
     from ..lines import FdLineReader
     from ..runners.session import answer_document
     from ..terminal.conversation import Conversation
+    from ..terminal.options import RunOptions
     from ..terminal.rendering import Style
     from ..tools.journal import default_dir
     from ..wire.documents import Document
@@ -307,8 +308,7 @@ def ask_here(document: dict[str, Any], timeout: float | None) -> Any:
             FdLineReader(fd),
             out,
             Style.for_stream(out),
-            timeout=timeout,
-            journal_dir=default_dir(),
+            RunOptions(timeout=timeout, journal_dir=default_dir()),
         )
         conv.say("\naskcli: Claude Code asks (askcli hook --here)\n")
         return answer_document(Document(document), conv)

@@ -6,7 +6,7 @@ Three tools: ``ask_user_questions`` (AskUserQuestion's input schema and result t
 with the MCP client's name as its agent, and waited for; an inbox (``askcli inbox``) asks the
 person and stores the reply, whose result text goes back to the model.
 
-MCP clients give up on long tool calls (Codex after ``tool_timeout_sec``, 60 s by default;
+MCP clients give up on long tool calls (Codex after ``tool_timeout_sec``, 300 s by default;
 clients built on the TypeScript SDK after 60 s; Claude Code after ``MCP_TOOL_TIMEOUT``). The
 answer is never lost: a call still unanswered after ``wait`` seconds returns a result telling
 the model that the question still waits, with its ticket, and how to call ``get_answer``; an
@@ -53,11 +53,12 @@ from ..wire.definitions import input_schema, schema_of
 from ..wire.documents import loads_limited
 from ..wire.envelopes import detect, generated_id
 from ..wire.results import ToolResult
+from .mcp_end import Deadline, client_gone
 
 if TYPE_CHECKING:  # anyio comes with the SDK: imported where it is used, after the check
     import anyio
 
-# Codex's tool_timeout_sec and the TypeScript SDK's request timeout are 60 s by default;
+# Codex's tool_timeout_sec is 300 s by default, the TypeScript SDK's request timeout 60 s;
 # Claude Code's MCP_TOOL_TIMEOUT is about 27.8 hours for a stdio server: 50 s is under all
 DEFAULT_WAIT = 50.0
 DEFAULT_PROGRESS = 10.0  # seconds between progress notifications while a call waits
@@ -86,6 +87,10 @@ class Session(NamedTuple):
 
 
 STDIO = Session()  # the one conversation of a server on stdio
+
+
+class UnknownTool(LookupError):
+    """A ``tools/call`` of a tool this server does not have (its name is the message)."""
 
 
 class ToolOutcome(NamedTuple):
@@ -223,9 +228,7 @@ class Asker:
             return await self.get_answer(arguments, progress, session)
         tool = {ASK: ASK_USER_QUESTION, TODO: TODO_WRITE}.get(name)
         if tool is None:
-            return ToolOutcome(
-                f"<tool_use_error>Error: No such tool: {name}</tool_use_error>", True
-            )
+            raise UnknownTool(name)
         checked = self._check(tool, arguments)
         if isinstance(checked, ToolOutcome):
             return checked
@@ -393,6 +396,11 @@ def _server(asker: Asker) -> Any:
         try:
             session = session_of(ctx)
             outcome = await asker.call(params.name, params.arguments, client, progress, session)
+        except UnknownTool as exc:  # a protocol error, as the MCP spec has it: not a result
+            from mcp.shared.exceptions import MCPError
+            from mcp_types import INVALID_PARAMS
+
+            raise MCPError(INVALID_PARAMS, f"Unknown tool: {exc}") from None
         except InboxError as exc:  # the queue file went bad while serving: the model is told
             asker.say(str(exc))
             outcome = ToolOutcome(f"The user's askcli inbox cannot be used: {exc}", True)
@@ -517,6 +525,7 @@ def serve(
             async for signum in received:
                 status[0] = STATUS_OF_SIGNAL.get(signal.Signals(signum), ExitStatus.TERMINATED)
                 say(f"stopped ({signal.Signals(signum).name})")
+                deadline.start(status[0], asker.store.path, lambda: asker.mine, say)
                 if web:
                     web[0].should_exit = True  # uvicorn ends its connections, then returns
                 else:
@@ -553,9 +562,16 @@ def serve(
                 await over_http(sock)
             group.cancel_scope.cancel()
 
+    deadline = Deadline()
     try:
         anyio.run(main)
+    except BaseException as exc:  # an exception group of the SDK's tasks, or one exception
+        if not client_gone(exc):
+            raise
+        say("the client went away (its end of the connection is closed)")
+        status[0] = ExitStatus.STDOUT_GONE
     finally:
+        deadline.cancel()
         for qid in asker.withdraw_mine():
             say(f"question {qid} was withdrawn: this server ends")
     return status[0]

@@ -12,7 +12,10 @@ from typing import Any
 from ..lines import TextLineReader
 from ..runners.fixtures import ReplayOutcome, host_fixture, register_host, typed_answers
 from ..terminal.conversation import Conversation
+from ..terminal.options import RunOptions
 from ..terminal.rendering import Style
+from ..wire.results import Wording
+from ..wire.wordings import DEFAULT, as_wording, wording_named
 
 
 class _Interrupting(TextLineReader):
@@ -35,7 +38,8 @@ def play_claude(
     out, err = io.StringIO(), io.StringIO()
     link = ScriptedClaude(session["received"], session.get("exit_status", 0))
     style = Style(width=columns, colour=False)
-    conv = Conversation(typed_answers(answers), err, style, wording=session.get("wording", "seed"))
+    wording = wording_named(session.get("wording", DEFAULT.name))
+    conv = Conversation(typed_answers(answers), err, style, RunOptions(wording=wording))
     status = host(
         link,
         conv,
@@ -57,18 +61,19 @@ def make_claude(
     exit_status: int | None = 0,
     description: str = "",
     columns: int = 80,
-    wording: str = "seed",
+    wording: Wording | str = DEFAULT,
 ) -> dict[str, Any]:
     """A fixture of an ``askcli claude`` session: Claude Code's lines, the person's, and
-    what askcli sent and printed (as a replay prints it)."""
+    what askcli sent and printed (as a replay prints it). ``wording``: a wording or its name."""
+    wording = as_wording(wording)
     claude: dict[str, Any] = {
         "prompt": prompt,
         "allow": list(allow),
         "deny": list(deny),
         "exit_status": exit_status,
     }
-    if wording != "seed":
-        claude["wording"] = wording
+    if wording is not DEFAULT:
+        claude["wording"] = wording.name
     claude["received"] = list(received)
     outcome = play_claude(claude, answers, columns)
     return host_fixture("claude", claude, outcome, answers, description, columns)
@@ -84,7 +89,8 @@ def play_acp(
     out, err = io.StringIO(), io.StringIO()
     reader = _Interrupting(io.StringIO("".join(a + "\n" for a in answers)))
     conv = Conversation(reader, err, Style(width=columns, colour=False))
-    link = ScriptedAgent(session["received"], session.get("exit_status", 0), show_stderr(conv))
+    stderr = show_stderr(conv)
+    link = ScriptedAgent(session["received"], session.get("exit_status", 0), stderr)
     offered = capabilities(fs=session.get("fs", False), terminal=session.get("terminal", False))
     status = host(
         link,
@@ -96,6 +102,7 @@ def play_acp(
         cwd=session.get("cwd", "/"),
         thoughts=session.get("thoughts", False),
         mode=session.get("mode"),
+        stderr=stderr,
     )
     return ReplayOutcome(out.getvalue().splitlines(), err.getvalue(), status, link.sent, acp=True)
 

@@ -1,12 +1,13 @@
 """The person's side of the queue: ``askcli inbox``, ``inbox list`` and ``inbox answer``.
 
-The inbox claims the oldest waiting question, shows it in one line (``[2 waiting] claude
-~/api: Which database?  (#3)``) and asks at its own prompt what to do with it: Enter asks it
-with the screens and answer grammar of ``askcli ask``, a number shows another one instead,
-``l`` lists, ``q`` declines it (the agent gets exactly what ``q`` in its screens gives). When
-nothing waits it waits, and says each arrival in one line. A thread (:mod:`.watch`) keeps
-the claim alive, tidies after dead askers and inboxes and wakes the prompt; an asker that
-withdraws is said in one line, even in the middle of its question, which then stops.
+The inbox claims the oldest waiting question, shows it in one line (``[2 waiting] #3 Which
+database?  claude ~/api (pid 4242)``; two on a narrow terminal) and asks at its own prompt
+what to do with it: Enter asks it with the screens and answer grammar of ``askcli ask``, a
+number shows another one instead, ``l`` lists, ``q`` declines it (the agent gets exactly
+what ``q`` in its screens gives). When nothing waits it waits, and says each arrival. A
+thread (:mod:`.watch`) keeps the claim alive, tidies after dead askers and inboxes and wakes
+the prompt; an asker that withdraws is said, even in the middle of its question, which then
+stops.
 
 Leaving (Ctrl-D at the inbox prompt, Ctrl-C, SIGHUP, SIGTERM, the answers ending in a
 question) gives the question held back to the queue, where another inbox asks it again;
@@ -21,6 +22,7 @@ import os
 import socket
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, TextIO
 
 from ..errors import InboxError
@@ -30,10 +32,12 @@ from ..runners.session import Reply, answer_document
 from ..status import ExitStatus
 from ..terminal import editing, signals
 from ..terminal.conversation import Conversation
-from ..terminal.rendering import truncate
+from ..terminal.options import RunOptions
+from ..terminal.rendering import truncate, wrap
 from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import Output, output_lines
+from ..wire.results import CLAUDE_CODE_2_1_88, Wording
 from . import screens
 from .asking import reply_to_json, unanswered
 from .store import QueuedQuestion, QueueState, Store
@@ -48,14 +52,13 @@ def inbox_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{time.time():.6f}"
 
 
-def decline_reply(question: QueuedQuestion, wording: str = "seed") -> Reply:
+def decline_reply(question: QueuedQuestion, wording: Wording = CLAUDE_CODE_2_1_88) -> Reply:
     """The reply ``q`` in the question's own screens gives (the dialect's decline, in its
     words): the call is run with the one answer line ``q``, nothing drawn, no journal."""
     quiet = Conversation(
         TextLineReader(io.StringIO("q\n"), interactive=False),
         io.StringIO(),
-        quiet=True,
-        wording=wording,
+        options=RunOptions(quiet=True, wording=wording),
     )
     reply = answer_document(Document(question.call), quiet, question.id)
     if reply.status is ExitStatus.DECLINED:
@@ -88,6 +91,17 @@ def not_waiting(store: Store, question_id: int) -> str:
         QueueState.WITHDRAWN: "was withdrawn by its asker",
     }.get(found.state, "is not waiting")
     return f"question #{question_id} {why}"
+
+
+def say_wrapped(conv: Conversation, text: str, *, warn: bool = False) -> None:
+    """``text`` (escaped already) in lines wrapped at spaces to the terminal's width."""
+    for row in wrap(text, conv.style.width, rest=screens.INDENT):
+        conv.say((conv.style.warn(row) if warn else row) + "\n")
+
+
+def error(conv: Conversation, message: str) -> None:
+    """``askcli: message`` (escaped), wrapped at spaces to the terminal's width."""
+    say_wrapped(conv, f"askcli: {visible(message)}")
 
 
 def _number(word: str) -> int | None:
@@ -212,9 +226,9 @@ class Inbox:
     def _left(self, why: str) -> None:
         held = self.current
         if held is not None:
-            self.conv.error(f"{why}; #{held.id} waits again for an inbox")
+            error(self.conv, f"{why}; #{held.id} waits again for an inbox")
         else:
-            self.conv.error(why)
+            error(self.conv, why)
 
     def _loop(self) -> int:
         while True:
@@ -243,11 +257,11 @@ class Inbox:
 
     def _idle(self) -> int | None:
         if not self._idle_said:
-            self.conv.say("(nothing waits in the inbox)\n")
+            say_wrapped(self.conv, "(nothing waits in the inbox)")
             self._idle_said = True
         # waiting with nothing shown: what is typed here is for this prompt (q, l), kept
         # across arrivals' lines; a question that arrives drops it (its prompt is fresh)
-        line = self._read(screens.prompt(None), fresh=False)
+        line = self._read(screens.prompt(None, self.conv.style.width), fresh=False)
         if line is None:
             self._left("left the inbox")
             return ExitStatus.OK
@@ -260,7 +274,7 @@ class Inbox:
         # the offer of a question newly on screen drops what was typed before it; the same
         # offer shown again (after an arrival's or a notice's line) keeps what is typed
         fresh, self._offered = held.id != self._offered, held.id
-        line = self._read(screens.prompt(held), fresh=fresh)
+        line = self._read(screens.prompt(held, self.conv.style.width), fresh=fresh)
         if line is None:
             self._left("left the inbox")
             return ExitStatus.OK
@@ -285,21 +299,21 @@ class Inbox:
             for question in shown:
                 self.conv.say(screens.list_line(question, style, mine=mine) + "\n")
         elif word in ("?", "h", "help"):
-            self.conv.say(screens.PROMPT_HELP)
+            self.conv.say(screens.help_text(style.width))
         elif number is not None:
             self._pick(number, held)
         elif held is None and word in ("", "q", "quit", "y"):
-            self.conv.say("Nothing to answer yet; Ctrl-D leaves the inbox.\n")
+            say_wrapped(self.conv, "Nothing to answer yet; Ctrl-D leaves the inbox.")
         else:
             what = visible(word)
-            self.conv.say(style.warn(f"! {what!s} means nothing here; ? shows what does") + "\n")
+            say_wrapped(self.conv, f"! {what!s} means nothing here; ? shows what does", warn=True)
 
     def _pick(self, number: int, held: QueuedQuestion | None) -> None:
         if held is not None and number == held.id:
             return
         picked = self.store.claim(self.id, number)
         if picked is None:
-            self.conv.say(self.conv.style.warn(f"! {not_waiting(self.store, number)}") + "\n")
+            say_wrapped(self.conv, f"! {not_waiting(self.store, number)}", warn=True)
             return
         if held is not None:
             self.store.release(self.id, held.id)
@@ -307,7 +321,7 @@ class Inbox:
         self.watch.current = picked.id
 
     def _decline(self, held: QueuedQuestion) -> None:
-        reply = decline_reply(held, self.conv.wording)
+        reply = decline_reply(held, self.conv.options.wording)
         self._deliver(held, reply, "declined")
 
     def _deliver(self, held: QueuedQuestion, reply: Reply, done: str) -> None:
@@ -322,20 +336,25 @@ class Inbox:
         found = self.store.get(held.id)
         if found is not None and found.state is QueueState.WITHDRAWN:
             words = f" withdrew #{held.id} while you answered; your answer was not sent"
-            narrower = style._replace(width=style.width - len("askcli: "))
-            self.conv.error(screens.about(held, narrower, words))
+            self.conv.say(screens.about(held, style, words, before="askcli: ") + "\n")
         else:
-            self.conv.error(
+            error(
+                self.conv,
                 f"#{held.id} was no longer this inbox's to answer (another inbox took it "
-                "over); your answer was not sent"
+                "over); your answer was not sent",
             )
+
+    def _told(self, found: list[str]) -> None:
+        self.conv = self.conv.with_options(self.conv.options.told(found))
 
     def _answer(self, held: QueuedQuestion) -> int | None:
         """Ask ``held``; an exit status when the inbox must end."""
-        self.conv.session = held.agent.session
+        # asked in the asking agent's session; what a Claude Code line says it supports is
+        # kept for the questions after it
+        asking = self.conv.with_options(replace(self.conv.options, session=held.agent.session))
         self.asking = True
         try:
-            reply = answer_document(Document(held.call), self.conv, held.id)
+            reply = answer_document(Document(held.call), asking, held.id, told=self._told)
         except AskerWithdrew as gone:
             self.asking = False
             self.current = None
@@ -379,7 +398,7 @@ def answer_by_id(
     store.tidy()  # a question whose asker died is withdrawn, never answered into the void
     held = store.claim(inbox, question_id)
     if held is None:
-        conv.error(not_waiting(store, question_id))
+        error(conv, not_waiting(store, question_id))
         with contextlib.suppress(InboxError):
             store.leave(inbox)
         return ExitStatus.INVALID
@@ -400,22 +419,22 @@ def answer_by_id(
         if watching:
             assert isinstance(reader, FdLineReader)
             reader.watch(watch.fd, ready)
-        conv.session = held.agent.session
+        asking = conv.with_options(replace(conv.options, session=held.agent.session))
         try:
-            reply = answer_document(Document(held.call), conv, held.id)
+            reply = answer_document(Document(held.call), asking, held.id)
         except AskerWithdrew:
             conv.say("\n")
-            conv.error(f"{not_waiting(store, held.id)} while you answered; nothing was sent")
+            error(conv, f"{not_waiting(store, held.id)} while you answered; nothing was sent")
             return ExitStatus.INVALID
         if reply.status is ExitStatus.INTERRUPTED:
-            conv.error(f"{signals.stop_notice()}; #{held.id} waits again for an inbox")
+            error(conv, f"{signals.stop_notice()}; #{held.id} waits again for an inbox")
             return signals.exit_status(ExitStatus.INTERRUPTED)
         if reply.status is ExitStatus.NO_ANSWER:
-            conv.error(f"the answers ended; #{held.id} waits again for an inbox")
+            error(conv, f"the answers ended; #{held.id} waits again for an inbox")
             return ExitStatus.NO_ANSWER
         secret = screens.has_secret(held.call)
         if not store.answer(inbox, held.id, reply_to_json(reply), secret=secret):
-            conv.error(f"{not_waiting(store, held.id)}; your answer was not sent")
+            error(conv, f"{not_waiting(store, held.id)}; your answer was not sent")
             return ExitStatus.INVALID
         for line in output_lines(reply.replies, reply.results, output):
             out.write(line + "\n")
@@ -440,10 +459,12 @@ def list_questions(
     as_json: bool = False,
     every: bool = False,
     width: int = 80,
+    said: Callable[[str], None] = lambda _: None,
 ) -> int:
-    """``inbox list``: one line per question waiting or being answered (``every``: all
-    kept), oldest first; ``as_json``: one JSON object per line. The questions of askers
-    that died are withdrawn first. Exit status 0."""
+    """``inbox list``: a line per question waiting or being answered (``every``: all
+    kept; two lines on a narrow terminal), oldest first; ``as_json``: one JSON object per
+    line. The questions of askers that died are withdrawn first. When there is none,
+    ``said`` gets ``nothing waits in the inbox`` (nothing is printed). Exit status 0."""
     from ..terminal.rendering import Style
     from ..wire.envelopes import json_line
 
@@ -451,7 +472,10 @@ def list_questions(
     style = Style(width=width)
     store.tidy()  # askers that died withdrawn, claims whose lease ran out waiting again
     now = time.time()
-    for question in store.questions(states=states):
+    found = store.questions(states=states)
+    if not found:
+        said("nothing waits in the inbox" if not every else "the inbox holds no questions")
+    for question in found:
         if as_json:
             echo(json_line(screens.as_json(question)))
         else:

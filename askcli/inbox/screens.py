@@ -2,8 +2,10 @@
 the description a ``--notify-command`` gets.
 
 Everything here quotes an agent (its label, its question texts, a tool's input): each such
-string passes :func:`askcli.escaping.visible` before it is put in a line, and a
-line is cut to the terminal's width, so a question never takes more than its one line.
+string passes :func:`askcli.escaping.visible` before it is put in a line. Every line is laid
+out to the terminal's width (:func:`lay_out`): the question's text first, cut at a word, then
+its asker with the folder shortened from the left; on a narrow terminal the asker takes a
+second line. The help and the prompts wrap at spaces.
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from typing import Any, NamedTuple
 from ..errors import AskcliError
 from ..escaping import visible
 from ..schema.names import ASK_USER_QUESTION, ELICITATION, TODO_WRITE
-from ..terminal.rendering import Style, display_width, truncate
+from ..status import ExitStatus
+from ..terminal.rendering import Style, display_width, last_columns, truncate, wrap, wrap_prompt
 from ..wire.envelopes import ToolCall, detect
-from .store import QueuedQuestion, QueueState
+from .store import Agent, QueuedQuestion, QueueState
 
 QUESTION = "question"  # a question tool (AskUserQuestion, another agent's, an MCP form)
 PERMISSION = "permission"  # any other tool: a permission prompt
@@ -129,62 +132,139 @@ def asks_nothing(document: Any) -> bool:
 
 
 def label(question: QueuedQuestion) -> str:
-    """``claude ~/api``, escaped."""
+    """``claude ~/api (pid 4242)``, escaped."""
     return visible(question.agent.label) or "?"
 
 
-KEPT = 20  # columns of a question's text a long label leaves it
+SEP = "  "  # between a question's text and its asker
+INDENT = "  "  # the lines of a question after its first
+LEAST = 20  # columns a question's text keeps beside its asker (or half the room, if more)
+FOLDER_LEAST = 5  # columns of a folder worth showing: ``…/api``
 
 
-def fit(width: int, name: str, text: str = "", *, fixed: str = "") -> tuple[str, str]:
-    """``name`` (an asker's label) and ``text`` (a question's) cut so that a line of both
-    and ``fixed`` (the rest of its words) takes at most ``width`` columns: the text keeps
-    :data:`KEPT` columns (or its own width) when the name is long, and at least 10."""
-    rest = display_width(fixed)
-    keep = min(display_width(text), KEPT)
-    name = truncate(name, max(width - rest - keep, 10))
-    return name, truncate(text, max(width - rest - display_width(name), 10))
+def folder(path: str, columns: int) -> str:
+    """``path`` shortened from the left to ``columns``: ``…/services/api``, ``…/api``, else
+    the end of its last part (``…gateway``)."""
+    if display_width(path) <= columns:
+        return path
+    if columns < 2:
+        return ""
+    parts = path.split("/")
+    for i in range(1, len(parts)):
+        tail = "/".join(parts[i:])
+        if tail and display_width(tail) + 2 <= columns:
+            return "…/" + tail
+    return "…" + last_columns(path, columns - 1)
+
+
+def who(agent: Agent, columns: int) -> str:
+    """The asker in at most ``columns`` (when it can be): ``claude ~/api (pid 4242)``. A
+    long one loses the left of its folder first (``claude …/api (pid 4242)``), then the
+    folder, then the end of its client's name: what tells two askers of one folder apart
+    (pid, session, conversation) goes last. Escaped."""
+    client = visible(agent.client) or "?"
+    tag = f" ({visible(agent.tag)})" if agent.tag else ""
+    where = visible(agent.where)
+    full = f"{client} {where}{tag}" if where else client + tag
+    if display_width(full) <= columns:
+        return full
+    room = columns - display_width(client + tag) - 1
+    if where and room >= min(FOLDER_LEAST, display_width(where)):
+        return f"{client} {folder(where, room)}{tag}"
+    room = columns - display_width(tag)
+    if room >= FOLDER_LEAST:
+        return truncate(client, room) + tag
+    return truncate(client + tag, max(columns, 1))
+
+
+def _least(agent: Agent) -> int:
+    """The width of the shortest asker a line shows beside a question's text: its folder
+    as ``…/api`` (the whole folder when shorter), its tag whole."""
+    tag = f" ({visible(agent.tag)})" if agent.tag else ""
+    short = display_width((visible(agent.client) or "?") + tag)
+    where = visible(agent.where)
+    if not where:
+        return short
+    last = where.rsplit("/", 1)[-1]
+    return short + 1 + min(display_width(where), display_width(last) + 2)
+
+
+def lay_out(
+    width: int, head: str, text: str, agent: Agent, *, more: str = "", tail: str = ""
+) -> list[str]:
+    """The lines about one question: ``head``, its ``text`` (then ``more``), its asker,
+    ``tail``, in ``width`` columns; the text comes first and keeps the room.
+
+    One line when the whole fits, or when the text keeps :data:`LEAST` columns (or half
+    the room) beside a shortened asker (``…/api``, the folder shortened from the left).
+    Otherwise the text takes the first line (cut at a word, with ``…``) and the asker the
+    next; a head too wide to leave the text room has a line of its own."""
+    room = width - display_width(head + more + SEP + tail)
+    size = display_width(text)
+    asker = who(agent, 10 * width)
+    if size + display_width(asker) <= room:
+        return [f"{head}{text}{more}{SEP}{asker}{tail}"]
+    least = _least(agent)
+    if room - least >= min(size, max(LEAST, room // 2)):
+        asker = who(agent, max(least, room - size))
+        cut = truncate(text, room - display_width(asker), words=True)
+        return [f"{head}{cut}{more}{SEP}{asker}{tail}"]
+    lines = []
+    first = width - display_width(head + more)
+    if first < min(size, 12):
+        lines += wrap(head.rstrip(), width, rest=INDENT)
+        head, first = INDENT, width - display_width(INDENT + more)
+    lines.append(f"{head}{truncate(text, first, words=True)}{more}")
+    asker = who(agent, width - display_width(INDENT + tail))
+    return [*lines, f"{INDENT}{asker}{tail}"]
 
 
 def line(question: QueuedQuestion, waiting: int, style: Style) -> str:
-    """The line that introduces a question: ``[2 waiting] claude ~/api: Which database?
-    (#3)``; a permission prompt says ``permission for Bash: npm test``."""
+    """The line(s) that introduce a question: ``[2 waiting] #3 Which database?  claude
+    ~/api (pid 4242)``; a permission prompt says ``permission for Bash: npm test``."""
     found = summary(question.call)
     more = (
         f" (+{len(found.texts) - 1} more)"
         if found.kind == QUESTION and len(found.texts) > 1
         else ""
     )
-    tail = f"{more}  (#{question.id})"
-    head = f"[{waiting} waiting] "
-    name, text = fit(style.width, label(question), found.shown, fixed=f"{head}: {tail}")
-    return style.strong(f"{head}{name}: ") + text + tail
+    head = f"[{waiting} waiting] #{question.id} "
+    lines = lay_out(style.width, head, found.shown, question.agent, more=more)
+    return "\n".join([style.strong(lines[0][: len(head)]) + lines[0][len(head) :], *lines[1:]])
 
 
 def arrival(question: QueuedQuestion, style: Style) -> str:
-    """One line when a question arrives: ``new #4: codex ~/web: Deploy now?``."""
+    """When a question arrives: ``new #4: Deploy now?  codex ~/web (pid 4242)``."""
     head = f"new #{question.id}: "
-    name, text = fit(style.width, label(question), summary(question.call).shown, fixed=head + ": ")
-    return f"{head}{name}: {text}"
+    return "\n".join(lay_out(style.width, head, summary(question.call).shown, question.agent))
 
 
 def withdrew(question: QueuedQuestion, style: Style) -> str:
-    """``claude ~/api withdrew #3 (Which database?); nothing was sent``."""
-    middle = f" withdrew #{question.id} ("
-    name, text = fit(
-        style.width,
-        label(question),
-        visible(summary(question.call).first),
-        fixed=middle + "); nothing was sent",
-    )
-    return f"{name}{middle}{text}); nothing was sent"
+    """``#3 withdrawn, nothing was sent: Which database?  claude ~/api (pid 4242)``."""
+    head = f"#{question.id} withdrawn, nothing was sent: "
+    text = visible(summary(question.call).first)
+    return "\n".join(lay_out(style.width, head, text, question.agent))
 
 
-def about(question: QueuedQuestion, style: Style, words: str, *, after: bool = False) -> str:
-    """A line naming who asked ``question``: ``#3 answered: sent to claude ~/api`` (the
-    label ``after`` ``words``), ``claude ~/api withdrew #3 while you answered; …``."""
-    name, _ = fit(style.width, label(question), fixed=words)
-    return f"{words}{name}" if after else f"{name}{words}"
+def about(
+    question: QueuedQuestion, style: Style, words: str, *, after: bool = False, before: str = ""
+) -> str:
+    """Words naming who asked ``question``: ``#3 answered: sent to claude ~/api (pid 4242)``
+    (the asker ``after`` ``words``), ``claude ~/api withdrew #3 while you answered; …``
+    (``before`` that: ``askcli: ``); the asker shortened as :func:`who` does, the words
+    wrapped at spaces."""
+    agent = question.agent
+    width = style.width
+    room = width - display_width(before + words)
+    if room >= _least(agent):
+        asker = who(agent, room)
+        return before + (f"{words}{asker}" if after else f"{asker}{words}")
+    if after:
+        lines = wrap(before + words.rstrip(), width, rest=INDENT)
+        return "\n".join([*lines, INDENT + who(agent, width - len(INDENT))])
+    asker = who(agent, width - display_width(before))
+    lines = wrap(words.strip(), width, first=INDENT, rest=INDENT)
+    return "\n".join([before + asker, *lines])
 
 
 def ago(seconds: float) -> str:
@@ -198,16 +278,37 @@ def ago(seconds: float) -> str:
     return f"{seconds / 86400:.0f}d"
 
 
+WIDE_LIST = 60  # columns from which the list's number, state and age are in columns
+
+
+def shown_state(question: QueuedQuestion) -> str:
+    """``waiting``, ``being answered``, ``answered``, ``withdrawn``; an answered question
+    whose answer was a decline (``q``) says ``declined``."""
+    result = question.result
+    if question.state is QueueState.ANSWERED and declined(result):
+        return "declined"
+    return question.state.value
+
+
+def declined(result: Any) -> bool:
+    """The reply the inbox stored (:func:`askcli.inbox.asking.reply_to_json`) is a decline."""
+    return isinstance(result, dict) and result.get("status") == ExitStatus.DECLINED
+
+
 def list_line(
     question: QueuedQuestion, style: Style, *, now: float | None = None, mine: int | None = None
 ) -> str:
-    """One line of ``l`` and ``inbox list``: ``  #3  waiting  2m  claude ~/api: Which
-    database?``; ``mine`` marks the question this inbox holds."""
-    state = "shown here" if mine == question.id else question.state.value
+    """The line(s) of a question in ``l`` and ``inbox list``: ``  #3    waiting    2m
+    Which database?  claude ~/api (pid 4242)``; ``mine`` marks the question this inbox
+    holds. A narrow terminal gets ``#3 waiting 2m Which…`` and the asker below."""
+    state = "shown here" if mine == question.id else shown_state(question)
     age = ago((now if now is not None else time.time()) - question.arrived)
-    head = f"  #{question.id:<4} {state:<14} {age:>4}  "
-    name, text = fit(style.width, label(question), summary(question.call).shown, fixed=head + ": ")
-    return f"{head}{name}: {text}"
+    if style.width >= WIDE_LIST:
+        head = f"  #{question.id:<4} {state:<14} {age:>4}  "
+    else:
+        head = f"#{question.id} {state} {age}  "
+    text = summary(question.call).shown
+    return "\n".join(lay_out(style.width, head, text, question.agent))
 
 
 def as_json(question: QueuedQuestion) -> dict[str, Any]:
@@ -217,6 +318,7 @@ def as_json(question: QueuedQuestion) -> dict[str, Any]:
     return {
         "id": question.id,
         "status": question.state.value,
+        "declined": declined(question.result),
         "agent": question.agent.label,
         "client": question.agent.client,
         "session": question.agent.session,
@@ -229,23 +331,59 @@ def as_json(question: QueuedQuestion) -> dict[str, Any]:
     }
 
 
-PROMPT_HELP = """\
-At the inbox prompt:
-  Enter, y    answer the question shown (its screens and answer grammar are those of
-              askcli ask; q there declines it too)
-  N, #N       show question #N instead (the one shown waits again)
-  l           list the questions waiting and being answered
-  q           decline the question shown (the agent gets the decline, as after q in
-              its screens) and go on
-  ?           this help
-  Ctrl-D      leave the inbox (the question shown waits again); Ctrl-C too
-"""
+HELP_ROWS = (
+    (
+        "Enter, y",
+        "answer the question shown (its screens and answer grammar are those of askcli ask;"
+        " q there declines it too)",
+    ),
+    ("N, #N", "show question #N instead (the one shown waits again)"),
+    ("l", "list the questions waiting and being answered"),
+    (
+        "q",
+        "decline the question shown (the agent gets the decline, as after q in its screens)"
+        " and go on",
+    ),
+    ("?", "this help"),
+    ("Ctrl-D", "leave the inbox (the question shown waits again); Ctrl-C too"),
+)
+KEYS_BESIDE = 40  # columns from which the help's keys stand beside their words
 
 
-def prompt(question: QueuedQuestion | None) -> str:
+def help_text(width: int) -> str:
+    """The inbox prompt's help, wrapped at spaces to ``width``: each key beside its words,
+    or (narrower than :data:`KEYS_BESIDE`) above them."""
+    lines = wrap("At the inbox prompt:", width, rest=INDENT)
+    for keys, words in HELP_ROWS:
+        if width >= KEYS_BESIDE:
+            lines += wrap(words, width, first=f"  {keys:<10}  ", rest=" " * 14)
+        else:
+            lines += wrap(keys, width, first=INDENT) + wrap(words, width, first=INDENT * 2)
+    return "\n".join(lines) + "\n"
+
+
+ROOM_TO_TYPE = 6  # columns an inbox prompt leaves for what is typed (a key, a number)
+
+
+def prompt(question: QueuedQuestion | None, width: int = 80) -> str:
+    """The inbox prompt, in fewer words where the full ones do not fit ``width``."""
     if question is None:
-        return "Waiting for questions (l lists, ? help, Ctrl-D leaves): "
-    return f"Answer #{question.id}? Enter answers, N picks another, l lists, q declines [y]: "
+        forms = (
+            "Waiting for questions (l lists, ? help, Ctrl-D leaves): ",
+            "Waiting (? help, Ctrl-D leaves): ",
+            "Waiting (? help): ",
+        )
+    else:
+        n = question.id
+        forms = (
+            f"Answer #{n}? Enter answers, N picks another, l lists, q declines [y]: ",
+            f"Answer #{n}? Enter, N, l, q, ? [y]: ",
+            f"Answer #{n}? [y]: ",
+        )
+    for form in forms:
+        if display_width(form) + ROOM_TO_TYPE <= width:
+            return form
+    return wrap_prompt(forms[-1], width)
 
 
 STATES_SHOWN = (QueueState.WAITING, QueueState.ANSWERING)

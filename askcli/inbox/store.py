@@ -100,12 +100,17 @@ class Agent(NamedTuple):
     tag: str | None = None
 
     @property
-    def label(self) -> str:
+    def where(self) -> str:
+        """The working folder as the inbox shows it: ``~/api`` under the home folder."""
         where = self.cwd or ""
         home = str(Path.home())
         if where == home or where.startswith(home + os.sep):
             where = "~" + where[len(home) :]
-        label = f"{self.client} {where}".strip()
+        return where
+
+    @property
+    def label(self) -> str:
+        label = f"{self.client} {self.where}".strip()
         return f"{label} ({self.tag})" if self.tag else label
 
 

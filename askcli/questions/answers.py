@@ -88,6 +88,11 @@ class Submit(NamedTuple):
 
 
 @same_kind
+class NotSubmitted(NamedTuple):
+    """``n`` / ``no`` at the review: nothing is submitted; the person is told what else to type."""
+
+
+@same_kind
 class Reopen(NamedTuple):
     """Reopen question ``number`` (1-based) from the review screen."""
 
@@ -132,7 +137,9 @@ QuestionCommand = (
     | FollowUp
     | Respond
 )
-ReviewCommand = Submit | Reopen | Back | Decline | Clarify | Help | FollowUp | Respond
+ReviewCommand = (
+    Submit | NotSubmitted | Reopen | Back | Decline | Clarify | Help | FollowUp | Respond
+)
 
 _WORDS: dict[str, Back | Skip | Decline | Clarify | Help] = {
     "b": Back(),
@@ -152,7 +159,9 @@ _NUMBER_LINE = re.compile(r"[0-9,\-\s]+")
 _ADJUST = re.compile(r"(?:\s*[+-]\s*[0-9]+)+")
 _PAIR = re.compile(r"\s*([0-9]+)\s*:(.*)", re.DOTALL)
 _NEXT_PAIR = re.compile(r"\s+(?=[0-9]+\s*:)")
+_DASH = re.compile(r"\s*-\s*")
 _MAX_DIGITS = 6
+_PLAIN_LIST = re.compile(rf"[0-9]{{1,{_MAX_DIGITS}}}(?:,[0-9]{{1,{_MAX_DIGITS}}})+")  # 1,3
 
 
 def _number(digits: str) -> int:
@@ -187,7 +196,11 @@ def parse_numbers(text: str, *, count: int, multi: bool) -> tuple[int, ...]:
         number = int(text)
         if 1 <= number <= count:
             return (number,)
-    spaced = re.sub(r"\s*-\s*", "-", text)
+    elif multi and _PLAIN_LIST.fullmatch(text):  # and N,M,...: no range, no space
+        listed = tuple(dict.fromkeys(map(int, text.split(","))))
+        if min(listed) >= 1 and max(listed) <= count:
+            return listed
+    spaced = _DASH.sub("-", text) if "-" in text else text
     chunks = [c.strip() for c in spaced.split(",")]
     if any(not c for c in chunks):
         raise Refused("the list has an empty item; separate numbers with one comma, e.g. 1,3")
@@ -367,6 +380,8 @@ def parse_question_line(
     text = normalize(line)
     if not text:
         return Default()
+    if "0" <= text[0] <= "9" and _NUMBER_LINE.fullmatch(text):  # the usual answer: numbers
+        return Pick(parse_numbers(text, count=count, multi=multi))
     word = text.lower()
     yes_no = _yes_no(text, labels) if yesno else None
     if yes_no is not None:
@@ -424,11 +439,13 @@ def parse_confirm(line: str, *, default: bool) -> Confirm:
 
 def parse_review_line(line: str, *, count: int, extras: bool = False) -> ReviewCommand:
     """Read one line typed at the review screen of ``count`` questions (``extras``: ``m``
-    and ``r`` are taken)."""
+    and ``r`` are taken). ``n`` and ``no`` answer ``Submit?`` too: not yet."""
     text = normalize(line)
     word = text.lower()
     if word in ("", "y", "yes"):
         return Submit()
+    if word in ("n", "no"):
+        return NotSubmitted()
     command = _WORDS.get(word)
     if command is not None and not isinstance(command, Skip):
         return command

@@ -277,6 +277,10 @@ def _numbers_for(question: QuestionSpec, answer: str) -> tuple[tuple[int, ...], 
 
 def reduce(state: AnswerState, action: Action) -> AnswerState:
     """Apply one action; raise Refused (state unchanged) when it does not fit."""
+    if state.mode is Mode.QUESTION and isinstance(action, Pick):  # the usual lines
+        return _pick(state, action.numbers)
+    if state.mode is Mode.REVIEW and isinstance(action, Submit):
+        return _review(state, action)
     if state.mode is Mode.DONE:
         raise Refused("the questions are already answered")
     if state.mode is Mode.CONFIRM_DECLINE:
@@ -333,7 +337,11 @@ def _back_from_prompt(state: AnswerState) -> AnswerState:
 
 
 def _finish(state: AnswerState, outcome: Finish, *, clarification: str = "") -> AnswerState:
-    return state._replace(mode=Mode.DONE, outcome=outcome, clarification=clarification, pending=())
+    return state._replace(**_finished(outcome, clarification))
+
+
+def _finished(outcome: Finish, clarification: str = "") -> dict[str, Any]:
+    return {"mode": Mode.DONE, "outcome": outcome, "clarification": clarification, "pending": ()}
 
 
 def _question(state: AnswerState, action: Action) -> AnswerState:
@@ -384,7 +392,7 @@ def _pick(state: AnswerState, numbers: tuple[int, ...]) -> AnswerState:
     if question.rule is not None:
         raise Refused(f"type {_typed_what(question)}")
     choices = question.choices
-    if not numbers or any(not 1 <= n <= choices for n in numbers):
+    if not numbers or min(numbers) < 1 or max(numbers) > choices:
         raise Refused(f"choose from 1-{choices}")
     if len(numbers) > 1 and not question.multi:
         raise Refused("this question takes one answer; type a single number")
@@ -498,14 +506,20 @@ def _record_text(state: AnswerState, text: str) -> AnswerState:
 
 
 def _choose(state: AnswerState, numbers: tuple[int, ...], other: str | None) -> AnswerState:
-    """Record the answer for the current question and move on."""
-    return _advance(_record(state, numbers, other))
+    """Record the answer for the current question and move on, in one new state."""
+    return state._replace(**{**_recorded(state, numbers, other), **_moved_on(state)})
 
 
 def _record(state: AnswerState, numbers: tuple[int, ...], other: str | None) -> AnswerState:
     """Record the answer for the current question."""
+    return state._replace(**_recorded(state, numbers, other))
+
+
+def _recorded(state: AnswerState, numbers: tuple[int, ...], other: str | None) -> dict[str, Any]:
+    """The fields :func:`_record` changes."""
     question = state.current
-    parts = [(other or "") if n == question.other else question.labels[n - 1] for n in numbers]
+    other_number = question.other
+    parts = [(other or "") if n == other_number else question.labels[n - 1] for n in numbers]
     answers = {**state.answers, question.text: ANSWER_SEPARATOR.join(parts)}
     other_text = state.other_text
     if other is not None or state.at in other_text:
@@ -515,29 +529,35 @@ def _record(state: AnswerState, numbers: tuple[int, ...], other: str | None) -> 
     previews = state.previews
     chosen_preview = (
         question.previews[numbers[0] - 1]
-        if not question.multi and numbers[0] != question.other
+        if not question.multi and numbers[0] != other_number
         else None
     )
     if chosen_preview is not None or state.at in previews:
         previews = {k: v for k, v in previews.items() if k != state.at}
         if chosen_preview is not None:
             previews[state.at] = chosen_preview
-    return state._replace(
-        answers=answers,
-        selections={**state.selections, state.at: numbers},
-        other_text=other_text,
-        previews=previews,
-        pending=(),
-        mode=Mode.QUESTION,
-    )
+    return {
+        "answers": answers,
+        "selections": {**state.selections, state.at: numbers},
+        "other_text": other_text,
+        "previews": previews,
+        "pending": (),
+        "mode": Mode.QUESTION,
+    }
 
 
 def _advance(state: AnswerState) -> AnswerState:
+    return state._replace(**_moved_on(state))
+
+
+def _moved_on(state: AnswerState) -> dict[str, Any]:
+    """The fields that move ``state`` past its question: to the next one, to the review,
+    or (where there is none) to the end, submitted."""
     if state.reviewing or state.at + 1 >= len(state.questions):
         if state.show_review:
-            return state._replace(at=len(state.questions), mode=Mode.REVIEW, reviewing=False)
-        return _finish(state, Finish.SUBMITTED)
-    return state._replace(at=state.at + 1)
+            return {"at": len(state.questions), "mode": Mode.REVIEW, "reviewing": False}
+        return _finished(Finish.SUBMITTED)
+    return {"at": state.at + 1}
 
 
 def _review(state: AnswerState, action: Action) -> AnswerState:

@@ -20,7 +20,7 @@ OutputName = Literal["result", "answers", "sdk", "text"]
 # a list stops at its first bad item: a reason is enough, and a huge list stays quick
 Lines = Annotated[list[str], Field(fail_fast=True)]
 Calls = Annotated[list[dict[str, Any] | str], Field(fail_fast=True)]
-# --wording: "seed" (the default) is Claude Code 2.1.88's texts, by their old name
+# --wording (askcli.wire.wordings): "seed" is claude-code-2.1.88 (the default) by its old name
 Wording = Literal["seed", "claude-code-2.1.88", "claude-code"]
 
 
@@ -42,7 +42,7 @@ class _Asked(_Common):
 
     output: OutputName = "result"
     session: str | None = None
-    wording: Wording = "seed"
+    wording: Wording = "claude-code-2.1.88"
 
 
 class CallsFixture(_Asked):
@@ -63,7 +63,7 @@ class ClaudeSession(_Strict):
     allow: Lines = []
     deny: Lines = []
     exit_status: int | None = 0
-    wording: Wording = "seed"
+    wording: Wording = "claude-code-2.1.88"
     received: Calls
     sent: Annotated[list[dict[str, Any]], Field(fail_fast=True)]
 

@@ -18,7 +18,8 @@ Format ``askcli-fixture/1``, one JSON object per file::
 ``answers`` as a separate stream. A session whose calls and answers came in one stream
 (stdin) has ``"stdin": [lines]`` instead of both. ``output`` is the ``--output`` mode
 (default ``result``), ``columns`` the width (default 80), ``session`` the ``--session``
-(optional) and ``wording`` the ``--wording`` (default ``seed``); colour is off and TodoWrite
+(optional) and ``wording`` the ``--wording`` (default ``claude-code-2.1.88``, also written
+``seed``); colour is off and TodoWrite
 starts from an empty state.
 """
 
@@ -35,11 +36,13 @@ from typing import Any
 
 from ..errors import BadFixture
 from ..lines import TextLineReader
-from ..schema.names import canonical_wording
 from ..terminal.conversation import Conversation
+from ..terminal.options import RunOptions
 from ..terminal.rendering import Style
 from ..tools.todo_store import TodoStore
 from ..wire.envelopes import Output, json_document, json_line
+from ..wire.results import Wording
+from ..wire.wordings import DEFAULT, as_wording, wording_named
 from .session import run
 
 FORMAT = "askcli-fixture/1"
@@ -117,13 +120,15 @@ def play(
     columns: int = 80,
     output: Output = Output.RESULT,
     session: str | None = None,
-    wording: str = "seed",
+    wording: Wording | str = DEFAULT,
 ) -> ReplayOutcome:
     """Run a session in process, with no person, and collect what was printed.
 
     With ``stdin`` the calls and their answers come in that one stream; else ``calls``
     are the source and ``answers`` the lines typed. TodoWrite starts from an empty state.
+    ``wording`` is a wording or its name.
     """
+    wording = as_wording(wording)
     out, err = io.StringIO(), io.StringIO()
     if stdin is not None:
         source = TextLineReader(io.StringIO("".join(line + "\n" for line in stdin)))
@@ -132,15 +137,13 @@ def play(
         source = TextLineReader(io.StringIO(source_text(calls)))
         reader = typed_answers(answers)
     with tempfile.TemporaryDirectory(prefix="askcli-play-") as scratch:
-        conv = Conversation(
-            reader=reader,
-            out=err,
-            style=Style(width=columns, colour=False),
+        options = RunOptions(
             calls_follow=stdin is not None,
             todos=TodoStore(Path(scratch) / "todos.json"),
             session=session,
             wording=wording,
         )
+        conv = Conversation(reader, err, Style(width=columns, colour=False), options)
         status = run(source, conv, out, output=output)
     return ReplayOutcome(out.getvalue().splitlines(), err.getvalue(), int(status))
 
@@ -154,10 +157,10 @@ def make(
     columns: int = 80,
     output: Output = Output.RESULT,
     session: str | None = None,
-    wording: str = "seed",
+    wording: Wording | str = DEFAULT,
 ) -> dict[str, Any]:
     """A fixture recording what askcli prints for this session now."""
-    wording = canonical_wording(wording)  # kept under askcli's one name for it
+    wording = as_wording(wording)
     outcome = play(
         calls=calls,
         answers=answers,
@@ -172,8 +175,8 @@ def make(
         fixture["output"] = output.value
     if session is not None:
         fixture["session"] = session
-    if wording != "seed":
-        fixture["wording"] = wording
+    if wording is not DEFAULT:  # the default is not written
+        fixture["wording"] = wording.name
     if stdin is not None:
         fixture["stdin"] = list(stdin)
     else:
@@ -281,7 +284,7 @@ def _replay(fixture: dict[str, Any]) -> tuple[ReplayOutcome, ReplayOutcome]:
         columns=fixture.get("columns", 80),
         output=Output(fixture.get("output", "result")),
         session=fixture.get("session"),
-        wording=canonical_wording(fixture.get("wording", "seed")),
+        wording=wording_named(fixture.get("wording", DEFAULT.name)),
     )
     return expected, actual
 

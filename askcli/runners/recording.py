@@ -10,6 +10,7 @@ from typing import Any
 from ..status import ExitStatus
 from ..wire.documents import Document
 from ..wire.envelopes import Output
+from ..wire.results import Wording
 from .fixture_files import save_fixture, writable_fixture
 from .fixtures import make, typed_lines
 from .session import run
@@ -23,7 +24,7 @@ def record_command(
     answers_path: str,
     output: Output,
     session: str | None,
-    wording: str,
+    wording: Wording,
     description: str,
     columns: int,
 ) -> Callable[[], int]:

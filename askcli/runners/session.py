@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
@@ -17,6 +18,7 @@ from ..schema.issues import MAX_TEXT
 from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
+from ..terminal.options import RunOptions
 from ..terminal.rendering import Style
 from ..terminal.screens import context_text
 from ..tools.registry import run_call
@@ -53,19 +55,26 @@ def worst(statuses: Iterable[ExitStatus]) -> ExitStatus:
     return status
 
 
-def answer_document(document: Document, conv: Conversation, seq: int = 1) -> Reply:
+Told = Callable[[list[str]], None]  # gets the capabilities a Claude Code line lists
+
+
+def answer_document(
+    document: Document, conv: Conversation, seq: int = 1, *, told: Told | None = None
+) -> Reply:
     """Answer every call of one document, in order, and build its reply. The document's
-    TodoWrite changes are written once, at its end."""
-    if conv.todos is None:
-        return _answer_calls(document, conv, seq)
-    with conv.todos.batch(conv.error):
-        reply = _answer_calls(document, conv, seq)
-    if conv.todos.interrupted:  # a signal came while the lists were being kept
+    TodoWrite changes are written once, at its end. ``told`` gets what a Claude Code line
+    says it supports (for the calls of the documents after it)."""
+    kept = conv.options.todos
+    if kept is None:
+        return _answer_calls(document, conv, seq, told)
+    with kept.batch(conv.error):
+        reply = _answer_calls(document, conv, seq, told)
+    if kept.interrupted:  # a signal came while the lists were being kept
         return reply._replace(status=ExitStatus.INTERRUPTED)
     return reply
 
 
-def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
+def _answer_calls(document: Document, conv: Conversation, seq: int, told: Told | None) -> Reply:
     try:
         if document.value is None:
             raise UnreadableDocument(document.error or "the input is not a JSON object")
@@ -75,11 +84,16 @@ def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
         conv.error(said)
         result = ToolResult(None, results.unreadable_text(said), ExitStatus.INVALID, is_error=True)
         return Reply([result.block()], ExitStatus.INVALID, [result])
-    if envelope.kind is Kind.PASSED_OVER:  # a Claude Code line may say what it supports
-        conv.capabilities.update(capabilities(document.value))
+    if envelope.kind is Kind.PASSED_OVER and told is not None:  # a Claude Code line may
+        found = capabilities(document.value)  # say what it supports
+        if found:
+            told(found)
     if envelope.refusal is not None:
         conv.error(envelope.refusal)
         return Reply(envelope.replies([]), ExitStatus.ANSWERED)
+    # a control request's calls are answered in a view of the conversation that knows it:
+    # the request's own control_cancel_request, read as an answer line, withdraws it
+    asking = conv.answering(envelope.request_id) if envelope.kind is Kind.CONTROL else conv
     done: list[ToolResult] = []
     stopped: ExitStatus | None = None  # after a refusal or Ctrl-C the other calls are not asked
     for item in envelope.items:
@@ -98,15 +112,12 @@ def _answer_calls(document: Document, conv: Conversation, seq: int) -> Reply:
                 ToolResult(item.id, results.CANCEL_MESSAGE, ExitStatus.DECLINED, is_error=True)
             )
         else:
-            conv.pending = envelope.request_id if envelope.kind is Kind.CONTROL else None
             try:
-                result = run_call(item, conv, short=0 <= document.size <= MAX_TEXT)
+                result = run_call(item, asking, short=0 <= document.size <= MAX_TEXT)
             except Withdrawn:  # no reply: the requester no longer waits for one
                 conv.say("\n")
                 conv.error("the request was withdrawn (control_cancel_request); nothing was sent")
                 return Reply([], ExitStatus.ANSWERED)
-            finally:
-                conv.pending = None
             done.append(result)
             if result.status in (ExitStatus.DECLINED, ExitStatus.INTERRUPTED):
                 stopped = result.status
@@ -149,7 +160,13 @@ def run(
     ``name`` (a path, ``stdin``) names the source where a document cannot be read.
     ``answer`` answers a document in place of asking here (``--inbox``: an inbox does).
     """
-    answer = answer or answer_document
+
+    def told(found: list[str]) -> None:  # the documents after this one are answered knowing it
+        nonlocal conv
+        conv = conv.with_options(conv.options.told(found))
+
+    if answer is None:
+        answer = partial(answer_document, told=told)
     status = ExitStatus.ANSWERED
     try:
         for seq, document in enumerate(read_documents(source, conv.error, name=name), start=1):
@@ -160,7 +177,8 @@ def run(
             for line in output_lines(reply.replies, reply.results, output):
                 out.write(line + "\n")
             out.flush()
-            status = worst([status, reply.status])
+            if reply.status is not ExitStatus.ANSWERED:
+                status = worst([status, reply.status])
             if reply.status is ExitStatus.INTERRUPTED:
                 conv.error(signals.stop_notice())
                 break
@@ -189,12 +207,15 @@ def ask(
     """
     document = parse_object(call) if isinstance(call, str) else Document(dict(call))
     out = output if output is not None else sys.stderr
+    options = RunOptions(
+        timeout=timeout,
+        todos=TodoStore(Path(state) if state is not None else default_path()),
+        session=session,
+    )
     conv = Conversation(
         reader=reader_for(input if input is not None else sys.stdin),
         out=out,
         style=style if style is not None else Style.for_stream(out),
-        timeout=timeout,
-        todos=TodoStore(Path(state) if state is not None else default_path()),
-        session=session,
+        options=options,
     )
     return answer_document(document, conv)

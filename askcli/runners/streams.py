@@ -19,9 +19,11 @@ from ..lines import FdLineReader, LineReader
 from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
+from ..terminal.options import RunOptions
 from ..terminal.rendering import Style, terminal_text
 from ..tools.journal import default_dir as journal_default_dir
 from ..tools.todo_store import TodoStore, default_path
+from ..wire.results import CLAUDE_CODE_2_1_88, Wording
 
 if TYPE_CHECKING:
     from ..terminal.notify import Notice
@@ -126,12 +128,9 @@ class Streams:
         journal: Path | None = None,
         journal_dir: Path | None = None,
         notify: str | None = None,
-        wording: str = "seed",
+        wording: Wording = CLAUDE_CODE_2_1_88,
     ) -> Conversation:
-        return Conversation(
-            reader=self.answers,
-            out=self.err,
-            style=Style.for_stream(sys.stderr),
+        options = RunOptions(
             timeout=timeout,
             calls_follow=self.shared,
             todos=TodoStore(state or default_path()),
@@ -142,6 +141,7 @@ class Streams:
             notice=notice_for(notify, self.answers, self.say) if notify is not None else None,
             wording=wording,
         )
+        return Conversation(self.answers, self.err, Style.for_stream(sys.stderr), options)
 
 
 NOTIFY_MODES = ("auto", "bell", "osc9", "osc777", "none")  # askcli.terminal.notify.Mode, unimported
@@ -278,16 +278,14 @@ class Tee(io.StringIO):
 
 
 def inbox_conversation(
-    reader: LineReader, err: TextIO, journal: Path | None, wording: str
+    reader: LineReader, err: TextIO, journal: Path | None, wording: Wording
 ) -> Conversation:
     """The conversation an inbox asks its questions in (``inbox`` and ``inbox answer``)."""
-    return Conversation(
-        reader,
-        err,
-        Style.for_stream(sys.stderr),
+    options = RunOptions(
         todos=TodoStore(default_path()),
         journal_file=journal,
         journal_dir=journal_default_dir(),
         quiet=discarded(sys.stderr),
         wording=wording,
     )
+    return Conversation(reader, err, Style.for_stream(sys.stderr), options)

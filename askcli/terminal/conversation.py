@@ -1,22 +1,20 @@
 """The conversation with the person: where screens go, where answer lines come from.
 
 A :class:`Conversation` is handed to every tool that talks to the person (the
-AskUserQuestion REPL, the fallback permission prompt) and carries what the run knows:
-the width and colour, the ``--timeout``, the todo state and session.
+AskUserQuestion REPL, the fallback permission prompt): the reader, the screen and its
+style, and the run's settings (:class:`askcli.terminal.options.RunOptions`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import AbstractContextManager
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..errors import LineTooLong, Withdrawn
 from ..escaping import visible
 from ..lines import LineReader
 from ..questions.conclusion import Ending
 from . import editing
+from .options import RunOptions
 from .rendering import Style, terminal_text
 
 if TYPE_CHECKING:
@@ -55,103 +53,122 @@ def no_reply_within(seconds: float) -> str:
 TYPED_AHEAD = "(ignored what was typed before this question)"
 
 
-class TodoKeeper(Protocol):
-    """Where the TodoWrite lists are kept between calls
-    (:class:`askcli.tools.todo_store.TodoStore`): the conversation only carries it to the
-    tools that keep them."""
+class _Screen:
+    """What every view of one conversation shares (:meth:`Conversation.with_options`)."""
 
-    notes: list[str]  # what went wrong keeping them, to be said to the person
-    interrupted: bool  # a signal came while they were read or written
+    __slots__ = ("attention_due", "gone", "keys_shown", "open_line", "said")
 
-    def replace(self, key: str, todos: list[dict[str, Any]]) -> list[dict[str, Any]]: ...
-
-    def batch(
-        self, report: Callable[[str], None] | None = None
-    ) -> AbstractContextManager[None]: ...
+    def __init__(self, gone: bool) -> None:
+        self.gone = gone  # the screens go nowhere: stderr is /dev/null, or the terminal went
+        self.open_line = False  # what was written last left the cursor after text
+        self.attention_due = False  # the next prompt calls the person (--notify)
+        self.said = 0  # writes to the person so far (what came last, for a host's lines)
+        self.keys_shown = False  # the keys of a choice question were shown in this run
 
 
 class Conversation:
-    """Where answer lines come from and where the screens go.
+    """Where answer lines come from and where the screens go: the reader, the stream the
+    screens are written to and their style, and the run's settings, :attr:`options`.
 
-    ``calls_follow`` is set when the answers share a stream with the calls: there a line
-    beginning with ``{`` where a command is expected means this call's answers ran out and
-    the next call begins. ``todos`` is the TodoWrite state (None: not kept) and ``session``
-    the ``--session`` id. ``journal_file`` (``--journal``) keeps every answer as it is
-    given; without it, ``journal_dir`` does for a person at a terminal. ``quiet`` says
-    that nobody can see the screens (stderr is ``/dev/null``), so they need not be drawn.
-    ``wording`` (``seed`` or ``claude-code``) picks the texts of AskUserQuestion results.
+    A setting that changes during the run is a new :class:`RunOptions` in a new view of
+    the same conversation (:meth:`with_options`); the control request being answered is
+    another view (:meth:`answering`). The views share the reader, the screen and its state.
     """
+
+    __slots__ = ("_options", "_request", "_screen", "out", "reader", "style")
 
     def __init__(
         self,
         reader: LineReader,
         out: TextIO,
         style: Style | None = None,
-        *,
-        timeout: float | None = None,
-        calls_follow: bool = False,
-        todos: TodoKeeper | None = None,
-        session: str | None = None,
-        journal_file: Path | None = None,
-        journal_dir: Path | None = None,
-        quiet: bool = False,
-        notice: Notice | None = None,
-        wording: str = "seed",
+        options: RunOptions | None = None,
     ) -> None:
         self.reader = reader
         self.out = out
         self.style = style if style is not None else Style()
-        self.timeout = timeout
-        self.calls_follow = calls_follow
-        self.todos = todos
-        self.session = session
-        self.journal_file = journal_file
-        self.journal_dir = journal_dir
-        self.quiet = quiet  # the screens go nowhere (stderr is /dev/null): skip drawing them
-        self.permission_always = False  # offer "always" at the permission prompt (askcli claude)
-        self._gone = quiet
-        self.open_line = False  # what was written last left the cursor after text
-        self.keys_shown = False  # the keys of a choice question were shown in this run
-        self.notice = notice  # --notify, resolved: None when nobody is to be called
-        self._attention_due = False
-        self.wording = wording  # --wording: the texts of AskUserQuestion's results
-        # what the asking Claude Code said it supports (system/init, initialize response)
-        self.capabilities: set[str] = set()
-        # the control request being answered: a control_cancel_request for it, where an
+        self._options = options if options is not None else RunOptions()
+        self._screen = _Screen(gone=self._options.quiet)
+        # the control request this view answers: a control_cancel_request for it, where an
         # answer line is read from the calls' own stream, withdraws it
-        self.pending: object = None
+        self._request: object = None
+
+    @property
+    def options(self) -> RunOptions:
+        """The run's settings (immutable)."""
+        return self._options
+
+    def _view(self, options: RunOptions, request: object) -> Conversation:
+        view = object.__new__(type(self))  # no __init__: the screen is this one's
+        view.reader, view.out, view.style = self.reader, self.out, self.style
+        view._options, view._request, view._screen = options, request, self._screen
+        return view
+
+    def with_options(self, options: RunOptions) -> Conversation:
+        """This conversation with other settings: the same reader, screen and state."""
+        return self._view(options, self._request)
+
+    def answering(self, request_id: object) -> Conversation:
+        """This conversation while it answers control request ``request_id``: an answer
+        line that is Claude Code's ``control_cancel_request`` for it raises Withdrawn."""
+        return self._view(self._options, request_id)
+
+    @property
+    def said(self) -> int:
+        """How many times the person was written to so far."""
+        return self._screen.said
+
+    @property
+    def open_line(self) -> bool:
+        """What was written last left the cursor after text."""
+        return self._screen.open_line
+
+    @open_line.setter
+    def open_line(self, value: bool) -> None:  # a prompt readline wrote (terminal.editing)
+        self._screen.open_line = value
+
+    @property
+    def keys_shown(self) -> bool:
+        """The keys of a choice question were shown in this run (they are shown once)."""
+        return self._screen.keys_shown
+
+    @keys_shown.setter
+    def keys_shown(self, value: bool) -> None:
+        self._screen.keys_shown = value
 
     def say(self, text: str) -> None:
         """Write to the person; a terminal that went away (SIGHUP) is not an error.
 
         Everything for the person passes here, through :func:`terminal_text`."""
-        if self._gone:
+        screen = self._screen
+        if screen.gone:
             return
         try:
+            screen.said += 1
             self.out.write(terminal_text(text, colour=self.style.colour))
             if text:
-                self.open_line = not text.endswith("\n")
+                screen.open_line = not text.endswith("\n")
             self.out.flush()
         except (OSError, ValueError):
-            self._gone = True
+            screen.gone = True
 
     def call_starts(self, starting: bool = True) -> None:
         """A call that may ask the person starts (False: it ended): its first prompt asks
         for their attention, once (``notice``)."""
-        self._attention_due = starting and self.notice is not None
+        self._screen.attention_due = starting and self._options.notice is not None
 
     def attention(self, notice: Notice | None = None) -> None:
         """Write the bell or notification of ``notice`` (by default this conversation's
         own): the one raw write past the gate, of askcli's own fixed bytes
         (:attr:`askcli.terminal.notify.Notice.sequence`)."""
-        notice = notice if notice is not None else self.notice
-        if self._gone or notice is None:
+        notice = notice if notice is not None else self._options.notice
+        if self._screen.gone or notice is None:
             return
         try:
             self.out.write(notice.sequence)
             self.out.flush()
         except (OSError, ValueError):
-            self._gone = True
+            self._screen.gone = True
 
     def error(self, message: str) -> None:
         """One ``askcli: ...`` line; the message may quote the model, so it is escaped."""
@@ -176,12 +193,14 @@ class Conversation:
         message to an agent). At a terminal the line is edited (:mod:`.editing`), with
         the earlier answers of its ``history`` kind under Up.
         """
-        if self._attention_due:
-            self._attention_due = False
+        screen, options = self._screen, self._options
+        if screen.attention_due:
+            screen.attention_due = False
             self.attention()
-        keep = self.calls_follow  # a next call pasted after this one is not type-ahead
-        if fresh and self.reader.interactive and self.reader.discard_typed_ahead(keep_calls=keep):
-            if self.open_line:
+        keep = options.calls_follow  # a next call pasted after this one is not type-ahead
+        interactive = self.reader.interactive
+        if fresh and interactive and self.reader.discard_typed_ahead(keep_calls=keep):
+            if screen.open_line:
                 self.say("\n")
             self.say(self.style.dim(TYPED_AHEAD) + "\n")
         while True:
@@ -192,11 +211,11 @@ class Conversation:
                 self.say(prompt)
                 if secret and hasattr(self.reader, "unechoed"):
                     with self.reader.unechoed():
-                        line = self.reader.readline(self.timeout)
+                        line = self.reader.readline(options.timeout)
                     if self.reader.interactive:
                         self.say("\n")  # the Enter the terminal did not echo
                 else:
-                    line = self.reader.readline(self.timeout)
+                    line = self.reader.readline(options.timeout)
                 break
             except LineTooLong as exc:
                 if not self.reader.interactive:
@@ -205,19 +224,20 @@ class Conversation:
         if line is None:
             self.say("\n")
             return None
-        if command and self.calls_follow and line.lstrip().startswith("{"):
-            if self.pending is not None and _cancels(line, self.pending):
+        if command and options.calls_follow and line.lstrip().startswith("{"):
+            if self._request is not None and _cancels(line, self._request):
                 raise Withdrawn  # the line is taken: it answered the request's question
             self.reader.unread(line)
             self.say("\n")
             return None
-        if not self.reader.interactive and not self._gone:
+        if not interactive and not screen.gone:
             self.say(("(hidden)" if secret and line.strip() else visible(line)) + "\n")
         return line
 
     def why(self, ending: Ending) -> str:
         """The reason in ``No answer from the user (...)``: ``no reply within 1 second``,
         ``... 2.5 seconds``; never an exponent."""
-        if ending is Ending.TIMEOUT and self.timeout:
-            return no_reply_within(self.timeout)
+        timeout = self._options.timeout
+        if ending is Ending.TIMEOUT and timeout:
+            return no_reply_within(timeout)
         return "the input ended"

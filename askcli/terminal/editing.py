@@ -145,7 +145,9 @@ def editable(conv: Conversation, prompt: str = "", *, secret: bool) -> bool:
     reader = conv.reader
     if secret or not isinstance(reader, FdLineReader) or not reader.interactive:
         return False
-    if conv.calls_follow:  # calls pasted with the answers (ask -): one stream, read in order
+    if (
+        conv.options.calls_follow
+    ):  # calls pasted with the answers (ask -): one stream, read in order
         return False
     if reader.buffered or threading.current_thread() is not threading.main_thread():
         return False
@@ -202,14 +204,14 @@ def read_line(
     screen = _fd(conv.out)
     assert screen is not None
     try:
-        line = _edit(module, reader, screen, shown, kind, start, conv.timeout, conv.out)
+        line = _edit(module, reader, screen, shown, kind, start, conv.options.timeout, conv.out)
     except _Overlong as overlong:
         with contextlib.suppress(LineTooLong):
-            reader.readline(conv.timeout)  # the rest of that line, read and dropped
+            reader.readline(conv.options.timeout)  # the rest of that line, read and dropped
         raise LineTooLong(overlong.size, MAX_ANSWER_BYTES) from None
     if isinstance(line, _AsTyped):  # a line or Ctrl-D came meanwhile: read as it was typed
         conv.say(last)
-        return reader.readline(conv.timeout)
+        return reader.readline(conv.options.timeout)
     reader.typed(line)
     if line is not None:
         if len(encode(line)) > MAX_ANSWER_BYTES:

@@ -11,12 +11,12 @@ import os
 import re
 from typing import NamedTuple, TextIO
 
-from ..escaping import UNSAFE_BEYOND_C0, escape_character, escape_controls
+from ..escaping import LONE_VS16, UNSAFE_BEYOND_C0, escape_character, escape_controls
 
 # askcli's own colours (Style): the only escape sequences that may reach a terminal
 SGR_CODES = ("0", "1", "2", "31", "32", "33", "36", "1;36")
 _SGR = "\x1b\\[(?:" + "|".join(re.escape(code) for code in SGR_CODES) + ")m"
-_TERMINAL = re.compile(f"({_SGR})|[\x00-\x08\x0b-\x1f{UNSAFE_BEYOND_C0}]")
+_TERMINAL = re.compile(f"({_SGR})|[\x00-\x08\x0b-\x1f{UNSAFE_BEYOND_C0}]|{LONE_VS16}")
 
 
 def _terminal_escape(match: re.Match[str]) -> str:
@@ -59,8 +59,9 @@ def display_width(text: str) -> int:
     return width if width >= 0 else sum(char_width(ch) for ch in text)
 
 
-def truncate(text: str, columns: int) -> str:
-    """``text`` cut to ``columns`` display columns, the last one an ellipsis when cut."""
+def truncate(text: str, columns: int, *, words: bool = False) -> str:
+    """``text`` cut to ``columns`` display columns, the last one an ellipsis when cut;
+    ``words``: cut after a whole word when one ends in the second half of what is kept."""
     if display_width(text) <= columns:
         return text
     out, used = [], 0
@@ -70,7 +71,22 @@ def truncate(text: str, columns: int) -> str:
             break
         out.append(ch)
         used += w
-    return "".join(out) + "…"
+    kept = "".join(out)
+    if words and text[len(kept)] != " ":
+        space = kept.rfind(" ")
+        if space > 0 and display_width(kept[:space]) * 2 >= columns:
+            kept = kept[:space]
+    return kept.rstrip(" ") + "…" if words else kept + "…"
+
+
+def last_columns(text: str, columns: int) -> str:
+    """The end of ``text`` that takes at most ``columns`` display columns."""
+    used = 0
+    for i in range(len(text) - 1, -1, -1):
+        used += char_width(text[i])
+        if used > columns:
+            return text[i + 1 :]
+    return text
 
 
 def _cut(word: str, columns: int) -> tuple[str, str]:
@@ -83,13 +99,17 @@ def _cut(word: str, columns: int) -> tuple[str, str]:
     return word, ""
 
 
-def wrap(text: str, width: int, *, first: str = "", rest: str | None = None) -> list[str]:
+def wrap(
+    text: str, width: int, *, first: str = "", rest: str | None = None, hang: str = ""
+) -> list[str]:
     """Greedy word wrap by display width; ``first``/``rest`` prefix the first/later lines.
 
     Newlines in ``text`` start new lines (each with the ``rest`` prefix), and a line's
-    leading spaces are kept as its indent, so code keeps its shape. A word wider than a
-    whole line, or one with wide (CJK) characters, is broken to fill the current line
-    first: CJK text has no spaces and breaks between any two characters.
+    leading spaces are kept as its indent (at most half the width), so code keeps its
+    shape; ``hang`` is added to the indent of the lines a long line wraps onto, so that
+    they read as its continuation. A word wider than a whole line, or one with wide (CJK)
+    characters, is broken to fill the current line first: CJK text has no spaces and
+    breaks between any two characters.
     """
     rest = first if rest is None else rest
     if "\n" not in text and display_width(first) + display_width(text) <= width:
@@ -97,8 +117,9 @@ def wrap(text: str, width: int, *, first: str = "", rest: str | None = None) -> 
     lines: list[str] = []
     for n, paragraph in enumerate(text.split("\n")):
         body = paragraph.lstrip(" ")
-        indent = " " * (len(paragraph) - len(body))
-        lines += _wrap_line(body, width, (first if n == 0 else rest) + indent, rest + indent)
+        indent = " " * min(len(paragraph) - len(body), width // 2)
+        start = (first if n == 0 else rest) + indent
+        lines += _wrap_line(body, width, start, rest + indent + hang)
     return lines
 
 
@@ -133,6 +154,15 @@ def _wrap_line(text: str, width: int, first: str, rest: str) -> list[str]:
             prefix, line, used, gap = rest, "", 0, 0
     lines.append((prefix + line).rstrip())
     return lines
+
+
+def wrap_prompt(text: str, width: int) -> str:
+    """A prompt wrapped at word boundaries to ``width`` (its last line is where the answer
+    is typed, the trailing spaces kept): the terminal never breaks it mid-word."""
+    body = text.rstrip(" ")
+    if display_width(text) <= width:
+        return text
+    return "\n".join(wrap(body, width)) + text[len(body) :]
 
 
 MAX_CELLS = 1000  # a larger COLUMNS or LINES is taken as this many; --columns at most this

@@ -250,6 +250,13 @@ def review_block(data: AskInput, state: AnswerState, style: Style) -> str:
     return "\n".join(lines) + "\n"
 
 
+def not_submitted(count: int, style: Style) -> str:
+    """Said after ``n`` at the review: nothing was submitted, and what to type instead."""
+    change = "1 changes the answer" if count == 1 else f"1-{count} changes an answer"
+    text = f"Not submitted: {change}, b goes back, q declines."
+    return "\n".join(wrap(text, style.width, rest="  ")) + "\n"
+
+
 def title_block(title: str, style: Style) -> str:
     """The call's title (Claude Code's extended questions), shown once above them."""
     lines = wrap(visible(title.strip(), multiline=True), style.width, rest="  ")
@@ -283,14 +290,18 @@ def skipped(index: int) -> str:
     return f"Skipped question {index + 1}; answer it from the review.\n"
 
 
+PREVIEW_HANG = "  "
+
+
 def preview_block(question: SharedQuestion, number: int, style: Style) -> str:
     option = question.options[number - 1]
     if not option.preview:
         missing = f"Option {number} ({visible(option.label)}) has no preview."
         return "\n".join(wrap(missing, style.width, rest="  ")) + "\n"
     title = wrap(f"--- preview of {number}. {visible(option.label)} ---", style.width, rest="  ")
-    # each line wraps under its own indent, so code keeps its shape
-    body = wrap(visible(option.preview, multiline=True), style.width)
+    # each line wraps under its own indent and two more, so code keeps its shape and a
+    # wrapped line reads as one
+    body = wrap(visible(option.preview, multiline=True), style.width, hang=PREVIEW_HANG)
     end = style.dim("--- end of preview ---")
     return "\n".join([*(style.dim(row) for row in title), *body, end]) + "\n"
 
@@ -328,6 +339,7 @@ HELP_FOOTER = (
 
 REVIEW_HELP = (
     ("Enter y", "submit these answers (yes too)"),
+    ("n no", "do not submit yet (then a number, b or q)"),
     ("N", "change the answer to question N"),
     ("b back", "back to the last question"),
     ("c chat", "chat about this: decline and tell the agent what to clarify"),

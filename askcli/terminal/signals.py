@@ -67,6 +67,8 @@ STOP_NOTICE = {signal.SIGHUP: "the terminal hung up (SIGHUP)", signal.SIGTERM: "
 
 def _stopping() -> signal.Signals | None:
     """The first SIGTERM or SIGHUP received (even after a Ctrl-C), if any."""
+    if not _received:  # the usual case, asked after every call
+        return None
     return next((signal.Signals(sig) for sig in _received if sig != signal.SIGINT), None)
 
 

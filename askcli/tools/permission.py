@@ -2,9 +2,11 @@
 
 Claude Code 2.1.88's FallbackPermissionRequest in plain lines: the tool's name and its whole input,
 then numbered choices as in Claude Code (1 yes; 2 yes and don't ask again, when there is a
-rule to name; 3 no) and ``Allow?``. askcli never runs the tool: allowing gives the
-permission decision (``updatedInput``) for the host to run it; ``n`` gives the rejection
-result; typed words give the rejection with the person's words.
+rule to name; 3 no, and what to do instead) and ``Allow?``. askcli never runs the tool:
+allowing gives the permission decision (``updatedInput``) for the host to run it; ``n``
+gives the rejection result; ``3`` then words, or ``n: words``, the rejection with the
+person's words. Nothing is guessed: any other line is asked again
+(:mod:`askcli.questions.allowing`).
 
 A person never approves text they could not see: every key and value is shown whole,
 wrapped (never cut), with runs of whitespace, blank lines, tabs, odd spaces and controls
@@ -14,7 +16,8 @@ What a Claude Code request says itself (title, display name, description, the re
 asks, the blocked path) is shown escaped, one unindented line each, above the input. Its
 requests to be careful are honoured: with ``default_to_no`` no single key approves (Enter
 and ``n`` deny, ``1``/``y``/``2``/``a`` are refused with a hint, the words ``yes`` and
-``always`` approve); with ``suppress_always_allow_rule`` no "don't ask again" is offered.
+``always`` approve, ``3`` still asks what to do instead); with ``suppress_always_allow_rule``
+no "don't ask again" is offered.
 """
 
 from __future__ import annotations
@@ -25,22 +28,26 @@ from typing import Any, NamedTuple
 
 from ..errors import AnswerTimeout, InvalidCall
 from ..escaping import escape_controls
-from ..questions.answers import normalize
+from ..questions.allowing import Allow, AskWords, Deny, command_word, parse_allow_line
+from ..questions.answers import Help
 from ..questions.conclusion import Ending
 from ..schema.issues import zod_type
 from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
-from ..terminal.rendering import ROOM_TO_TYPE, Style, display_width, wrap
+from ..terminal.rendering import ROOM_TO_TYPE, Style, display_width, wrap, wrap_prompt
 from ..wire import results
 from ..wire.envelopes import ToolCall
 from ..wire.results import ToolResult
 
-PROMPT = "Allow? 1 or 3 (y/n), or type what to do instead: "
-PROMPT_ALWAYS = "Allow? 1-3 (y/n), or type what to do instead: "
+PROMPT = "Allow? 1 or 3 (y/n): "
+PROMPT_ALWAYS = "Allow? 1-3 (y/n): "
 # default_to_no: no key alone approves; Enter declines
-PROMPT_CAREFUL = "Allow? Type yes to allow, Enter to deny, or what to do instead: "
-PROMPT_CAREFUL_ALWAYS = "Allow? Type yes or always, Enter to deny, or what to do instead: "
+PROMPT_CAREFUL = "Allow? Type yes to allow, Enter to deny: "
+PROMPT_CAREFUL_ALWAYS = "Allow? Type yes or always, Enter to deny: "
+# after 3: what the agent should do instead
+WORDS_PROMPT = "Tell the agent what to do instead (Enter: just deny): "
+WORDS_PROMPT_SHORT = "Instead (Enter: just deny): "
 
 
 def prompt(offer: Offer | None, width: int, careful: bool = False) -> str:
@@ -49,9 +56,22 @@ def prompt(offer: Offer | None, width: int, careful: bool = False) -> str:
         text = PROMPT_CAREFUL_ALWAYS if offer else PROMPT_CAREFUL
     else:
         text = PROMPT_ALWAYS if offer else PROMPT
-    if len(text) + ROOM_TO_TYPE > width:
+    if len(text) + ROOM_TO_TYPE > width and "," in text:
         text = text.split(",")[0] + ": "
     return text
+
+
+def words_prompt(width: int) -> str:
+    """The prompt after ``3``, shorter on a narrow terminal."""
+    fits = len(WORDS_PROMPT) + ROOM_TO_TYPE <= width
+    return WORDS_PROMPT if fits else WORDS_PROMPT_SHORT
+
+
+def again(offer: Offer | None, careful: bool) -> str:
+    """The one-line hint (at most 40 columns) for a line that is no answer here."""
+    if careful:
+        return AGAIN_CAREFUL_ALWAYS if offer else AGAIN_CAREFUL
+    return AGAIN_ALWAYS if offer else AGAIN
 
 
 MORE = "--more-- ({shown} of {total} lines; Enter for more, n to deny) "
@@ -69,20 +89,28 @@ _ODD_SPACES = "\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\u2800"
 _RUN = re.compile(f"( +)|(\t+)|([{_ODD_SPACES}])\\3*")
 # what a display line may be broken after, and what it may not be broken inside
 _TOKEN = re.compile(r"\u27e8[^\u27e9]*\u27e9|\\(?:x[0-9a-f]{2}|u[0-9a-f]{4}|U[0-9a-f]{8}|[rn])|.")
+WORDS_HELP = (
+    ("3", "deny, and tell the agent what to do instead (asked next)"),
+    ("n: TEXT", "the same on one line: deny, and tell the agent TEXT"),
+    ("?", "this help (any other line is asked again)"),
+)
 HELP = (
     ("1, y", "allow: the host runs the tool with this input; askcli never runs it"),
     ("2, a", "allow, and {what}"),
-    ("3, n", "deny: the agent is told to stop and wait"),
-    ("TEXT", "deny, and tell the agent what to do instead"),
-    ("?", "this help"),
+    ("n", "deny: the agent is told to stop and wait"),
+    *WORDS_HELP,
 )
 HELP_CAREFUL = (  # default_to_no: only whole words approve
     ("yes", "allow: the host runs the tool with this input; askcli never runs it"),
     ("always", "allow, and {what}"),
     ("Enter, n", "deny: the agent is told to stop and wait"),
-    ("TEXT", "deny, and tell the agent what to do instead"),
-    ("?", "this help"),
+    *WORDS_HELP,
 )
+# the hint for a line that is no answer here: the keys, in at most 40 columns
+AGAIN = "! type 1 or 3 (y/n), or n: TEXT"
+AGAIN_ALWAYS = "! type 1-3 (y/n), or n: TEXT"
+AGAIN_CAREFUL = "! type yes to allow, or Enter to deny"
+AGAIN_CAREFUL_ALWAYS = "! type yes or always, or Enter to deny"
 NOT_OFFERED = "! 2 is not offered: there is no rule to name for this call"
 NO_LASTING_RULE = "! no lasting rule here: Claude Code asks that none be offered for this call"
 STRAY = (
@@ -297,7 +325,7 @@ def offer_for(call: ToolCall, conv: Conversation) -> Offer | None:
             conv.error("the permission suggestions are too many to show and are not offered")
         if found.sent:
             return Offer(found.phrases, found.sent)
-    if conv.permission_always:
+    if conv.options.permission_always:
         what = "command" if call.name == "Bash" else "input"
         return Offer([EXACT.format(what=what)], None)
     return None
@@ -329,7 +357,7 @@ def care_lines(call: ToolCall, data: dict[str, Any], width: int) -> list[str]:
 
 
 def careful_choices(offer: Offer | None, width: int) -> list[str]:
-    """The choices under ``default_to_no``: the words that choose them, no digit."""
+    """The choices under ``default_to_no``: the words that choose them (3 alone denies)."""
     rest = " " * 10
     lines = wrap("Yes", width, first="  yes     ", rest=rest)
     if offer is not None:
@@ -339,8 +367,9 @@ def careful_choices(offer: Offer | None, width: int) -> list[str]:
             lines += fold("Yes, and:", width, "  always  ", rest)
             for phrase in offer.phrases:
                 lines += fold(f"- {phrase}", width, rest, rest + "  ")
+    lines += wrap("No", width, first="  Enter   ", rest=rest)
     no = "No, and tell the agent what to do instead"
-    return lines + wrap(no, width, first="  Enter   ", rest=rest)
+    return lines + wrap(no, width, first="  3       ", rest=rest)
 
 
 def request_lines(
@@ -400,22 +429,17 @@ def show_whole(lines: list[str], conv: Conversation) -> _Paged:
         conv.say("\n".join(chunk) + "\n")
         if start >= len(lines):
             return _Paged()
-        more = MORE.format(shown=start, total=len(lines))
+        more = wrap_prompt(MORE.format(shown=start, total=len(lines)), conv.style.width)
         while True:
             answer = conv.read_answer(more, command=False)
             if answer is None:
                 return _Paged(ended=True)
-            word = _word(answer)
+            word = command_word(answer)
             if not word:
                 break
             if word in ("n", "no", "q", "3"):
                 return _Paged(denied=True)
             conv.say(conv.style.warn("! press Enter to see the rest before answering") + "\n")
-
-
-def _word(line: str) -> str:
-    """An answer line as a command word, normalized as every answer is, lower case."""
-    return normalize(line).lower()
 
 
 def _not_offered(call: ToolCall) -> str:
@@ -424,28 +448,16 @@ def _not_offered(call: ToolCall) -> str:
     return NOT_OFFERED
 
 
-# the words that approve, approve for good, and deny: by default, and under default_to_no
-# (no single key approves, Enter declines)
-KEYS = {
-    False: (("1", "y", "yes"), ("2", "a", "always"), ("3", "n", "no", "q")),
-    True: (("yes",), ("always",), ("", "3", "n", "no", "q")),
-}
-
-
 def _hints(word: str, call: ToolCall, offer: Offer | None, careful: bool) -> list[str]:
-    """What to say to a word that is no choice here; none: the word is the person's
-    instructions to the agent."""
+    """What to say to a line that is no answer here (``word`` as read): asked again."""
     if careful:
-        if word not in ("1", "y", "2", "a", "always") and not word.isdigit():
-            return []
-        lasting = word in ("2", "a", "always") and offer is None
-        return [_not_offered(call), STRAY] if lasting else [STRAY]
+        if word in ("1", "y", "2", "a", "always") or word.isdigit():
+            lasting = word in ("2", "a", "always") and offer is None
+            return [_not_offered(call), STRAY] if lasting else [STRAY]
+        return [again(offer, careful)]
     if word in ("2", "a", "always"):
-        return [f"{_not_offered(call)}; type 1, 3 or what to do instead"]
-    if not word or word.isdigit():
-        choices = "1-3" if offer else "1 or 3"
-        return [f"! type {choices} (y to allow, n to deny) or what to do instead"]
-    return []
+        return [f"{_not_offered(call)}; type 1 or 3"]
+    return [again(offer, careful)]
 
 
 def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolResult:
@@ -474,28 +486,29 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
             return denied(results.REJECT_MESSAGE)
         ending = Ending.ENDED
         careful = call.default_to_no
-        approve, lasting, deny = KEYS[careful]
         while not paged.ended:
             line = conv.read_answer(prompt(offer, conv.style.width, careful))
             if line is None:
                 break
-            word = _word(line)
-            if word in approve:
+            meaning = parse_allow_line(line, careful=careful)
+            if isinstance(meaning, Allow) and not meaning.always:
                 return allowed()
-            if word in lasting and offer is not None:
+            if isinstance(meaning, Allow) and offer is not None:
                 if offer.permissions is None:
                     return allowed(always=True)
                 return allowed(permissions=offer.permissions)
-            if word in deny:
-                return denied(results.REJECT_MESSAGE)
-            if word in ("?", "help"):
+            if isinstance(meaning, AskWords):
+                words = conv.read_answer(words_prompt(conv.style.width), command=False)
+                meaning = Deny((words or "").strip() or None)
+            if isinstance(meaning, Deny):
+                if meaning.words is None:
+                    return denied(results.REJECT_MESSAGE)
+                words = meaning.words
+                return denied(results.REJECT_WITH_WORDS_PREFIX + words, feedback=words)
+            if isinstance(meaning, Help):
                 conv.say(_help(offer, conv.style.width, careful=careful))
                 continue
-            hints = _hints(word, call, offer, careful)
-            if not hints:  # words: the rejection, with them for the agent
-                words = line.strip()
-                return denied(results.REJECT_WITH_WORDS_PREFIX + words, feedback=words)
-            for hint in hints:
+            for hint in _hints(command_word(line), call, offer, careful):
                 conv.say(conv.style.warn(hint) + "\n")
     except AnswerTimeout:
         conv.say("\n")

@@ -31,7 +31,7 @@ from ..terminal import signals
 from ..terminal.conversation import Conversation
 from ..wire import results
 from ..wire.envelopes import ToolCall
-from ..wire.results import ToolResult
+from ..wire.results import ToolResult, Wording
 from . import permission, todos
 from .repl import converse
 
@@ -67,27 +67,10 @@ def final_annotations(data: AskInput, conclusion: Conclusion) -> dict[str, dict[
             note["notes"] = state.notes[i]
         if note:
             out[question.question] = note
-    return {key: note for key, note in out.items() if note}
+    return out
 
 
 UNANSWERED_CAPABILITY = "ask_user_question_unanswered_v1"  # askcli.wire.wording's, unimported
-
-
-def _claude_code_answers(state: AnswerState) -> dict[str, str]:
-    """The answers as Claude Code's dialog writes them: a multi-select's labels joined by
-    :func:`askcli.wire.wording.join_labels` (a label holding ``", "`` quoted)."""
-    from ..wire.wording import join_labels
-
-    out = dict(state.answers)
-    for i, question in enumerate(state.questions):
-        chosen = state.selections.get(i)
-        if question.multi and chosen and question.text in out:
-            parts = [
-                state.other_text.get(i, "") if n == question.other else question.labels[n - 1]
-                for n in chosen
-            ]
-            out[question.text] = join_labels(parts)
-    return out
 
 
 def _unanswered(conclusion: Conclusion) -> dict[str, str]:
@@ -99,9 +82,10 @@ def _unanswered(conclusion: Conclusion) -> dict[str, str]:
 
 
 def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
-    """Ask the person and turn the conclusion into the tool_result, in the seed's words
-    (or the current Claude Code release's, with ``--wording claude-code``: then every
-    question may be left unanswered, as in Claude Code's dialog).
+    """Ask the person and turn the conclusion into the tool_result, in the words of the
+    run's wording (:class:`askcli.wire.results.Wording`: the seed's, Claude Code 2.1.88's,
+    by default; with ``--wording claude-code`` every question may be left unanswered, as
+    in Claude Code's dialog).
 
     Answers are listed in the order the person gave them. The call's own answers are only
     suggestions the person confirms; those to questions not in the call are dropped with a
@@ -116,12 +100,12 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
                 conv.error(
                     f"the call's {what} for {key!r} is dropped: no such question in the call"
                 )
-    current = conv.wording == "claude-code"
-    if current:
-        data = data._replace(questions=tuple(q._replace(required=False) for q in data.questions))
+    options = conv.options
+    wording = options.wording
+    data = wording.prepare(data)
     conclusion = converse(call.id, call.input, data, conv)
     state = conclusion.state
-    answers = _claude_code_answers(state) if current else dict(state.answers)
+    answers = wording.answers(state)
     annotations = final_annotations(data, conclusion)
     payload: dict[str, Any] = {
         "questions": call.input["questions"],
@@ -140,46 +124,30 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
         updated = {k: v for k, v in call.input.items() if k != "annotations"}
         updated["answers"] = answers
         sent = annotations
-        if UNANSWERED_CAPABILITY in conv.capabilities:
+        if UNANSWERED_CAPABILITY in options.capabilities:
             sent = {q: dict(note) for q, note in annotations.items()}
             for question, why in _unanswered(conclusion).items():
                 sent.setdefault(question, {})["unanswered"] = why
         if sent:
             updated["annotations"] = sent
-        if outcome is Finish.SUBMITTED and not current:  # the usual case
-            text = results.answered_text(answers, annotations)
-            return ToolResult(
-                call.id, text, ExitStatus.ANSWERED, data=payload, updated_input=updated
-            )
-        from ..wire import wording
-
         if outcome is Finish.FOLLOW_UP:
             updated["followUp"] = True
             payload["followUp"] = True
-        if state.response.strip():
+        if state.response.strip():  # only with m or r
             updated["response"] = state.response
             payload["response"] = state.response
         if outcome is Finish.FOLLOW_UP:
-            listed = wording.answer_list(data.questions, answers, annotations)
-            text = wording.follow_up_text(listed, state.response)
+            text = wording.follow_up_text(data.questions, answers, annotations, state.response)
         elif outcome is Finish.RESPONDED:
             text = wording.responded_text(state.response)
-        elif current:
+        else:  # the usual case
             text = wording.answered_text(data.questions, answers, annotations)
-        else:
-            text = results.answered_text(answers, annotations)
         return ToolResult(call.id, text, ExitStatus.ANSWERED, data=payload, updated_input=updated)
     if outcome is Finish.CLARIFY:
-        questions = [q.question for q in data.questions]
-        if current:
-            from ..wire import wording
-
-            notes = {
-                q.question: state.notes[i] for i, q in enumerate(data.questions) if i in state.notes
-            }
-            text = wording.clarify_text(state.clarification, questions, answers, notes)
-        else:
-            text = results.clarify_text(state.clarification, questions, answers)
+        notes = {
+            q.question: state.notes[i] for i, q in enumerate(data.questions) if i in state.notes
+        }
+        text = wording.clarify_text(state.clarification, data.questions, answers, notes)
         return failed(text, ExitStatus.DECLINED)
     if conclusion.ending is Ending.DONE:
         return failed(results.REJECT_MESSAGE, ExitStatus.DECLINED)
@@ -187,31 +155,29 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
         return failed(signals.interrupted_text(answers), ExitStatus.INTERRUPTED)
     why = conv.why(conclusion.ending)
     conv.error(f"no answer ({why})")
-    if current and conclusion.ending is Ending.TIMEOUT and conv.timeout:
-        from ..wire import wording
-
-        listed = wording.answer_list(data.questions, answers, annotations)
-        return failed(wording.idle_text(conv.timeout, listed), ExitStatus.NO_ANSWER)
-    return failed(results.no_answer_text(why, answers), ExitStatus.NO_ANSWER)
+    idle = options.timeout if conclusion.ending is Ending.TIMEOUT else None
+    text = wording.no_answer_text(why, idle, data.questions, answers, annotations)
+    return failed(text, ExitStatus.NO_ANSWER)
 
 
 def todo_write(call: ToolCall, data: TodoInput, conv: Conversation) -> ToolResult:
     """Show the list, keep it for the session, and answer at once (permission: allow)."""
     given = [dict(item) for item in call.input["todos"]]
+    kept = conv.options.todos
     for warning in todo_warnings(data):
         conv.error(f"warning: {warning}")
-    key = call.agent_id or conv.session or call.session_id or "default"
+    key = call.agent_id or conv.options.session or call.session_id or "default"
     all_done = all(t["status"] == "completed" for t in given)
     new = [] if all_done else given
     old: list[dict[str, Any]] = []
-    if conv.todos is not None:
-        old = conv.todos.replace(key, new)
-        for note in conv.todos.notes:
+    if kept is not None:
+        old = kept.replace(key, new)
+        for note in kept.notes:
             conv.error(note)
-        conv.todos.notes.clear()
+        kept.notes.clear()
     title = f"Todo list ({visible(key)})" + (": all done, cleared" if given and all_done else "")
     conv.say(todos.checklist(given, conv.style, title=title, old=old))
-    if conv.todos is not None and conv.todos.interrupted:  # a signal while reading the state
+    if kept is not None and kept.interrupted:  # a signal while reading the state
         text = signals.interrupted_text({})
         return ToolResult(call.id, text, ExitStatus.INTERRUPTED, is_error=True)
     text = todos.RESULT_TEXT
@@ -273,13 +239,13 @@ def _dialect_answer(dialect: Dialect) -> Callable[[ToolCall, Any, Conversation],
     return answer
 
 
-def invalid_result(call: ToolCall, error: InvalidCall, wording: str = "seed") -> ToolResult:
-    """The result of a call that fails its schema, in its agent's words; with the
-    ``claude-code`` wording, Claude Code's advice comes first where it gives one."""
-    if wording == "claude-code" and call.name == ASK_USER_QUESTION:
-        from ..wire.wording import steer
-
-        text = results.validation_error_text(error.issues, steer(call.input))
+def invalid_result(
+    call: ToolCall, error: InvalidCall, wording: Wording = results.CLAUDE_CODE_2_1_88
+) -> ToolResult:
+    """The result of a call that fails its schema, in its agent's words (AskUserQuestion's
+    in the run's ``wording``)."""
+    if call.name == ASK_USER_QUESTION:
+        text = wording.invalid_text(call.input, error.issues)
     else:
         text = tool_for(call.name).invalid(error.issues)
     return ToolResult(call.id, text, ExitStatus.INVALID, is_error=True)
@@ -306,7 +272,7 @@ def check_call(call: ToolCall, *, short: bool = False) -> tuple[Tool, Any]:
 def checked(
     call: ToolCall,
     say: Callable[[str], None],
-    wording: str = "seed",
+    wording: Wording = results.CLAUDE_CODE_2_1_88,
     *,
     short: bool = False,
 ) -> tuple[Tool, Any] | ToolResult:
@@ -328,7 +294,7 @@ def run_call(call: ToolCall, conv: Conversation, *, short: bool = False) -> Tool
     """Answer one call with its tool; malformed and invalid calls get errors."""
     if call.notice is not None:
         conv.error(call.notice)
-    found = checked(call, conv.error, conv.wording, short=short)
+    found = checked(call, conv.error, conv.options.wording, short=short)
     if isinstance(found, ToolResult):
         return found
     tool, parsed = found

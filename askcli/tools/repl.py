@@ -14,6 +14,7 @@ from ..errors import AnswerTimeout, Refused
 from ..questions.answers import (
     Help,
     Notes,
+    NotSubmitted,
     Preview,
     Skip,
     parse_confirm,
@@ -24,7 +25,7 @@ from ..questions.answers import (
 from ..questions.conclusion import Conclusion, Ending
 from ..questions.state import Action, AnswerState, Finish, Mode, Text, reduce, specs, start
 from ..schema.inputs import AskInput
-from ..terminal import editing, screens
+from ..terminal import editing, screens, signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style
 
@@ -37,21 +38,24 @@ def journal_for(conv: Conversation, call_id: str | None) -> Journal | None:
     else a file per call when a person answers at a terminal."""
     if call_id is None:
         return None
+    options = conv.options
+    if options.journal_file is not None:
+        from .journal import Journal
+
+        return Journal(options.journal_file)
+    if options.journal_dir is None or not conv.reader.interactive:
+        return None  # the usual call from a pipe: no journal, and nothing to import for one
     from .journal import Journal, journal_name  # hashlib: only when journaling
 
-    if conv.journal_file is not None:
-        return Journal(conv.journal_file)
-    if conv.journal_dir is not None and conv.reader.interactive:
-        return Journal(conv.journal_dir / f"{journal_name(call_id)}.jsonl")
-    return None
+    return Journal(options.journal_dir / f"{journal_name(call_id)}.jsonl")
 
 
 def converse(call_id: str | None, raw: object, data: AskInput, conv: Conversation) -> Conclusion:
     """Ask the questions of one call, with its journal when there is one: each answer line
-    is kept as it is given, and a call interrupted before offers to resume where it
-    stopped (at the review, if its answers were complete) or to start afresh; a finished
-    call's journal entries are dropped. ``raw`` is the call's input as sent (its digest
-    tells whether kept lines are about the same call)."""
+    is kept as it is given, and a call interrupted before (not declined with Ctrl-C) offers
+    to resume where it stopped (at the review, if its answers were complete) or to start
+    afresh; a finished or declined call's journal entries are dropped. ``raw`` is the
+    call's input as sent (its digest tells whether kept lines are about the same call)."""
     journal = journal_for(conv, call_id)
     if journal is None or call_id is None or any(q.secret for q in data.questions):
         return ask_questions(data, conv)  # a secret answer is never written down
@@ -70,7 +74,10 @@ def converse(call_id: str | None, raw: object, data: AskInput, conv: Conversatio
         keep=lambda line: journal.record(key, digest, line),
         drop=lambda: journal.finish(key),  # "Resume? n": the kept lines are done with
     )
-    if conclusion.ending is Ending.DONE:
+    # the person decided (Ctrl-C is a decline): nothing to resume. SIGHUP, SIGTERM, the end
+    # of the answers or a timeout keep the lines for the next time the call is asked
+    declined = conclusion.ending is Ending.INTERRUPTED and signals.no_answer_reason() is None
+    if conclusion.ending is Ending.DONE or declined:
         journal.finish(key)
     for note in journal.notes:
         conv.error(note)
@@ -92,15 +99,18 @@ def ask_questions(
     ``drop`` (the kept lines are forgotten). ``keep`` gets every line that moved the state
     on, except those of a decline's confirmation.
     """
-    notes = {q: a["notes"] for q, a in (data.annotations or {}).items() if "notes" in a}
+    notes = None
+    if data.annotations:
+        notes = {q: a["notes"] for q, a in data.annotations.items() if "notes" in a}
     fresh = start(specs(data), data.answers, notes, review=data.review, extras=data.extras)
-    state = replay(data, fresh, resume)
+    state = replay(data, fresh, resume) if resume else fresh
     shown: tuple[Mode, int] | None = None
     secrets = True in [q.secret for q in data.questions]
-    if data.title and not conv.quiet:
+    quiet = conv.options.quiet  # nobody sees the screens: none is drawn
+    if data.title and not quiet:
         conv.say(screens.title_block(data.title, conv.style))
     try:
-        if state != fresh:
+        if state is not fresh and state != fresh:
             conv.say(screens.resumed(data, state, conv.style))
             going_on = _ask_resume(conv)
             if going_on is None:
@@ -109,14 +119,17 @@ def ask_questions(
                 state = fresh
                 drop()
         while state.mode is not Mode.DONE:
-            view = (Mode.REVIEW if state.mode is Mode.REVIEW else Mode.QUESTION, state.at)
-            if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW) and not conv.quiet:
-                # a screen is written whole, never paged: a paging key could be taken for
-                # an answer, or an answer for a paging key (the terminal has scrollback)
-                keys = not conv.keys_shown and state.mode is Mode.QUESTION and not _typing(state)
-                conv.say(_screen(data, state, conv.style, keys=keys))
-                conv.keys_shown = conv.keys_shown or keys
-                shown = view
+            if not quiet:  # screens nobody sees are not made
+                view = (Mode.REVIEW if state.mode is Mode.REVIEW else Mode.QUESTION, state.at)
+                if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW):
+                    # a screen is written whole, never paged: a paging key could be taken for
+                    # an answer, or an answer for a paging key (the terminal has scrollback)
+                    keys = (
+                        not conv.keys_shown and state.mode is Mode.QUESTION and not _typing(state)
+                    )
+                    conv.say(_screen(data, state, conv.style, keys=keys))
+                    conv.keys_shown = conv.keys_shown or keys
+                    shown = view
             # at a secret question every line is read unechoed: its answer, Other's text
             # and its notes (n TEXT) may each be the secret
             secret = (
@@ -125,7 +138,7 @@ def ask_questions(
                 and data.questions[state.at].secret
             )
             line = conv.read_answer(
-                "" if conv.quiet else screens.prompt(state, conv.style.width, secret=secret),
+                "" if quiet else screens.prompt(state, conv.style.width, secret=secret),
                 command=state.mode in (Mode.QUESTION, Mode.REVIEW),
                 secret=secret,
                 history=editing.TEXT if _typing(state) else editing.CHOICE,
@@ -139,6 +152,8 @@ def ask_questions(
                 continue
             if isinstance(meaning, Help):
                 conv.say(screens.help_text(state, conv.style.width))
+            elif isinstance(meaning, NotSubmitted):
+                conv.say(screens.not_submitted(len(data.questions), conv.style))
             elif isinstance(meaning, Preview):
                 question = data.questions[state.at]
                 conv.say(screens.preview_block(question, meaning.number, conv.style))
@@ -171,9 +186,12 @@ def _typing(state: AnswerState) -> bool:
     return state.mode is Mode.QUESTION and state.current.typed
 
 
-def interpret(data: AskInput, state: AnswerState, line: str) -> Action | Help | Preview:
+def interpret(
+    data: AskInput, state: AnswerState, line: str
+) -> Action | Help | Preview | NotSubmitted:
     """What one line means in ``state``: an action for the state machine, or something to
-    show (help, a preview). Refused when it means nothing usable."""
+    show (help, a preview, what else to type at the review). Refused when it means nothing
+    usable."""
     if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT, Mode.RESPOND_TEXT):
         return Text(line)
     if state.mode is Mode.CONFIRM_DECLINE:
@@ -199,7 +217,7 @@ def _ask_resume(conv: Conversation) -> bool | None:
     """``Resume? [Y/n]``: True to go on with the kept answers, False to start afresh,
     None when the answers ended."""
     while True:
-        line = conv.read_answer("" if conv.quiet else screens.RESUME_PROMPT)
+        line = conv.read_answer("" if conv.options.quiet else screens.RESUME_PROMPT)
         if line is None:
             return None
         try:
@@ -217,7 +235,7 @@ def replay(data: AskInput, state: AnswerState, lines: Sequence[str]) -> AnswerSt
     for line in lines:
         try:
             meaning = interpret(data, state, line)
-            if isinstance(meaning, Help | Preview):
+            if isinstance(meaning, Help | Preview | NotSubmitted):
                 continue
             after = reduce(state, meaning)
         except Refused:

@@ -201,11 +201,13 @@ class _Scanner:
                         return pos
 
 
-def _report(document: Document, where: str, line: int, column: int) -> Document:
-    """``document`` with its error for the person: ``where``, the source's line and, for
-    an error the decoder placed, its column (``column``: where the document began)."""
+def _report(document: Document, name: str | None, seq: int, line: int, column: int) -> Document:
+    """``document`` with its error for the person: where (document ``seq`` of ``name``), the
+    source's line and, for an error the decoder placed, its column (``column``: where the
+    document began)."""
     if document.value is not None or document.error is None:
         return document
+    where = _where(name, seq)
     if document.error_at is None:
         return document._replace(report=f"{where}, line {line}: {document.error}")
     at_line, at_column, predicate = document.error_at
@@ -255,7 +257,7 @@ def read_documents(
             seq += 1
             pos = len(text) - len(stripped)
             document = _read_one(reader, text, pos, ended, array=True)
-            yield _report(document, _where(name, seq), line, pos)
+            yield _report(document, name, seq, line, pos)
             continue
         if not stripped.startswith("{"):
             if not ended:
@@ -265,7 +267,7 @@ def read_documents(
                 seq += 1
                 shown = stripped if len(stripped) <= 40 else stripped[:40] + "..."
                 error = Document(None, f"the input is not a JSON object: {shown!r}", text[:200])
-                yield _report(error, _where(name, seq), line, 0)
+                yield _report(error, name, seq, line, 0)
             elif not skipping:
                 skipping = True
                 notice("skipping lines that do not begin a JSON call")
@@ -274,7 +276,7 @@ def read_documents(
         seq += 1
         pos = len(text) - len(stripped)
         document = _read_one(reader, text, pos, ended)
-        yield _report(document, _where(name, seq), line, pos)
+        yield _report(document, name, seq, line, pos)
 
 
 def _where(name: str | None, seq: int) -> str:
@@ -300,7 +302,7 @@ def _one_line(reader: LineReader, text: str, pos: int) -> Document | None:
         value, end = _DECODER.raw_decode(text, pos)
     except (ValueError, RecursionError):
         return None
-    if _NOT_UTF8.search(text, pos, end):
+    if not text.isascii() and _NOT_UTF8.search(text, pos, end):  # isascii: no scan
         return None
     rest = text[end:]
     if rest.strip():

@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from ..errors import UnreadableDocument
-from ..escaping import UNSAFE_BEYOND_C0, escape_controls
+from ..escaping import LONE_VS16, UNSAFE_BEYOND_C0, escape_controls
 from ..schema.names import ASK_USER_QUESTION, ELICITATION, OPENCODE_QUESTION, TODO_WRITE
 from ..status import ExitStatus
 from .care import Care, care_of
@@ -43,7 +43,7 @@ JSONRPC_NO_METHOD = -32601
 
 _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 # characters JSON may carry raw but a terminal could act on: escaped in every output line
-_UNSAFE_IN_JSON = re.compile(f"[{UNSAFE_BEYOND_C0}]")
+_UNSAFE_IN_JSON = re.compile(f"[{UNSAFE_BEYOND_C0}]|{LONE_VS16}")
 
 
 class Output(enum.Enum):
@@ -534,20 +534,23 @@ _PASSED_OVER = frozenset(
 )
 
 
+_BY_TYPE: dict[str, Callable[[dict[str, Any], int], Envelope]] = {
+    "tool_use": lambda d, seq: Envelope(Kind.TOOL_USE, (_tool_use(d, seq),)),
+    "message": lambda d, seq: Envelope(Kind.MESSAGE, tuple(_message_items(d, seq))),
+    "assistant": _stream_json,
+    "control_request": lambda d, _: _control(d),
+    "function": lambda d, _: Envelope(Kind.OPENAI, (_chat_call(d),)),
+    "function_call": lambda d, _: Envelope(Kind.RESPONSES, (_responses_call(d),)),
+}
+
+
 def _by_type(document: dict[str, Any], seq: int) -> Envelope | None:
     kind = document.get("type")
     if not isinstance(kind, str):
         return None
-    handlers: dict[Any, Callable[[], Envelope]] = {
-        "tool_use": lambda: Envelope(Kind.TOOL_USE, (_tool_use(document, seq),)),
-        "message": lambda: Envelope(Kind.MESSAGE, tuple(_message_items(document, seq))),
-        "assistant": lambda: _stream_json(document, seq),
-        "control_request": lambda: _control(document),
-        "function": lambda: Envelope(Kind.OPENAI, (_chat_call(document),)),
-        "function_call": lambda: Envelope(Kind.RESPONSES, (_responses_call(document),)),
-    }
-    if kind in handlers:
-        return handlers[kind]()
+    handler = _BY_TYPE.get(kind)
+    if handler is not None:
+        return handler(document, seq)
     if kind in _PASSED_OVER:
         return Envelope(Kind.PASSED_OVER)
     return None
@@ -681,11 +684,15 @@ def _json_escape(match: re.Match[str]) -> str:
     return f"\\u{code:04x}"
 
 
+# json.dumps with these settings would build its encoder again for every line
+_LINE_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
 def json_line(value: Any) -> str:
     """Compact JSON on one line; characters a terminal could act on are ``\\u`` escaped.
 
     Always RFC 8259 JSON: a float that is not finite is a ValueError, never ``Infinity``."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = _LINE_ENCODER.encode(value)
     if text.isascii() and "\x7f" not in text:  # json.dumps escaped every other control
         return text
     return _UNSAFE_IN_JSON.sub(_json_escape, text)

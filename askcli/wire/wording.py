@@ -2,12 +2,12 @@
 
 ``--wording claude-code`` (or ``ASKCLI_WORDING``) gives these texts of Claude Code 2.1.332,
 taken from its ``mapToolResultToToolResultBlockParam`` and its terminal dialog and checked
-against the real binary; ``claude-code-2.1.88`` (the default; ``seed``, its old name, is
-the value askcli passes around for it) keeps Claude Code 2.1.88's texts
-(:mod:`askcli.wire.results`). The cases, in Claude Code's order of precedence: idle
-(askcli's ``--timeout``), the person asked for more questions (``followUp``), free text typed
-instead of choosing (``response``), answers (clean when every answer is an option's label,
-else the careful form), nothing answered. Pure functions: questions and answers in, text out.
+against the real binary (:class:`ClaudeCodeToday`); ``claude-code-2.1.88``, the default,
+keeps Claude Code 2.1.88's texts (:mod:`askcli.wire.results`). The cases, in Claude Code's
+order of precedence: idle (askcli's ``--timeout``), the person asked for more questions
+(``followUp``), free text typed instead of choosing (``response``), answers (clean when
+every answer is an option's label, else the careful form), nothing answered. Pure
+functions, questions and answers in, text out, and the wording object that uses them.
 """
 
 from __future__ import annotations
@@ -16,9 +16,15 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from ..schema.inputs import SharedQuestion
-from .results import REJECT_WITH_WORDS_PREFIX
+from ..schema.issues import Issue
+from .results import REJECT_WITH_WORDS_PREFIX, Wording, validation_error_text
+
+if TYPE_CHECKING:
+    from ..questions.state import AnswerState
+    from ..schema.inputs import AskInput
 
 VERSION = "2.1.332"  # the Claude Code release these texts are taken from
 TOOL = "AskUserQuestion"
@@ -257,3 +263,64 @@ def steer(raw: object) -> str | None:
         if isinstance(options, list) and len(options) < 2:
             return EXTENDED_STEER if extended else STEER
     return None
+
+
+class ClaudeCodeToday(Wording):
+    """``--wording claude-code``: the current release's texts, and every question may be
+    left unanswered, as in Claude Code's dialog."""
+
+    name = "claude-code"
+
+    def prepare(self, data: AskInput) -> AskInput:
+        return data._replace(questions=tuple(q._replace(required=False) for q in data.questions))
+
+    def answers(self, state: AnswerState) -> dict[str, str]:
+        """As Claude Code's dialog writes them: a multi-select's labels joined by
+        :func:`join_labels` (a label holding ``", "`` quoted)."""
+        out = dict(state.answers)
+        for i, question in enumerate(state.questions):
+            chosen = state.selections.get(i)
+            if question.multi and chosen and question.text in out:
+                parts = [
+                    state.other_text.get(i, "") if n == question.other else question.labels[n - 1]
+                    for n in chosen
+                ]
+                out[question.text] = join_labels(parts)
+        return out
+
+    def answered_text(
+        self,
+        questions: Sequence[SharedQuestion],
+        answers: Mapping[str, str],
+        annotations: Mapping[str, Mapping[str, str]],
+    ) -> str:
+        return answered_text(questions, answers, annotations)
+
+    def clarify_text(
+        self,
+        words: str,
+        questions: Sequence[SharedQuestion],
+        answers: Mapping[str, str],
+        notes: Mapping[str, str],
+    ) -> str:
+        return clarify_text(words, [q.question for q in questions], answers, notes)
+
+    def no_answer_text(
+        self,
+        why: str,
+        idle: float | None,
+        questions: Sequence[SharedQuestion],
+        answers: Mapping[str, str],
+        annotations: Mapping[str, Mapping[str, str]],
+    ) -> str:
+        """Claude Code's idle text when the ``--timeout`` ran out."""
+        if idle:
+            return idle_text(idle, answer_list(questions, answers, annotations))
+        return super().no_answer_text(why, idle, questions, answers, annotations)
+
+    def invalid_text(self, raw: object, issues: list[Issue]) -> str:
+        """Claude Code's advice first, where it gives one (:func:`steer`)."""
+        return validation_error_text(issues, steer(raw))
+
+
+CLAUDE_CODE = ClaudeCodeToday()

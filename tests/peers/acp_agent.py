@@ -7,11 +7,14 @@ SCRIPT is ``{"turns": [[step, ...], ...]}``: each prompt plays the next turn. A 
 {...}}`` (its reply is logged; a param ``"$terminal"`` is the terminalId of the last
 terminal/create reply), ``{"wait_cancel": true}`` (the turn ends ``cancelled``
 when session/cancel comes, within 10 s), ``{"stderr": TEXT}``, ``{"sleep": S}``,
-``{"pidfile": PATH}`` (its pid written there), ``{"exit": CODE}`` or ``{"stop": REASON}``
-(the turn's stopReason, end_turn by default). SCRIPT's ``"modes"``, when given, is
-session/new's ``modes``; session/set_mode is logged.
+``{"pidfile": PATH}`` (its pid written there), ``{"exit": CODE}``, ``{"fail": DETAILS}``
+(the prompt fails: "Internal error" with those details) or ``{"stop": REASON}`` (the turn's
+stopReason, end_turn by default). SCRIPT's ``"stderr_at_end"`` lines are written to stderr
+as the agent ends (its input closed), as Gemini CLI writes its own. SCRIPT's ``"modes"``,
+when given, is session/new's ``modes``; session/set_mode is logged; ``"agent_name"`` is the
+name it gives in initialize's agentInfo ("scripted" by default).
 LOG gets one JSON line per message from the client: initialize, new_session, prompt,
-cancel, and the reply to each request.
+cancel, and the reply to each request (an error as ``{"error", "code", "data"}``).
 """
 
 from __future__ import annotations
@@ -53,7 +56,9 @@ class Scripted:
         self.log("initialize", {"protocolVersion": protocol_version, "clientCapabilities": caps})
         return schema.InitializeResponse(
             protocol_version=acp.PROTOCOL_VERSION,
-            agent_info=schema.Implementation(name="scripted", version="1.0"),
+            agent_info=schema.Implementation(
+                name=self.script.get("agent_name", "scripted"), version="1.0"
+            ),
         )
 
     async def new_session(self, cwd: str, mcp_servers: Any = None, **kw: Any) -> Any:
@@ -85,7 +90,8 @@ class Scripted:
                     reply = await raw.send_request(step["request"], params)
                 except Exception as exc:
                     data = getattr(exc, "data", None)
-                    reply = {"error": str(exc), **({"data": data} if data else {})}
+                    reply = {"error": str(exc), "code": getattr(exc, "code", None)}
+                    reply |= {"data": data} if data else {}
                 if isinstance(reply, dict) and "terminalId" in reply:
                     terminal = reply["terminalId"]
                 self.log("reply", {"method": step["request"], "result": reply})
@@ -107,6 +113,8 @@ class Scripted:
                 os._exit(step["exit"])
             elif "stop" in step:
                 stop = step["stop"]
+            elif "fail" in step:
+                raise acp.RequestError.internal_error({"details": step["fail"]})
         return schema.PromptResponse(stop_reason=stop)
 
     async def cancel(self, session_id: str, **kw: Any) -> None:
@@ -121,6 +129,8 @@ async def main() -> None:
     with open(sys.argv[1], encoding="utf-8") as f:
         script = json.load(f)
     await acp.run_agent(Scripted(script, sys.argv[2]), use_unstable_protocol=True)
+    for line in script.get("stderr_at_end", []):  # as Gemini CLI, which holds its stderr
+        sys.stderr.write(line + "\n")
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from typing import Any
 
 from ...errors import UsageError
 from ...lines import each_line
-from ..child import MAX_LINE, SHOWN, as_text, die_with_parent
+from ..child import MAX_LINE, SHOWN, as_dict, as_text, die_with_parent
 from .client import Client, dump
 from .events import Event, EventKind
 from .workspace import Files, Terminals
@@ -28,6 +28,7 @@ INSTALL_HINT = (
 CANCEL_SENT = 1.0  # seconds session/cancel has to be written before the answers after it
 END_GRACE = 2.0  # seconds the agent has to end once its input is closed
 TERM_GRACE = 2.0  # seconds between SIGTERM and SIGKILL
+STDERR_GRACE = 1.0  # seconds its stderr has to end once it has ended (a child may hold it)
 
 
 def _sdk() -> Any:
@@ -73,6 +74,7 @@ class AgentLink:
         self.start_error: BaseException | None = None
         self.stop: asyncio.Event | None = None
         self.exit_code: int | None = None
+        self.pump: threading.Thread | None = None  # reads the agent's stderr
         self.requests = 0
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -109,7 +111,8 @@ class AgentLink:
         finally:
             os.close(write_fd)
         self.pgid = self.proc.pid
-        threading.Thread(target=self._pump_stderr, args=(read_fd,), daemon=True).start()
+        self.pump = threading.Thread(target=self._pump_stderr, args=(read_fd,), daemon=True)
+        self.pump.start()
         self.conn = self.acp.ClientSideConnection(
             Client(self), self.proc.stdin, self.proc.stdout, use_unstable_protocol=True
         )
@@ -185,12 +188,20 @@ class AgentLink:
         else:
             raise ValueError(f"askcli does not send {method}")
         future = asyncio.run_coroutine_threadsafe(_dumped(coro), self.loop)
+        if method == "initialize" and self.files is not None:
+            future.add_done_callback(self._note_agent)
         if method == "session/cancel":
             # on the wire before the requests it cancels are answered: an agent that hears
             # "cancelled" first takes it for a denial and goes on with the turn
             with contextlib.suppress(Exception):
                 future.result(CANCEL_SENT)
         return future
+
+    def _note_agent(self, future: concurrent.futures.Future[Any]) -> None:
+        """Tell the files served (``--fs``) which agent answered ``initialize``."""
+        if self.files is not None and not future.cancelled() and future.exception() is None:
+            info = as_dict(as_dict(future.result()).get("agentInfo"))
+            self.files.agent_is(as_text(info.get("name")))
 
     def alive(self) -> bool:
         return self.proc is not None and self.proc.returncode is None
@@ -222,6 +233,8 @@ class AgentLink:
             self.thread.join(END_GRACE + 2 * TERM_GRACE + 2)
         if self.thread.is_alive():  # the loop is stuck: end the group from here
             self._signal_group(signal.SIGKILL)
+        if self.pump is not None:  # its last stderr lines, written as it ended, all read
+            self.pump.join(STDERR_GRACE)
         return self.exit_code
 
 

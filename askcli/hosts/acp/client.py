@@ -88,9 +88,13 @@ class Client:
     def _failed(self, what: str, exc: RequestRefused) -> Exception:
         """The JSON-RPC error for a request askcli could not serve, shown to the person."""
         self.link.show(f"  -> {what}: refused: {exc}")
-        if exc.missing:
-            return self.link.acp.RequestError.resource_not_found(str(exc))  # type: ignore[no-any-return]
         return self.link.acp.RequestError(-32603, str(exc))  # type: ignore[no-any-return]
+
+    def _not_found(self, path: str) -> Exception:
+        """ACP's error for a missing file, as its TypeScript library words it (the agents'
+        own): code -32002, "Resource not found: PATH", data ``{"uri": PATH}``."""
+        error = self.link.acp.RequestError
+        return error(-32002, f"Resource not found: {path}", {"uri": path})  # type: ignore[no-any-return]
 
     async def read_text_file(
         self,
@@ -107,7 +111,13 @@ class Client:
         try:
             text = await asyncio.to_thread(files.read, path, line, limit)
         except RequestRefused as exc:
-            raise self._failed(what, exc) from None
+            if not exc.missing:
+                raise self._failed(what, exc) from None
+            if not files.missing_as_empty:
+                self.link.show(f"  -> {what}: not found")
+                raise self._not_found(path) from None
+            self.link.show(f"  -> {what}: not found (an empty text for Gemini CLI)")
+            return self.link.acp.schema.ReadTextFileResponse(content="")
         span = "" if line is None and limit is None else f" from line {line or 1}"
         self.link.show(f"  -> {what}{span} ({_count_lines(text)})")
         return self.link.acp.schema.ReadTextFileResponse(content=text)

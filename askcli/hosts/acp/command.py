@@ -12,6 +12,7 @@ from ...runners.fixture_files import save_session, writable_fixture
 from ...runners.fixtures import typed_lines
 from ...runners.streams import notice_for, open_reader, say_err, text_stream
 from ...terminal.conversation import Conversation
+from ...terminal.options import RunOptions
 from ...terminal.rendering import Style
 from .. import child
 from .agent import AgentLink
@@ -48,7 +49,8 @@ def acp_command(
         writable_fixture(record_path)
     reader = open_reader(answers_path, "answers from")
     notice = notice_for(notify or "", reader, say_err)
-    conv = Conversation(reader, err, Style.for_stream(sys.stderr), notice=notice, timeout=timeout)
+    options = RunOptions(notice=notice, timeout=timeout)
+    conv = Conversation(reader, err, Style.for_stream(sys.stderr), options)
     offered = capabilities(fs=fs, terminal=terminal)
     asker = None
     if inbox:
@@ -99,6 +101,7 @@ def acp_command(
             inbox=asker,
             thoughts=thoughts,
             mode=mode,
+            stderr=shown,
         )
         return child.session_ended(status, save if recorder is not None else None)
 

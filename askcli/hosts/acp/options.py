@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ...questions.answers import normalize
+from ...questions.allowing import command_word
 from ...status import ExitStatus
 from ...wire.results import ToolResult
 
@@ -37,9 +37,10 @@ def keys(count: int, allow: int | None, reject: int | None) -> str:
 
 
 def pick(line: str, count: int, allow: int | None, reject: int | None) -> int | str:
-    """The option an answer line selects (its index), or what to tell the person: a number,
-    ``y``/``yes`` for the allow-once option, ``n``/``no``/``q`` for the reject-once one."""
-    word = normalize(line).lower()
+    """The option an answer line selects (its index), or what to tell the person: a number
+    (``N.`` too), ``y``/``yes`` for the allow-once option, ``n``/``no``/``q`` for the
+    reject-once one. Nothing else is guessed: any other line is asked again."""
+    word = command_word(line)
     if word.isdigit() and 1 <= int(word) <= count:
         return int(word) - 1
     for words, index, missing in (

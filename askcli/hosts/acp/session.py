@@ -9,6 +9,7 @@ import os
 import queue
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TextIO
 
 from ...escaping import visible
@@ -23,6 +24,8 @@ from .events import Ended, Event, EventKind, Link, Reply
 from .failures import SIGN_IN, failure, sign_in_lines
 from .showing import Showing
 
+# what claude-agent-acp says when the Claude Code it runs exits; that one's stderr it drops
+HIDDEN_STDERR = "Claude Code process exited with code"
 STEP = 0.1  # seconds between looks at the queue, so that signals are seen at once
 START_TIMEOUT = 60.0  # seconds the agent has to answer initialize and session/new
 
@@ -206,14 +209,12 @@ class AcpHost(Showing, Asking):
 
 def _read_prompt(conv: Conversation) -> str | None:
     """The person's next prompt at ``> ``: --timeout is for the agent's questions only."""
-    timeout, conv.timeout = conv.timeout, None
+    untimed = conv.with_options(replace(conv.options, timeout=None))
     try:
-        return conv.read_answer("> ", command=False, fresh=False, history=editing.MESSAGE)
+        return untimed.read_answer("> ", command=False, fresh=False, history=editing.MESSAGE)
     except KeyboardInterrupt:
         typed_interrupt(conv)
         raise
-    finally:
-        conv.timeout = timeout
 
 
 class _Stop(Exception):
@@ -232,10 +233,12 @@ def host(
     inbox: Callable[[Any], Any] | None = None,
     thoughts: bool = False,
     mode: str | None = None,
+    stderr: child.AgentStderr | None = None,
 ) -> int:
     """Hold an ACP session over ``link``; the exit status (as ``askcli claude``'s).
     With ``inbox`` (a Document in, its Reply out), permission requests and forms are
-    asked in the inbox instead of here; with ``thoughts``, the agent's thoughts are shown."""
+    asked in the inbox instead of here; with ``thoughts``, the agent's thoughts are shown.
+    When the agent fails, its exit status is said with its last ``stderr`` lines."""
     if one_terminal is None:
         one_terminal = same_terminal(out, conv.out)
     session = AcpHost(link, conv, out, one_terminal=one_terminal)
@@ -269,6 +272,8 @@ def host(
         signals.settle()
         # answer whatever is still waiting, then end the agent on every way out
         session.cancelling = True
+        if died and stderr is not None:
+            stderr.hold()  # what it still writes is shown with its end
         with contextlib.suppress(Exception):
             session.release()
             session.drain()
@@ -283,10 +288,20 @@ def host(
         how = f": {visible(why)}" if why else ""
         if code is not None and code != 0:
             how += f" ({describe_exit(code)})"
-        conv.error(f"the agent failed{how}")
+        then: list[str] = []
+        if HIDDEN_STDERR in why:
+            hint = "claude-agent-acp keeps Claude Code's stderr from askcli: "
+            hint += "`askcli claude` run in the same environment shows it"
+            then += wrap(hint, conv.style.width, first="  ", rest="  ")
         if why.startswith(SIGN_IN):
             for line in sign_in_lines(session.auth_methods):
-                conv.say("\n".join(wrap(visible(line), conv.style.width, rest="    ")) + "\n")
+                then += wrap(visible(line), conv.style.width, rest="    ")
+        if stderr is not None:
+            stderr.ended(f"the agent failed{how}", then)
+        else:
+            conv.error(f"the agent failed{how}")
+            if then:
+                conv.say("".join(line + "\n" for line in then))
         return ExitStatus.FAILED
     if session.interrupted and prompt is not None:
         return int(ExitStatus.INTERRUPTED)
@@ -295,8 +310,9 @@ def host(
     return int(ExitStatus.ANSWERED)
 
 
-def show_stderr(conv: Conversation) -> Callable[[str, int], None]:
-    """The agent's stderr lines, escaped, one line each: ``(agent stderr) ...``."""
+def show_stderr(conv: Conversation) -> child.AgentStderr:
+    """The agent's stderr lines, escaped, one line each: ``(agent stderr) ...``; the last
+    ones kept for its end."""
     return child.show_stderr(conv, "agent")
 
 

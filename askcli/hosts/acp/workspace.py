@@ -38,9 +38,12 @@ _READ = os.O_RDONLY | SAFE_OPEN
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
+GEMINI_CLI = "gemini-cli"  # Gemini CLI's agentInfo.name
+
+
 class RequestRefused(Exception):
-    """A request askcli cannot serve; ``missing`` when the file does not exist (the agent
-    gets ACP's "Resource not found", which agents read as a missing file)."""
+    """A request askcli cannot serve; ``missing`` when the file does not exist: not refused,
+    the agent is told it is not found (:meth:`~.client.Client.read_text_file`)."""
 
     def __init__(self, message: str, *, missing: bool = False) -> None:
         super().__init__(message)
@@ -58,6 +61,14 @@ class Files:
     def __init__(self, root: str) -> None:
         self.beneath = Beneath(root)
         self.root = self.beneath.root
+        # Gemini CLI reads a file before writing it and takes every error to that read for
+        # a failure (its ACP library hands it the JSON-RPC error as a plain object, which it
+        # never reads as ENOENT): it is told of a missing file as Zed tells it, empty text
+        self.missing_as_empty = False
+
+    def agent_is(self, name: str) -> None:
+        """Note the agent's name (its ``initialize`` reply's ``agentInfo.name``)."""
+        self.missing_as_empty = name == GEMINI_CLI
 
     def name(self, path: Any) -> str:
         """``path`` as the person reads it: relative to the session's folder when under it."""

@@ -10,7 +10,9 @@ from ...runners.fixture_files import save_session, writable_fixture
 from ...runners.fixtures import typed_lines
 from ...runners.streams import notice_for, open_reader, say_err, text_stream
 from ...terminal.conversation import Conversation
+from ...terminal.options import RunOptions
 from ...terminal.rendering import Style
+from ...wire.results import Wording
 from .. import child
 from .lines import Link
 from .process import FLAGS, ChildClaude, find_claude
@@ -28,7 +30,7 @@ def claude_command(
     answers_path: str,
     record_path: Path | None,
     notify: str | None,
-    wording: str,
+    wording: Wording,
 ) -> Callable[[], int]:
     """The session's work, ready to run under askcli's signal handling; UsageError for an
     executable, fixture path or answers file that cannot be used."""
@@ -39,10 +41,12 @@ def claude_command(
     err = text_stream(sys.stderr, errors="backslashreplace")
     out = text_stream(sys.stdout, errors="strict")
     notice = notice_for(notify or "", reader, say_err)
-    conv = Conversation(reader, err, Style.for_stream(sys.stderr), notice=notice, wording=wording)
+    options = RunOptions(notice=notice, wording=wording)
+    conv = Conversation(reader, err, Style.for_stream(sys.stderr), options)
     typed = bytearray()
     reader.transcript = typed
-    link: Link = ChildClaude(command, on_stderr=child.show_stderr(conv))
+    stderr = child.show_stderr(conv)
+    link: Link = ChildClaude(command, on_stderr=stderr)
     recorder = ClaudeRecorder(link) if record_path is not None else None
 
     def save(status: int) -> bool:
@@ -62,7 +66,9 @@ def claude_command(
 
     def work() -> int:
         # host() ends Claude Code on every way out
-        status = host(recorder or link, conv, out, prompt=prompt, allow=allow, deny=deny)
+        status = host(
+            recorder or link, conv, out, prompt=prompt, allow=allow, deny=deny, stderr=stderr
+        )
         return child.session_ended(status, save if recorder is not None else None)
 
     return work

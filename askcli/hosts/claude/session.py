@@ -4,13 +4,14 @@ with an exit status."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, TextIO
 
 from ...status import ExitStatus
 from ...terminal import editing, signals
 from ...terminal.conversation import Conversation
 from ...wire.envelopes import capabilities
-from ..child import describe_exit, same_terminal
+from ..child import AgentStderr, describe_exit, same_terminal
 from .answering import Answering
 from .lines import Link, Skipped
 from .showing import Ended
@@ -124,7 +125,7 @@ class ClaudeHost(Answering):
             if line is None:
                 return False
             if isinstance(line, dict) and line.get("type") == "control_response":
-                self.conv.capabilities.update(capabilities(line))
+                self.told(capabilities(line))
                 return True
             self.handle(line)
         return True
@@ -149,6 +150,7 @@ def host(
     allow: Sequence[str] = (),
     deny: Sequence[str] = (),
     one_terminal: bool | None = None,
+    stderr: AgentStderr | None = None,
 ) -> int:
     """Hold a Claude Code session over ``link``; the exit status.
 
@@ -159,12 +161,13 @@ def host(
     With ``prompt``, one turn; else prompts are read at ``> `` until the input ends.
     Ctrl-C at ``> `` (or a second one in a turn), SIGTERM and SIGHUP end the session with
     :attr:`ExitStatus.INTERRUPTED`; the input ending at a question or permission prompt ends it
-    with NO_ANSWER; a closed stdout with 141, one that cannot be written with 74.
+    with NO_ANSWER; a closed stdout with 141, one that cannot be written with 74. When Claude
+    Code ends early, its exit status is said with its last ``stderr`` lines.
     """
     if one_terminal is None:
         one_terminal = same_terminal(out, conv.out)
-    session = ClaudeHost(link, conv, out, allow=allow, deny=deny, one_terminal=one_terminal)
-    conv.permission_always = True
+    always = conv.with_options(replace(conv.options, permission_always=True))
+    session = ClaudeHost(link, always, out, allow=allow, deny=deny, one_terminal=one_terminal)
     died = interrupted = False
     try:
         died = not session.start()
@@ -187,6 +190,8 @@ def host(
         interrupted = True
     finally:
         signals.settle()
+        if died and stderr is not None:
+            stderr.hold()  # what it still writes is shown with its end
         # on every way out: no Claude Code outlives askcli
         code = link.close(at_once=interrupted or session.ended is not None)
     if interrupted:
@@ -202,7 +207,7 @@ def host(
             how = f" (exit status {code})"
         else:
             how = f" (it {describe_exit(code)})"
-        conv.error(f"Claude Code ended unexpectedly{how}")
+        (stderr.ended if stderr is not None else conv.error)(f"Claude Code ended unexpectedly{how}")
         return ExitStatus.FAILED
     if session.interrupted and prompt is not None:
         return int(ExitStatus.INTERRUPTED)

@@ -110,6 +110,12 @@ class Showing:
         lines = wrap(shorten(text, 2000), self.conv.style.width, first=prefix, rest=rest)
         self.conv.say("\n".join(lines) + "\n")
 
+    def told(self, found: list[str]) -> None:
+        """Claude Code said it supports ``found``: the calls from now on are answered with
+        options that say so."""
+        if found:
+            self.conv = self.conv.with_options(self.conv.options.told(found))
+
     def skipped(self, reason: str) -> None:
         self.conv.error(f"skipped a line from Claude Code: {reason}")
 
@@ -131,7 +137,7 @@ class Showing:
             self._track_tasks(message)
             self._show_tool_results(message)
         elif kind == "system" and message.get("subtype") == "init":
-            self.conv.capabilities.update(capabilities(message))
+            self.told(capabilities(message))
             session = as_text(message.get("session_id"), "?")
             model = as_text(message.get("model"), "?")
             if self.session_shown != (session, model):  # once, and again when it changes
