@@ -23,6 +23,7 @@ from askcli.errors import AnswerTimeout
 from askcli.lines import FdLineReader, TextLineReader
 from askcli.terminal import editing
 from askcli.terminal.conversation import Conversation
+from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style
 
 from .helpers import EXAMPLES, askcli_path, call, question
@@ -390,7 +391,8 @@ def test_a_terminal_is_edited_but_not_a_secret_and_not_the_calls_stream() -> Non
         conv = Conversation(FdLineReader(terminal), screen, Style())
         assert editing.editable(conv, secret=False)
         assert not editing.editable(conv, secret=True)
-        shared = Conversation(FdLineReader(terminal), screen, Style(), calls_follow=True)
+        follow = RunOptions(calls_follow=True)
+        shared = Conversation(FdLineReader(terminal), screen, Style(), follow)
         assert not editing.editable(shared, secret=False)
         os.write(keyboard, b"typed ahead\n")  # a whole line waits: read as it was typed
         from .helpers import poll
@@ -516,7 +518,7 @@ def test_descriptors_streams_signals_and_environment_are_put_back(
     before = _standard_state()
     modes = termios.tcgetattr(terminal)
     try:
-        conv = Conversation(FdLineReader(terminal), screen, Style(), timeout=timeout)
+        conv = Conversation(FdLineReader(terminal), screen, Style(), RunOptions(timeout=timeout))
         typist = Typist(keyboard, b"Choose: ", keys)
         if isinstance(expected, str):
             assert conv.read_answer("Choose: ") == expected
