@@ -122,6 +122,24 @@ class BufferedLineReader:
         """The next bytes from the source (b"" at its end); AnswerTimeout after ``timeout``."""
         raise NotImplementedError
 
+    @property
+    def buffered(self) -> bool:
+        """The next line comes from this reader's own buffer: bytes taken from the source
+        wait here unread (a line put back, a paste read in with a call), or the source
+        has ended."""
+        return self._pos < len(self._buf) or self._eof
+
+    def typed(self, line: str | None) -> None:
+        """``line`` was read from this reader's terminal past it (line editing,
+        :mod:`askcli.terminal.editing`): kept in ``transcript`` as if read here; None: the
+        input ended there (Ctrl-D), as it does here."""
+        if line is None:
+            self._eof = True
+            return
+        if self.transcript is not None:
+            self.transcript += encode(line) + b"\n"
+        self.line += 1
+
     def _fill(self, timeout: float | None = None) -> None:
         if self._pos > CHUNK and self._pos * 2 > len(self._buf):
             del self._buf[: self._pos]
@@ -345,6 +363,25 @@ class FdLineReader(BufferedLineReader):
         call ``ready`` whenever it has bytes: ``ready`` may raise (e.g. Withdrawn) and
         returns False to stop watching. ``None`` stops watching."""
         self._watched = (fd, ready) if fd is not None and ready is not None else None
+
+    @property
+    def watched(self) -> int | None:
+        """The descriptor watched while a line is awaited (:meth:`watch`), if any."""
+        return None if self._watched is None else self._watched[0]
+
+    def look(self) -> None:
+        """Call the watcher when its descriptor has bytes, as a wait for a line does; it
+        may raise (e.g. Withdrawn). Used while a line is edited past this reader."""
+        if self._watched is None:
+            return
+        other, ready = self._watched
+        try:
+            readable, _, _ = select.select([other], [], [], 0)
+        except (OSError, ValueError):  # the watched descriptor was closed
+            self._watched = None
+            return
+        if readable and not ready():
+            self._watched = None
 
     def _more(self, timeout: float | None) -> bytes:
         if self._watched is not None:

@@ -100,6 +100,7 @@ EXAMPLE_SCREEN_1 = [
     "  4. Other",
     "     type your own answer",
     "  (optional: s skips it)",
+    "  (keys: 1-4 choose, ? help, q decline)",
 ]
 EXAMPLE_SCREEN_2 = [
     "",
@@ -180,6 +181,7 @@ CONFIRM_SCREEN = [
     "  2. No - Stop and revisit the approach.",
     "  3. Other - type your own answer",
     "  (optional: s skips it)",
+    "  (keys: 1-3 choose, ? help, q decline)",
 ]
 
 

@@ -145,6 +145,7 @@ Assistant: Before I scaffold the project I need a few decisions from you.
   2. SQLite - Embedded
   3. Other - type your own answer
   (optional: s skips it)
+  (keys: 1-3 choose, ? help, q decline)
 Choose 1-3: 2
 
 [Docs] Which docs should be updated?   (question 2 of 4)
@@ -210,6 +211,7 @@ def test_a_function_call_part_without_id_is_answered_by_a_part_without_id() -> N
         "  2. API keys - Simple, one key per client\n"
         "  3. JWT - Stateless tokens signed by the server\n"
         "  4. Other - type your own answer\n"
+        "  (keys: 1-4 choose, ? help, q decline)\n"
         "Choose 1-4: 2\n"
     )
     assert outcome.stdout == [
@@ -236,6 +238,7 @@ def test_a_generate_content_response_partly_answered() -> None:
         "  2. Jest - The most widely used, large ecosystem\n"
         "  3. Other - type your own answer\n"
         "  (optional: s skips it)\n"
+        "  (keys: 1-3 choose, ? help, q decline)\n"
         "Choose 1-3: s\n"
         "Skipped question 1; answer it from the review.\n"
         "\n"
@@ -264,7 +267,9 @@ def test_a_generate_content_response_partly_answered() -> None:
 
 def test_declined_is_the_schedulers_cancellation() -> None:
     outcome = play(calls=[PART], answers=["q"])
-    assert outcome.stderr.endswith("  4. Other - type your own answer\nChoose 1-4: q\n")
+    assert outcome.stderr.endswith(
+        "  4. Other - type your own answer\n  (keys: 1-4 choose, ? help, q decline)\nChoose 1-4: q\n"
+    )
     assert outcome.stdout == [
         '{"functionResponse":{"name":"ask_user","response":'
         '{"error":"[Operation Cancelled] Reason: User denied execution."}}}'

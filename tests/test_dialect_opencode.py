@@ -56,6 +56,7 @@ DATABASE_SCREEN = [
     "  3. MySQL - If you already host one",
     "  4. Other - type your own answer",
     "  (optional: s skips it)",
+    "  (keys: 1-4 choose, ? help, q decline)",
 ]
 FEATURES_SCREEN = [
     "",
@@ -156,6 +157,7 @@ def test_the_question_asked_event_is_replied_with_question_replied() -> None:
         "[Deploy] Deploy the preview build now?   (question 1 of 1)",
         "  1. Yes - Switch to the build agent and deploy",
         "  2. No - Keep planning",
+        "  (keys: 1-2 choose, ? help, q decline)",
         "Choose 1-2: 2",
         "",
     ]

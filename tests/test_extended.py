@@ -61,6 +61,7 @@ def test_the_deck_is_asked_whole() -> None:
         "  2. Blue - cool",
         "  3. Other - type your own answer",
         "  (optional: s skips it)",
+        "  (keys: 1-3 choose, ? help, q decline)",
         "Choose 1-3: 1",
         "",
         "[Title] What should the deck be called?   (question 2 of 3)",

@@ -408,6 +408,7 @@ def test_notify_command_gets_the_question_and_its_failure_is_said(queue: Queue) 
     assert data["event"] == "waiting"
     assert data["questions"] == ["Bash: rm -rf build"]
     assert data["agent"].startswith("ask ")
+    term.expect("[y]: ")  # Ctrl-D typed before the question's prompt would be type-ahead
     term.child.sendeof()
     assert exit_status(term) == 0
 

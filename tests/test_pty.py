@@ -8,6 +8,7 @@ import os
 import re
 import shlex
 import signal
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,13 +20,20 @@ from askcli.wire.results import REJECT_MESSAGE
 from .helpers import EXAMPLES, askcli_path, call, option
 
 LIBRARY = EXAMPLES / "library.json"
+# askcli with no readline module: a terminal's own line mode, no line editing
+WITHOUT_LINE_EDITING = (
+    sys.executable,
+    "-c",
+    "import sys; sys.modules['readline'] = None; from askcli.cli import main; main()",
+)
 LOGIN = EXAMPLES / "login.json"
 
 
 class Terminal:
     """askcli in a pty, stdout to a file (``stdout_here``: to the same terminal); failures
     show everything the terminal showed. ``after``: askcli starts that many seconds late,
-    so that what a test types first is typed ahead."""
+    so that what a test types first is typed ahead. ``program``: what runs instead of the
+    installed askcli (e.g. :data:`WITHOUT_LINE_EDITING`)."""
 
     def __init__(
         self,
@@ -35,10 +43,12 @@ class Terminal:
         *,
         stdout_here: bool = False,
         after: float = 0,
+        program: tuple[str, ...] = (),
         **env: str,
     ) -> None:
         self.out = tmp_path / "stdout.json"
-        command = "exec " + " ".join(shlex.quote(a) for a in [str(askcli_path()), *args])
+        program = program or (str(askcli_path()),)
+        command = "exec " + " ".join(shlex.quote(a) for a in [*program, *args])
         if not stdout_here:
             command += f" > {shlex.quote(str(self.out))}"
         if after:  # askcli starts ``after`` seconds later: what is typed meanwhile waits

@@ -19,7 +19,7 @@ from askcli.terminal.conversation import Conversation
 from askcli.terminal.options import RunOptions
 
 from .helpers import EXAMPLES, ROOT, askcli_path, call, question, run_askcli
-from .test_pty import Terminal
+from .test_pty import WITHOUT_LINE_EDITING, Terminal
 
 WIDTHS = [80, 40]
 
@@ -29,9 +29,16 @@ class Pty(Terminal):
     in ``self.out``); :meth:`finish` gives everything the terminal showed."""
 
     def __init__(
-        self, args: list[str], tmp_path: Path, columns: int, *, elsewhere: bool = False
+        self,
+        args: list[str],
+        tmp_path: Path,
+        columns: int,
+        *,
+        elsewhere: bool = False,
+        editing: bool = True,
     ) -> None:
-        super().__init__(args, tmp_path, columns, stdout_here=not elsewhere)
+        program = () if editing else WITHOUT_LINE_EDITING
+        super().__init__(args, tmp_path, columns, stdout_here=not elsewhere, program=program)
 
     def send(self, text: str) -> None:
         self.child.send(text)
@@ -60,7 +67,8 @@ CTRL_D = "\x04"
 def test_an_answer_ended_with_ctrl_d_does_not_glue_the_result_to_it(
     tmp_path: Path, columns: int, example: str, prompt: str, typed: str
 ) -> None:
-    term = Pty(["ask", str(EXAMPLES / example)], tmp_path, columns)
+    """Without line editing (with it, Ctrl-D ends only an empty line, as in a shell)."""
+    term = Pty(["ask", str(EXAMPLES / example)], tmp_path, columns, editing=False)
     term.expect(prompt)
     term.send(typed + CTRL_D)  # the line ends at the end of input, not with Enter
     term.send(CTRL_D)
@@ -91,7 +99,9 @@ def test_ctrl_d_at_an_empty_prompt_gets_no_blank_line(tmp_path: Path, columns: i
 
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_with_stdout_elsewhere_the_persons_line_is_ended_too(tmp_path: Path, columns: int) -> None:
-    term = Pty(["ask", str(EXAMPLES / "library.json")], tmp_path, columns, elsewhere=True)
+    term = Pty(
+        ["ask", str(EXAMPLES / "library.json")], tmp_path, columns, elsewhere=True, editing=False
+    )
     out = term.out
     term.expect("Choose 1-4 [1]: ")
     term.send("2" + CTRL_D)

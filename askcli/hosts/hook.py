@@ -367,7 +367,11 @@ class Watch:
         except OSError:
             return self
         if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
-            self._thread = threading.Thread(target=self._run, name="askcli-hook-watch")
+            # a descriptor of its own on the pipe: while a line is edited at the terminal,
+            # descriptor 1 is the terminal for a moment (askcli.terminal.editing)
+            watched = os.dup(self.fd)
+            self._thread = threading.Thread(target=self._run, args=(watched,))
+            self._thread.name = "askcli-hook-watch"
             self._thread.daemon = True
             self._thread.start()
         return self
@@ -377,9 +381,15 @@ class Watch:
         if self._thread is not None:
             self._thread.join()
 
-    def _run(self) -> None:
+    def _run(self, watched: int) -> None:
+        try:
+            self._poll(watched)
+        finally:
+            os.close(watched)
+
+    def _poll(self, watched: int) -> None:
         poller = select.poll()
-        poller.register(self.fd, 0)  # only POLLHUP and POLLERR, reported whatever is asked
+        poller.register(watched, 0)  # only POLLHUP and POLLERR, reported whatever is asked
         main = threading.main_thread().ident
         while not self._stop.is_set():
             try:

@@ -30,7 +30,7 @@ from ..escaping import visible
 from ..lines import FdLineReader, TextLineReader
 from ..runners.session import Reply, answer_document
 from ..status import ExitStatus
-from ..terminal import signals
+from ..terminal import editing, signals
 from ..terminal.conversation import Conversation
 from ..terminal.options import RunOptions
 from ..terminal.rendering import truncate, wrap
@@ -251,7 +251,9 @@ class Inbox:
 
     def _read(self, prompt: str, *, fresh: bool = True) -> str | None:
         self.asking = False
-        return self.conv.read_answer(self.conv.style.strong(prompt), command=False, fresh=fresh)
+        return self.conv.read_answer(
+            self.conv.style.strong(prompt), command=False, fresh=fresh, history=editing.INBOX
+        )
 
     def _idle(self) -> int | None:
         if not self._idle_said:

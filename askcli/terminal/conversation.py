@@ -13,6 +13,7 @@ from ..errors import LineTooLong, Withdrawn
 from ..escaping import visible
 from ..lines import LineReader
 from ..questions.conclusion import Ending
+from . import editing
 from .options import RunOptions
 from .rendering import Style, terminal_text
 
@@ -55,13 +56,14 @@ TYPED_AHEAD = "(ignored what was typed before this question)"
 class _Screen:
     """What every view of one conversation shares (:meth:`Conversation.with_options`)."""
 
-    __slots__ = ("attention_due", "gone", "open_line", "said")
+    __slots__ = ("attention_due", "gone", "keys_shown", "open_line", "said")
 
     def __init__(self, gone: bool) -> None:
         self.gone = gone  # the screens go nowhere: stderr is /dev/null, or the terminal went
         self.open_line = False  # what was written last left the cursor after text
         self.attention_due = False  # the next prompt calls the person (--notify)
         self.said = 0  # writes to the person so far (what came last, for a host's lines)
+        self.keys_shown = False  # the keys of a choice question were shown in this run
 
 
 class Conversation:
@@ -121,6 +123,19 @@ class Conversation:
         """What was written last left the cursor after text."""
         return self._screen.open_line
 
+    @open_line.setter
+    def open_line(self, value: bool) -> None:  # a prompt readline wrote (terminal.editing)
+        self._screen.open_line = value
+
+    @property
+    def keys_shown(self) -> bool:
+        """The keys of a choice question were shown in this run (they are shown once)."""
+        return self._screen.keys_shown
+
+    @keys_shown.setter
+    def keys_shown(self, value: bool) -> None:
+        self._screen.keys_shown = value
+
     def say(self, text: str) -> None:
         """Write to the person; a terminal that went away (SIGHUP) is not an error.
 
@@ -160,7 +175,13 @@ class Conversation:
         self.say(f"askcli: {visible(message)}\n")
 
     def read_answer(
-        self, prompt: str, *, command: bool = True, secret: bool = False, fresh: bool = True
+        self,
+        prompt: str,
+        *,
+        command: bool = True,
+        secret: bool = False,
+        fresh: bool = True,
+        history: str = editing.CHOICE,
     ) -> str | None:
         """Show ``prompt`` and read one line; None when the answers ended.
 
@@ -169,7 +190,8 @@ class Conversation:
         ``secret`` line never is, and a terminal does not echo it either. At a terminal,
         what was typed before the prompt is dropped first (``fresh``: the prompt answers
         what is on screen; False for a prompt that takes type-ahead, such as the next
-        message to an agent).
+        message to an agent). At a terminal the line is edited (:mod:`.editing`), with
+        the earlier answers of its ``history`` kind under Up.
         """
         screen, options = self._screen, self._options
         if screen.attention_due:
@@ -182,8 +204,11 @@ class Conversation:
                 self.say("\n")
             self.say(self.style.dim(TYPED_AHEAD) + "\n")
         while True:
-            self.say(prompt)
             try:
+                if editing.editable(self, prompt, secret=secret):
+                    line = editing.read_line(self, prompt, history, fresh=fresh)
+                    break
+                self.say(prompt)
                 if secret and hasattr(self.reader, "unechoed"):
                     with self.reader.unechoed():
                         line = self.reader.readline(options.timeout)

@@ -39,8 +39,11 @@ def context_text(text: str, style: Style, who: str = "Assistant") -> str:
     return "\n" + "\n".join(_with_prefix(lines, label, style.strong(label))) + "\n"
 
 
-def question_block(question: SharedQuestion, index: int, total: int, style: Style) -> str:
-    """The question with its chip and position, then the numbered options and Other."""
+def question_block(
+    question: SharedQuestion, index: int, total: int, style: Style, *, keys: bool = False
+) -> str:
+    """The question with its chip and position, then the numbered options and Other;
+    ``keys``: then the line of the keys it takes (:func:`keys_hint`)."""
     head = chip(question.header)
     title = f"{head} {visible(question.question, multiline=True)}"
     lines = wrap(title, style.width, rest="  ")
@@ -76,9 +79,24 @@ def question_block(question: SharedQuestion, index: int, total: int, style: Styl
         hints.append("(optional: s skips it)")
     if question.secret:
         hints.append("(a secret: what you type here is not shown)")
+    if keys:
+        hints.append(keys_hint(len(options), question.multiSelect, index > 0, style.width))
     for hint in hints:
         lines += [style.dim(row) for row in wrap(hint, style.width, first="  ", rest="   ")]
     return "\n" + "\n".join(lines) + "\n"
+
+
+def keys_hint(choices: int, multi: bool, back: bool, width: int = 80) -> str:
+    """The keys a choice question takes, in one line under its options (shown at the first
+    choice question of a run): its numbers, ``,`` for several, ``?``, ``b`` when there is a
+    question before it, ``q``; shorter where the line does not fit the width."""
+    several = ", 1,3 choose several" if multi else ""
+    going_back = ", b back" if back else ""
+    text = f"(keys: 1-{choices} choose{several}, ? help{going_back}, q decline)"
+    if display_width(text) + 2 > width:
+        several = ", 1,3" if multi else ""
+        text = f"(1-{choices}{several}, ? help{going_back}, q decline)"
+    return text
 
 
 def _items(low: int | None, high: int | None) -> str:

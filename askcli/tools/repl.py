@@ -25,7 +25,7 @@ from ..questions.answers import (
 from ..questions.conclusion import Conclusion, Ending
 from ..questions.state import Action, AnswerState, Finish, Mode, Text, reduce, specs, start
 from ..schema.inputs import AskInput
-from ..terminal import screens, signals
+from ..terminal import editing, screens, signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style
 
@@ -124,7 +124,11 @@ def ask_questions(
                 if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW):
                     # a screen is written whole, never paged: a paging key could be taken for
                     # an answer, or an answer for a paging key (the terminal has scrollback)
-                    conv.say(_screen(data, state, conv.style))
+                    keys = (
+                        not conv.keys_shown and state.mode is Mode.QUESTION and not _typing(state)
+                    )
+                    conv.say(_screen(data, state, conv.style, keys=keys))
+                    conv.keys_shown = conv.keys_shown or keys
                     shown = view
             # at a secret question every line is read unechoed: its answer, Other's text
             # and its notes (n TEXT) may each be the secret
@@ -137,6 +141,7 @@ def ask_questions(
                 "" if quiet else screens.prompt(state, conv.style.width, secret=secret),
                 command=state.mode in (Mode.QUESTION, Mode.REVIEW),
                 secret=secret,
+                history=editing.TEXT if _typing(state) else editing.CHOICE,
             )
             if line is None:
                 return Conclusion(state, Ending.ENDED)
@@ -172,6 +177,13 @@ def ask_questions(
         conv.say("\n")
         return Conclusion(state, Ending.INTERRUPTED)
     return Conclusion(state, Ending.DONE)
+
+
+def _typing(state: AnswerState) -> bool:
+    """The prompt takes a text of the person's (its Up recalls earlier texts, not choices)."""
+    if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT, Mode.RESPOND_TEXT):
+        return True
+    return state.mode is Mode.QUESTION and state.current.typed
 
 
 def interpret(
@@ -238,11 +250,11 @@ def replay(data: AskInput, state: AnswerState, lines: Sequence[str]) -> AnswerSt
     return state
 
 
-def _screen(data: AskInput, state: AnswerState, style: Style) -> str:
+def _screen(data: AskInput, state: AnswerState, style: Style, *, keys: bool = False) -> str:
     if state.mode is Mode.REVIEW:
         return screens.review_block(data, state, style)
     question = data.questions[state.at]
-    text = screens.question_block(question, state.at, len(data.questions), style)
+    text = screens.question_block(question, state.at, len(data.questions), style, keys=keys)
     if state.at in state.selections or (question.typed and question.question in state.answers):
         text += screens.current_answer(state, style, question.secret)
     else:

@@ -14,7 +14,7 @@ from typing import Any, TextIO
 
 from ...escaping import visible
 from ...status import ExitStatus
-from ...terminal import signals
+from ...terminal import editing, signals
 from ...terminal.conversation import Conversation
 from ...terminal.rendering import terminal_text, wrap
 from .. import child
@@ -255,7 +255,7 @@ def _read_prompt(conv: Conversation) -> str | None:
     """The person's next prompt at ``> ``: --timeout is for the agent's questions only."""
     untimed = conv.with_options(replace(conv.options, timeout=None))
     try:
-        return untimed.read_answer("> ", command=False, fresh=False)
+        return untimed.read_answer("> ", command=False, fresh=False, history=editing.MESSAGE)
     except KeyboardInterrupt:
         typed_interrupt(conv)
         raise

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any, TextIO
 
 from ...status import ExitStatus
-from ...terminal import signals
+from ...terminal import editing, signals
 from ...terminal.conversation import Conversation
 from ...wire.envelopes import capabilities
 from ..child import AgentStderr, describe_exit, same_terminal
@@ -173,7 +173,9 @@ def host(
         died = not session.start()
         while not died and session.ended is None:
             text = (
-                prompt if prompt is not None else conv.read_answer("> ", command=False, fresh=False)
+                prompt
+                if prompt is not None
+                else conv.read_answer("> ", command=False, fresh=False, history=editing.MESSAGE)
             )
             if text is None:
                 break
