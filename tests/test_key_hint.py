@@ -110,3 +110,69 @@ def test_several_at_a_terminal_and_only_once(tmp_path: Path, columns: int, shown
     status, _ = term.finish()
     assert status == 0
     assert term.log.getvalue().count("q decline)") == 1
+
+
+# --- the `> ` of askcli claude and askcli acp ---------------------------------------------
+
+
+def test_the_message_prompt_says_its_keys_in_one_line() -> None:
+    from askcli.terminal.screens import message_hint
+
+    assert message_hint("Claude Code") == (
+        "(type a message to Claude Code, then Enter; Ctrl-C stops a turn, Ctrl-D ends)"
+    )
+    assert message_hint("the agent", 40) == "(a message, then Enter; Ctrl-D ends)"
+    assert all(len(message_hint(to, w)) <= w - 2 for to in ("Claude Code", "x") for w in (40, 80))
+
+
+@pytest.mark.parametrize(("columns", "shown"), [(80, "Claude Code, then Enter;"), (40, "(a m")])
+def test_the_first_message_prompt_of_askcli_claude_says_its_keys(
+    tmp_path: Path, columns: int, shown: str
+) -> None:
+    from .helpers import ROOT
+
+    fake = ROOT / "tests" / "peers" / "fake-claude"
+    term = Terminal(["claude", "--claude-bin", str(fake)], tmp_path, columns)
+    term.expect(shown)
+    term.expect("> ")
+    term.type("hello")
+    term.expect("> ")  # the next prompt: no hint again
+    term.child.sendeof()
+    term.expect_end()
+    log = term.log.getvalue()
+    assert log.count("Ctrl-D ends)") == 1, log
+    assert all(len(row) <= columns for row in log.replace("\r\n", "\n").split("\n")), log
+
+
+def test_a_piped_session_gets_no_hint(tmp_path: Path) -> None:
+    import subprocess
+
+    from .helpers import ROOT, askcli_path
+
+    fake = ROOT / "tests" / "peers" / "fake-claude"
+    proc = subprocess.run(
+        [str(askcli_path()), "claude", "--claude-bin", str(fake)],
+        input="hello\n",
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Ctrl-D ends" not in proc.stderr
+
+
+@pytest.mark.parametrize("columns", [80, 40])
+def test_the_first_message_prompt_of_askcli_acp_says_its_keys(tmp_path: Path, columns: int) -> None:
+    from .test_acp import setup
+
+    update = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "Hi."}}
+    agent, _ = setup(tmp_path, [[{"update": update}], [{"update": update}]])
+    term = Terminal(["acp", "--", *agent], tmp_path, columns)
+    term.expect("(type a message to the agent, then Enter;" if columns == 80 else "(a message")
+    term.expect("> ")
+    term.type("hello")
+    term.expect("Hi.")
+    term.expect("> ")
+    term.child.sendeof()
+    term.expect_end()
+    assert term.log.getvalue().count("Ctrl-D ends)") == 1, term.log.getvalue()

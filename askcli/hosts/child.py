@@ -16,6 +16,7 @@ from typing import Any
 from ..escaping import visible
 from ..runners.streams import quiet_stdout
 from ..status import ExitStatus
+from ..terminal import screens
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import truncate, wrap
 
@@ -180,3 +181,10 @@ def session_ended(status: int, save: Callable[[int], bool] | None = None) -> int
     if save is not None and not save(status):
         return ExitStatus.OUTPUT_FAILED
     return status
+
+
+def hint_messages(conv: Conversation, to: str) -> None:
+    """Before the first ``> `` of a session at a terminal, the keys it takes in one line (a
+    pipe or a file of prompts gets none: its transcripts stay as they were)."""
+    if conv.reader.interactive:
+        conv.say(conv.style.dim(screens.message_hint(to, conv.style.width)) + "\n")

@@ -99,6 +99,15 @@ def keys_hint(choices: int, multi: bool, back: bool, width: int = 80) -> str:
     return text
 
 
+def message_hint(to: str, width: int = 80) -> str:
+    """Above the first ``> `` of ``askcli claude`` and ``askcli acp`` at a terminal: what it
+    takes and how to leave; shorter where the line does not fit the width."""
+    text = f"(type a message to {to}, then Enter; Ctrl-C stops a turn, Ctrl-D ends)"
+    if display_width(text) + 2 > width:
+        text = "(a message, then Enter; Ctrl-D ends)"
+    return text
+
+
 def _items(low: int | None, high: int | None) -> str:
     if low and high:
         return f"choose {low}-{high} options" if low != high else f"choose {low} options"

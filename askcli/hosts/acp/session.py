@@ -294,7 +294,11 @@ def host(
     why = ""
     try:
         session.start(capabilities or {}, cwd, mode, config)
+        hinted = False
         while session.ended is None:
+            if prompt is None and not hinted:
+                child.hint_messages(conv, "the agent")
+                hinted = True
             text = prompt if prompt is not None else _read_prompt(conv)
             if text is None:
                 break

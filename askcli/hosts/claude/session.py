@@ -11,7 +11,7 @@ from ...status import ExitStatus
 from ...terminal import editing, signals
 from ...terminal.conversation import Conversation
 from ...wire.envelopes import capabilities
-from ..child import AgentStderr, describe_exit, same_terminal
+from ..child import AgentStderr, describe_exit, hint_messages, same_terminal
 from .answering import Answering
 from .lines import Link, Skipped
 from .showing import Ended
@@ -171,7 +171,11 @@ def host(
     died = interrupted = False
     try:
         died = not session.start()
+        hinted = False
         while not died and session.ended is None:
+            if prompt is None and not hinted:
+                hint_messages(conv, "Claude Code")
+                hinted = True
             text = (
                 prompt
                 if prompt is not None
