@@ -205,20 +205,20 @@ class Conversation:
             self.say(self.style.dim(TYPED_AHEAD) + "\n")
         while True:
             try:
-                if editing.editable(self, prompt, secret=secret):
+                if interactive and editing.editable(self, prompt, secret=secret):
                     line = editing.read_line(self, prompt, history, fresh=fresh)
                     break
                 self.say(prompt)
                 if secret and hasattr(self.reader, "unechoed"):
                     with self.reader.unechoed():
                         line = self.reader.readline(options.timeout)
-                    if self.reader.interactive:
+                    if interactive:
                         self.say("\n")  # the Enter the terminal did not echo
                 else:
                     line = self.reader.readline(options.timeout)
                 break
             except LineTooLong as exc:
-                if not self.reader.interactive:
+                if not interactive:
                     self.say(f"(a line of {exc.size} characters)\n")
                 self.say(self.style.warn(f"! {exc}") + "\n")
         if line is None:

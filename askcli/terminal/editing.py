@@ -145,9 +145,7 @@ def editable(conv: Conversation, prompt: str = "", *, secret: bool) -> bool:
     reader = conv.reader
     if secret or not isinstance(reader, FdLineReader) or not reader.interactive:
         return False
-    if (
-        conv.options.calls_follow
-    ):  # calls pasted with the answers (ask -): one stream, read in order
+    if conv.options.calls_follow:  # calls pasted with the answers (ask -): one stream, in order
         return False
     if reader.buffered or threading.current_thread() is not threading.main_thread():
         return False
