@@ -135,6 +135,7 @@ def test_form_session_at_80_columns_reaches_the_model_recorded_and_replayed(
         "(config fast=off: on, off)\n"
         "(config ultracode=off: on, off)\n"
         "(config mode=default: default, acceptEdits, plan, auto)\n"
+        "(type a message to the agent, then Enter; Ctrl-C stops a turn, Ctrl-D ends)\n"
         "> plan the app\n"
     ) in screen, screen
     assert (
@@ -142,6 +143,7 @@ def test_form_session_at_80_columns_reaches_the_model_recorded_and_replayed(
         "  1. Postgres - server\n"
         "  2. SQLite - file\n"
         "  3. Other - type your own answer\n"
+        "  (keys: 1-3 choose, ? help, q decline)\n"
         "Choose 1-3: 2\n"
     ) in screen, screen
     assert "[Features] Which features?   (question 2 of 2)\n  1. Auth - sign-in\n" in screen
