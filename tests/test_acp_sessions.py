@@ -276,16 +276,19 @@ def test_gemini_ctrl_c_at_the_permission_screen_cancels_the_turn(
 
     screen = term.screen
     assert (
-        "> write the third file\n\n"
-        + permission_screen("echo three > third.txt", work, "write the third file")
-        + "\n"  # Ctrl-C while the line is edited: no ^C echoed, the line ended
-        "(cancelling the turn; Ctrl-C again ends the session)\n"
-        "-- turn ended: cancelled, T s\n"
-        "> still there?\n"
-        "Agent: Back again.\n"
-        "-- turn done, T s\n"
-        "> \n"
-    ) in screen, screen
+        (
+            "> write the third file\n\n"
+            + permission_screen("echo three > third.txt", work, "write the third file")
+            + "\n"  # Ctrl-C while the line is edited: no ^C echoed, the line ended
+            "(cancelling the turn; Ctrl-C again ends the session)\n"
+            "-- turn ended: cancelled, T s\n"
+            "> still there?\n"
+            "Agent: Back again.\n"
+            "-- turn done, T s\n"
+            "> \n"
+        )
+        in screen
+    ), screen
     assert "third.txt  (" not in screen  # no status line: the command never started
     assert not (work / "third.txt").exists()
     assert gemini_tool_results(Path(env["HOME"])) == []

@@ -810,8 +810,9 @@ BACKGROUND = [
                 "toolu_01Bg",
                 "Bash",
                 {
-                    "command": "sleep 300 & echo $! > bg; setsid sleep 301 >/dev/null 2>&1 & "
-                    "echo $! >> bg",
+                    # (not `sleep`: Claude Code 2.1.332 blocks a sleep followed by more)
+                    "command": "tail -f /dev/null & echo $! > bg; "
+                    "setsid tail -f /dev/null >/dev/null 2>&1 & echo $! >> bg",
                     "description": "start two background commands",
                 },
             )

@@ -15,6 +15,7 @@ from __future__ import annotations
 import io
 import json
 import queue
+import re
 import shlex
 import subprocess
 import threading
@@ -31,6 +32,7 @@ from askcli.wire import results
 
 from . import helpers
 from .helpers import askcli_path
+from .real_agents import CURRENT
 from .test_claude import Api, needs_claude, text, use
 
 COLOR = {"questions": [helpers.COLOR]}
@@ -219,6 +221,14 @@ def states(inbox: Path) -> list[QueueState]:
         store.close()
 
 
+def denied(api: Api, reason: str) -> str:
+    """What the model reads when the hook denies AskUserQuestion with ``reason``: Claude Code
+    2.1.332 labels it as the hook's (2.1.197 gives the reason alone)."""
+    return (
+        f"PreToolUse:AskUserQuestion hook error: {reason}" if api.claude_bin == CURRENT else reason
+    )
+
+
 ASK = turns(use("toolu_a1", "AskUserQuestion", COLOR))
 RUN = turns(use("toolu_b1", "Bash", BASH))
 
@@ -237,10 +247,17 @@ def test_pre_tool_use_answers_reach_the_model_as_typed(api: Api, tmp_path: Path)
     assert "[Color] Which color?" in screen
     assert result["subtype"] == "success"
     block = api.tool_results()["toolu_a1"]
-    assert block["content"] == (
-        'Your questions have been answered: "Which color?"="Teal — "not green"" notes: keep it'
-        " small. You can now continue with these answers in mind."
-    )
+    answered = '"Which color?"="Teal — "not green"" notes: keep it small.'
+    if api.claude_bin == CURRENT:  # Claude Code's own words since 2.1.318 for a typed answer
+        assert block["content"] == (
+            f"The user answered: {answered} Read the answers carefully — they may request "
+            "clarification, changes, or that you not proceed — and follow what they actually say."
+        )
+    else:
+        assert block["content"] == (
+            f"Your questions have been answered: {answered} You can now continue with these "
+            "answers in mind."
+        )
     assert "is_error" not in block
     assert claude.prompts() == []  # the hook decided: no can_use_tool for AskUserQuestion
     assert states(tmp_path / "inbox.db") == [QueueState.ANSWERED]
@@ -256,7 +273,7 @@ def test_pre_tool_use_declined_is_claude_codes_rejection(api: Api, tmp_path: Pat
     finally:
         claude.close()
     block = api.tool_results()["toolu_a1"]
-    assert (block["content"], block["is_error"]) == (results.REJECT_MESSAGE, True)
+    assert (block["content"], block["is_error"]) == (denied(api, results.REJECT_MESSAGE), True)
 
 
 @needs_claude
@@ -268,7 +285,7 @@ def test_pre_tool_use_timeout_tells_the_model_nobody_answered(api: Api, tmp_path
     finally:
         claude.close()
     block = api.tool_results()["toolu_a1"]
-    assert block["content"] == "No answer from the user (no reply within 1.5 seconds)."
+    assert block["content"] == denied(api, "No answer from the user (no reply within 1.5 seconds).")
     assert block["is_error"] is True
     assert states(tmp_path / "inbox.db") == [QueueState.WITHDRAWN]
 
@@ -455,7 +472,9 @@ def test_here_leaves_claude_codes_own_screen_alone(api: Api, tmp_path: Path) -> 
             end,
         )
         # Claude Code's own dialog asks instead
-        until(child, log, lambda: "Which color?" in log.getvalue(), "no dialog", end)
+        # (2.1.332 moves the cursor between the words it draws)
+        shown = re.compile(r"Which(?: |\x1b\[[0-9;]*[A-Za-z])+color\?")
+        until(child, log, lambda: shown.search(log.getvalue()) is not None, "no dialog", end)
     finally:
         end_interactive(child)
     said = hook_err(tmp_path)

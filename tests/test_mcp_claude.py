@@ -138,7 +138,8 @@ def test_claude_code_gets_the_answer_typed_in_the_inbox(
     lines = until_result(proc)
     person.join(timeout=10)
     init = next(m for m in lines if m.get("subtype") == "init")
-    assert {"name": "askcli", "status": "connected"} in init["mcp_servers"]
+    servers = [{k: s[k] for k in ("name", "status")} for s in init["mcp_servers"]]
+    assert {"name": "askcli", "status": "connected"} in servers  # 2.1.332 adds "source"
     result = api.tool_results()["toolu_mcp1"]
     assert texts(result) == ANSWERED, result  # byte for byte
     assert not result.get("is_error")
