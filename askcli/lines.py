@@ -18,7 +18,7 @@ import stat
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import IO, BinaryIO, Protocol, TextIO
+from typing import IO, Any, BinaryIO, Protocol, TextIO
 
 from .errors import AnswerTimeout, LineTooLong
 
@@ -320,29 +320,15 @@ class FdLineReader(BufferedLineReader):
         except OSError:
             self._wait = False
 
-    @contextlib.contextmanager
-    def unechoed(self) -> Iterator[None]:
+    def unechoed(self) -> contextlib.AbstractContextManager[None]:
         """Lines read inside are not echoed by the terminal (a secret answer); nothing
         changes for a pipe or a file."""
         import termios  # POSIX only, as askcli is
 
-        try:
-            before = termios.tcgetattr(self.fd)
-        except (OSError, termios.error):  # not a terminal
-            yield
-            return
-        quiet = list(before)
-        quiet[3] &= ~termios.ECHO
-        try:
-            termios.tcsetattr(self.fd, termios.TCSANOW, quiet)
-        except (OSError, termios.error):
-            yield
-            return
-        try:
-            yield
-        finally:
-            with contextlib.suppress(OSError, termios.error):
-                termios.tcsetattr(self.fd, termios.TCSANOW, before)
+        def quiet(mode: list[Any]) -> None:
+            mode[3] &= ~termios.ECHO
+
+        return terminal_mode(self.fd, quiet)
 
     def _flush_source(self) -> bool:
         return flush_terminal(self.fd)
@@ -487,3 +473,25 @@ def reader_for(source: TextIO | LineReader) -> LineReader:
     if hasattr(source, "unread"):
         return source  # type: ignore[return-value]
     return TextLineReader(source)
+
+
+@contextlib.contextmanager
+def terminal_mode(fd: int, change: Callable[[list[Any]], None]) -> Iterator[None]:
+    """Inside, the terminal ``fd`` is in its mode as ``change`` makes it (``change`` edits
+    a copy of ``termios.tcgetattr``'s list, its control characters a list too); the mode
+    is put back on every way out. Not a terminal, or one gone away: nothing changes."""
+    import termios
+
+    try:
+        before = termios.tcgetattr(fd)
+        mode = [*before[:6], list(before[6])]
+        change(mode)
+        termios.tcsetattr(fd, termios.TCSANOW, mode)
+    except (OSError, termios.error):
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError, termios.error):
+            termios.tcsetattr(fd, termios.TCSANOW, before)

@@ -28,7 +28,7 @@ from askcli.terminal.rendering import Style
 
 from .helpers import EXAMPLES, askcli_path, call, question
 from .test_inbox_pty import Queue, exit_status, labelled
-from .test_pty import WITHOUT_LINE_EDITING
+from .test_pty import WITHOUT_LINE_EDITING, Terminal, pty_shell
 
 LIBRARY = EXAMPLES / "library.json"
 PROMPT = "Choose 1-4 [1]: "
@@ -38,7 +38,7 @@ BACKSPACE, ENTER = "\x7f", "\r"
 COLUMNS = [80, 40]
 
 
-class Keys:
+class Keys(Terminal):
     """askcli in a pty (readline's keys as a terminal sends them), stdout through ``| cat``
     into a file: what reaches stdout is what a pipe to jq would get."""
 
@@ -66,34 +66,9 @@ class Keys:
         )
         if not pipe:  # Ctrl-C reaches every process of the terminal: cat too
             command = f"{inner} > {shlex.quote(str(self.out))}"
-        full_env = {
-            **os.environ,
-            "TERM": "dumb",
-            "ASKCLI_NOTIFY": "none",
-            "COLUMNS": str(columns),
-            "HOME": str(self.home),
-            "INPUTRC": str(tmp_path / "inputrc"),  # none: readline's own keys
-            "XDG_STATE_HOME": str(tmp_path / "state"),
-            **env,
-        }
-        for key in [k for k, v in env.items() if v == ""]:
-            full_env.pop(key)
-        self.log = io.StringIO()
-        self.child = pexpect.spawn(
-            "/bin/sh",
-            ["-c", command],
-            env=full_env,
-            timeout=5,
-            encoding="utf-8",
-            dimensions=(24, columns),
-        )
-        self.child.logfile_read = self.log
-
-    def expect(self, text: str) -> None:
-        try:
-            self.child.expect_exact(text)
-        except (pexpect.TIMEOUT, pexpect.EOF):
-            pytest.fail(f"did not see {text!r}; the terminal showed:\n{self.log.getvalue()}")
+        inputrc = str(tmp_path / "inputrc")  # none: readline's own keys
+        env = {"HOME": str(self.home), "INPUTRC": inputrc, **env}
+        self.child, self.log = pty_shell(command, tmp_path, columns, env)
 
     def send(self, keys: str) -> None:
         self.child.send(keys)

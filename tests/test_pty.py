@@ -29,6 +29,34 @@ WITHOUT_LINE_EDITING = (
 LOGIN = EXAMPLES / "login.json"
 
 
+def pty_shell(
+    command: str, tmp_path: Path, columns: int, env: dict[str, str]
+) -> tuple[pexpect.spawn, io.StringIO]:
+    """``command`` run by /bin/sh in a pty ``columns`` wide, and the log of what it showed;
+    ``env`` over the test's environment (an empty value removes a variable)."""
+    full_env = {
+        **os.environ,
+        "TERM": "dumb",
+        "ASKCLI_NOTIFY": "none",  # what is shown never depends on the terminal running tests
+        "COLUMNS": str(columns),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        **env,
+    }
+    for key in [k for k, v in env.items() if v == ""]:
+        full_env.pop(key)
+    log = io.StringIO()
+    child = pexpect.spawn(
+        "/bin/sh",
+        ["-c", command],
+        env=full_env,
+        timeout=5,
+        encoding="utf-8",
+        dimensions=(24, columns),
+    )
+    child.logfile_read = log
+    return child, log
+
+
 class Terminal:
     """askcli in a pty, stdout to a file (``stdout_here``: to the same terminal); failures
     show everything the terminal showed. ``after``: askcli starts that many seconds late,
@@ -53,26 +81,7 @@ class Terminal:
             command += f" > {shlex.quote(str(self.out))}"
         if after:  # askcli starts ``after`` seconds later: what is typed meanwhile waits
             command = f"sleep {after}; {command}"
-        full_env = {
-            **os.environ,
-            "TERM": "dumb",
-            "ASKCLI_NOTIFY": "none",  # what is shown never depends on the terminal running tests
-            "COLUMNS": str(columns),
-            "XDG_STATE_HOME": str(tmp_path / "state"),
-            **env,
-        }
-        for key in [k for k, v in env.items() if v == ""]:
-            full_env.pop(key)
-        self.log = io.StringIO()
-        self.child = pexpect.spawn(
-            "/bin/sh",
-            ["-c", command],
-            env=full_env,
-            timeout=5,
-            encoding="utf-8",
-            dimensions=(24, columns),
-        )
-        self.child.logfile_read = self.log
+        self.child, self.log = pty_shell(command, tmp_path, columns, env)
 
     def expect(self, text: str) -> None:
         try:

@@ -39,7 +39,7 @@ from types import FrameType, ModuleType
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import AnswerTimeout, LineTooLong
-from ..lines import MAX_ANSWER_BYTES, FdLineReader, encode
+from ..lines import MAX_ANSWER_BYTES, FdLineReader, encode, terminal_mode
 from .rendering import ROOM_TO_TYPE, display_width, terminal_text
 
 if TYPE_CHECKING:
@@ -302,27 +302,18 @@ def _editing_now() -> bool:
     return not attributes[3] & termios.ICANON and attributes[6][termios.VTIME] == 0
 
 
-@contextlib.contextmanager
-def _keys(fd: int) -> Iterator[None]:
+def _keys(fd: int) -> contextlib.AbstractContextManager[None]:
     """The terminal hands over keys one by one (as in readline's own mode, but for a read
-    timer, which tells the two apart); its mode is put back on the way out."""
+    timer, which tells the two apart); its mode is put back on the way out (a terminal that
+    went away: readline will see its end)."""
     import termios
 
-    try:
-        before = termios.tcgetattr(fd)
-        mode = [*before[:6], list(before[6])]
+    def keys(mode: list[Any]) -> None:
         mode[3] &= ~termios.ICANON  # echo stays: readline takes it to mean "show the line"
         mode[6][termios.VMIN] = 1
         mode[6][termios.VTIME] = 1
-        termios.tcsetattr(fd, termios.TCSANOW, mode)
-    except (OSError, termios.error):  # the terminal went away: readline will see its end
-        yield
-        return
-    try:
-        yield
-    finally:
-        with contextlib.suppress(OSError, termios.error):
-            termios.tcsetattr(fd, termios.TCSANOW, before)
+
+    return terminal_mode(fd, keys)
 
 
 def _load_history(module: Any, kind: str) -> None:

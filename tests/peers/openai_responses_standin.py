@@ -127,10 +127,11 @@ def reply(n: int, body: dict[str, Any], hold: Path | None) -> list[tuple[str, di
     return message(n, "STAND-IN saw the tool output: " + text)
 
 
-class Handler(BaseHTTPRequestHandler):
+class ResponsesApi(BaseHTTPRequestHandler):
+    """What every stand-in of the Responses API answers alike: JSON replies, the models
+    list, and request bodies as Codex sends them (gzip or zstd)."""
+
     protocol_version = "HTTP/1.1"
-    out = Path(".")
-    hold: Path | None = None
 
     def log_message(self, format: str, *args: Any) -> None:
         log(format % args)
@@ -149,16 +150,27 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self._json(404, {"error": {"message": "not here", "type": "not_found"}})
 
-    def do_POST(self) -> None:
-        n = next(counter)
+    def raw_body(self) -> bytes:
+        """The request's body, uncompressed."""
         raw = self.rfile.read(int(self.headers.get("content-length") or 0))
         encoding = self.headers.get("content-encoding")
         if encoding == "zstd":
             import zstandard
 
-            raw = zstandard.ZstdDecompressor().decompress(raw, max_output_size=64 << 20)
-        elif encoding == "gzip":
-            raw = gzip.decompress(raw)
+            return bytes(zstandard.ZstdDecompressor().decompress(raw, max_output_size=64 << 20))
+        if encoding == "gzip":
+            return gzip.decompress(raw)
+        return raw
+
+
+class Handler(ResponsesApi):
+    out = Path(".")
+    hold: Path | None = None
+
+    def do_POST(self) -> None:
+        n = next(counter)
+        encoding = self.headers.get("content-encoding")
+        raw = self.raw_body()
         try:
             body = json.loads(raw)
         except ValueError as exc:

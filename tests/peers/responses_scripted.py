@@ -15,12 +15,13 @@ can read what Codex sent back to the model (the function_call_output items). Bin
 from __future__ import annotations
 
 import argparse
-import gzip
 import itertools
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
+
+from openai_responses_standin import ResponsesApi  # beside this file
 
 USAGE = {
     "input_tokens": 10,
@@ -68,35 +69,14 @@ def main() -> None:
     counter = itertools.count(1)
     lock = threading.Lock()
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
+    class Handler(ResponsesApi):
         def log_message(self, format: str, *args: Any) -> None:
             return
 
-        def reply_json(self, code: int, value: Any) -> None:
-            body = json.dumps(value).encode()
-            self.send_response(code)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def do_GET(self) -> None:
-            if self.path.rstrip("/").endswith("/models"):
-                self.reply_json(200, {"object": "list", "data": [], "models": []})
-            else:
-                self.reply_json(404, {"error": {"message": "not here", "type": "not_found"}})
+        reply_json = ResponsesApi._json
 
         def do_POST(self) -> None:
-            raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-            if self.headers.get("content-encoding") == "gzip":
-                raw = gzip.decompress(raw)
-            elif self.headers.get("content-encoding") == "zstd":
-                import zstandard  # type: ignore[import-not-found]
-
-                raw = zstandard.ZstdDecompressor().decompress(raw, max_output_size=64 << 20)
-            body = json.loads(raw)
+            body = json.loads(self.raw_body())
             with lock:
                 n = next(counter)
                 with open(args.log, "a", encoding="utf-8") as f:
