@@ -127,7 +127,13 @@ def test_an_unreadable_hook_input_is_said(raw: bytes | None, why: str) -> None:
 def test_the_hook_input_is_read_as_claude_code_writes_it() -> None:
     hook = parsed()
     assert hook == Hook(
-        "PreToolUse", "AskUserQuestion", QUESTIONS, "toolu_a1", "8a7391e2-0000", "/home/u/api"
+        "PreToolUse",
+        "AskUserQuestion",
+        QUESTIONS,
+        "toolu_a1",
+        "8a7391e2-0000",
+        "/home/u/api",
+        transcript="/home/u/.claude/projects/x/8a7391e2-0000.jsonl",
     )
     assert hook.document() == {
         "type": "control_request",

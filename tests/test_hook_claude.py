@@ -231,6 +231,7 @@ def denied(api: Api, reason: str) -> str:
 
 ASK = turns(use("toolu_a1", "AskUserQuestion", COLOR))
 RUN = turns(use("toolu_b1", "Bash", BASH))
+RUN_SLOWLY = [*RUN[:-1], {**RUN[-1], "delay": 6}]  # the model takes 6 s after the tool
 
 
 @needs_claude
@@ -483,24 +484,34 @@ def test_here_leaves_claude_codes_own_screen_alone(api: Api, tmp_path: Path) -> 
 
 
 @needs_claude
-@pytest.mark.parametrize("api", [RUN], indirect=True)
-def test_claude_code_exiting_while_the_hook_waits_withdraws_the_question(
+@pytest.mark.parametrize("api", [RUN_SLOWLY], indirect=True)
+def test_an_answer_at_claude_codes_own_prompt_withdraws_the_question_at_once(
     api: Api, tmp_path: Path
 ) -> None:
-    # the prompt Claude Code sends beside the hook is answered first: Claude Code runs
-    # the tool, ignores the hook (it lets it run) and then exits
+    # the prompt Claude Code sends beside the hook is answered first: Claude Code runs the
+    # tool and goes on (the model takes 6 s more), telling the hook nothing; the tool's
+    # result in its transcript does
     claude = Headless(api, tmp_path / "work", settings(tmp_path))
+    ended: list[float] = []
     try:
         waiting(tmp_path / "inbox.db")
-        claude.until_result("allow")
-        assert states(tmp_path / "inbox.db") == [QueueState.WAITING]
+        turn = threading.Thread(
+            target=lambda: (claude.until_result("allow"), ended.append(time.monotonic()))
+        )
+        turn.start()
+        end = time.monotonic() + 30
+        while states(tmp_path / "inbox.db") != [QueueState.WITHDRAWN]:
+            if time.monotonic() > end:
+                pytest.fail(
+                    f"the question stayed {states(tmp_path / 'inbox.db')}: {hook_err(tmp_path)}"
+                )
+            time.sleep(0.05)
+        withdrawn = time.monotonic()
+        turn.join(timeout=60)
     finally:
         claude.close()
+    assert ended and withdrawn < ended[0]  # while Claude Code's turn went on
     assert api.tool_results()["toolu_b1"]["content"] == "42"
-    end = time.monotonic() + 10
-    while states(tmp_path / "inbox.db") != [QueueState.WITHDRAWN]:
-        if time.monotonic() > end:
-            pytest.fail(
-                f"the question stayed {states(tmp_path / 'inbox.db')}: {hook_err(tmp_path)}"
-            )
-        time.sleep(0.05)
+    assert "Claude Code went on without this hook (answered at its own prompt)" in hook_err(
+        tmp_path
+    )

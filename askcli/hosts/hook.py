@@ -86,6 +86,7 @@ class Hook(NamedTuple):
     cwd: str | None
     suggestions: Any = None
     care: dict[str, Any] | None = None  # the can_use_tool fields of care, when the input has any
+    transcript: str | None = None  # Claude Code's session transcript (transcript_path)
 
     @property
     def served(self) -> bool:
@@ -148,6 +149,7 @@ def parse_hook(raw: bytes | None) -> Hook:
         cwd=_text(value.get("cwd")),
         suggestions=value.get("permission_suggestions"),
         care=passed_on(value) or None,
+        transcript=_text(value.get("transcript_path")),
     )
 
 
@@ -350,14 +352,20 @@ def ask_queue(
 
 class Watch:
     """Notices that Claude Code went away while the hook waits (it exited, crashed or was
-    killed): the other end of the hook's stdout closes. The main thread is then
-    interrupted, as by Ctrl-C, so that the question is withdrawn; :attr:`gone` says why.
-    Only a pipe or socket is watched (a file or terminal never closes that way)."""
+    killed): the other end of the hook's stdout closes; or, with ``moved``, that Claude Code
+    went on without the hook (``moved()`` is true: the person answered at its own prompt).
+    The main thread is then interrupted, as by Ctrl-C, so that the question is withdrawn;
+    :attr:`gone` and :attr:`moved_on` say why. Only a pipe or socket is watched for its end
+    (a file or terminal never closes that way)."""
 
-    def __init__(self, fd: int = 1, every: float = 0.2) -> None:
+    def __init__(
+        self, fd: int = 1, every: float = 0.2, moved: Callable[[], bool] | None = None
+    ) -> None:
         self.fd = fd
         self.every = every
+        self.moved = moved
         self.gone = False
+        self.moved_on = False
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -365,11 +373,12 @@ class Watch:
         try:
             mode = os.fstat(self.fd).st_mode
         except OSError:
-            return self
-        if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+            mode = 0
+        pipe = stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+        if pipe or self.moved is not None:
             # a descriptor of its own on the pipe: while a line is edited at the terminal,
             # descriptor 1 is the terminal for a moment (askcli.terminal.editing)
-            watched = os.dup(self.fd)
+            watched = os.dup(self.fd) if pipe else -1
             self._thread = threading.Thread(target=self._run, args=(watched,))
             self._thread.name = "askcli-hook-watch"
             self._thread.daemon = True
@@ -385,24 +394,32 @@ class Watch:
         try:
             self._poll(watched)
         finally:
-            os.close(watched)
+            if watched >= 0:
+                os.close(watched)
 
     def _poll(self, watched: int) -> None:
         poller = select.poll()
-        poller.register(watched, 0)  # only POLLHUP and POLLERR, reported whatever is asked
-        main = threading.main_thread().ident
+        if watched >= 0:
+            poller.register(watched, 0)  # only POLLHUP and POLLERR, whatever is asked
         while not self._stop.is_set():
             try:
                 events = poller.poll(self.every * 1000)
             except OSError:
                 return
             if any(mask & (select.POLLHUP | select.POLLERR) for _, mask in events):
-                if self._stop.is_set():
-                    return
-                self.gone = True
-                if main is not None:  # a signal to the main thread ends its wait at once
-                    signal.pthread_kill(main, signal.SIGINT)
+                self._interrupt("gone")
                 return
+            if self.moved is not None and self.moved():
+                self._interrupt("moved_on")
+                return
+
+    def _interrupt(self, why: str) -> None:
+        if self._stop.is_set():
+            return
+        setattr(self, why, True)
+        main = threading.main_thread().ident
+        if main is not None:  # a signal to the main thread ends its wait at once
+            signal.pthread_kill(main, signal.SIGINT)
 
 
 # -- the command -------------------------------------------------------------------------
@@ -420,10 +437,12 @@ def answer(
     ask: Callable[[dict[str, Any]], Any],
     say: Callable[[str], None],
     gone: Callable[[], bool] = lambda: False,
+    moved_on: Callable[[], bool] = lambda: False,
 ) -> HookOutcome:
     """Decide ``hook``: ask its call with ``ask`` (a document in, a Reply out) unless it
     is not askcli's to answer, or fails its schema. ``gone`` says that Claude Code went
-    away meanwhile: nothing is printed then."""
+    away meanwhile, ``moved_on`` that it went on without the hook: nothing is printed
+    then."""
     if not hook.served:
         return HookOutcome(None, 0)
     document = hook.document()
@@ -434,6 +453,8 @@ def answer(
         reply = ask(document)
         if gone():
             return HookOutcome(None, ExitStatus.STDOUT_GONE)
+        if moved_on():
+            return HookOutcome(None, ExitStatus.OK)
         if signals.no_answer_reason() is not None:  # SIGTERM, SIGHUP: nobody waits for it
             return HookOutcome(None, signals.exit_status(ExitStatus.INTERRUPTED))
         if not reply.results:
@@ -460,6 +481,11 @@ def main(*, here: bool, timeout: float | None) -> int:
             hook = parse_hook(read_bounded(0, MAX_DOCUMENT_BYTES))
         except OSError as exc:
             raise HookError(f"cannot read the hook input: {exc.strerror}") from None
+        if hook.event == PERMISSION_REQUEST and hook.transcript is not None:
+            # Claude Code asks at its own prompt meanwhile: an answer there ends the wait
+            from .transcript import Transcript
+
+            watch.moved = Transcript(hook.transcript, hook.tool, hook.input).decided
 
         def ask(document: dict[str, Any]) -> Any:
             if here:
@@ -467,15 +493,19 @@ def main(*, here: bool, timeout: float | None) -> int:
             return ask_queue(hook, document, timeout, say)
 
         with watch:
-            outcome = answer(hook, ask, say, lambda: watch.gone)
+            outcome = answer(hook, ask, say, lambda: watch.gone, lambda: watch.moved_on)
     except (HookError, InboxError) as exc:
         say(str(exc))
         return ExitStatus.FAILED
     except KeyboardInterrupt:  # before anything was asked (or taken back): no decision
         gone = ExitStatus.STDOUT_GONE if watch.gone else None
         outcome = HookOutcome(None, gone or signals.exit_status(ExitStatus.INTERRUPTED))
+        if watch.moved_on:
+            outcome = HookOutcome(None, ExitStatus.OK)
     if outcome.output is None:
-        if outcome.status == ExitStatus.STDOUT_GONE:
+        if watch.moved_on:
+            say("Claude Code went on without this hook (answered at its own prompt): no decision")
+        elif outcome.status == ExitStatus.STDOUT_GONE:
             say("Claude Code went away (the hook's stdout was closed): no decision")
         elif outcome.status:
             say(f"{signals.stop_notice()}: no decision; Claude Code goes on without this hook")
