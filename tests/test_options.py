@@ -3,7 +3,6 @@ only as a new value in a new view of the same conversation."""
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import json
 
@@ -25,7 +24,7 @@ def reader(text: str) -> TextLineReader:
 
 def test_the_options_cannot_be_changed_from_outside() -> None:
     conv = Conversation(reader(""), io.StringIO(), Style(), RunOptions(timeout=3))
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         conv.options.timeout = 5  # type: ignore[misc]
     with pytest.raises(AttributeError):
         conv.timeout = 5  # type: ignore[attr-defined]
@@ -37,7 +36,7 @@ def test_the_options_cannot_be_changed_from_outside() -> None:
 def test_a_view_with_other_options_shares_the_screen() -> None:
     screen = io.StringIO()
     conv = Conversation(reader("1\n"), screen, Style(), RunOptions(timeout=3))
-    untimed = conv.with_options(dataclasses.replace(conv.options, timeout=None))
+    untimed = conv.with_options(conv.options._replace(timeout=None))
     assert untimed.options.timeout is None and conv.options.timeout == 3
     untimed.say("typed")
     assert conv.open_line and screen.getvalue() == "typed"

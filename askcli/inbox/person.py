@@ -22,7 +22,6 @@ import os
 import socket
 import time
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, TextIO
 
 from ..errors import InboxError
@@ -351,7 +350,7 @@ class Inbox:
         """Ask ``held``; an exit status when the inbox must end."""
         # asked in the asking agent's session; what a Claude Code line says it supports is
         # kept for the questions after it
-        asking = self.conv.with_options(replace(self.conv.options, session=held.agent.session))
+        asking = self.conv.with_options(self.conv.options._replace(session=held.agent.session))
         self.asking = True
         try:
             reply = answer_document(Document(held.call), asking, held.id, told=self._told)
@@ -419,7 +418,7 @@ def answer_by_id(
         if watching:
             assert isinstance(reader, FdLineReader)
             reader.watch(watch.fd, ready)
-        asking = conv.with_options(replace(conv.options, session=held.agent.session))
+        asking = conv.with_options(conv.options._replace(session=held.agent.session))
         try:
             reply = answer_document(Document(held.call), asking, held.id)
         except AskerWithdrew:

@@ -4,7 +4,7 @@ streams and config apart from what acts on them).
 :class:`RunOptions` is made where the run is set up (the command line, a fixture, the Python
 API) and carried by the :class:`~askcli.terminal.conversation.Conversation`. A setting that
 changes during a run (the session of each inbox question, what Claude Code said it supports,
-the ``always`` of ``askcli claude``) is a new value made with :func:`dataclasses.replace` and
+the ``always`` of ``askcli claude``) is a new value made with ``options._replace(...)`` and
 handed on in a new view of the conversation (:meth:`Conversation.with_options`).
 """
 
@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 from ..wire.results import CLAUDE_CODE_2_1_88, Wording
 
@@ -37,9 +36,9 @@ class TodoKeeper(Protocol):
     ) -> AbstractContextManager[None]: ...
 
 
-@dataclass(frozen=True)
-class RunOptions:
-    """What a run knows besides its streams.
+class RunOptions(NamedTuple):
+    """What a run knows besides its streams (a NamedTuple: immutable, and cheaper to define
+    at start-up than a dataclass).
 
     ``timeout`` is ``--timeout``. ``calls_follow``: the answers share a stream with the
     calls, so a line beginning with ``{`` where a command is expected means this call's
@@ -68,4 +67,4 @@ class RunOptions:
 
     def told(self, capabilities: Iterable[str]) -> RunOptions:
         """These options, with the ``capabilities`` Claude Code said it supports added."""
-        return replace(self, capabilities=self.capabilities | frozenset(capabilities))
+        return self._replace(capabilities=self.capabilities | frozenset(capabilities))

@@ -9,7 +9,6 @@ import os
 import queue
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any, TextIO
 
 from ...escaping import visible
@@ -253,7 +252,7 @@ class AcpHost(Showing, Asking):
 
 def _read_prompt(conv: Conversation) -> str | None:
     """The person's next prompt at ``> ``: --timeout is for the agent's questions only."""
-    untimed = conv.with_options(replace(conv.options, timeout=None))
+    untimed = conv.with_options(conv.options._replace(timeout=None))
     try:
         return untimed.read_answer("> ", command=False, fresh=False, history=editing.MESSAGE)
     except KeyboardInterrupt:

@@ -4,7 +4,6 @@ with an exit status."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, TextIO
 
 from ...status import ExitStatus
@@ -166,7 +165,7 @@ def host(
     """
     if one_terminal is None:
         one_terminal = same_terminal(out, conv.out)
-    always = conv.with_options(replace(conv.options, permission_always=True))
+    always = conv.with_options(conv.options._replace(permission_always=True))
     session = ClaudeHost(link, always, out, allow=allow, deny=deny, one_terminal=one_terminal)
     died = interrupted = False
     try:
