@@ -8,7 +8,7 @@ import sys
 
 from .helpers import EXAMPLES, askcli_path, call, question
 
-SLOW = ("pydantic", "pydantic_core", "importlib_metadata", "pkg_resources")
+SLOW = ("pydantic", "pydantic_core", "importlib_metadata", "pkg_resources", "dataclasses")
 PROBE = """
 import sys
 from askcli.cli import main
