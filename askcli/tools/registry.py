@@ -1,7 +1,7 @@
-"""The tools registry: tool name -> tool (the seed's ``permissionComponentForTool``).
+"""The tools registry: tool name -> tool (Claude Code 2.1.88's ``permissionComponentForTool``).
 
 A :class:`Tool` says how to validate a call's input, which soft rules to report in
-``askcli check --strict`` and how to answer it. The permission of the seed's layer lives in
+``askcli check --strict`` and how to answer it. The permission of Claude Code's layer lives in
 the handler: AskUserQuestion and the fallback prompt (any name not in the registry) ask the
 person; TodoWrite is ``allow`` and asks nothing. Adding a tool means adding one entry here.
 """
@@ -83,7 +83,7 @@ def _unanswered(conclusion: Conclusion) -> dict[str, str]:
 
 def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
     """Ask the person and turn the conclusion into the tool_result, in the words of the
-    run's wording (:class:`askcli.wire.results.Wording`: the seed's, Claude Code 2.1.88's,
+    run's wording (:class:`askcli.wire.results.Wording`: Claude Code 2.1.88's
     by default; with ``--wording claude-code`` every question may be left unanswered, as
     in Claude Code's dialog).
 
