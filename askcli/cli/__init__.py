@@ -1,7 +1,7 @@
 """The ``askcli`` command line: options in, the core called, domain outcomes to exit codes.
 
 This package is the only code that imports click: :mod:`.params` (what the commands
-share), :mod:`.asking`, :mod:`.hosting` and :mod:`.serving` (the commands).
+share), :mod:`.asking`, :mod:`.hosting`, :mod:`.serving` and :mod:`.setting` (the commands).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from ..status import ExitStatus
 from .asking import ask, check, record, replay, schema, todo
 from .hosting import acp, claude
 from .serving import hook, inbox, mcp
+from .setting import doctor, setup
 
 _OUTPUT_ERRORS = (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG)
 
@@ -34,7 +35,21 @@ def cli() -> None:
     """
 
 
-for _command in (ask, record, replay, check, schema, claude, acp, mcp, inbox, todo, hook):
+for _command in (
+    ask,
+    record,
+    replay,
+    check,
+    schema,
+    claude,
+    acp,
+    mcp,
+    inbox,
+    todo,
+    hook,
+    setup,
+    doctor,
+):
     cli.add_command(_command)
 
 

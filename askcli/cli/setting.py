@@ -1,0 +1,93 @@
+"""``setup`` and ``doctor``: askcli written into an agent's config, and what is set up."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import click
+
+from ..escaping import visible
+from ..runners.streams import say_err
+from ..status import ExitStatus
+
+
+def _home() -> Path:
+    return Path(os.environ.get("HOME") or os.path.expanduser("~"))
+
+
+def _askcli() -> str | None:
+    """The absolute path of the running askcli, or of the one on PATH."""
+    ran = sys.argv[0] if sys.argv else ""
+    if ran and os.path.basename(ran) not in ("__main__.py", "-c", "-m"):
+        found = ran if os.sep in ran else shutil.which(ran)
+        if found and os.path.isfile(found):
+            return os.path.abspath(found)
+    found = shutil.which("askcli")
+    return os.path.abspath(found) if found else None
+
+
+@click.command()
+@click.argument("agent", type=click.Choice(["claude-code", "codex", "gemini", "opencode"]))
+@click.option("--dry-run", is_flag=True, help="Print the change as a unified diff; write nothing.")
+@click.option("--undo", is_flag=True, help="Remove what setup added (an edited entry is left).")
+@click.pass_context
+def setup(ctx: click.Context, agent: str, dry_run: bool, undo: bool) -> None:
+    """Write askcli into AGENT's user config: Claude Code's hooks (~/.claude/settings.json),
+    or askcli mcp as an MCP server for Codex (~/.codex/config.toml), Gemini CLI
+    (~/.gemini/settings.json) and OpenCode (~/.config/opencode/opencode.json).
+
+    Everything else in the file is kept; the former file is kept as FILE.askcli-backup. A
+    second run changes nothing.
+
+    \b
+    Exit status: 0 done (or nothing to do); 1 the file cannot be written; 2 a usage error,
+    a config file that is not valid JSON or TOML (nothing written).
+    """
+    from ..hosts import setup as setting
+
+    askcli = _askcli()
+    if askcli is None:
+        say_err("askcli setup: cannot tell where askcli is installed (not on PATH)\n")
+        ctx.exit(ExitStatus.USAGE)
+    try:
+        planned = setting.plan(agent, askcli, _home(), undo=undo)
+    except setting.SetupError as exc:
+        say_err(f"askcli setup: {visible(str(exc))}\n")
+        ctx.exit(ExitStatus.USAGE)
+    where = visible(str(planned.path))
+    if not planned.changes:
+        why = f" ({visible(planned.said)})" if planned.said else ""
+        said = "nothing to undo" if undo else "already set up"
+        say_err(f"askcli setup: {agent}: {said} in {where}; nothing changed{why}\n")
+        ctx.exit(0)
+    if dry_run:
+        click.echo(setting.unified_diff(planned), nl=False)
+        say_err(
+            f"askcli setup: {agent}: would have {visible(planned.said)} in {where} "
+            "(dry run: nothing written)\n"
+        )
+        ctx.exit(0)
+    try:
+        backup = setting.write(planned)
+    except setting.SetupError as exc:
+        say_err(f"askcli setup: {visible(str(exc))}\n")
+        ctx.exit(1)
+    kept = f"; the former file is {visible(str(backup))}" if backup is not None else ""
+    say_err(f"askcli setup: {agent}: {visible(planned.said)} in {where}{kept}\n")
+    ctx.exit(0)
+
+
+@click.command()
+def doctor() -> None:
+    """Say, for each agent, whether askcli is set up there (which file, hook or MCP server),
+    which inbox file is used and whether it is usable, and which extras are installed.
+
+    Exit status: 0.
+    """
+    from ..hosts import doctor as checking
+
+    for line in checking.report(_home()):
+        click.echo(line)

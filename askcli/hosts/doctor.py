@@ -1,0 +1,96 @@
+"""``askcli doctor``: where askcli is set up, which inbox is used, which extras are installed.
+
+Every line is words: nothing a config file holds ends it with a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+from typing import Any
+
+from ..escaping import visible
+from ..inbox import opening
+from ..inbox.store import default_path
+from . import setup
+
+
+def agent_line(agent: str, home: Path) -> str:
+    """One line: is askcli set up for ``agent``, and in which file."""
+    path = setup.config_path(agent, home)
+    try:
+        text = setup.read_text(path)
+        if text is None:
+            return f"{agent}: not set up ({path} does not exist)"
+        doc = setup.parse(path, text)
+        found = _found(agent, doc)
+    except setup.SetupError as exc:
+        return f"{agent}: unknown: {exc}"
+    except Exception as exc:  # whatever the file holds, a line
+        return f"{agent}: unknown: {path}: {type(exc).__name__}"
+    return f"{agent}: {found} in {path}"
+
+
+def _found(agent: str, doc: Any) -> str:
+    if agent == "claude-code":
+        hooks = doc.get("hooks") if isinstance(doc, dict) else None
+        named = []
+        for event, matcher in setup.HOOK_EVENTS:
+            groups = hooks.get(event) if isinstance(hooks, dict) else None
+            if isinstance(groups, list) and any(setup._is_askcli_hook(g, matcher) for g in groups):
+                named.append(event)
+        if named:
+            return "set up (hook: " + ", ".join(named) + ")"
+        servers = doc.get("mcpServers") if isinstance(doc, dict) else None
+        if isinstance(servers, dict) and "askcli" in servers:
+            return "set up (MCP server mcpServers.askcli)"
+        return "not set up"
+    key = {"codex": "mcp_servers", "gemini": "mcpServers", "opencode": "mcp"}[agent]
+    servers = doc.get(key) if isinstance(doc, dict) else None
+    if isinstance(servers, dict) and "askcli" in servers:
+        return f"set up (MCP server {key}.askcli)"
+    return "not set up"
+
+
+def inbox_line() -> str:
+    """Which inbox file is used, and whether it is usable."""
+    named = os.environ.get("ASKCLI_INBOX") or ""
+    if opening.url_scheme(named):
+        return f"inbox: {visible(opening.refuse_url(named).args[0])}"
+    path = default_path()
+    whence = "$ASKCLI_INBOX" if named else "the default"
+    try:
+        folder = path.parent
+        if folder.exists():
+            opening.check_folder(folder)
+        found = opening.check_file(path)
+        if found is not None:
+            opening.check_askcli(path, found)
+            state = "usable"
+        elif folder.exists() and not os.access(folder, os.W_OK | os.X_OK):
+            state = "not usable: its folder cannot be written"
+        else:
+            state = "usable (made at first use)"
+    except Exception as exc:  # any refusal, in words
+        state = f"not usable: {exc}"
+    return visible(f"inbox: {path} ({whence}): {state}")
+
+
+def extras_line() -> str:
+    said = []
+    for extra, module in (("mcp", "mcp"), ("acp", "acp")):
+        try:
+            there = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            there = False
+        said.append(f"{extra} {'installed' if there else 'not installed'}")
+    return "extras: " + ", ".join(said)
+
+
+def report(home: Path) -> list[str]:
+    return [
+        *(visible(agent_line(agent, home)) for agent in setup.AGENTS),
+        inbox_line(),
+        extras_line(),
+    ]

@@ -1,0 +1,337 @@
+"""``askcli setup AGENT``: askcli written into an agent's own config file, and taken out.
+
+Claude Code gets the PreToolUse (AskUserQuestion) and PermissionRequest hooks running
+``askcli hook`` (docs/hook.md); Codex, Gemini CLI and OpenCode get ``askcli mcp`` as an MCP
+server (docs/mcp.md). Everything else in the file is kept: a JSON file is read and written
+whole (its keys in their order), Codex's TOML has the one table replaced or appended as text,
+the rest byte-identical. :func:`plan` computes the new text; :func:`write` writes it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..files import lstat_or_none, replace_whole
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - the backport, a dependency on 3.10 only
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+AGENTS = ("claude-code", "codex", "gemini", "opencode")
+WAIT = "590"  # under every timeout below (docs/mcp.md)
+HOOK_TIMEOUT = 3600
+HOOK_EVENTS = (("PreToolUse", "AskUserQuestion"), ("PermissionRequest", "*"))
+
+
+class SetupError(Exception):
+    """A config file setup cannot edit: one line naming the file (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What setup (or undo) does to one file: its text before (None: no file) and after."""
+
+    path: Path
+    before: str | None
+    after: str | None
+    said: str  # what changes, or why nothing does
+
+    @property
+    def changes(self) -> bool:
+        return self.after is not None and self.after != self.before
+
+
+def config_path(agent: str, home: Path) -> Path:
+    """The file ``agent`` reads its user settings from."""
+    return {
+        "claude-code": home / ".claude" / "settings.json",
+        "codex": home / ".codex" / "config.toml",
+        "gemini": home / ".gemini" / "settings.json",
+        "opencode": home / ".config" / "opencode" / "opencode.json",
+    }[agent]
+
+
+def hook_command(askcli: str) -> str:
+    return f"{shlex.quote(askcli)} hook"
+
+
+def entry(agent: str, askcli: str) -> Any:
+    """What setup writes for ``agent`` (the MCP server, or one hook group per event)."""
+    if agent == "claude-code":
+        hooks = [{"type": "command", "command": hook_command(askcli), "timeout": HOOK_TIMEOUT}]
+        return {event: {"matcher": matcher, "hooks": hooks} for event, matcher in HOOK_EVENTS}
+    if agent == "codex":
+        return {
+            "command": askcli,
+            "args": ["mcp", "--wait", WAIT],
+            "required": True,
+            "tool_timeout_sec": 600,
+            "default_tools_approval_mode": "approve",
+        }
+    if agent == "gemini":
+        return {"command": askcli, "args": ["mcp", "--wait", WAIT], "timeout": 600000}
+    return {
+        "type": "local",
+        "command": [askcli, "mcp", "--wait", WAIT],
+        "enabled": True,
+        "timeout": 600000,
+    }
+
+
+def read_text(path: Path) -> str | None:
+    """The file's text; None when there is none. Unreadable or not UTF-8: SetupError."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise SetupError(f"{path}: cannot be read: {exc.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise SetupError(f"{path}: not UTF-8 text") from None
+
+
+def parse(path: Path, text: str) -> Any:
+    """The document in ``text`` (JSON, or TOML for a .toml file); SetupError naming the line."""
+    if path.suffix == ".toml":
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise SetupError(f"{path}: not valid TOML: {exc}") from None
+    if not text.strip():
+        return {}
+    try:
+        found = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SetupError(f"{path}: not valid JSON at line {exc.lineno}: {exc.msg}") from None
+    except RecursionError:
+        raise SetupError(f"{path}: not valid JSON: nested too deeply") from None
+    if not isinstance(found, dict):
+        raise SetupError(f"{path}: not a JSON object at line 1")
+    return found
+
+
+def _dumps(doc: Any) -> str:
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def _is_askcli_hook(group: Any, matcher: str) -> bool:
+    """A hook group that runs ``askcli hook`` for ``matcher`` (as setup writes it, or edited)."""
+    if not isinstance(group, dict) or group.get("matcher") != matcher:
+        return False
+    hooks = group.get("hooks")
+    if not isinstance(hooks, list) or len(hooks) != 1 or not isinstance(hooks[0], dict):
+        return False
+    command = hooks[0].get("command")
+    return isinstance(command, str) and command.endswith(" hook") and "askcli" in command
+
+
+def _object(doc: dict[str, Any], key: str, path: Path) -> dict[str, Any]:
+    found = doc.setdefault(key, {})
+    if not isinstance(found, dict):
+        raise SetupError(f"{path}: {key!r} is not a JSON object")
+    return found
+
+
+def _claude(doc: dict[str, Any], askcli: str, undo: bool, path: Path) -> list[str]:
+    """Add (or remove) the hook groups in ``doc``; what was done, in words."""
+    want = entry("claude-code", askcli)
+    if undo and not isinstance(doc.get("hooks"), dict):
+        return []
+    hooks = _object(doc, "hooks", path)
+    said = []
+    for event, matcher in HOOK_EVENTS:
+        groups = hooks.get(event)
+        if groups is None:
+            groups = []
+        if not isinstance(groups, list):
+            raise SetupError(f"{path}: hooks.{event} is not a JSON array")
+        ours = [i for i, group in enumerate(groups) if _is_askcli_hook(group, matcher)]
+        if undo:
+            exact = [i for i in ours if groups[i] == want[event]]
+            for i in reversed(exact):
+                del groups[i]
+            if exact:
+                said.append(f"removed the {event} hook")
+            if len(ours) > len(exact):
+                said.append(f"left the {event} hook alone: it is not as setup wrote it")
+            if event in hooks and not groups:
+                del hooks[event]
+        elif ours and groups[ours[0]] == want[event]:
+            continue
+        elif ours:
+            groups[ours[0]] = want[event]
+            hooks[event] = groups
+            said.append(f"replaced the {event} hook")
+        else:
+            hooks[event] = [*groups, want[event]]
+            said.append(f"added the {event} hook")
+    if not hooks:
+        del doc["hooks"]
+    return said
+
+
+def _mcp_json(doc: dict[str, Any], agent: str, askcli: str, undo: bool, path: Path) -> list[str]:
+    """Add (or remove) the MCP server ``askcli`` in a JSON config; what was done, in words."""
+    key = "mcpServers" if agent == "gemini" else "mcp"
+    want = entry(agent, askcli)
+    if undo and not isinstance(doc.get(key), dict):
+        return []
+    servers = _object(doc, key, path)
+    found = servers.get("askcli")
+    said = []
+    if undo:
+        if found == want:
+            del servers["askcli"]
+            said.append(f"removed the MCP server {key}.askcli")
+        elif found is not None:
+            said.append(f"left {key}.askcli alone: it is not as setup wrote it")
+    elif found != want:
+        verb = "added" if found is None else "replaced"
+        servers["askcli"] = want
+        said.append(f"{verb} the MCP server {key}.askcli")
+    if not servers:
+        del doc[key]
+    return said
+
+
+_HEADER = re.compile(r"^[ \t]*\[")
+_OUR_HEADER = re.compile(
+    r'^[ \t]*\[[ \t]*mcp_servers[ \t]*\.[ \t]*("askcli"|askcli)[ \t]*\][ \t]*(#.*)?$'
+)
+
+
+def _toml_block(lines: list[str]) -> tuple[int, int] | None:
+    """The lines of ``[mcp_servers.askcli]`` (its header to the next header, less the blank
+    lines at its end), or None."""
+    for start, line in enumerate(lines):
+        if _OUR_HEADER.match(line.rstrip("\r\n")):
+            end = start + 1
+            while end < len(lines) and not _HEADER.match(lines[end]):
+                end += 1
+            while end > start + 1 and not lines[end - 1].strip():
+                end -= 1
+            return start, end
+    return None
+
+
+def toml_entry(askcli: str) -> str:
+    """The ``[mcp_servers.askcli]`` table as setup writes it (docs/mcp.md)."""
+    return (
+        "[mcp_servers.askcli]\n"
+        f"command = {json.dumps(askcli, ensure_ascii=False)}\n"
+        f'args = ["mcp", "--wait", "{WAIT}"]\n'
+        "required = true\n"
+        "tool_timeout_sec = 600\n"
+        'default_tools_approval_mode = "approve"\n'
+    )
+
+
+def _codex(path: Path, text: str, askcli: str, undo: bool) -> tuple[str, list[str]]:
+    doc = parse(path, text)
+    servers = doc.get("mcp_servers")
+    found = servers.get("askcli") if isinstance(servers, dict) else None
+    want = entry("codex", askcli)
+    if found == want and not undo:
+        return text, []
+    if found is None and undo:
+        return text, []
+    if undo and found != want:
+        return text, ["left [mcp_servers.askcli] alone: it is not as setup wrote it"]
+    lines = text.splitlines(keepends=True)
+    block = _toml_block(lines)
+    if found is not None and block is None:
+        raise SetupError(f"{path}: mcp_servers.askcli is written in a form setup does not edit")
+    if undo:
+        assert block is not None
+        start, end = block
+        if start > 0 and not lines[start - 1].strip():
+            start -= 1
+        new = "".join(lines[:start] + lines[end:])
+        said = ["removed [mcp_servers.askcli]"]
+    elif block is not None:
+        start, end = block
+        new = "".join(lines[:start]) + toml_entry(askcli) + "".join(lines[end:])
+        said = ["replaced [mcp_servers.askcli]"]
+    else:
+        head = text if not text or text.endswith("\n") else text + "\n"
+        new = head + ("\n" if head else "") + toml_entry(askcli)
+        said = ["added [mcp_servers.askcli]"]
+    try:
+        now = tomllib.loads(new)
+    except tomllib.TOMLDecodeError:
+        now = None
+    got = now.get("mcp_servers", {}).get("askcli") if isinstance(now, dict) else "unreadable"
+    if got != (None if undo else want):
+        raise SetupError(f"{path}: mcp_servers is written in a form setup does not edit")
+    return new, said
+
+
+def plan(agent: str, askcli: str, home: Path, *, undo: bool = False) -> Plan:
+    """What setup (or ``undo``) changes in ``agent``'s config file under ``home``."""
+    path = config_path(agent, home)
+    before = read_text(path)
+    after: str | None
+    if agent == "codex":
+        after, said = _codex(path, before or "", askcli, undo)
+    else:
+        doc = parse(path, before or "")
+        if agent == "claude-code":
+            said = _claude(doc, askcli, undo, path)
+        else:
+            said = _mcp_json(doc, agent, askcli, undo, path)
+        after = _dumps(doc) if said and any(s.split()[0] != "left" for s in said) else before
+    if before is None and not after:
+        after = None
+    return Plan(path, before, after, "; ".join(said))
+
+
+def backup_path(path: Path) -> Path:
+    return path.with_name(path.name + ".askcli-backup")
+
+
+def write(planned: Plan) -> Path | None:
+    """Write the plan's text (atomically, the file's mode kept; through a symbolic link to
+    its target); the backup of the former text first. The backup's path, if one was made."""
+    assert planned.after is not None
+    target = planned.path.resolve()
+    found = lstat_or_none(target)
+    mode = found.st_mode & 0o7777 if found is not None else 0o600
+    backup = None
+    try:
+        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if planned.before is not None:
+            backup = backup_path(target)
+            _replace(backup, planned.before.encode("utf-8"), mode)
+        _replace(target, planned.after.encode("utf-8"), mode)
+    except OSError as exc:
+        raise SetupError(f"{target}: cannot be written: {exc.strerror}") from None
+    return backup
+
+
+def _replace(path: Path, data: bytes, mode: int) -> None:
+    kind = replace_whole(path, data, mode)
+    if kind is not None:
+        raise SetupError(f"{path}: is {kind}, not a file")
+    os.chmod(path, mode)
+
+
+def unified_diff(planned: Plan) -> str:
+    import difflib
+
+    before = (planned.before or "").splitlines(keepends=True)
+    after = (planned.after or "").splitlines(keepends=True)
+    name = str(planned.path)
+    old = name if planned.before is not None else "/dev/null"
+    lines = difflib.unified_diff(before, after, old, name)
+    end = "\n\\ No newline at end of file\n"
+    return "".join(line if line.endswith("\n") else line + end for line in lines)
