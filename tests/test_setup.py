@@ -1,0 +1,284 @@
+"""askcli setup AGENT and askcli doctor: the config each agent reads, merged and taken out.
+
+In-process for the merge, undo, idempotence, dry run and bad files of each agent's format;
+end to end through the installed askcli with HOME in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from askcli.hosts import doctor, setup
+
+from .helpers import askcli_path, run_askcli
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+ASKCLI = "/opt/ask cli/bin/askcli"  # a space: the hook command is quoted for the shell
+JSON_AGENTS = ("claude-code", "gemini", "opencode")
+
+
+def apply(agent: str, home: Path, *, undo: bool = False) -> setup.Plan:
+    planned = setup.plan(agent, ASKCLI, home, undo=undo)
+    if planned.changes:
+        setup.write(planned)
+    return planned
+
+
+def test_claude_code_keeps_every_other_key_and_hook(tmp_path: Path) -> None:
+    path = setup.config_path("claude-code", tmp_path)
+    path.parent.mkdir()
+    theirs = {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard.sh"}]}
+    before = {"model": "opus", "hooks": {"PreToolUse": [theirs], "Stop": [theirs]}, "env": {}}
+    path.write_text(json.dumps(before))
+    path.chmod(0o640)
+    planned = apply("claude-code", tmp_path)
+    assert planned.said == "added the PreToolUse hook; added the PermissionRequest hook"
+    doc = json.loads(path.read_text())
+    hook = {"type": "command", "command": "'/opt/ask cli/bin/askcli' hook", "timeout": 3600}
+    assert doc == {
+        "model": "opus",
+        "hooks": {
+            "PreToolUse": [theirs, {"matcher": "AskUserQuestion", "hooks": [hook]}],
+            "Stop": [theirs],
+            "PermissionRequest": [{"matcher": "*", "hooks": [hook]}],
+        },
+        "env": {},
+    }
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    backup = tmp_path / ".claude" / "settings.json.askcli-backup"
+    assert json.loads(backup.read_text()) == before
+    assert not setup.plan("claude-code", ASKCLI, tmp_path).changes  # idempotent
+    apply("claude-code", tmp_path, undo=True)
+    assert json.loads(path.read_text()) == before
+
+
+def test_claude_code_undo_leaves_an_edited_hook(tmp_path: Path) -> None:
+    apply("claude-code", tmp_path)
+    path = setup.config_path("claude-code", tmp_path)
+    doc = json.loads(path.read_text())
+    doc["hooks"]["PermissionRequest"][0]["hooks"][0]["timeout"] = 60  # a person's edit
+    path.write_text(json.dumps(doc))
+    planned = apply("claude-code", tmp_path, undo=True)
+    assert "left the PermissionRequest hook alone" in planned.said
+    after = json.loads(path.read_text())
+    assert "PreToolUse" not in after["hooks"]
+    assert after["hooks"]["PermissionRequest"][0]["hooks"][0]["timeout"] == 60
+
+
+def test_setup_replaces_its_own_stale_entry(tmp_path: Path) -> None:
+    path = setup.config_path("claude-code", tmp_path)
+    path.parent.mkdir()
+    old = {"type": "command", "command": "/old/askcli hook", "timeout": 3600}
+    path.write_text(
+        json.dumps({"hooks": {"PreToolUse": [{"matcher": "AskUserQuestion", "hooks": [old]}]}})
+    )
+    apply("claude-code", tmp_path)
+    groups = json.loads(path.read_text())["hooks"]["PreToolUse"]
+    assert len(groups) == 1 and groups[0]["hooks"][0]["command"] == "'/opt/ask cli/bin/askcli' hook"
+
+
+@pytest.mark.parametrize("agent", ["gemini", "opencode"])
+def test_mcp_json_merge_undo_idempotent(agent: str, tmp_path: Path) -> None:
+    path = setup.config_path(agent, tmp_path)
+    path.parent.mkdir(parents=True)
+    key = "mcpServers" if agent == "gemini" else "mcp"
+    before = {"theme": "dark", key: {"other": {"command": "x"}}}
+    path.write_text(json.dumps(before))
+    apply(agent, tmp_path)
+    doc = json.loads(path.read_text())
+    assert doc["theme"] == "dark" and doc[key]["other"] == {"command": "x"}
+    if agent == "gemini":
+        assert doc[key]["askcli"] == {
+            "command": ASKCLI,
+            "args": ["mcp", "--wait", "590"],
+            "timeout": 600000,
+        }
+    else:
+        assert doc[key]["askcli"] == {
+            "type": "local",
+            "command": [ASKCLI, "mcp", "--wait", "590"],
+            "enabled": True,
+            "timeout": 600000,
+        }
+    assert not setup.plan(agent, ASKCLI, tmp_path).changes
+    apply(agent, tmp_path, undo=True)
+    assert json.loads(path.read_text()) == before
+    doc[key]["askcli"]["timeout"] = 5  # edited, then undone: left alone
+    path.write_text(json.dumps(doc))
+    planned = apply(agent, tmp_path, undo=True)
+    assert not planned.changes and "alone" in planned.said
+    assert json.loads(path.read_text())[key]["askcli"]["timeout"] == 5
+
+
+CODEX = """# my codex
+model = "o4"   # a comment kept
+
+[mcp_servers.other]
+command = "other"
+
+[profiles.x]
+model = "y"
+"""
+
+
+def test_codex_table_appended_rest_byte_identical(tmp_path: Path) -> None:
+    path = setup.config_path("codex", tmp_path)
+    path.parent.mkdir()
+    path.write_text(CODEX)
+    apply("codex", tmp_path)
+    text = path.read_text()
+    assert text.startswith(CODEX)
+    assert text[len(CODEX) :] == (
+        "\n[mcp_servers.askcli]\n"
+        'command = "/opt/ask cli/bin/askcli"\n'
+        'args = ["mcp", "--wait", "590"]\n'
+        "required = true\n"
+        "tool_timeout_sec = 600\n"
+        'default_tools_approval_mode = "approve"\n'
+    )
+    doc = tomllib.loads(text)
+    assert doc["mcp_servers"]["other"] == {"command": "other"}
+    assert not setup.plan("codex", ASKCLI, tmp_path).changes
+    apply("codex", tmp_path, undo=True)
+    assert path.read_text() == CODEX
+
+
+def test_codex_table_replaced_in_place(tmp_path: Path) -> None:
+    path = setup.config_path("codex", tmp_path)
+    path.parent.mkdir()
+    path.write_text('a = 1\n\n[mcp_servers.askcli]\ncommand = "askcli"\n\n[b]\nc = 2\n')
+    planned = apply("codex", tmp_path)
+    assert planned.said == "replaced [mcp_servers.askcli]"
+    text = path.read_text()
+    assert text.startswith('a = 1\n\n[mcp_servers.askcli]\ncommand = "/opt/ask cli/bin/askcli"\n')
+    assert text.endswith('default_tools_approval_mode = "approve"\n\n[b]\nc = 2\n')
+    assert tomllib.loads(text)["b"] == {"c": 2}
+
+
+def test_codex_inline_form_refused(tmp_path: Path) -> None:
+    path = setup.config_path("codex", tmp_path)
+    path.parent.mkdir()
+    path.write_text('mcp_servers = { askcli = { command = "x" } }\n')
+    with pytest.raises(setup.SetupError, match="form setup does not edit"):
+        setup.plan("codex", ASKCLI, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("agent", "text", "said"),
+    [
+        ("claude-code", '{\n  "hooks": {,\n}', "not valid JSON at line 2"),
+        ("gemini", "[1, 2]", "not a JSON object at line 1"),
+        ("opencode", '{"mcp": []}', "'mcp' is not a JSON object"),
+        ("codex", "a = 1\nb = = 2\n", "not valid TOML: Invalid value (at line 2"),
+    ],
+)
+def test_bad_file_refused_nothing_written(agent: str, text: str, said: str, tmp_path: Path) -> None:
+    path = setup.config_path(agent, tmp_path)
+    path.parent.mkdir(parents=True)
+    path.write_text(text)
+    with pytest.raises(setup.SetupError, match="^" + str(path).replace(".", r"\.")) as caught:
+        setup.plan(agent, ASKCLI, tmp_path)
+    assert said in str(caught.value)
+    assert path.read_text() == text
+
+
+def test_symlinked_config_written_through(tmp_path: Path) -> None:
+    real = tmp_path / "dotfiles" / "settings.json"
+    real.parent.mkdir()
+    real.write_text('{"x": 1}')
+    link = setup.config_path("gemini", tmp_path)
+    link.parent.mkdir()
+    link.symlink_to(real)
+    apply("gemini", tmp_path)
+    assert link.is_symlink()
+    assert "askcli" in json.loads(real.read_text())["mcpServers"]
+
+
+def test_doctor_says_what_is_set_up_whatever_the_files_hold(tmp_path: Path) -> None:
+    apply("codex", tmp_path)
+    bad = setup.config_path("gemini", tmp_path)
+    bad.parent.mkdir()
+    bad.write_bytes(b"\xff\x00{")
+    weird = setup.config_path("claude-code", tmp_path)
+    weird.parent.mkdir()
+    weird.write_text('{"hooks": {"PreToolUse": 7}}')
+    lines = {line.split(":")[0]: line for line in doctor.report(tmp_path)}
+    assert lines["codex"].startswith("codex: set up (MCP server mcp_servers.askcli) in ")
+    assert lines["gemini"] == f"gemini: unknown: {bad}: not UTF-8 text"
+    assert lines["claude-code"] == f"claude-code: not set up in {weird}"
+    assert lines["opencode"].startswith("opencode: not set up (")
+    assert lines["extras"].startswith("extras: mcp ")
+
+
+# --- end to end: the installed askcli, HOME in tmp_path
+
+
+def env_for(home: Path) -> dict[str, str]:
+    return {"HOME": str(home), "XDG_STATE_HOME": str(home / "state"), "ASKCLI_INBOX": ""}
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini", "opencode"])
+def test_cli_dry_run_setup_again_undo(agent: str, tmp_path: Path) -> None:
+    env = env_for(tmp_path)
+    path = setup.config_path(agent, tmp_path)
+    dry = run_askcli("setup", agent, "--dry-run", env=env)
+    assert dry.returncode == 0, dry.stderr
+    assert dry.stdout.startswith(f"--- /dev/null\n+++ {path}\n@@ ")
+    assert str(askcli_path()) in dry.stdout
+    assert "dry run: nothing written" in dry.stderr
+    assert not path.exists()
+    done = run_askcli("setup", agent, env=env)
+    assert done.returncode == 0 and done.stdout == ""
+    assert done.stderr.startswith(f"askcli setup: {agent}: added ")
+    assert path.exists()
+    written = path.read_bytes()
+    again = run_askcli("setup", agent, env=env)
+    assert again.returncode == 0
+    assert again.stderr == f"askcli setup: {agent}: already set up in {path}; nothing changed\n"
+    assert path.read_bytes() == written
+    doc = run_askcli("doctor", env=env)
+    assert doc.returncode == 0
+    assert f"{agent}: set up (" in doc.stdout
+    assert (
+        f"inbox: {tmp_path / 'state' / 'askcli' / 'inbox.db'} (the default): usable" in doc.stdout
+    )
+    undone = run_askcli("setup", agent, "--undo", env=env)
+    assert undone.returncode == 0, undone.stderr
+    assert f"the former file is {path}.askcli-backup" in undone.stderr
+    assert Path(f"{path}.askcli-backup").read_bytes() == written
+    assert f"{agent}: not set up in {path}" in run_askcli("doctor", env=env).stdout
+
+
+def test_cli_bad_file_exit_2_one_line(tmp_path: Path) -> None:
+    path = setup.config_path("claude-code", tmp_path)
+    path.parent.mkdir()
+    path.write_text('{"a": 1,\n\n "b": }\n')
+    for args in (("setup", "claude-code"), ("setup", "claude-code", "--dry-run")):
+        proc = run_askcli(*args, env=env_for(tmp_path))
+        assert proc.returncode == 2
+        assert proc.stderr == (f"askcli setup: {path}: not valid JSON at line 3: Expecting value\n")
+        assert proc.stdout == ""
+    assert path.read_text() == '{"a": 1,\n\n "b": }\n'
+    assert not Path(f"{path}.askcli-backup").exists()
+    doc = run_askcli("doctor", env=env_for(tmp_path))
+    assert doc.returncode == 0
+    assert f"claude-code: unknown: {path}: not valid JSON at line 3" in doc.stdout
+
+
+def test_cli_doctor_names_askcli_inbox(tmp_path: Path) -> None:
+    env = {**env_for(tmp_path), "ASKCLI_INBOX": str(tmp_path / "elsewhere.db")}
+    (tmp_path / "elsewhere.db").write_text("not a database, but long enough to look at " * 5)
+    os.chmod(tmp_path / "elsewhere.db", 0o600)
+    proc = run_askcli("doctor", env=env)
+    assert proc.returncode == 0
+    assert f"inbox: {tmp_path / 'elsewhere.db'} ($ASKCLI_INBOX): not usable: " in proc.stdout
