@@ -282,3 +282,33 @@ def test_cli_doctor_names_askcli_inbox(tmp_path: Path) -> None:
     proc = run_askcli("doctor", env=env)
     assert proc.returncode == 0
     assert f"inbox: {tmp_path / 'elsewhere.db'} ($ASKCLI_INBOX): not usable: " in proc.stdout
+
+
+# --- the real Claude Code 2.1.197 picks up the hooks setup wrote
+
+
+def test_real_claude_code_runs_the_hooks_setup_wrote(tmp_path: Path) -> None:
+    from .test_claude import Api, needs_claude, use
+    from .test_hook_claude import COLOR, Headless, answer_in_inbox, turns
+
+    if needs_claude.args[0]:
+        pytest.skip(needs_claude.kwargs["reason"])
+    api = Api(tmp_path, turns(use("toolu_a1", "AskUserQuestion", COLOR)))
+    try:
+        api.env["ASKCLI_INBOX"] = str(tmp_path / "inbox.db")
+        done = run_askcli("setup", "claude-code", env=api.env)
+        assert done.returncode == 0, done.stderr
+        assert (Path(api.env["HOME"]) / ".claude" / "settings.json").exists()
+        empty = tmp_path / "empty.json"
+        empty.write_text("{}")  # nothing but the user's settings, which setup wrote
+        claude = Headless(api, tmp_path / "work", empty)
+        try:
+            screen = answer_in_inbox(api, tmp_path / "inbox.db", "2\n")
+            result = claude.until_result("fail")
+        finally:
+            claude.close()
+    finally:
+        api.stop()
+    assert "[Color] Which color?" in screen
+    assert result["subtype"] == "success"
+    assert '"Which color?"="Blue"' in api.tool_results()["toolu_a1"]["content"]
