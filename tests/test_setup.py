@@ -10,6 +10,7 @@ import json
 import os
 import stat
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -312,3 +313,73 @@ def test_real_claude_code_runs_the_hooks_setup_wrote(tmp_path: Path) -> None:
     assert "[Color] Which color?" in screen
     assert result["subtype"] == "success"
     assert '"Which color?"="Blue"' in api.tool_results()["toolu_a1"]["content"]
+
+
+# --- the real Codex CLI calls askcli mcp as setup wrote it
+
+
+def test_real_codex_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
+    import subprocess
+
+    from askcli.inbox.store import Store
+
+    from .helpers import answer_queued
+    from .real_agents import PEERS, free_port
+    from .test_mcp import listening
+    from .test_mcp_codex import CODEX, PNPM, Run, config, outputs
+
+    if not CODEX.exists():
+        pytest.skip("Codex CLI is not installed (make test installs it with npm)")
+    port = free_port()
+    home, requests, work = (tmp_path / n for n in ("home", "req", "work"))
+    for folder in (home, requests, work):
+        folder.mkdir()
+    (home / ".codex").mkdir()
+    model = config(port, [])  # the stand-in as Codex's model; askcli is setup's to add
+    (home / ".codex" / "config.toml").write_text(model)
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "STANDIN_API_KEY": "x",
+        "NO_COLOR": "1",
+    }
+    done = run_askcli("setup", "codex", env={**env, "ASKCLI_INBOX": ""})
+    assert done.returncode == 0, done.stderr
+    assert (home / ".codex" / "config.toml").read_text().startswith(model)
+    inbox = home / ".local" / "state" / "askcli" / "inbox.db"  # askcli's default under HOME
+    with (
+        (tmp_path / "standin.err").open("w") as standin_err,
+        (tmp_path / "codex.err").open("w") as codex_err,
+    ):
+        stand_in = subprocess.Popen(
+            [sys.executable, str(PEERS / "openai_responses_standin.py"), str(port), str(requests)],
+            stderr=standin_err,
+        )
+        proc = None
+        try:
+            assert listening(port)
+            proc = subprocess.Popen(
+                [str(CODEX), "exec", "--json", "--skip-git-repo-check", "ask me"],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=codex_err,
+                text=True,
+                env=env,
+                cwd=work,
+            )
+            run = Run(proc, requests, inbox)
+            deadline = time.monotonic() + 60
+            while not inbox.exists():
+                assert time.monotonic() < deadline and proc.poll() is None, run.log()
+                time.sleep(0.05)
+            question = run.question()
+            assert answer_queued(Store(inbox), "1\n", question.id)
+            _, sent = run.finish()
+        finally:
+            for process in (proc, stand_in):
+                if process is not None and process.poll() is None:
+                    process.kill()
+                    process.communicate()
+    assert question.agent.client == "codex-mcp-client"
+    (output,) = outputs(sent[-1])
+    assert output["output"][1:] == [{"type": "input_text", "text": PNPM}]
