@@ -383,3 +383,13 @@ def test_real_codex_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
     assert question.agent.client == "codex-mcp-client"
     (output,) = outputs(sent[-1])
     assert output["output"][1:] == [{"type": "input_text", "text": PNPM}]
+
+
+def test_cli_dry_run_diff_shows_no_raw_control_character(tmp_path: Path) -> None:
+    path = setup.config_path("gemini", tmp_path)
+    path.parent.mkdir()
+    path.write_text('{"title": "a\u009b2Jb\u202e"}', encoding="utf-8")
+    proc = run_askcli("setup", "gemini", "--dry-run", env=env_for(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "\u009b" not in proc.stdout and "\u202e" not in proc.stdout
+    assert '+    "askcli": {' in proc.stdout

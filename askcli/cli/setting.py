@@ -64,7 +64,7 @@ def setup(ctx: click.Context, agent: str, dry_run: bool, undo: bool) -> None:
         say_err(f"askcli setup: {agent}: {said} in {where}; nothing changed{why}\n")
         ctx.exit(0)
     if dry_run:
-        click.echo(setting.unified_diff(planned), nl=False)
+        click.echo(visible(setting.unified_diff(planned), multiline=True), nl=False)
         say_err(
             f"askcli setup: {agent}: would have {visible(planned.said)} in {where} "
             "(dry run: nothing written)\n"
