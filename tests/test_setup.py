@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -319,8 +321,6 @@ def test_real_claude_code_runs_the_hooks_setup_wrote(tmp_path: Path) -> None:
 
 
 def test_real_codex_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
-    import subprocess
-
     from askcli.inbox.store import Store
 
     from .helpers import answer_queued
@@ -393,3 +393,120 @@ def test_cli_dry_run_diff_shows_no_raw_control_character(tmp_path: Path) -> None
     assert proc.returncode == 0, proc.stderr
     assert "\u009b" not in proc.stdout and "\u202e" not in proc.stdout
     assert '+    "askcli": {' in proc.stdout
+
+
+# --- the real OpenCode calls askcli mcp as setup wrote it
+
+
+def test_real_opencode_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
+
+    from askcli.inbox.store import Store
+
+    from .helpers import answer_queued
+    from .real_agents import OPENCODE, stand_in
+
+    if not OPENCODE.exists():
+        pytest.skip("OpenCode is not installed (make test installs it with npm)")
+    asked = {"questions": [COLOR_QUESTION]}
+    use = {"type": "tool_use", "id": "toolu_o1", "name": "askcli_ask_user_questions"}
+    turns = [
+        {"content": [{**use, "input": asked}], "stop_reason": "tool_use"},
+        {"content": [{"type": "text", "text": "Thanks."}], "stop_reason": "end_turn"},
+    ]
+    work, home = tmp_path / "work", tmp_path / "home"
+    work.mkdir()
+    home.mkdir()
+    env = {"PATH": os.environ["PATH"], "HOME": str(home), "ASKCLI_INBOX": ""}
+    done = run_askcli("setup", "opencode", env={**env, "XDG_STATE_HOME": ""})
+    assert done.returncode == 0, done.stderr
+    inbox = home / ".local" / "state" / "askcli" / "inbox.db"
+    with stand_in(tmp_path, turns) as (port, log):
+        captured: dict[str, subprocess.CompletedProcess[str]] = {}
+        ran = threading.Thread(
+            target=lambda: captured.setdefault("run", _run_opencode(work, home, port)), daemon=True
+        )
+        ran.start()
+        deadline = time.monotonic() + 90
+        while not inbox.exists() or not Store(inbox).questions():
+            assert time.monotonic() < deadline and ran.is_alive(), captured
+            time.sleep(0.1)
+        (question,) = Store(inbox).questions()
+        assert answer_queued(Store(inbox), "2\n", question.id)
+        ran.join(timeout=90)
+        sent = [json.loads(line)["request"] for line in log.read_text().splitlines()]
+    assert question.call["input"] == asked
+    results = [
+        block
+        for request in sent
+        for message in request.get("messages", [])
+        if isinstance(message.get("content"), list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    ]
+    assert [r["content"] for r in results] == [
+        'User has answered your questions: "Which color?"="Blue". You can now continue with '
+        "the user's answers in mind."
+    ]
+
+
+COLOR_QUESTION = {
+    "question": "Which color?",
+    "header": "Color",
+    "options": [
+        {"label": "Red", "description": "warm"},
+        {"label": "Blue", "description": "cool"},
+    ],
+    "multiSelect": False,
+}
+
+
+def _run_opencode(work: Path, home: Path, port: int) -> subprocess.CompletedProcess[str]:
+    """``opencode run`` in ``work`` (its model the stand-in at ``port``), HOME ``home``."""
+    from .real_agents import OPENCODE, free_port
+
+    config = {
+        "autoupdate": False,
+        "share": "disabled",
+        "model": "anthropic/claude-mock",
+        "small_model": "anthropic/claude-mock",
+        "enabled_providers": ["anthropic"],
+        "provider": {
+            "anthropic": {
+                "options": {"baseURL": f"http://127.0.0.1:{port}/v1", "apiKey": "dummy"},
+                "models": {
+                    "claude-mock": {
+                        "name": "Claude mock",
+                        "tool_call": True,
+                        "limit": {"context": 200000, "output": 8192},
+                    }
+                },
+            }
+        },
+        "lsp": False,
+        "formatter": False,
+        "snapshot": False,
+    }
+    (work / "opencode.json").write_text(json.dumps(config))
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+        "OPENCODE_DISABLE_AUTOUPDATE": "1",
+        "OPENCODE_DISABLE_MODELS_FETCH": "1",
+        "OPENCODE_DISABLE_SHARE": "1",
+        "npm_config_registry": f"http://127.0.0.1:{free_port()}/",
+        "NO_COLOR": "1",
+        "TERM": "dumb",
+    }
+    return subprocess.run(
+        [str(OPENCODE), "run", "ask me"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=work,
+        env=env,
+    )
