@@ -510,3 +510,59 @@ def _run_opencode(work: Path, home: Path, port: int) -> subprocess.CompletedProc
         cwd=work,
         env=env,
     )
+
+
+# --- the real Gemini CLI calls askcli mcp as setup wrote it
+
+
+def test_real_gemini_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
+    from askcli.inbox.store import QueueState, Store
+
+    from .helpers import answer_queued
+    from .real_agents import GEMINI, gemini, gemini_reply
+
+    if not GEMINI.exists():
+        pytest.skip("Gemini CLI is not installed (make test installs it with npm)")
+    asked = {"questions": [COLOR_QUESTION]}
+    replies = [
+        gemini_reply({"functionCall": {"name": "mcp_askcli_ask_user_questions", "args": asked}}),
+        gemini_reply({"text": "Thanks."}),
+    ]
+    work, env, command = gemini(tmp_path, replies)
+    home = Path(env["HOME"])
+    before = json.loads((home / ".gemini" / "settings.json").read_text())
+    done = run_askcli("setup", "gemini", env={**env, "ASKCLI_INBOX": "", "XDG_STATE_HOME": ""})
+    assert done.returncode == 0, done.stderr
+    after = json.loads((home / ".gemini" / "settings.json").read_text())
+    assert {k: v for k, v in after.items() if k != "mcpServers"} == before
+    inbox = home / ".local" / "state" / "askcli" / "inbox.db"
+    argv = [*command[:1], "-p", "ask me", "--approval-mode", "yolo", "--skip-trust", *command[2:]]
+    proc = subprocess.Popen(
+        argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=work,
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while not inbox.exists() or not Store(inbox).questions():
+            if time.monotonic() > deadline or proc.poll() is not None:
+                proc.kill()
+                out, err = proc.communicate()
+                pytest.fail(f"no question from Gemini CLI: {out[-2000:]} {err[-3000:]}")
+            time.sleep(0.1)
+        (question,) = Store(inbox).questions()
+        assert answer_queued(Store(inbox), "2\n", question.id)
+        out, err = proc.communicate(timeout=90)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert question.call["input"] == asked
+    assert proc.returncode == 0, err[-3000:]
+    (done_question,) = Store(inbox).questions(states=tuple(QueueState))
+    assert done_question.state == QueueState.ANSWERED
+    assert "Thanks." in out
