@@ -38,7 +38,7 @@ def _found(agent: str, doc: Any) -> str:
         named = []
         for event, matcher in setup.HOOK_EVENTS:
             groups = hooks.get(event) if isinstance(hooks, dict) else None
-            if isinstance(groups, list) and any(setup._is_askcli_hook(g, matcher) for g in groups):
+            if isinstance(groups, list) and any(setup.is_askcli_hook(g, matcher) for g in groups):
                 named.append(event)
         if named:
             return "set up (hook: " + ", ".join(named) + ")"

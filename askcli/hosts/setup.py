@@ -124,7 +124,7 @@ def _dumps(doc: Any) -> str:
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
 
-def _is_askcli_hook(group: Any, matcher: str) -> bool:
+def is_askcli_hook(group: Any, matcher: str) -> bool:
     """A hook group that runs ``askcli hook`` for ``matcher`` (as setup writes it, or edited)."""
     if not isinstance(group, dict) or group.get("matcher") != matcher:
         return False
@@ -155,7 +155,7 @@ def _claude(doc: dict[str, Any], askcli: str, undo: bool, path: Path) -> list[st
             groups = []
         if not isinstance(groups, list):
             raise SetupError(f"{path}: hooks.{event} is not a JSON array")
-        ours = [i for i, group in enumerate(groups) if _is_askcli_hook(group, matcher)]
+        ours = [i for i, group in enumerate(groups) if is_askcli_hook(group, matcher)]
         if undo:
             exact = [i for i in ours if groups[i] == want[event]]
             for i in reversed(exact):
