@@ -220,3 +220,49 @@ def codex_env(tmp_path: Path, port: int) -> dict[str, str]:
         "NO_COLOR": "1",
         "TERM": "dumb",
     }
+
+
+# --- OpenCode -------------------------------------------------------------------------------
+
+
+def opencode_config(port: int, **extra: Any) -> dict[str, Any]:
+    """OpenCode's opencode.json for a work folder: its model the stand-in API at ``port``
+    (the small model too: the session's title is a request without tools), nothing fetched."""
+    model = {"name": "Claude mock", "tool_call": True, "limit": {"context": 200000, "output": 8192}}
+    return {
+        "autoupdate": False,
+        "share": "disabled",
+        "model": "anthropic/claude-mock",
+        "small_model": "anthropic/claude-mock",
+        "enabled_providers": ["anthropic"],
+        "provider": {
+            "anthropic": {
+                "options": {"baseURL": f"http://127.0.0.1:{port}/v1", "apiKey": "dummy"},
+                "models": {"claude-mock": model},
+            }
+        },
+        **extra,
+        "lsp": False,
+        "formatter": False,
+        "snapshot": False,
+    }
+
+
+def opencode_env(home: Path) -> dict[str, str]:
+    """OpenCode's environment offline, with its own home ``home``."""
+    return {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "XDG_STATE_HOME": str(home / ".local" / "state"),
+        "OPENCODE_DISABLE_AUTOUPDATE": "1",
+        "OPENCODE_DISABLE_MODELS_FETCH": "1",  # its bundled model list, not models.dev
+        "OPENCODE_DISABLE_SHARE": "1",
+        # it installs @opencode-ai/plugin into its config folder in the background, from
+        # npm: sent to a closed loopback port, it fails at once (OpenCode goes on without it)
+        "npm_config_registry": f"http://127.0.0.1:{free_port()}/",
+        "NO_COLOR": "1",
+        "TERM": "dumb",
+    }

@@ -13,7 +13,6 @@ even when the client did not offer it. Its `question` tool is not offered over A
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.helpers import askcli_path
-from tests.real_agents import OPENCODE, free_port, needs_opencode, stand_in
+from tests.real_agents import OPENCODE, needs_opencode, opencode_config, opencode_env, stand_in
 
 pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
 
@@ -65,47 +64,9 @@ def opencode(
 def _run(
     work: Path, home: Path, port: int, answers: str, options: tuple[str, ...]
 ) -> subprocess.CompletedProcess[str]:
-    config = {
-        "autoupdate": False,
-        "share": "disabled",
-        "model": "anthropic/claude-mock",
-        "small_model": "anthropic/claude-mock",  # the session's title, a request without tools
-        "enabled_providers": ["anthropic"],
-        "provider": {
-            "anthropic": {
-                "options": {"baseURL": f"http://127.0.0.1:{port}/v1", "apiKey": "dummy"},
-                "models": {
-                    "claude-mock": {
-                        "name": "Claude mock",
-                        "tool_call": True,
-                        "limit": {"context": 200000, "output": 8192},
-                    }
-                },
-            }
-        },
-        "permission": {"bash": "ask", "edit": "ask"},
-        "lsp": False,
-        "formatter": False,
-        "snapshot": False,
-    }
+    config = opencode_config(port, permission={"bash": "ask", "edit": "ask"})
     (work / "opencode.json").write_text(json.dumps(config))
-    env = {
-        "PATH": os.environ["PATH"],
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(home / ".config"),
-        "XDG_DATA_HOME": str(home / ".local" / "share"),
-        "XDG_CACHE_HOME": str(home / ".cache"),
-        "XDG_STATE_HOME": str(home / ".local" / "state"),
-        "OPENCODE_DISABLE_AUTOUPDATE": "1",
-        "OPENCODE_DISABLE_MODELS_FETCH": "1",  # its bundled model list, not models.dev
-        "OPENCODE_DISABLE_SHARE": "1",
-        # it installs @opencode-ai/plugin into its config folder in the background, from
-        # npm: sent to a closed loopback port, it fails at once (OpenCode goes on without it)
-        "npm_config_registry": f"http://127.0.0.1:{free_port()}/",
-        "NO_COLOR": "1",
-        "TERM": "dumb",
-        "COLUMNS": "240",
-    }
+    env = {**opencode_env(home), "COLUMNS": "240"}
     return subprocess.run(
         [str(askcli_path()), "acp", *options, "--", str(OPENCODE), "acp"],
         input=answers,

@@ -12,6 +12,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -504,6 +505,9 @@ def test_descriptors_streams_signals_and_environment_are_put_back(
         assert termios.tcgetattr(terminal) == modes  # the terminal's own line mode again
         if "LINES" not in os.environ:  # readline's export undone for the processes to come
             assert subprocess.run(["printenv", "LINES"], capture_output=True).returncode == 1
+        end = time.monotonic() + 5  # the typist reads the terminal in a thread of its own
+        while b"Choose: " not in typist.shown and time.monotonic() < end:
+            time.sleep(0.01)
         assert b"Choose: " in typist.shown
     finally:
         screen.close()

@@ -462,45 +462,10 @@ COLOR_QUESTION = {
 
 def _run_opencode(work: Path, home: Path, port: int) -> subprocess.CompletedProcess[str]:
     """``opencode run`` in ``work`` (its model the stand-in at ``port``), HOME ``home``."""
-    from .real_agents import OPENCODE, free_port
+    from .real_agents import OPENCODE, opencode_config, opencode_env
 
-    config = {
-        "autoupdate": False,
-        "share": "disabled",
-        "model": "anthropic/claude-mock",
-        "small_model": "anthropic/claude-mock",
-        "enabled_providers": ["anthropic"],
-        "provider": {
-            "anthropic": {
-                "options": {"baseURL": f"http://127.0.0.1:{port}/v1", "apiKey": "dummy"},
-                "models": {
-                    "claude-mock": {
-                        "name": "Claude mock",
-                        "tool_call": True,
-                        "limit": {"context": 200000, "output": 8192},
-                    }
-                },
-            }
-        },
-        "lsp": False,
-        "formatter": False,
-        "snapshot": False,
-    }
-    (work / "opencode.json").write_text(json.dumps(config))
-    env = {
-        "PATH": os.environ["PATH"],
-        "HOME": str(home),
-        "XDG_CONFIG_HOME": str(home / ".config"),
-        "XDG_DATA_HOME": str(home / ".local" / "share"),
-        "XDG_CACHE_HOME": str(home / ".cache"),
-        "XDG_STATE_HOME": str(home / ".local" / "state"),
-        "OPENCODE_DISABLE_AUTOUPDATE": "1",
-        "OPENCODE_DISABLE_MODELS_FETCH": "1",
-        "OPENCODE_DISABLE_SHARE": "1",
-        "npm_config_registry": f"http://127.0.0.1:{free_port()}/",
-        "NO_COLOR": "1",
-        "TERM": "dumb",
-    }
+    (work / "opencode.json").write_text(json.dumps(opencode_config(port)))
+    env = opencode_env(home)
     return subprocess.run(
         [str(OPENCODE), "run", "ask me"],
         stdin=subprocess.DEVNULL,
