@@ -183,3 +183,14 @@ def answer_queued(
         return answer_one(store, me, question, conv)
     finally:
         store.leave(me)
+
+
+def tamper(store: Store, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+    """Run ``sql`` (``?`` parameters) on the store's database, as another askcli or time
+    would have left it; the rows it returns."""
+
+    def work(db: Any) -> list[Any]:
+        cursor = store._x(db, sql, params)
+        return list(cursor.fetchall()) if cursor.description else []
+
+    return store._run(work)

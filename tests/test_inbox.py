@@ -25,7 +25,7 @@ from askcli.tools.todo_store import TodoStore
 from askcli.wire.documents import Document
 from askcli.wire.envelopes import Output
 
-from .helpers import askcli_path, call, example, poll, question
+from .helpers import askcli_path, call, example, poll, question, tamper
 
 ASKER = Agent("claude", "s1", "/work/api")
 
@@ -192,11 +192,11 @@ def _dead_asker(queue: Store, question_id: int, *, pid_reused: bool = False) -> 
         dead = subprocess.Popen(["true"])
         dead.wait()
         pid = dead.pid
-    with queue._write() as db:
-        db.execute(
-            "UPDATE questions SET asker_pid = ?, asker_start = ? WHERE id = ?",
-            (pid or os.getpid(), "another-boot/1", question_id),
-        )
+    tamper(
+        queue,
+        "UPDATE questions SET asker_pid = ?, asker_start = ? WHERE id = ?",
+        (pid or os.getpid(), "another-boot/1", question_id),
+    )
 
 
 @pytest.mark.parametrize("pid_reused", [False, True])
@@ -355,7 +355,7 @@ def events(seen: watch.Watch, kind: watch.Kind, timeout: float = 5.0) -> list[wa
 def test_the_watch_tells_arrivals_not_what_waited_before(queue: Store, tmp_path: Path) -> None:
     queue.submit(call(question("Before?")), ASKER)
     arrived: list[QueuedQuestion] = []
-    seen = watch.Watch(queue.path, "inbox-1", on_arrival=arrived.append, period=0.01)
+    seen = watch.Watch(queue, "inbox-1", on_arrival=arrived.append, period=0.01)
     seen.start()
     try:
         assert seen.events() == []
@@ -370,7 +370,7 @@ def test_the_watch_tells_arrivals_not_what_waited_before(queue: Store, tmp_path:
 def test_the_watch_tells_a_withdrawal_of_the_question_held(queue: Store) -> None:
     held = queue.submit(call(question("Held?")), ASKER)
     queue.claim("inbox-1", held.id)
-    seen = watch.Watch(queue.path, "inbox-1", period=0.01)
+    seen = watch.Watch(queue, "inbox-1", period=0.01)
     seen.current = held.id
     seen.start()
     try:
@@ -392,7 +392,7 @@ def test_the_watch_keeps_a_slow_persons_claim(
     queue.claim("beating", kept.id)
     queue.heartbeat("silent")
     queue.claim("silent", lost.id)
-    seen = watch.Watch(queue.path, "beating", period=0.01)
+    seen = watch.Watch(queue, "beating", period=0.01)
     seen.start()
     try:
         time.sleep(0.6)

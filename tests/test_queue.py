@@ -27,7 +27,7 @@ from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.wire.documents import Document
 
-from .helpers import answer_one, answer_queued, askcli_path, example
+from .helpers import answer_one, answer_queued, askcli_path, example, tamper
 
 LIBRARY = example("library.json")
 AGENT = Agent("ask", "s1", "/tmp/work")
@@ -66,8 +66,8 @@ def test_the_same_call_is_the_same_question_only_in_its_conversation(store: Stor
 def test_an_answer_not_collected_is_reused_for_a_bounded_time(store: Store) -> None:
     first = store.submit(LIBRARY, AGENT, conversation="c1", reuse_for=600)
     assert answer_queued(store, "1\n", first.id)
-    with store._write() as db:  # answered 11 minutes ago
-        db.execute("UPDATE questions SET finished = ? WHERE id = ?", (time.time() - 660, first.id))
+    # answered 11 minutes ago
+    tamper(store, "UPDATE questions SET finished = ? WHERE id = ?", (time.time() - 660, first.id))
     later = store.submit(LIBRARY, AGENT, conversation="c1", reuse_for=600)
     assert later.id != first.id and later.state is QueueState.WAITING
     assert store.submit(LIBRARY, AGENT, conversation="c1", reuse_for=700).id == first.id
@@ -317,11 +317,11 @@ def test_an_asker_killed_and_not_yet_reaped_counts_as_gone(store: Store) -> None
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         asked = store.submit(LIBRARY, AGENT)
-        with store._write() as db:  # as if the child had asked
-            db.execute(
-                "UPDATE questions SET asker_pid = ?, asker_start = ? WHERE id = ?",
-                (child.pid, process_start(child.pid), asked.id),
-            )
+        tamper(  # as if the child had asked
+            store,
+            "UPDATE questions SET asker_pid = ?, asker_start = ? WHERE id = ?",
+            (child.pid, process_start(child.pid), asked.id),
+        )
         assert store.tidy() == []
         child.kill()
         for _ in range(500):  # a zombie until reaped: wait until it is one
@@ -344,11 +344,11 @@ def test_a_pid_given_to_another_process_is_not_the_asker(store: Store) -> None:
         assert alive(child.pid, started) and not alive(child.pid, started + "0")
         asked = store.submit(LIBRARY, AGENT)
         kept = store.submit(LIBRARY, AGENT)
-        with store._write() as db:  # as if a process started at another time had asked
-            db.execute(
-                "UPDATE questions SET asker_pid = ?, asker_start = ? WHERE id = ?",
-                (child.pid, "another-boot/1", asked.id),
-            )
+        tamper(  # as if a process started at another time had asked
+            store,
+            "UPDATE questions SET asker_pid = ?, asker_start = ? WHERE id = ?",
+            (child.pid, "another-boot/1", asked.id),
+        )
         assert [q.id for q in store.tidy()] == [asked.id]
         assert store.get(kept.id).state is QueueState.WAITING  # type: ignore[union-attr]
     finally:
@@ -390,11 +390,11 @@ def test_a_waiting_asker_reads_the_state_not_the_call(
     reads: list[int] = []
     real = Store._get
 
-    def counted(db: object, question_id: int | None) -> object:
+    def counted(self: Store, db: object, question_id: int | None) -> object:
         reads.append(question_id or 0)
-        return real(db, question_id)  # type: ignore[arg-type]
+        return real(self, db, question_id)
 
-    monkeypatch.setattr(Store, "_get", staticmethod(counted))
+    monkeypatch.setattr(Store, "_get", counted)
     assert store.wait(asked.id, 0.2) is None  # about 10 looks, nothing read
     assert reads == []
     store.withdraw(asked.id)

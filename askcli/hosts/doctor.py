@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..escaping import visible
-from ..inbox import opening
+from ..inbox import location, opening
 from ..inbox.store import default_path
 from . import setup
 
@@ -56,8 +56,10 @@ def _found(agent: str, doc: Any) -> str:
 def inbox_line() -> str:
     """Which inbox file is used, and whether it is usable."""
     named = os.environ.get("ASKCLI_INBOX") or ""
-    if opening.url_scheme(named):
-        return f"inbox: {visible(opening.refuse_url(named).args[0])}"
+    if location.is_postgres(named):
+        return visible(f"inbox: {location.shown(named)} ($ASKCLI_INBOX): {_postgres_state()}")
+    if location.url_scheme(named):
+        return f"inbox: {visible(location.refuse_url(named).args[0])}"
     path = default_path()
     whence = "$ASKCLI_INBOX" if named else "the default"
     try:
@@ -77,9 +79,23 @@ def inbox_line() -> str:
     return visible(f"inbox: {path} ({whence}): {state}")
 
 
+def _postgres_state() -> str:
+    """Whether the PostgreSQL inbox answers (it is made at first use when it is not there)."""
+    from ..inbox.store import Store
+
+    store = Store()
+    try:
+        store.ids()
+    except Exception as exc:  # any refusal, in words
+        return f"not usable: {exc}"
+    finally:
+        store.close()
+    return "usable (PostgreSQL)"
+
+
 def extras_line() -> str:
     said = []
-    for extra, module in (("mcp", "mcp"), ("acp", "acp")):
+    for extra, module in (("mcp", "mcp"), ("acp", "acp"), ("postgres", "psycopg")):
         try:
             there = importlib.util.find_spec(module) is not None
         except (ImportError, ValueError):

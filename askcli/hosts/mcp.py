@@ -65,6 +65,7 @@ DEFAULT_PROGRESS = 10.0  # seconds between progress notifications while a call w
 MAX_SESSIONS = 1000  # HTTP conversations remembered, the ones used last
 DEFAULT_REUSE = 600.0  # seconds an answer not collected is kept for the identical call
 POLL = 0.05  # seconds between looks at the queue while a call waits
+LOOK = 1.0  # seconds between looks when changes are pushed (PostgreSQL), in case one was lost
 MAX_CLIENT_NAME = 60
 MAX_TICKET = 100
 SERVER_NAME = "askcli"
@@ -291,8 +292,13 @@ class Asker:
         start = time.monotonic()
         deadline = start + self.wait
         told = start
-        while True:
-            state = self.store.state(question.id)  # the call itself is not read again
+        changes = self.store.changes()
+        state: QueueState | None = None
+        looked = -LOOK
+        while True:  # looked at when a change is pushed (else each time), and every LOOK s
+            if changes.pending() or time.monotonic() - looked >= LOOK:
+                state = self.store.state(question.id)  # the call itself is not read again
+                looked = time.monotonic()
             if state not in (QueueState.WAITING, QueueState.ANSWERING):
                 self.mine.discard(question.id)
                 found = self.store.get(question.id) if state is not None else None
@@ -525,7 +531,7 @@ def serve(
             async for signum in received:
                 status[0] = STATUS_OF_SIGNAL.get(signal.Signals(signum), ExitStatus.TERMINATED)
                 say(f"stopped ({signal.Signals(signum).name})")
-                deadline.start(status[0], asker.store.path, lambda: asker.mine, say)
+                deadline.start(status[0], asker.store, lambda: asker.mine, say)
                 if web:
                     web[0].should_exit = True  # uvicorn ends its connections, then returns
                 else:
@@ -615,7 +621,7 @@ def run(
         say=say,
     )
     if where is None:
-        say(f"serving MCP over stdio; questions wait in the inbox {store.path}")
+        say(f"serving MCP over stdio; questions wait in the inbox {store.where}")
         return serve(asker, say=say)
     secret = token if token is not None else new_token()
     host, port = where
@@ -626,7 +632,7 @@ def run(
         return ExitStatus.USAGE
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{port}/mcp"
-    say(f"serving MCP (Streamable HTTP) at {url}; questions wait in the inbox {store.path}")
+    say(f"serving MCP (Streamable HTTP) at {url}; questions wait in the inbox {store.where}")
     if token is None:
         say(f"clients send the header: Authorization: Bearer {secret}")
     if host not in LOOPBACK:

@@ -7,7 +7,6 @@ import errno
 import os
 import threading
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
 from ..inbox.store import Store
 
@@ -45,12 +44,12 @@ class Deadline:
     def start(
         self,
         status: int,
-        store_path: Path,
+        opened: Store,
         mine: Callable[[], Iterable[int]],
         say: Callable[[str], None],
     ) -> None:
         def abandon() -> None:
-            store = Store(store_path)  # a connection of this thread
+            store = opened.reopen()  # a connection of this thread
             for qid in _settled(mine):
                 if store.withdraw(qid):
                     say(f"question {qid} was withdrawn: this server ends")

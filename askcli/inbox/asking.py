@@ -129,7 +129,7 @@ def _ask_inbox(
     with _signals_held():  # queued and known, or neither: a signal comes after
         question = store.submit(document.value, agent)
     try:  # from here on a signal withdraws the question
-        said(f"question {question.id} is waiting in the inbox {store.path}")
+        said(f"question {question.id} is waiting in the inbox {store.where}")
         found = store.wait(question.id, timeout)
     except KeyboardInterrupt:  # Ctrl-C declines; SIGHUP / SIGTERM: no answer came
         store.withdraw(question.id)

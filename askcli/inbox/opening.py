@@ -11,7 +11,6 @@ header (``PRAGMA application_id``); one made before that is known by its tables.
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 import stat
 import threading
@@ -22,24 +21,8 @@ from ..errors import InboxRefused
 from ..files import SAFE_OPEN, lstat_or_none, not_regular
 
 APPLICATION_ID = 0x61736B63  # "askc": this SQLite file is an askcli inbox
-SCHEMA_VERSION = 1  # PRAGMA user_version of an inbox of this askcli
+SCHEMA_VERSION = 2  # PRAGMA user_version of an inbox of this askcli (2: routing, audit)
 _MAGIC = b"SQLite format 3\x00"
-_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
-
-
-def url_scheme(named: str) -> str | None:
-    """The scheme of a URL-looking ``$ASKCLI_INBOX`` (``postgresql``), never a path."""
-    found = _URL.match(named)
-    return found.group(0)[:-3].lower() if found else None
-
-
-def refuse_url(named: str) -> InboxRefused:
-    """The one line for a URL in ``$ASKCLI_INBOX`` (its credentials never repeated)."""
-    scheme = url_scheme(named) or "?"
-    said = f"ASKCLI_INBOX is a {scheme}:// URL, not an inbox file"
-    if scheme in ("postgres", "postgresql"):
-        said += ": PostgreSQL inboxes are not supported yet"
-    return InboxRefused(said)
 
 
 def _mine(found: os.stat_result, what: str, *, folder: bool = False) -> None:

@@ -133,7 +133,7 @@ class Inbox:
         self.pending: list[Event] = []
         self.commands = Commands(command, self._problem) if command else None
         kwargs = {} if period is None else {"period": period}
-        self.watch = Watch(store.path, self.id, on_arrival=self.commands, **kwargs)
+        self.watch = Watch(store, self.id, on_arrival=self.commands, **kwargs)
         self._idle_said = False
         self._offered: int | None = None  # the question the last offer prompt was for
 
@@ -401,7 +401,7 @@ def answer_by_id(
         with contextlib.suppress(InboxError):
             store.leave(inbox)
         return ExitStatus.INVALID
-    watch = Watch(store.path, inbox)
+    watch = Watch(store, inbox)
     watch.current = held.id
     reader = conv.reader
     watching = isinstance(reader, FdLineReader)

@@ -16,12 +16,10 @@ import enum
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import threading
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import InboxError
@@ -53,13 +51,13 @@ class Watch:
 
     def __init__(
         self,
-        path: Path,
+        store: Store,
         inbox: str,
         *,
         on_arrival: Callable[[QueuedQuestion], None] | None = None,
         period: float = PERIOD,
     ) -> None:
-        self.path = path
+        self.opened = store
         self.inbox = inbox
         self.on_arrival = on_arrival
         self.period = period
@@ -109,7 +107,7 @@ class Watch:
     # -- the thread ------------------------------------------------------------------
 
     def _run(self) -> None:
-        store = Store(self.path)
+        store = self.opened.reopen()  # a connection of this thread
         try:
             seen: set[int] = set()
             waiting: set[int] = set()
@@ -118,12 +116,17 @@ class Watch:
                 store.heartbeat(self.inbox)
                 seen = set(store.ids(states=(QueueState.WAITING, QueueState.ANSWERING)))
                 waiting = set(store.ids())
-            except (InboxError, sqlite3.Error):
+            except InboxError:
                 pass
             self._ready.set()
             beat = time.monotonic() + HEARTBEAT
             tidy = time.monotonic()
-            while not self._stop.wait(self.period):
+            changes = store.changes()
+            while not self._stop.is_set():
+                # pushed changes are waited for; otherwise the queue is looked at each period
+                changed = changes.wait(self.period) if store.pushes else True
+                if not store.pushes and self._stop.wait(self.period):
+                    break
                 try:
                     now = time.monotonic()
                     if now >= beat:
@@ -135,9 +138,10 @@ class Watch:
                                 told.add(gone.id)
                                 self.put(Event(Kind.WITHDRAWN, gone))
                         tidy = now + TIDY
-                    waiting = self._look(store, seen, waiting, told)
+                    if changed or self._failed:
+                        waiting = self._look(store, seen, waiting, told)
                     self._failed = False
-                except (InboxError, sqlite3.Error) as exc:
+                except InboxError as exc:
                     if not self._failed:  # said once, until it works again
                         self._failed = True
                         self.put(Event(Kind.PROBLEM, text=f"the inbox cannot be read: {exc}"))

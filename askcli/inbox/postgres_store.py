@@ -1,0 +1,425 @@
+"""The queue in PostgreSQL: one database that askers and inboxes on many machines share.
+
+``ASKCLI_INBOX=postgresql://USER@HOST/DB`` (any libpq URL: ``sslmode``, ``service``, a
+password from ``~/.pgpass``) selects it; the driver is psycopg 3, the ``postgres`` extra,
+imported only here. askcli keeps its tables in the schema ``askcli`` of that database, made
+and migrated by askcli (the ``askcli.version`` table says which schema it is); a schema of
+that name askcli did not make is refused, and left as it is.
+
+Across machines there are no pids to look at: an asker's process renews its lease (a row of
+``askers``) every second from a thread of its own, an inbox its own (``inboxes``), and a
+question whose asker is not heard of for :data:`~.store.LEASE` seconds is withdrawn, a claim
+not renewed waits again. After the server restarts, everyone is given two leases to come
+back before anything lapses. Arrivals, answers and withdrawals are pushed (a trigger's
+``NOTIFY``, a listening thread per process): nothing polls the server while waiting. A lost
+connection is made again; an operation keeps trying for :data:`RECONNECT` seconds.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ..errors import InboxError, InboxRefused
+from . import askers, location
+from .store import LEASE, Changes, QueueState, Store, asker_id
+
+T = TypeVar("T")
+SCHEMA = "askcli"
+APP = "askcli inbox"
+VERSION = 1  # the schema this askcli makes
+CHANNEL = "askcli_inbox"  # what the trigger notifies
+RECONNECT = 30.0  # seconds an operation keeps trying to reach a server that went away
+CONNECT_TIMEOUT = 10  # seconds to reach the server at all
+BEAT = 1.0  # seconds between an asker's heartbeats
+LOOK = 1.0  # seconds a waiter waits for a push before it looks anyway
+LOCK = 0x61736B63  # the advisory lock held while the schema is made or migrated
+TABLES = ("version", "questions", "inboxes", "askers", "teams")
+
+# MIGRATIONS[n] takes the schema from version n to n + 1
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}",
+        f"CREATE TABLE {SCHEMA}.version (app TEXT PRIMARY KEY, version INTEGER NOT NULL)",
+        f"""CREATE TABLE {SCHEMA}.questions (
+            id BIGSERIAL PRIMARY KEY,
+            ticket TEXT NOT NULL UNIQUE,
+            key TEXT NOT NULL,
+            agent TEXT NOT NULL,
+            arrived DOUBLE PRECISION NOT NULL,
+            call TEXT NOT NULL,
+            status TEXT NOT NULL,
+            claimed_by TEXT,
+            result TEXT,
+            delivered DOUBLE PRECISION,
+            asker_pid INTEGER,
+            asker_host TEXT,
+            finished DOUBLE PRECISION,
+            asker_start TEXT,
+            conversation TEXT,
+            claimed_until DOUBLE PRECISION,
+            secret INTEGER,
+            asker TEXT,
+            addressed_to TEXT,
+            answered_by TEXT,
+            answered_host TEXT,
+            decision TEXT
+        )""",
+        f"CREATE INDEX questions_status ON {SCHEMA}.questions (status, id)",
+        f"CREATE INDEX questions_key ON {SCHEMA}.questions (key, id)",
+        f"""CREATE TABLE {SCHEMA}.inboxes (
+            id TEXT PRIMARY KEY,
+            pid INTEGER NOT NULL,
+            host TEXT NOT NULL,
+            seen DOUBLE PRECISION NOT NULL,
+            person TEXT
+        )""",
+        f"""CREATE TABLE {SCHEMA}.askers (
+            id TEXT PRIMARY KEY,
+            host TEXT NOT NULL,
+            seen DOUBLE PRECISION NOT NULL
+        )""",
+        f"""CREATE TABLE {SCHEMA}.teams (
+            team TEXT NOT NULL,
+            member TEXT NOT NULL,
+            PRIMARY KEY (team, member)
+        )""",
+        f"""CREATE FUNCTION {SCHEMA}.notify() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN PERFORM pg_notify('{CHANNEL}', ''); RETURN NULL; END $$""",
+        f"""CREATE TRIGGER questions_changed AFTER INSERT OR DELETE OR UPDATE OF status
+            ON {SCHEMA}.questions FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.notify()""",
+    ),
+)
+
+
+def _driver() -> Any:
+    try:
+        import psycopg
+    except ImportError:
+        raise InboxError(
+            "a PostgreSQL inbox needs psycopg, askcli's postgres extra:"
+            " pip install 'askcli[postgres]'"
+        ) from None
+    return psycopg
+
+
+def said(exc: BaseException) -> str:
+    """What a driver's error says, in one line: libpq's words without its prefixes."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if " failed: " in text:
+        text = text.rsplit(" failed: ", 1)[1]
+    for prefix in ("FATAL:", "ERROR:"):
+        if text.startswith(prefix):
+            text = text[len(prefix) :]
+    return " ".join(text.split())
+
+
+def _lost(db: Any) -> bool:
+    return bool(db is None or db.closed or db.broken)
+
+
+class PostgresStore(Store):
+    """The queue in the PostgreSQL database ``url`` names (``$ASKCLI_INBOX`` by default)."""
+
+    pushes = True
+    locking = " FOR UPDATE"
+    skip_locked = " SKIP LOCKED"
+
+    def __init__(self, where: Path | str | None = None) -> None:
+        self.url = str(where) if where is not None else os.environ.get("ASKCLI_INBOX", "")
+        self.where = location.shown(self.url)
+        self._db: Any = None
+        self._offset = 0.0  # the server's clock less this machine's
+        self._started = 0.0  # when the server last started, by its clock
+        self._known = False  # reached once: a connection lost later is made again
+
+    def reopen(self) -> PostgresStore:
+        return PostgresStore(self.url)
+
+    # -- the connection ----------------------------------------------------------------
+
+    def connect(self) -> Any:
+        """A new connection (autocommit) to the database; InboxError saying why not."""
+        psycopg = _driver()
+        try:
+            return psycopg.connect(
+                self.url,
+                autocommit=True,
+                connect_timeout=CONNECT_TIMEOUT,
+                application_name="askcli",
+            )
+        except psycopg.Error as exc:
+            raise InboxError(f"the inbox {self.where} cannot be reached: {said(exc)}") from None
+
+    def _open(self) -> Any:
+        if not _lost(self._db):
+            return self._db
+        db = self.connect()
+        try:
+            prepare(db, self.where)
+            before = time.time()
+            row = db.execute(
+                "SELECT extract(epoch FROM clock_timestamp())::float8,"
+                " extract(epoch FROM pg_postmaster_start_time())::float8"
+            ).fetchone()
+            self._offset = row[0] - (before + time.time()) / 2
+            self._started = row[1]
+            db.execute(f"SET search_path = {SCHEMA}")
+        except BaseException:
+            db.close()
+            raise
+        self._db = db
+        self._known = True
+        return db
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def _now(self) -> float:
+        return time.time() + self._offset
+
+    def _grace(self, now: float) -> bool:
+        """The server started less than two leases ago: everyone may still be coming back."""
+        return now < self._started + 2 * LEASE
+
+    def _sql(self, text: str) -> str:
+        return text.replace("?", "%s")
+
+    def _run(self, work: Callable[[Any], T], *, write: bool = True) -> T:
+        psycopg = _driver()
+        deadline: float | None = None
+        pause = 0.05
+        while True:
+            try:
+                db = self._open()
+                if not write:
+                    return work(db)
+                with db.transaction():
+                    return work(db)
+            except psycopg.Error as exc:
+                if not _lost(self._db) or isinstance(exc, psycopg.errors.QueryCanceled):
+                    raise InboxError(
+                        f"the inbox {self.where} cannot be used: {said(exc)}"
+                    ) from None
+                why = said(exc)
+            except InboxError as exc:
+                if not self._known:
+                    raise
+                why = str(exc)
+            self.close()  # lost: made again, for a while
+            if deadline is None:
+                deadline = time.monotonic() + RECONNECT
+            if time.monotonic() >= deadline:
+                raise InboxError(f"the inbox {self.where} was lost: {why}")
+            time.sleep(pause)
+            pause = min(pause * 2, 1.0)
+
+    def _state_while_waiting(self, question_id: int) -> QueueState | None:
+        """A waiting asker outlasts the server's absence: it waits on."""
+        try:
+            return self.state(question_id)
+        except InboxError:
+            if not self._known:
+                raise
+            return QueueState.WAITING
+
+    # -- pushes and leases -------------------------------------------------------------
+
+    def changes(self) -> Changes:
+        hub = _hub(self)
+        return Changes() if hub is None else _Pushed(hub)
+
+    def _asking(self) -> None:
+        _beat(self)
+
+    def _lapse(self, db: Any, now: float) -> None:
+        if not self._grace(now):
+            super()._lapse(db, now)
+
+    def _dead_inboxes_here(self, db: Any) -> list[str]:
+        return []  # an inbox is heard of, or not: its lease
+
+    def tidy(self) -> list[Any]:
+        self._open()
+        if self._grace(self._now()):
+            return []
+        return super().tidy()
+
+    def _dead_askers(self, db: Any, now: float) -> list[int]:
+        rows = db.execute(
+            "SELECT id FROM questions WHERE status IN ('waiting', 'being answered') AND"
+            " arrived < %s AND NOT EXISTS (SELECT 1 FROM askers WHERE askers.id ="
+            " questions.asker AND askers.seen >= %s)",
+            (now - LEASE, now - LEASE),
+        ).fetchall()
+        return [row[0] for row in rows]
+
+
+def prepare(db: Any, where: str) -> None:
+    """Make the schema, or bring it to :data:`VERSION`; refuse one askcli did not make, or
+    a newer askcli's."""
+    if _version(db, where) == VERSION:
+        return
+    psycopg = _driver()
+    try:
+        with db.transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK,))
+            found = _version(db, where)  # made meanwhile by another process
+            for statements in MIGRATIONS[found:]:
+                for statement in statements:
+                    db.execute(statement)
+            db.execute(
+                f"INSERT INTO {SCHEMA}.version (app, version) VALUES (%s, %s) ON CONFLICT"
+                " (app) DO UPDATE SET version = excluded.version",
+                (APP, VERSION),
+            )
+    except psycopg.Error as exc:
+        raise InboxError(f"the inbox {where} cannot be made: {said(exc)}") from None
+
+
+def _version(db: Any, where: str) -> int:
+    """The schema's version: 0 where there is none; InboxRefused for one not askcli's."""
+    psycopg = _driver()
+    try:
+        tables = {
+            row[0]
+            for row in db.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = %s", (SCHEMA,)
+            ).fetchall()
+        }
+        if not tables:
+            return 0
+        row = None
+        if "version" in tables:
+            row = db.execute(
+                f"SELECT version FROM {SCHEMA}.version WHERE app = %s", (APP,)
+            ).fetchone()
+    except psycopg.Error as exc:
+        raise InboxError(f"the inbox {where} cannot be read: {said(exc)}") from None
+    if row is None:
+        theirs = ", ".join(sorted(tables)[:5])
+        raise InboxRefused(
+            f"the inbox {where} cannot be used: its schema {SCHEMA} holds tables askcli did"
+            f" not make ({theirs}); askcli leaves them unchanged"
+        )
+    version = int(row[0])
+    if version > VERSION:
+        raise InboxRefused(
+            f"the inbox {where} was made by a newer askcli (schema {version}; this one knows"
+            f" {VERSION}): upgrade askcli"
+        )
+    return version
+
+
+# -- the threads of a process: one listening, one renewing its askers' lease ------------
+
+
+class _Hub:
+    """A connection that LISTENs, in a thread of its own; ``generation`` counts pushes (and
+    connections made again, after which anything may have changed)."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        self.store = store
+        self.generation = 0
+        self.changed = threading.Condition()
+        self.db = self._listen()  # before anyone's first look: no push is missed
+        threading.Thread(target=self._run, name="askcli-inbox-listen", daemon=True).start()
+
+    def _listen(self) -> Any:
+        db = self.store.connect()
+        db.execute(f"LISTEN {CHANNEL}")
+        return db
+
+    def _bump(self) -> None:
+        with self.changed:
+            self.generation += 1
+            self.changed.notify_all()
+
+    def _run(self) -> None:
+        psycopg = _driver()
+        while True:
+            try:
+                for _ in self.db.notifies(timeout=LOOK):
+                    self._bump()
+            except (psycopg.Error, InboxError):
+                self.db.close()
+                while True:
+                    time.sleep(0.2)
+                    try:
+                        self.db = self._listen()
+                        break
+                    except InboxError:
+                        continue
+                self._bump()
+
+
+class _Pushed(Changes):
+    def __init__(self, hub: _Hub) -> None:
+        self.hub = hub
+        self.seen = hub.generation
+
+    def wait(self, timeout: float | None) -> bool:
+        wait = LOOK if timeout is None else min(timeout, LOOK)
+        with self.hub.changed:
+            self.hub.changed.wait_for(lambda: self.hub.generation != self.seen, wait)
+            changed = self.hub.generation != self.seen
+            self.seen = self.hub.generation
+        return changed
+
+    def pending(self) -> bool:
+        now = self.hub.generation
+        changed, self.seen = now != self.seen, now
+        return changed
+
+
+_hubs: dict[tuple[int, str], _Hub | None] = {}
+_beats: dict[tuple[int, str], threading.Thread] = {}
+_threads = threading.Lock()
+
+
+def _hub(store: PostgresStore) -> _Hub | None:
+    """This process's listener of ``store``'s database (None: it cannot listen, so waiters
+    look every few milliseconds as with a file)."""
+    key = (os.getpid(), store.url)
+    with _threads:
+        if key not in _hubs:
+            try:
+                _hubs[key] = _Hub(store)
+            except InboxError:
+                return None
+        return _hubs[key]
+
+
+def _beat(store: PostgresStore) -> None:
+    """Renew this process's lease as an asker, now and every :data:`BEAT` seconds."""
+    key = (os.getpid(), store.url)
+    with _threads:
+        if key in _beats:
+            return
+        me = askers.me()
+        renew = (
+            f"INSERT INTO {SCHEMA}.askers (id, host, seen) VALUES (%s, %s,"
+            " extract(epoch FROM clock_timestamp())) ON CONFLICT (id) DO UPDATE SET"
+            " seen = excluded.seen"
+        )
+        params = (asker_id(me), me.host)
+        beating = PostgresStore(store.url)
+        beating._run(lambda db: db.execute(renew, params))
+
+        def run() -> None:
+            while True:
+                time.sleep(BEAT)
+                try:
+                    beating._run(lambda db: db.execute(renew, params))
+                except InboxError:
+                    continue
+
+        thread = threading.Thread(target=run, name="askcli-inbox-beat", daemon=True)
+        thread.start()
+        _beats[key] = thread
