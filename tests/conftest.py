@@ -11,10 +11,19 @@ from tests.real_agents import RELEASES
 from tests.test_inbox_pty import Queue
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def inbox_where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Each store a test runs on: an SQLite file, and a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "inbox.db")
+    url: str = request.getfixturevalue("postgres_url")
+    return url
+
+
 @pytest.fixture
-def queue(tmp_path: Path) -> Iterator[Queue]:
-    """The inbox file of one test, with its askers and inboxes ended after it."""
-    q = Queue(tmp_path)
+def queue(tmp_path: Path, inbox_where: str) -> Iterator[Queue]:
+    """The inbox of one test, on each store, with its askers and inboxes ended after it."""
+    q = Queue(tmp_path, inbox_where)
     try:
         yield q
     finally:
@@ -28,3 +37,4 @@ def claude_bin(request: pytest.FixtureRequest) -> Path:
     if not path.exists():
         pytest.skip(f"Claude Code is not installed at {path} (make test installs it with npm)")
     return path
+

@@ -194,3 +194,9 @@ def tamper(store: Store, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         return list(cursor.fetchall()) if cursor.description else []
 
     return store._run(work)
+
+
+def opened_at(store: Store) -> str:
+    """What ``Store(...)`` takes to open ``store`` again: its file or its URL."""
+    url: str | None = getattr(store, "url", None)
+    return url if url is not None else str(getattr(store, "path"))  # noqa: B009

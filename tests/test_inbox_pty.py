@@ -23,13 +23,14 @@ from .test_pty import Terminal
 class Queue:
     """The inbox file of one test, its askers and its inboxes."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, where: str | None = None) -> None:
         self.tmp = tmp_path
         self.path = tmp_path / "inbox.db"
+        self.where = where or str(self.path)  # the file, or a PostgreSQL database's URL
         self.state = tmp_path / "state"
         self.env = {
             **os.environ,
-            "ASKCLI_INBOX": str(self.path),
+            "ASKCLI_INBOX": self.where,
             "XDG_STATE_HOME": str(self.state),
             "NO_COLOR": "1",
         }
@@ -37,7 +38,7 @@ class Queue:
         self.terminals: list[Terminal] = []
 
     def store(self) -> Store:
-        return Store(self.path)
+        return Store(self.where)
 
     def ask(
         self, document: dict[str, Any], name: str, cwd: Path | None = None
@@ -68,7 +69,7 @@ class Queue:
             ["inbox", *args],
             where,
             columns,
-            ASKCLI_INBOX=str(self.path),
+            ASKCLI_INBOX=self.where,
             XDG_STATE_HOME=str(self.state),
             **env,
         )

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,15 +28,18 @@ from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.wire.documents import Document
 
-from .helpers import answer_one, answer_queued, askcli_path, example, tamper
+from .helpers import answer_one, answer_queued, askcli_path, example, opened_at, tamper
 
 LIBRARY = example("library.json")
 AGENT = Agent("ask", "s1", "/tmp/work")
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store(tmp_path / "inbox.db")
+def store(inbox_where: str) -> Iterator[Store]:
+    """The queue of one test, on each store."""
+    opened = Store(inbox_where)
+    yield opened
+    opened.close()
 
 
 def test_a_question_goes_round_once(store: Store) -> None:
@@ -80,7 +84,7 @@ def test_another_process_never_gets_this_one_s_question(store: Store) -> None:
     assert answer_queued(store, "1\n", mine.id)
     code = (
         "import sys, json; from pathlib import Path; from askcli.inbox.store import Store, Agent\n"
-        "s = Store(Path(sys.argv[1])); call = json.loads(sys.argv[2])\n"
+        "s = Store(sys.argv[1]); call = json.loads(sys.argv[2])\n"
         "agent = Agent('ask', 's1', '/tmp/work')\n"
         "q = s.submit(call, agent, conversation='c1', reuse_for=600)\n"
         "print(json.dumps([q.id, s.take(int(sys.argv[3])), s.by_ticket(sys.argv[4], 'c1')]))"
@@ -90,7 +94,7 @@ def test_another_process_never_gets_this_one_s_question(store: Store) -> None:
             sys.executable,
             "-c",
             code,
-            str(store.path),
+            opened_at(store),
             json.dumps(LIBRARY),
             str(mine.id),
             mine.ticket,
@@ -129,10 +133,10 @@ def test_a_withdrawn_question_takes_no_answer(store: Store) -> None:
 def test_a_dead_asker_s_question_is_withdrawn(store: Store) -> None:
     code = (
         "import sys; from pathlib import Path; from askcli.inbox.store import Store, Agent;"
-        "print(Store(Path(sys.argv[1])).submit({'questions': []}, Agent()).id)"
+        "print(Store(sys.argv[1]).submit({'questions': []}, Agent()).id)"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code, str(store.path)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", code, opened_at(store)], capture_output=True, text=True, check=True
     )
     question_id = int(out.stdout)
     gone = store.tidy()
@@ -144,9 +148,9 @@ def test_a_dead_inbox_s_claim_waits_again(store: Store) -> None:
     asked = store.submit(LIBRARY, AGENT)
     code = (
         "import sys; from pathlib import Path; from askcli.inbox.store import Store;"
-        "s = Store(Path(sys.argv[1])); s.heartbeat('dead'); print(s.claim('dead').id)"
+        "s = Store(sys.argv[1]); s.heartbeat('dead'); print(s.claim('dead').id)"
     )
-    subprocess.run([sys.executable, "-c", code, str(store.path)], check=True, capture_output=True)
+    subprocess.run([sys.executable, "-c", code, opened_at(store)], check=True, capture_output=True)
     assert store.get(asked.id).state is QueueState.ANSWERING  # type: ignore[union-attr]
     store.tidy()
     assert store.get(asked.id).state is QueueState.WAITING  # type: ignore[union-attr]
@@ -170,13 +174,13 @@ def test_two_processes_claiming_share_the_questions_out(store: Store) -> None:
     ids = [store.submit({"n": n, **LIBRARY}, AGENT).id for n in range(40)]
     code = (
         "import sys, json; from pathlib import Path; from askcli.inbox.store import Store\n"
-        "s = Store(Path(sys.argv[1])); got = []\n"
+        "s = Store(sys.argv[1]); got = []\n"
         "while (q := s.claim(sys.argv[2])) is not None: got.append(q.id)\n"
         "print(json.dumps(got))"
     )
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", code, str(store.path), f"inbox-{i}"],
+            [sys.executable, "-c", code, opened_at(store), f"inbox-{i}"],
             stdout=subprocess.PIPE,
             text=True,
         )
@@ -524,7 +528,7 @@ def test_a_second_store_in_a_process_loses_nothing_the_first_one_writes(
     assert second.ids() == []
     code = (
         "import sys; from pathlib import Path; from askcli.inbox.store import Agent, Store; "
-        "s = Store(Path(sys.argv[1])); s.submit({'questions': []}, Agent('ask', None, '/')); "
+        "s = Store(sys.argv[1]); s.submit({'questions': []}, Agent('ask', None, '/')); "
         "print(len(s._open().execute('SELECT id FROM inboxes').fetchall())); s.close()"
     )
 

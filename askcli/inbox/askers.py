@@ -60,6 +60,21 @@ def _start(fields: list[bytes] | None) -> str | None:
     return f"{_boot()}/{fields[19].decode('ascii')}"
 
 
+_places: list[str | None] = []
+
+
+def place() -> str | None:
+    """Where pids mean the same as here: this boot and this pid namespace (None where that
+    cannot be told). Another machine, or a container of this one, has another place."""
+    if not _places:
+        try:
+            namespace = os.readlink(PROC / "self/ns/pid")
+        except OSError:
+            namespace = ""
+        _places.append(f"{_boot()}/{namespace}" if _boot() and namespace else None)
+    return _places[0]
+
+
 _me: dict[int, Process] = {}
 
 

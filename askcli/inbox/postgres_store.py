@@ -17,6 +17,7 @@ connection is made again; an operation keeps trying for :data:`RECONNECT` second
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -76,12 +77,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             pid INTEGER NOT NULL,
             host TEXT NOT NULL,
             seen DOUBLE PRECISION NOT NULL,
-            person TEXT
+            person TEXT,
+            place TEXT
         )""",
         f"""CREATE TABLE {SCHEMA}.askers (
             id TEXT PRIMARY KEY,
             host TEXT NOT NULL,
-            seen DOUBLE PRECISION NOT NULL
+            seen DOUBLE PRECISION NOT NULL,
+            place TEXT,
+            pid INTEGER,
+            start TEXT
         )""",
         f"""CREATE TABLE {SCHEMA}.teams (
             team TEXT NOT NULL,
@@ -181,6 +186,10 @@ class PostgresStore(Store):
             self._db.close()
             self._db = None
 
+    def __del__(self) -> None:  # a store let go of closes its connection
+        with contextlib.suppress(Exception):
+            self.close()
+
     def _now(self) -> float:
         return time.time() + self._offset
 
@@ -242,8 +251,25 @@ class PostgresStore(Store):
         if not self._grace(now):
             super()._lapse(db, now)
 
+    def heartbeat(self, inbox: str, person: str | None = None) -> None:
+        super().heartbeat(inbox, person)
+        here = askers.place()
+        if here is not None:  # where its pid may be looked at
+            self._run(
+                lambda db: db.execute(
+                    "UPDATE inboxes SET place = %s WHERE id = %s AND place IS NULL",
+                    (here, inbox),
+                )
+            )
+
     def _dead_inboxes_here(self, db: Any) -> list[str]:
-        return []  # an inbox is heard of, or not: its lease
+        """Inboxes whose pid means the same as here (this boot, this pid namespace) and
+        whose process is gone; any other is known by its lease alone."""
+        here = askers.place()
+        if here is None:
+            return []
+        rows = db.execute("SELECT id, pid FROM inboxes WHERE place = %s", (here,)).fetchall()
+        return [inbox_id for inbox_id, pid in rows if not askers.alive(pid)]
 
     def tidy(self) -> list[Any]:
         self._open()
@@ -252,13 +278,25 @@ class PostgresStore(Store):
         return super().tidy()
 
     def _dead_askers(self, db: Any, now: float) -> list[int]:
+        """Questions whose asker's lease lapsed, and, where pids mean the same as here,
+        whose asker's process is gone (known at once)."""
         rows = db.execute(
             "SELECT id FROM questions WHERE status IN ('waiting', 'being answered') AND"
             " arrived < %s AND NOT EXISTS (SELECT 1 FROM askers WHERE askers.id ="
             " questions.asker AND askers.seen >= %s)",
             (now - LEASE, now - LEASE),
         ).fetchall()
-        return [row[0] for row in rows]
+        gone = {row[0] for row in rows}
+        here = askers.place()
+        if here is not None:
+            local = db.execute(
+                "SELECT questions.id, askers.pid, askers.start FROM questions JOIN askers ON"
+                " askers.id = questions.asker WHERE questions.status IN ('waiting',"
+                " 'being answered') AND askers.place = %s",
+                (here,),
+            ).fetchall()
+            gone.update(qid for qid, pid, start in local if not askers.alive(pid, start))
+        return sorted(gone)
 
 
 def prepare(db: Any, where: str) -> None:
@@ -404,11 +442,11 @@ def _beat(store: PostgresStore) -> None:
             return
         me = askers.me()
         renew = (
-            f"INSERT INTO {SCHEMA}.askers (id, host, seen) VALUES (%s, %s,"
-            " extract(epoch FROM clock_timestamp())) ON CONFLICT (id) DO UPDATE SET"
-            " seen = excluded.seen"
+            f"INSERT INTO {SCHEMA}.askers (id, host, seen, place, pid, start) VALUES (%s, %s,"
+            " extract(epoch FROM clock_timestamp()), %s, %s, %s) ON CONFLICT (id) DO UPDATE"
+            " SET seen = excluded.seen"
         )
-        params = (asker_id(me), me.host)
+        params = (asker_id(me), me.host, askers.place(), me.pid, me.start)
         beating = PostgresStore(store.url)
         beating._run(lambda db: db.execute(renew, params))
 
