@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.postgres import Cluster, ClusterUnavailable
 from tests.real_agents import RELEASES
 from tests.test_inbox_pty import Queue
 
@@ -28,3 +30,29 @@ def claude_bin(request: pytest.FixtureRequest) -> Path:
     if not path.exists():
         pytest.skip(f"Claude Code is not installed at {path} (make test installs it with npm)")
     return path
+
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    """The session's throwaway PostgreSQL cluster (tests/postgres.py), started on first use and
+    stopped at the end; the tests using it skip, saying why, when it cannot be started."""
+    try:
+        cluster = Cluster()
+    except ClusterUnavailable as exc:
+        pytest.skip(f"no PostgreSQL cluster: {exc}")
+    atexit.register(cluster.close)  # an interrupted session (its watchdog covers a killed one)
+    try:
+        try:
+            cluster.start()
+        except ClusterUnavailable as exc:
+            pytest.skip(f"no PostgreSQL cluster: {exc}")
+        yield cluster
+    finally:
+        cluster.close()
+        atexit.unregister(cluster.close)
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: Cluster) -> str:
+    """``postgresql://askcli@127.0.0.1:PORT/test_N``: a database created for this test alone."""
+    return postgres_cluster.url(postgres_cluster.new_database())
