@@ -386,9 +386,20 @@ class Cluster:
 
         name = f"test_{next(self._databases)}"
         with self.connect() as conn:
+            # FILE_COPY (PostgreSQL 15+) copies template1's files: about 4 times faster here,
+            # without fsync, than the default WAL_LOG, which writes them all into the WAL
+            strategy = " STRATEGY FILE_COPY" if conn.info.server_version >= 150000 else ""
             conn.execute(
-                sql.SQL("CREATE DATABASE {} OWNER {}").format(
+                sql.SQL("CREATE DATABASE {} OWNER {}" + strategy).format(
                     sql.Identifier(name), sql.Identifier(owner)
                 )
             )
         return name
+
+    def drop_database(self, name: str) -> None:
+        """Drop a database, ending its sessions first (a database is 7 MB on disk)."""
+        from psycopg import sql
+
+        with self.connect() as conn:
+            force = " WITH (FORCE)" if conn.info.server_version >= 130000 else ""
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}" + force).format(sql.Identifier(name)))

@@ -71,6 +71,11 @@ def test_each_test_has_an_empty_database_of_its_own(
     assert other != match[2]
     with postgres_cluster.connect(other) as conn:
         assert conn.execute(user_tables).fetchone() == (0,)
+    postgres_cluster.drop_database(other)
+    with postgres_cluster.connect() as conn:
+        names = {row[0] for row in conn.execute("SELECT datname FROM pg_database")}
+    assert match[2] in names
+    assert other not in names
 
 
 def test_listen_and_notify_between_two_connections(postgres_url: str) -> None:
@@ -99,6 +104,19 @@ def test_restart_keeps_the_data_and_the_port_and_breaks_open_connections(
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         assert conn.execute("SELECT text FROM answers").fetchall() == [("Blue",)]
         assert conn.execute("SELECT pg_postmaster_start_time()").fetchone() != started
+
+
+def test_a_stopped_server_refuses_connections_until_started_again(
+    postgres_cluster: Cluster, postgres_url: str
+) -> None:
+    postgres_cluster.stop()
+    try:
+        with pytest.raises(psycopg.OperationalError, match="Connection refused"):
+            psycopg.connect(postgres_url, connect_timeout=5)
+    finally:
+        postgres_cluster.start()
+    with psycopg.connect(postgres_url) as conn:
+        assert conn.execute("SELECT 1").fetchone() == (1,)
 
 
 def test_the_password_role_needs_its_password(
