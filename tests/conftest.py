@@ -54,7 +54,7 @@ def postgres_cluster() -> Iterator[Cluster]:
 
 @pytest.fixture
 def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
-    """``postgresql://askcli@127.0.0.1:PORT/test_N``: a database created for this test alone
+    """``postgresql://askcli_test@127.0.0.1:PORT/test_N``: a database created for this test alone
     (the server started first if a test left it stopped), dropped after it."""
     postgres_cluster.start()
     name = postgres_cluster.new_database()

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from psycopg import Connection
     from psycopg.rows import TupleRow
 
-SUPERUSER = "askcli"
+SUPERUSER = "askcli_test"  # not "askcli": a schema of that name would be on its search_path
 PASSWORD_ROLE = "askcli_pw"
 PASSWORD = "askcli-pw-secret"
 SERVER_BINARIES = ("initdb", "pg_ctl", "postgres")

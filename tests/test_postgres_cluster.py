@@ -52,7 +52,7 @@ def test_the_cluster_listens_on_127_0_0_1_only(postgres_cluster: Cluster) -> Non
 def test_each_test_has_an_empty_database_of_its_own(
     postgres_cluster: Cluster, postgres_url: str
 ) -> None:
-    match = re.fullmatch(r"postgresql://askcli@127\.0\.0\.1:(\d+)/(test_\d+)", postgres_url)
+    match = re.fullmatch(r"postgresql://askcli_test@127\.0\.0\.1:(\d+)/(test_\d+)", postgres_url)
     assert match, postgres_url
     assert int(match[1]) == postgres_cluster.port
     user_tables = (
@@ -62,7 +62,7 @@ def test_each_test_has_an_empty_database_of_its_own(
     with psycopg.connect(postgres_url, autocommit=True) as conn:
         assert conn.execute("SELECT current_database(), current_user").fetchone() == (
             match[2],
-            "askcli",
+            "askcli_test",
         )
         assert conn.execute(user_tables).fetchone() == (0,)
         conn.execute("CREATE TABLE questions (id int)")
