@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.postgres import Cluster, ClusterUnavailable
 from tests.real_agents import RELEASES
 from tests.test_inbox_pty import Queue
 
@@ -38,3 +40,33 @@ def claude_bin(request: pytest.FixtureRequest) -> Path:
         pytest.skip(f"Claude Code is not installed at {path} (make test installs it with npm)")
     return path
 
+
+@pytest.fixture(scope="session")
+def postgres_cluster() -> Iterator[Cluster]:
+    """The session's throwaway PostgreSQL cluster (tests/postgres.py), started on first use and
+    stopped at the end; the tests using it skip, saying why, when it cannot be started."""
+    try:
+        cluster = Cluster()
+    except ClusterUnavailable as exc:
+        pytest.skip(f"no PostgreSQL cluster: {exc}")
+    atexit.register(cluster.close)  # an interrupted session (its watchdog covers a killed one)
+    try:
+        try:
+            cluster.start()
+        except ClusterUnavailable as exc:
+            pytest.skip(f"no PostgreSQL cluster: {exc}")
+        yield cluster
+    finally:
+        cluster.close()
+        atexit.unregister(cluster.close)
+
+
+@pytest.fixture
+def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
+    """``postgresql://askcli_test@127.0.0.1:PORT/test_N``: a database created for this test alone
+    (the server started first if a test left it stopped), dropped after it."""
+    postgres_cluster.start()
+    name = postgres_cluster.new_database()
+    yield postgres_cluster.url(name)
+    if postgres_cluster.running:
+        postgres_cluster.drop_database(name)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -17,8 +18,11 @@ exit 0
 """
 
 
-def run_ci(tmp_path: Path, failing: str = "") -> tuple[int, list[str]]:
-    """``.ci/run`` with stand-ins for make, npm and python3 first on PATH (nothing installed)."""
+def run_ci(
+    tmp_path: Path, failing: str = "", env: dict[str, str] | None = None
+) -> tuple[int, list[str]]:
+    """``.ci/run`` with stand-ins for make, npm, python3 and apt-get first on PATH (nothing
+    installed); apt-get writes its arguments to ``apt.log``."""
     stubs = tmp_path / "bin"
     stubs.mkdir()
     log = tmp_path / "make.log"
@@ -27,7 +31,8 @@ def run_ci(tmp_path: Path, failing: str = "") -> tuple[int, list[str]]:
         "make": MAKE.format(log=log, failing=failing or "-none-"),
         "npm": "#!/bin/sh\nexit 0\n",
         "python3": "#!/bin/sh\nexit 0\n",
-        "apt-get": "#!/bin/sh\nexit 1\n",
+        # records its arguments; update works, install fails
+        "apt-get": f'#!/bin/sh\necho "$@" >> "{tmp_path / "apt.log"}"\n[ "$1" = update ]\n',
     }.items():
         (stubs / name).write_text(text)
         (stubs / name).chmod(0o755)
@@ -36,7 +41,7 @@ def run_ci(tmp_path: Path, failing: str = "") -> tuple[int, list[str]]:
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        env={**os.environ, "PATH": f"{stubs}:/usr/bin:/bin"},
+        env={**os.environ, "PATH": f"{stubs}:/usr/bin:/bin", **(env or {})},
         timeout=20,
     )
     return proc.returncode, log.read_text().splitlines()
@@ -49,3 +54,21 @@ def test_ci_runs_lint_and_the_tests(tmp_path: Path) -> None:
 @pytest.mark.parametrize("failing", ["lint", "test"])
 def test_ci_fails_when_either_fails_and_still_runs_both(tmp_path: Path, failing: str) -> None:
     assert run_ci(tmp_path, failing) == (2, ["lint", "test"])
+
+
+@pytest.mark.parametrize("server", [False, True])
+def test_ci_installs_postgresql_only_without_server_binaries(tmp_path: Path, server: bool) -> None:
+    """No initdb on PATH nor under the lib folder: ``postgresql`` joins the apt packages."""
+    if shutil.which("initdb", path="/usr/bin:/bin"):
+        pytest.skip("initdb is in /usr/bin or /bin, on the PATH .ci/run is given here")
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    if server:
+        (lib / "15" / "bin").mkdir(parents=True)
+        (lib / "15" / "bin" / "initdb").touch()
+    assert run_ci(tmp_path, env={"ASKCLI_CI_PG_LIB": str(lib)}) == (0, ["lint", "test"])
+    apt = tmp_path / "apt.log"
+    if server:
+        assert not apt.exists()
+    else:
+        assert apt.read_text().splitlines() == ["update -qq", "install -y -qq postgresql"]
