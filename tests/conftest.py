@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import atexit
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from askcli.inbox.postgres_store import GRACE
 from tests.postgres import Cluster, ClusterUnavailable
 from tests.real_agents import RELEASES
 from tests.test_inbox_pty import Queue
@@ -19,6 +21,14 @@ def inbox_where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "inbox.db")
     url: str = request.getfixturevalue("postgres_url")
+    cluster: Cluster = request.getfixturevalue("postgres_cluster")
+    with cluster.connect() as db:  # what a server just (re)started forgives is waited out
+        row = db.execute(
+            "SELECT extract(epoch FROM clock_timestamp() - pg_postmaster_start_time())::float8"
+        ).fetchone()
+    up = float(row[0]) if row is not None else 0.0
+    if up < GRACE:
+        time.sleep(GRACE - up)
     return url
 
 

@@ -200,3 +200,24 @@ def opened_at(store: Store) -> str:
     """What ``Store(...)`` takes to open ``store`` again: its file or its URL."""
     url: str | None = getattr(store, "url", None)
     return url if url is not None else str(getattr(store, "path"))  # noqa: B009
+
+
+def as_if_asked_by(store: Store, question_id: int, pid: int, start: str | None) -> None:
+    """Make the question another process's of this machine (on PostgreSQL, with its lease)."""
+    import socket
+
+    from askcli.inbox.askers import Process, place
+    from askcli.inbox.store import asker_id
+
+    asker = asker_id(Process(socket.gethostname(), pid, start))
+    tamper(
+        store,
+        "UPDATE questions SET asker_pid = ?, asker_start = ?, asker = ? WHERE id = ?",
+        (pid, start, asker, question_id),
+    )
+    if store.pushes:
+        tamper(
+            store,
+            "INSERT INTO askers (id, host, seen, place, pid, start) VALUES (?, ?, ?, ?, ?, ?)",
+            (asker, socket.gethostname(), time.time(), place(), pid, start),
+        )

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from askcli.tools.todo_store import TodoStore
 from askcli.wire.documents import Document
 from askcli.wire.envelopes import Output
 
-from .helpers import askcli_path, call, example, poll, question, tamper
+from .helpers import as_if_asked_by, askcli_path, call, example, poll, question
 
 ASKER = Agent("claude", "s1", "/work/api")
 
@@ -49,8 +50,11 @@ def inbox_run(queue: Store, lines: str, tmp_path: Path, **kwargs: Any) -> tuple[
 
 
 @pytest.fixture
-def queue(tmp_path: Path) -> Store:
-    return Store(tmp_path / "inbox.db")
+def queue(inbox_where: str) -> Iterator[Store]:
+    """The queue of one test, on each store."""
+    opened = Store(inbox_where)
+    yield opened
+    opened.close()
 
 
 def reply_of(queue: Store, question_id: int) -> Any:
@@ -177,8 +181,7 @@ def test_an_asker_that_died_before_the_inbox_opened_is_said(queue: Store, tmp_pa
     queued = queue.submit(call(question("Orphan?")), ASKER)
     dead = subprocess.Popen(["true"])
     dead.wait()
-    db = queue._open()
-    db.execute("UPDATE questions SET asker_pid = ? WHERE id = ?", (dead.pid, queued.id))
+    as_if_asked_by(queue, queued.id, dead.pid, None)
     status, shown, _ = inbox_run(queue, "", tmp_path)
     assert status == 0
     assert "#1 withdrawn, nothing was sent: Orphan?  claude /work/api" in shown
@@ -192,11 +195,7 @@ def _dead_asker(queue: Store, question_id: int, *, pid_reused: bool = False) -> 
         dead = subprocess.Popen(["true"])
         dead.wait()
         pid = dead.pid
-    tamper(
-        queue,
-        "UPDATE questions SET asker_pid = ?, asker_start = ? WHERE id = ?",
-        (pid or os.getpid(), "another-boot/1", question_id),
-    )
+    as_if_asked_by(queue, question_id, pid or os.getpid(), "another-boot/1")
 
 
 @pytest.mark.parametrize("pid_reused", [False, True])
@@ -396,7 +395,7 @@ def test_the_watch_keeps_a_slow_persons_claim(
     seen.start()
     try:
         time.sleep(0.6)
-        Store(queue.path).tidy()
+        queue.reopen().tidy()
         assert queue.get(kept.id).state is QueueState.ANSWERING  # type: ignore[union-attr]
         assert queue.get(lost.id).state is QueueState.WAITING  # type: ignore[union-attr]
     finally:

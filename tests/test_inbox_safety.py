@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from askcli.errors import InboxRefused
-from askcli.inbox import screens
+from askcli.inbox import screens, sqlite_store
 from askcli.inbox import store as module
 from askcli.inbox.asking import ask_inbox
 from askcli.inbox.person import answer_by_id, list_questions
@@ -110,12 +110,13 @@ def test_an_inbox_others_can_write_is_refused_by_every_command(
 def test_a_url_in_askcli_inbox_is_never_a_path(
     tmp_path: Path, args: list[str], stdin: str, status: int
 ) -> None:
-    url = "postgresql://alice:s3cret-pw@db.example:5432/askcli"
+    """A PostgreSQL URL is a server to reach (here none answers), never a file."""
+    url = "postgresql://alice:s3cret-pw@127.0.0.1:1/askcli?sslmode=disable"
     code, err = run_command(args, stdin, {"ASKCLI_INBOX": url}, tmp_path)
     assert code == status
     assert err.splitlines() == [
-        "askcli: ASKCLI_INBOX is a postgresql:// URL, not an inbox file: PostgreSQL inboxes "
-        "are not supported yet"
+        "askcli: the inbox postgresql://alice@127.0.0.1:1/askcli cannot be reached: Connection"
+        " refused"
     ]
     assert "s3cret-pw" not in err  # its credentials are not repeated
     assert list(tmp_path.iterdir()) == []  # no folder named postgresql:
@@ -126,7 +127,10 @@ def test_any_url_is_refused_without_touching_the_disk(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("ASKCLI_INBOX", "https://user:pw@example.com/inbox")
-    with pytest.raises(InboxRefused, match=r"^ASKCLI_INBOX is a https:// URL, not an inbox file$"):
+    with pytest.raises(
+        InboxRefused,
+        match=r"^ASKCLI_INBOX is a https:// URL: askcli keeps an inbox in a file or in PostgreSQL",
+    ):
         Store().submit(LIBRARY, AGENT)
     assert list(tmp_path.iterdir()) == []
 
@@ -409,7 +413,7 @@ def test_each_call_through_a_locked_inbox_gets_no_answer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lock = _locked(tmp_path / "inbox.db")
-    monkeypatch.setattr(module, "BUSY_MS", 200)
+    monkeypatch.setattr(sqlite_store, "BUSY_MS", 200)
     store = Store(tmp_path / "inbox.db")
     said: list[str] = []
     try:

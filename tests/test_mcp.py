@@ -69,19 +69,23 @@ def answer_next(path: Path, lines: str, timeout: float = 10) -> QueuedQuestion:
 # -- the client ---------------------------------------------------------------------------
 
 
-def server_env(inbox: Path) -> dict[str, str]:
+def server_env(inbox: Path | str) -> dict[str, str]:
     return {**os.environ, "ASKCLI_INBOX": str(inbox), "NO_COLOR": "1"}
 
 
 @asynccontextmanager
 async def connected(
-    tmp_path: Path, *args: str, name: str = "test-client", cwd: Path | None = None
+    tmp_path: Path,
+    *args: str,
+    name: str = "test-client",
+    cwd: Path | None = None,
+    inbox: str | None = None,
 ) -> AsyncIterator[ClientSession]:
     """The SDK's client, connected over stdio to ``askcli mcp ARGS`` as its subprocess."""
     params = StdioServerParameters(
         command=str(askcli_path()),
         args=["mcp", *args],
-        env=server_env(tmp_path / "inbox.db"),
+        env=server_env(inbox or tmp_path / "inbox.db"),
         cwd=cwd or tmp_path,
     )
     with (tmp_path / "server.err").open("a") as errlog:

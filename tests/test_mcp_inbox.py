@@ -33,9 +33,9 @@ PORT = {
 
 
 def test_an_inbox_in_a_terminal_answers_an_mcp_client_across_its_timeout(
-    tmp_path: Path,
+    tmp_path: Path, inbox_where: str
 ) -> None:
-    inbox = tmp_path / "inbox.db"
+    inbox = inbox_where
     project = tmp_path / "project"
     project.mkdir()
     term: list[Terminal] = []
@@ -44,7 +44,7 @@ def test_an_inbox_in_a_terminal_answers_an_mcp_client_across_its_timeout(
         """askcli inbox in a pty: both questions, in the order they came."""
         where = tmp_path / "inbox-terminal"
         where.mkdir()
-        shown = Terminal(["inbox"], where, 200, ASKCLI_INBOX=str(inbox), NO_COLOR="1")
+        shown = Terminal(["inbox"], where, 200, ASKCLI_INBOX=inbox, NO_COLOR="1")
         term.append(shown)
         shown.expect(f"[2 waiting] #1 {COLOR['question']}  test-client ")
         shown.expect("project (pid ")  # the server's: two agents of one folder are apart
@@ -62,7 +62,7 @@ def test_an_inbox_in_a_terminal_answers_an_mcp_client_across_its_timeout(
         shown.expect("nothing waits")
 
     async def main() -> None:
-        async with connected(tmp_path, "--wait", "1", cwd=project) as session:
+        async with connected(tmp_path, "--wait", "1", cwd=project, inbox=inbox) as session:
             first = await session.call_tool("ask_user_questions", ASKED, read_timeout_seconds=10)
             ticket = Store(inbox).questions()[0].ticket
             assert ticket in text_of(first) and not first.is_error

@@ -28,7 +28,15 @@ from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.wire.documents import Document
 
-from .helpers import answer_one, answer_queued, askcli_path, example, opened_at, tamper
+from .helpers import (
+    answer_one,
+    answer_queued,
+    as_if_asked_by,
+    askcli_path,
+    example,
+    opened_at,
+    tamper,
+)
 
 LIBRARY = example("library.json")
 AGENT = Agent("ask", "s1", "/tmp/work")
@@ -191,7 +199,8 @@ def test_two_processes_claiming_share_the_questions_out(store: Store) -> None:
     assert together == ids  # each claimed once, none lost
 
 
-def test_the_file_is_the_owner_s_alone(store: Store) -> None:
+def test_the_file_is_the_owner_s_alone(tmp_path: Path) -> None:
+    store = Store(tmp_path / "inbox.db")
     store.submit(LIBRARY, AGENT)
     assert stat.S_IMODE(os.stat(store.path).st_mode) == 0o600
 
@@ -224,11 +233,11 @@ def test_ask_inbox_waits_for_the_answer(store: Store) -> None:
     reply = ask_inbox(store, Document(LIBRARY), AGENT, timeout=20, said=said.append)
     answering.join()
     assert '"Temporal"' in reply.replies[0]["content"]
-    assert said == [f"question 1 is waiting in the inbox {store.path}"]
+    assert said == [f"question 1 is waiting in the inbox {store.where}"]
 
 
 def _answer_when_there(store: Store, lines: str) -> None:
-    mine = Store(store.path)
+    mine = Store(opened_at(store))
     for _ in range(2000):
         if mine.questions():
             answer_queued(mine, lines)
@@ -321,11 +330,7 @@ def test_an_asker_killed_and_not_yet_reaped_counts_as_gone(store: Store) -> None
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         asked = store.submit(LIBRARY, AGENT)
-        tamper(  # as if the child had asked
-            store,
-            "UPDATE questions SET asker_pid = ?, asker_start = ? WHERE id = ?",
-            (child.pid, process_start(child.pid), asked.id),
-        )
+        as_if_asked_by(store, asked.id, child.pid, process_start(child.pid))
         assert store.tidy() == []
         child.kill()
         for _ in range(500):  # a zombie until reaped: wait until it is one
@@ -348,11 +353,8 @@ def test_a_pid_given_to_another_process_is_not_the_asker(store: Store) -> None:
         assert alive(child.pid, started) and not alive(child.pid, started + "0")
         asked = store.submit(LIBRARY, AGENT)
         kept = store.submit(LIBRARY, AGENT)
-        tamper(  # as if a process started at another time had asked
-            store,
-            "UPDATE questions SET asker_pid = ?, asker_start = ? WHERE id = ?",
-            (child.pid, "another-boot/1", asked.id),
-        )
+        # as if a process started at another time had asked
+        as_if_asked_by(store, asked.id, child.pid, "another-boot/1")
         assert [q.id for q in store.tidy()] == [asked.id]
         assert store.get(kept.id).state is QueueState.WAITING  # type: ignore[union-attr]
     finally:

@@ -38,6 +38,7 @@ RECONNECT = 30.0  # seconds an operation keeps trying to reach a server that wen
 CONNECT_TIMEOUT = 10  # seconds to reach the server at all
 BEAT = 1.0  # seconds between an asker's heartbeats
 LOOK = 1.0  # seconds a waiter waits for a push before it looks anyway
+GRACE = 2 * LEASE  # seconds after the server starts before leases lapse: all may come back
 LOCK = 0x61736B63  # the advisory lock held while the schema is made or migrated
 TABLES = ("version", "questions", "inboxes", "askers", "teams")
 
@@ -112,9 +113,13 @@ def _driver() -> Any:
     return psycopg
 
 
-def said(exc: BaseException) -> str:
-    """What a driver's error says, in one line: libpq's words without its prefixes."""
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+def said(exc: BaseException, url: str = "") -> str:
+    """What a driver's error says, in one line: libpq's words without its prefixes, and
+    without ``url`` (which may hold a password) where libpq repeats it."""
+    text = str(exc).strip()
+    if url:
+        text = text.replace(url, location.shown(url))
+    text = text.splitlines()[0] if text else type(exc).__name__
     if " failed: " in text:
         text = text.rsplit(" failed: ", 1)[1]
     for prefix in ("FATAL:", "ERROR:"):
@@ -158,7 +163,8 @@ class PostgresStore(Store):
                 application_name="askcli",
             )
         except psycopg.Error as exc:
-            raise InboxError(f"the inbox {self.where} cannot be reached: {said(exc)}") from None
+            why = said(exc, self.url)
+            raise InboxError(f"the inbox {self.where} cannot be reached: {why}") from None
 
     def _open(self) -> Any:
         if not _lost(self._db):
@@ -195,7 +201,7 @@ class PostgresStore(Store):
 
     def _grace(self, now: float) -> bool:
         """The server started less than two leases ago: everyone may still be coming back."""
-        return now < self._started + 2 * LEASE
+        return now < self._started + GRACE
 
     def _sql(self, text: str) -> str:
         return text.replace("?", "%s")
@@ -214,9 +220,9 @@ class PostgresStore(Store):
             except psycopg.Error as exc:
                 if not _lost(self._db) or isinstance(exc, psycopg.errors.QueryCanceled):
                     raise InboxError(
-                        f"the inbox {self.where} cannot be used: {said(exc)}"
+                        f"the inbox {self.where} cannot be used: {said(exc, self.url)}"
                     ) from None
-                why = said(exc)
+                why = said(exc, self.url)
             except InboxError as exc:
                 if not self._known:
                     raise
@@ -387,13 +393,18 @@ class _Hub:
                     self._bump()
             except (psycopg.Error, InboxError):
                 self.db.close()
+                pause = 0.1
                 while True:
-                    time.sleep(0.2)
+                    time.sleep(pause)
+                    pause = min(pause * 2, LOOK)
                     try:
                         self.db = self._listen()
                         break
-                    except InboxError:
-                        continue
+                    except InboxError as exc:
+                        if _gone(exc):
+                            _forget(self.store)
+                            self._bump()  # waiters look, and are told
+                            return
                 self._bump()
 
 
@@ -419,6 +430,19 @@ class _Pushed(Changes):
 _hubs: dict[tuple[int, str], _Hub | None] = {}
 _beats: dict[tuple[int, str], threading.Thread] = {}
 _threads = threading.Lock()
+
+
+def _gone(exc: InboxError) -> bool:
+    """The database itself is gone (dropped), not just out of reach for a while."""
+    return "does not exist" in str(exc)
+
+
+def _forget(store: PostgresStore) -> None:
+    """This process's threads of ``store``'s database are let go of."""
+    key = (os.getpid(), store.url)
+    with _threads:
+        _hubs.pop(key, None)
+        _beats.pop(key, None)
 
 
 def _hub(store: PostgresStore) -> _Hub | None:
@@ -455,8 +479,11 @@ def _beat(store: PostgresStore) -> None:
                 time.sleep(BEAT)
                 try:
                     beating._run(lambda db: db.execute(renew, params))
-                except InboxError:
-                    continue
+                except InboxError as exc:
+                    if _gone(exc):
+                        _forget(store)
+                        beating.close()
+                        return
 
         thread = threading.Thread(target=run, name="askcli-inbox-beat", daemon=True)
         thread.start()

@@ -164,7 +164,7 @@ class Store:
         if cls is not Store:
             return super().__new__(cls)
         named = str(where) if where is not None else os.environ.get("ASKCLI_INBOX") or ""
-        if location.url_scheme(named) is not None:
+        if location.is_postgres(named):
             from .postgres_store import PostgresStore
 
             return super().__new__(PostgresStore)

@@ -112,6 +112,7 @@ class Watch:
             seen: set[int] = set()
             waiting: set[int] = set()
             told: set[int] = set()  # withdrawals said
+            changes = store.changes()  # before the first look: nothing after it is missed
             try:
                 store.heartbeat(self.inbox)
                 seen = set(store.ids(states=(QueueState.WAITING, QueueState.ANSWERING)))
@@ -121,7 +122,6 @@ class Watch:
             self._ready.set()
             beat = time.monotonic() + HEARTBEAT
             tidy = time.monotonic()
-            changes = store.changes()
             while not self._stop.is_set():
                 # pushed changes are waited for; otherwise the queue is looked at each period
                 changed = changes.wait(self.period) if store.pushes else True
