@@ -21,14 +21,6 @@ def inbox_where(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     if request.param == "sqlite":
         return str(tmp_path / "inbox.db")
     url: str = request.getfixturevalue("postgres_url")
-    cluster: Cluster = request.getfixturevalue("postgres_cluster")
-    with cluster.connect() as db:  # what a server just (re)started forgives is waited out
-        row = db.execute(
-            "SELECT extract(epoch FROM clock_timestamp() - pg_postmaster_start_time())::float8"
-        ).fetchone()
-    up = float(row[0]) if row is not None else 0.0
-    if up < GRACE:
-        time.sleep(GRACE - up)
     return url
 
 
@@ -71,11 +63,23 @@ def postgres_cluster() -> Iterator[Cluster]:
         atexit.unregister(cluster.close)
 
 
+def past_grace(cluster: Cluster) -> None:
+    """Wait out what a server just (re)started forgives (askcli lets no lease lapse then)."""
+    with cluster.connect() as db:
+        row = db.execute(
+            "SELECT extract(epoch FROM clock_timestamp() - pg_postmaster_start_time())::float8"
+        ).fetchone()
+    up = float(row[0]) if row is not None else 0.0
+    if up < GRACE:
+        time.sleep(GRACE - up)
+
+
 @pytest.fixture
 def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
     """``postgresql://askcli_test@127.0.0.1:PORT/test_N``: a database created for this test alone
     (the server started first if a test left it stopped), dropped after it."""
     postgres_cluster.start()
+    past_grace(postgres_cluster)
     name = postgres_cluster.new_database()
     yield postgres_cluster.url(name)
     if postgres_cluster.running:

@@ -472,6 +472,7 @@ def _beat(store: PostgresStore) -> None:
         )
         params = (asker_id(me), me.host, askers.place(), me.pid, me.start)
         beating = PostgresStore(store.url)
+        beating._known = store._known  # a server reached before is waited for, as there
         beating._run(lambda db: db.execute(renew, params))
 
         def run() -> None:
