@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = sys.executable
@@ -282,12 +282,29 @@ def bench_replay() -> None:
     )
 
 
-def _inbox_env(work: Path, name: str) -> dict[str, str]:
-    folder = work / name
+class Inbox:
+    """Where the inbox figures are measured: an SQLite file, or a PostgreSQL database (one
+    per figure) of a throwaway cluster on loopback (tests/postgres.py)."""
+
+    def __init__(self, name: str, cluster: Any = None) -> None:
+        self.name = name
+        self.cluster = cluster
+
+    def where(self, folder: Path) -> str:
+        if self.cluster is None:
+            return str(folder / "inbox.db")
+        return str(self.cluster.url(self.cluster.new_database()))
+
+    def label(self, what: str) -> str:
+        return f"inbox ({self.name}): {what}"
+
+
+def _inbox_env(work: Path, name: str, inbox: Inbox) -> dict[str, str]:
+    folder = work / f"{name}-{inbox.name}"
     folder.mkdir()
     return {
         **ENV,
-        "ASKCLI_INBOX": str(folder / "inbox.db"),
+        "ASKCLI_INBOX": inbox.where(folder),
         "XDG_STATE_HOME": str(folder / "state"),
         "ASKCLI_NOTIFY": "none",
     }
@@ -311,12 +328,12 @@ def _until(lines: queue.Queue[tuple[float, str]], text: str, timeout: float = 10
             raise RuntimeError(f"the stream ended before {text!r}")
 
 
-def bench_inbox_arrival(work: Path) -> None:
+def bench_inbox_arrival(work: Path, inbox_at: Inbox) -> None:
     """A question submitted to the queue until a waiting ``askcli inbox`` says it arrived."""
     from askcli.inbox.store import Agent, Store
 
-    env = _inbox_env(work, "arrival")
-    store = Store(Path(env["ASKCLI_INBOX"]))
+    env = _inbox_env(work, "arrival", inbox_at)
+    store = Store(env["ASKCLI_INBOX"])
     inbox = subprocess.Popen(
         [ASKCLI, "inbox"],
         stdin=subprocess.PIPE,
@@ -353,20 +370,20 @@ def bench_inbox_arrival(work: Path) -> None:
         f"  {len(spent)} arrivals: min {min(spent) * 1000:.1f} ms, max {max(spent) * 1000:.1f} ms"
     )
     report(
-        "inbox: arrival in a waiting askcli inbox (median)",
+        inbox_at.label("arrival in a waiting askcli inbox (median)"),
         "<= 100 ms",
         f"{value * 1000:.1f} ms",
         value <= 0.100,
     )
 
 
-def bench_inbox_delivery(work: Path) -> None:
+def bench_inbox_delivery(work: Path, inbox_at: Inbox) -> None:
     """An answer stored by an inbox until its ``askcli ask --inbox`` asker prints it."""
     from askcli.inbox.person import inbox_id
     from askcli.inbox.store import Store
 
-    env = _inbox_env(work, "delivery")
-    store = Store(Path(env["ASKCLI_INBOX"]))
+    env = _inbox_env(work, "delivery", inbox_at)
+    store = Store(env["ASKCLI_INBOX"])
     me = inbox_id()
     store.heartbeat(me)
     source = work / "delivery.json"
@@ -404,14 +421,14 @@ def bench_inbox_delivery(work: Path) -> None:
     value = statistics.median(spent)
     print(f"  {len(spent)} answers: min {min(spent) * 1000:.1f} ms, max {max(spent) * 1000:.1f} ms")
     report(
-        "inbox: delivery of an answer to its asker (median)",
+        inbox_at.label("delivery of an answer to its asker (median)"),
         "<= 100 ms",
         f"{value * 1000:.1f} ms",
         value <= 0.100,
     )
 
 
-def bench_inbox_load(work: Path, askers: int = 50, each: int = 20) -> None:
+def bench_inbox_load(work: Path, inbox_at: Inbox, askers: int = 50, each: int = 20) -> None:
     """``askers`` askcli ask --inbox processes of ``each`` calls, answered by two scripted
     inboxes at once (in process, with the screens' code): none lost, none answered twice."""
     import io
@@ -425,8 +442,8 @@ def bench_inbox_load(work: Path, askers: int = 50, each: int = 20) -> None:
     from askcli.terminal.options import RunOptions
     from askcli.wire.documents import Document
 
-    env = _inbox_env(work, "load")
-    path = Path(env["ASKCLI_INBOX"])
+    env = _inbox_env(work, "load", inbox_at)
+    path = env["ASKCLI_INBOX"]
     total = askers * each
     sources = []
     for a in range(askers):
@@ -440,10 +457,11 @@ def bench_inbox_load(work: Path, askers: int = 50, each: int = 20) -> None:
         store = Store(path)
         me = inbox_id() + f":{slot}"
         store.heartbeat(me)
+        changes = store.changes()  # pushed (PostgreSQL), or a look every few ms
         while not done.is_set():
             held = store.claim(me)
             if held is None:
-                time.sleep(0.002)
+                changes.wait(0.25 if store.pushes else 0.002)
                 continue
             conv = Conversation(
                 TextLineReader(io.StringIO("2\n1,3\n\n"), interactive=False),
@@ -492,13 +510,13 @@ def bench_inbox_load(work: Path, askers: int = 50, each: int = 20) -> None:
         f" {sum(q.state is QueueState.ANSWERED for q in kept)} answered in the queue"
     )
     report(
-        f"inbox: {askers} askers x {each} questions, lost / answered twice",
+        inbox_at.label(f"{askers} askers x {each} questions, lost / answered twice"),
         "0 / 0",
         f"{lost} / {twice}",
         lost == 0 and twice == 0 and right and len(ids) == total,
     )
     report(
-        "inbox: calls per second through the queue (2 inboxes)",
+        inbox_at.label("calls per second through the queue (2 inboxes)"),
         "reported",
         f"{total / seconds:,.0f}/s",
         True,
@@ -538,6 +556,27 @@ def importtime() -> None:
     )
 
 
+def inboxes(work: Path) -> None:
+    """The inbox figures on SQLite, then on PostgreSQL beside them (skipped, saying why,
+    where no PostgreSQL server can be started)."""
+    for bench in (bench_inbox_arrival, bench_inbox_delivery, bench_inbox_load):
+        bench(work, Inbox("SQLite"))
+    sys.path.insert(0, str(ROOT))
+    from tests.postgres import Cluster, ClusterUnavailable
+
+    try:
+        cluster = Cluster()
+        cluster.start()
+    except ClusterUnavailable as exc:
+        print(f"  inbox (PostgreSQL): not measured: {str(exc).splitlines()[0]}")
+        return
+    try:
+        for bench in (bench_inbox_arrival, bench_inbox_delivery, bench_inbox_load):
+            bench(work, Inbox("PostgreSQL", cluster))
+    finally:
+        cluster.close()
+
+
 def main() -> None:
     print(
         f"askcli benchmarks: median of {RUNS} runs unless said; {os.cpu_count()} CPUs;"
@@ -552,9 +591,7 @@ def main() -> None:
         bench_todos(work)
         bench_hostile(work)
         bench_replay()
-        bench_inbox_arrival(work)
-        bench_inbox_delivery(work)
-        bench_inbox_load(work)
+        inboxes(work)
     print(f"{sum(results)}/{len(results)} figures meet their targets")
 
 

@@ -248,6 +248,9 @@ class Cluster:
                 "synchronous_commit = off\n"
                 "full_page_writes = off\n"
                 "logging_collector = off\n"
+                # an askcli asker holds two connections (its own, and one that listens):
+                # 50 askers at once and their inboxes need more than the default 100
+                "max_connections = 300\n"
             )
 
     # --- the server

@@ -292,7 +292,7 @@ class Asker:
         start = time.monotonic()
         deadline = start + self.wait
         told = start
-        changes = self.store.changes()
+        changes = self.store.changes(question.id)
         state: QueueState | None = None
         looked = -LOOK
         while True:  # looked at when a change is pushed (else each time), and every LOOK s

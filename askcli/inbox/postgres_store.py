@@ -95,7 +95,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             PRIMARY KEY (team, member)
         )""",
         f"""CREATE FUNCTION {SCHEMA}.notify() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN PERFORM pg_notify('{CHANNEL}', ''); RETURN NULL; END $$""",
+            BEGIN
+                PERFORM pg_notify('{CHANNEL}', (CASE TG_OP WHEN 'DELETE' THEN OLD.id
+                    ELSE NEW.id END)::text);
+                RETURN NULL;
+            END $$""",
         f"""CREATE TRIGGER questions_changed AFTER INSERT OR DELETE OR UPDATE OF status
             ON {SCHEMA}.questions FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.notify()""",
     ),
@@ -246,9 +250,9 @@ class PostgresStore(Store):
 
     # -- pushes and leases -------------------------------------------------------------
 
-    def changes(self) -> Changes:
+    def changes(self, question_id: int | None = None) -> Changes:
         hub = _hub(self)
-        return Changes() if hub is None else _Pushed(hub)
+        return Changes() if hub is None else _Pushed(hub, question_id)
 
     def _asking(self) -> None:
         _beat(self)
@@ -361,16 +365,19 @@ def _version(db: Any, where: str) -> int:
     return version
 
 
-# -- the threads of a process: one listening, one renewing its askers' lease ------------
+# -- the thread of a process that listens and renews its lease as an asker ---------------
 
 
 class _Hub:
-    """A connection that LISTENs, in a thread of its own; ``generation`` counts pushes (and
-    connections made again, after which anything may have changed)."""
+    """A connection that LISTENs, in a thread of its own, and renews this process's lease
+    as an asker; ``generation`` counts pushes (and connections made again, after which
+    anything may have changed)."""
 
     def __init__(self, store: PostgresStore) -> None:
         self.store = store
         self.generation = 0
+        self.touched: dict[int, int] = {}  # question id -> the generation it last changed in
+        self.epoch = 0  # the generation of the last reconnection: any question may have changed
         self.changed = threading.Condition()
         self.db = self._listen()  # before anyone's first look: no push is missed
         threading.Thread(target=self._run, name="askcli-inbox-listen", daemon=True).start()
@@ -380,17 +387,28 @@ class _Hub:
         db.execute(f"LISTEN {CHANNEL}")
         return db
 
-    def _bump(self) -> None:
+    def _bump(self, payload: str = "") -> None:
         with self.changed:
             self.generation += 1
+            if payload.isdigit():
+                if len(self.touched) >= 10_000:  # forgotten: everyone looks once
+                    self.touched.clear()
+                    self.epoch = self.generation
+                self.touched[int(payload)] = self.generation
+            else:
+                self.epoch = self.generation
             self.changed.notify_all()
 
     def _run(self) -> None:
         psycopg = _driver()
+        key = (os.getpid(), self.store.url)
         while True:
             try:
-                for _ in self.db.notifies(timeout=LOOK):
-                    self._bump()
+                for pushed in self.db.notifies(timeout=BEAT):
+                    self._bump(pushed.payload)
+                renewal = _renewals.get(key)
+                if renewal is not None:  # this process asks: its lease
+                    self.db.execute(*renewal)
             except (psycopg.Error, InboxError):
                 self.db.close()
                 pause = 0.1
@@ -409,26 +427,37 @@ class _Hub:
 
 
 class _Pushed(Changes):
-    def __init__(self, hub: _Hub) -> None:
+    """The pushes a waiter cares for: every one, or those of its question (and a connection
+    made again, after which anything may have changed)."""
+
+    def __init__(self, hub: _Hub, question_id: int | None) -> None:
         self.hub = hub
+        self.question_id = question_id
         self.seen = hub.generation
+
+    def _news(self) -> bool:
+        hub = self.hub
+        if self.question_id is None:
+            return hub.generation != self.seen
+        return hub.touched.get(self.question_id, 0) > self.seen or hub.epoch > self.seen
 
     def wait(self, timeout: float | None) -> bool:
         wait = LOOK if timeout is None else min(timeout, LOOK)
         with self.hub.changed:
-            self.hub.changed.wait_for(lambda: self.hub.generation != self.seen, wait)
-            changed = self.hub.generation != self.seen
+            self.hub.changed.wait_for(self._news, wait)
+            changed = self._news()
             self.seen = self.hub.generation
         return changed
 
     def pending(self) -> bool:
-        now = self.hub.generation
-        changed, self.seen = now != self.seen, now
+        with self.hub.changed:
+            changed = self._news()
+            self.seen = self.hub.generation
         return changed
 
 
 _hubs: dict[tuple[int, str], _Hub | None] = {}
-_beats: dict[tuple[int, str], threading.Thread] = {}
+_renewals: dict[tuple[int, str], tuple[str, tuple[Any, ...]]] = {}  # asker leases to renew
 _threads = threading.Lock()
 
 
@@ -442,7 +471,7 @@ def _forget(store: PostgresStore) -> None:
     key = (os.getpid(), store.url)
     with _threads:
         _hubs.pop(key, None)
-        _beats.pop(key, None)
+        _renewals.pop(key, None)
 
 
 def _hub(store: PostgresStore) -> _Hub | None:
@@ -459,33 +488,16 @@ def _hub(store: PostgresStore) -> _Hub | None:
 
 
 def _beat(store: PostgresStore) -> None:
-    """Renew this process's lease as an asker, now and every :data:`BEAT` seconds."""
-    key = (os.getpid(), store.url)
+    """Renew this process's lease as an asker now; its listener renews it every
+    :data:`BEAT` seconds from then on (one connection less per asker)."""
+    me = askers.me()
+    renew = (
+        f"INSERT INTO {SCHEMA}.askers (id, host, seen, place, pid, start) VALUES (%s, %s,"
+        " extract(epoch FROM clock_timestamp()), %s, %s, %s) ON CONFLICT (id) DO UPDATE"
+        " SET seen = excluded.seen"
+    )
+    params = (asker_id(me), me.host, askers.place(), me.pid, me.start)
+    store._run(lambda db: db.execute(renew, params))
     with _threads:
-        if key in _beats:
-            return
-        me = askers.me()
-        renew = (
-            f"INSERT INTO {SCHEMA}.askers (id, host, seen, place, pid, start) VALUES (%s, %s,"
-            " extract(epoch FROM clock_timestamp()), %s, %s, %s) ON CONFLICT (id) DO UPDATE"
-            " SET seen = excluded.seen"
-        )
-        params = (asker_id(me), me.host, askers.place(), me.pid, me.start)
-        beating = PostgresStore(store.url)
-        beating._known = store._known  # a server reached before is waited for, as there
-        beating._run(lambda db: db.execute(renew, params))
-
-        def run() -> None:
-            while True:
-                time.sleep(BEAT)
-                try:
-                    beating._run(lambda db: db.execute(renew, params))
-                except InboxError as exc:
-                    if _gone(exc):
-                        _forget(store)
-                        beating.close()
-                        return
-
-        thread = threading.Thread(target=run, name="askcli-inbox-beat", daemon=True)
-        thread.start()
-        _beats[key] = thread
+        _renewals[(os.getpid(), store.url)] = (renew, params)
+    _hub(store)

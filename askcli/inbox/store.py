@@ -196,8 +196,9 @@ class Store:
     locking = ""  # what a claim's SELECT adds to lock the row it takes
     skip_locked = ""  # and to pass rows another inbox is taking
 
-    def changes(self) -> Changes:
-        """A fresh view of the queue's changes, taken before the first look."""
+    def changes(self, question_id: int | None = None) -> Changes:
+        """A fresh view of the queue's changes (of one question's alone, with its id),
+        taken before the first look."""
         return Changes()
 
     def _lapse(self, db: Any, now: float) -> None:
@@ -298,7 +299,7 @@ class Store:
         """Wait until the question is answered (or withdrawn); the question as
         it then is, or None when ``timeout`` passed first. The result is not taken."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        changes = self.changes()
+        changes = self.changes(question_id)
         while True:  # a look at the state alone: the call is read once, at the end
             if self._state_while_waiting(question_id) not in (
                 QueueState.WAITING,
