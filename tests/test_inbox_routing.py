@@ -381,3 +381,56 @@ def test_inbox_url_selects_the_inbox(tmp_path: Path) -> None:
     shown = run(["inbox", "list", "--inbox-url", str(other)], tmp_path)
     assert "Which port? (for bob)" in shown
     assert run(["inbox", "list"], tmp_path) == ""
+
+
+# -- two people at two real inboxes ------------------------------------------------------
+
+
+def test_two_inboxes_a_question_for_bob_reaches_bob_only(tmp_path: Path) -> None:
+    from .test_inbox_pty import Queue, exit_status, result
+
+    queue = Queue(tmp_path)
+    try:
+        alice = queue.inbox("--as", "alice", name="alice")
+        alice.expect("(nothing waits in the inbox)")
+        bob = queue.inbox("--as", "bob", name="bob")
+        bob.expect("(nothing waits in the inbox)")
+        asker = queue.ask(ask("Deploy to production?"), "deploy", args=("--to", "bob"))
+        bob.expect("new #1: Deploy to production? (for bob)  ask ")
+        bob.expect("[1 waiting] #1 Deploy to production? (for bob)  ask ")
+        bob.expect("[y]: ")
+        alice.type("1")  # alice names it: refused, never shown
+        alice.expect("! question #1 is for bob, not for alice")
+        bob.type("")
+        bob.expect("Choose 1-3: ")
+        bob.type("1")
+        bob.expect("#1 answered: sent to ask ")
+        status, replies, _ = result(asker)
+        assert status == 0 and '"Deploy to production?"="Yes"' in replies[0]["content"]
+        alice.child.sendeof()
+        alice.expect("askcli: left the inbox")
+        assert exit_status(alice) == 0
+        shown = alice.log.getvalue()
+        assert "new #1" not in shown and "waiting] #1" not in shown
+        found = queue.store().get(1)
+        assert found is not None and found.answered_by == "bob"
+    finally:
+        queue.close()
+
+
+def test_a_waiting_question_for_bob_is_refused_to_alice_by_name(tmp_path: Path) -> None:
+    from .test_inbox_pty import Queue, exit_status
+
+    queue = Queue(tmp_path)
+    try:
+        queue.ask(ask("Deploy to production?"), "deploy", args=("--to", "bob"))
+        alice = queue.inbox("--as", "alice", name="alice")
+        alice.expect("(nothing waits in the inbox)")
+        alice.type("1")
+        alice.expect("! question #1 is for bob, not for alice")
+        alice.child.sendeof()
+        assert exit_status(alice) == 0
+        found = queue.store().get(1)
+        assert found is not None and found.state is QueueState.WAITING
+    finally:
+        queue.close()
