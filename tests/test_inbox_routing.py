@@ -434,3 +434,32 @@ def test_a_waiting_question_for_bob_is_refused_to_alice_by_name(tmp_path: Path) 
         assert found is not None and found.state is QueueState.WAITING
     finally:
         queue.close()
+
+
+def test_askcli_hook_to_addresses_its_question(tmp_path: Path) -> None:
+    from .test_hook import hook_input
+
+    stdin = json.dumps(hook_input())
+    out = run(["hook", "--to", "bob", "--timeout", "0.2"], tmp_path, stdin)
+    assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    (asked,) = Store(tmp_path / "inbox.db").questions(states=tuple(QueueState))
+    assert asked.to == "bob" and asked.state is QueueState.WITHDRAWN
+
+
+def test_askcli_acp_to_addresses_its_questions(tmp_path: Path) -> None:
+    from .test_acp import SHORT, chunk, inbox_env, setup
+
+    agent, _ = setup(tmp_path, [[SHORT, chunk("after")]])
+    args = ["acp", "--inbox", "--to", "ops", "--timeout", "0.5", "--prompt", "go", "--"]
+    proc = subprocess.run(
+        [str(askcli_path()), *args, *agent],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=tmp_path,
+        env=inbox_env(tmp_path),
+    )
+    assert proc.returncode == 3, proc.stderr
+    found = Store(tmp_path / "inbox.db").get(1)
+    assert found is not None and found.to == "ops"
