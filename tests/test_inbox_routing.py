@@ -463,3 +463,8 @@ def test_askcli_acp_to_addresses_its_questions(tmp_path: Path) -> None:
     assert proc.returncode == 3, proc.stderr
     found = Store(tmp_path / "inbox.db").get(1)
     assert found is not None and found.to == "ops"
+
+
+def test_an_empty_inbox_url_is_refused(tmp_path: Path) -> None:
+    said = run(["inbox", "list", "--inbox-url", ""], tmp_path, status=2)
+    assert said == "askcli: --inbox-url: give a postgresql:// URL or a file, not nothing\n"

@@ -225,6 +225,9 @@ def _inbox_url(ctx: click.Context, param: click.Parameter, value: str | None) ->
     from ..inbox.location import password_refused
 
     refused = password_refused(value, "--inbox-url")
+    if not value.strip():
+        say_err("askcli: --inbox-url: give a postgresql:// URL or a file, not nothing\n")
+        ctx.exit(int(ExitStatus.INVALID))
     if refused is not None:
         say_err(f"askcli: {visible(str(refused))}\n")
         ctx.exit(int(ExitStatus.INVALID))
