@@ -468,3 +468,11 @@ def test_askcli_acp_to_addresses_its_questions(tmp_path: Path) -> None:
 def test_an_empty_inbox_url_is_refused(tmp_path: Path) -> None:
     said = run(["inbox", "list", "--inbox-url", ""], tmp_path, status=2)
     assert said == "askcli: --inbox-url: give a postgresql:// URL or a file, not nothing\n"
+
+
+def test_the_inbox_group_s_as_is_its_subcommands(queue: Store, tmp_path: Path) -> None:
+    asked = queue.submit(ask("Which port?"), ASKER, to="bob")
+    assert run(["inbox", "--as", "alice", "list"], tmp_path) == ""
+    assert f"#{asked.id}" in run(["inbox", "--as", "bob", "list"], tmp_path)
+    said = run(["inbox", "--as", "alice", "answer", str(asked.id)], tmp_path, "1\n", status=2)
+    assert said == f"askcli: question #{asked.id} is for bob, not for alice\n"

@@ -135,6 +135,9 @@ def mcp(
     ctx.exit(status)
 
 
+AS = "askcli.inbox_as"  # the inbox group's --as, for its subcommands
+
+
 @click.group(invoke_without_command=True)
 @answers_option
 @notify_option
@@ -179,6 +182,7 @@ def inbox(
     130 Ctrl-C, 143 SIGTERM, 129 SIGHUP; the question held then waits again.
     """
     if ctx.invoked_subcommand is not None:
+        ctx.meta[AS] = person  # `inbox --as NAME list` is `inbox list --as NAME`
         return
     from ..inbox.person import Inbox
     from ..inbox.routing import login_name
@@ -245,7 +249,7 @@ def inbox_list(ctx: click.Context, as_json: bool, every: bool, person: str | Non
             every=every,
             width=width,
             said=said,
-            person=person,
+            person=person or ctx.meta.get(AS),
         ),
     )
 
@@ -295,7 +299,7 @@ def inbox_answer(
     err = text_stream(sys.stderr, errors="backslashreplace")
     out = cast(TextIO, Stdout(text_stream(sys.stdout, errors="strict")))
     conv = inbox_conversation(reader, err, journal, wording)
-    who = person if person is not None else login_name()
+    who = person or ctx.meta.get(AS) or login_name()
     guard_pipe(
         ctx,
         lambda: answer_by_id(Store(), question_id, conv, out, output=Output(output), person=who),
