@@ -41,14 +41,19 @@ class Queue:
         return Store(self.where)
 
     def ask(
-        self, document: dict[str, Any], name: str, cwd: Path | None = None
+        self,
+        document: dict[str, Any],
+        name: str,
+        cwd: Path | None = None,
+        args: tuple[str, ...] = (),
     ) -> subprocess.Popen[str]:
-        """Start an asker (in folder ``cwd``) and wait until its question is queued."""
+        """Start an asker (in folder ``cwd``, with ``args``, such as ``--to bob``) and wait
+        until its question is queued."""
         before = len(self.store().questions(states=tuple(QueueState)))
         source = self.tmp / f"{name}.json"
         source.write_text(json.dumps(document))
         proc = subprocess.Popen(
-            [str(askcli_path()), "ask", "--inbox", str(source)],
+            [str(askcli_path()), "ask", "--inbox", *args, str(source)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

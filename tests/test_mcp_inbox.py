@@ -89,3 +89,13 @@ def test_an_inbox_in_a_terminal_answers_an_mcp_client_across_its_timeout(
     asked = Store(inbox).questions(states=tuple(QueueState))
     assert [q.state for q in asked] == [QueueState.ANSWERED, QueueState.ANSWERED]
     server_log(tmp_path)
+
+
+def test_askcli_mcp_to_addresses_its_questions(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with connected(tmp_path, "--wait", "0.5", "--to", "ops") as session:
+            first = await session.call_tool("ask_user_questions", PORT, read_timeout_seconds=10)
+            (asked,) = Store(tmp_path / "inbox.db").questions()
+            assert asked.ticket in text_of(first) and asked.to == "ops"
+
+    run(main)

@@ -531,3 +531,87 @@ def test_real_gemini_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
     (done_question,) = Store(inbox).questions(states=tuple(QueueState))
     assert done_question.state == QueueState.ANSWERED
     assert "Thanks." in out
+
+
+# --- --inbox-url and --to in the command written
+
+URL = "postgresql://asker@db.example:5432/askcli?sslmode=require"
+OPTIONS = ("--inbox-url", URL, "--to", "team ops")
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini", "opencode"])
+def test_setup_with_inbox_url_and_to_writes_them_and_undo_removes_exactly_that(
+    agent: str, tmp_path: Path
+) -> None:
+    path = setup.config_path(agent, tmp_path)
+    planned = setup.plan(agent, ASKCLI, tmp_path, options=OPTIONS)
+    setup.write(planned)
+    text = path.read_text()
+    doc = tomllib.loads(text) if agent == "codex" else json.loads(text)
+    if agent == "claude-code":
+        command = doc["hooks"]["PermissionRequest"][0]["hooks"][0]["command"]
+        assert command == (
+            "'/opt/ask cli/bin/askcli' hook --inbox-url"
+            " 'postgresql://asker@db.example:5432/askcli?sslmode=require' --to 'team ops'"
+        )
+        import shlex
+
+        assert shlex.split(command)[1:] == ["hook", *OPTIONS]
+    else:
+        server = {"codex": "mcp_servers", "gemini": "mcpServers", "opencode": "mcp"}[agent]
+        entry = doc[server]["askcli"]
+        words = entry["command"][1:] if agent == "opencode" else entry["args"]
+        assert words == ["mcp", "--wait", setup.WAIT, *OPTIONS]
+    # again with the same options: nothing; without them: the entry replaced
+    assert not setup.plan(agent, ASKCLI, tmp_path, options=OPTIONS).changes
+    # undo (given no options) removes it, as it was written
+    undone = setup.plan(agent, ASKCLI, tmp_path, undo=True)
+    assert undone.changes and "left" not in undone.said, undone.said
+    setup.write(undone)
+    left = path.read_text()
+    assert "askcli" not in left and URL not in left
+
+
+def test_setup_again_with_other_options_replaces_its_entry(tmp_path: Path) -> None:
+    apply("gemini", tmp_path)
+    planned = setup.plan("gemini", ASKCLI, tmp_path, options=("--to", "bob"))
+    assert planned.said == "replaced the MCP server mcpServers.askcli"
+    setup.write(planned)
+    doc = json.loads(setup.config_path("gemini", tmp_path).read_text())
+    assert doc["mcpServers"]["askcli"]["args"][-2:] == ["--to", "bob"]
+
+
+def test_undo_leaves_an_entry_whose_options_were_edited(tmp_path: Path) -> None:
+    setup.write(setup.plan("opencode", ASKCLI, tmp_path, options=("--to", "bob")))
+    path = setup.config_path("opencode", tmp_path)
+    doc = json.loads(path.read_text())
+    doc["mcp"]["askcli"]["command"].append("--reuse-for")  # a person's edit
+    path.write_text(json.dumps(doc))
+    planned = setup.plan("opencode", ASKCLI, tmp_path, undo=True)
+    assert planned.said == "left mcp.askcli alone: it is not as setup wrote it"
+
+
+def test_cli_setup_with_options_and_its_refusals(tmp_path: Path) -> None:
+    env = env_for(tmp_path)
+    path = setup.config_path("codex", tmp_path)
+    done = run_askcli("setup", "codex", "--inbox-url", URL, "--to", "bob", env=env)
+    assert done.returncode == 0, done.stderr
+    server = tomllib.loads(path.read_text())["mcp_servers"]["askcli"]
+    assert server["args"] == ["mcp", "--wait", setup.WAIT, "--inbox-url", URL, "--to", "bob"]
+    refused = run_askcli("setup", "codex", "--undo", "--to", "bob", env=env)
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        "askcli setup: --undo removes what setup wrote, whatever its --inbox-url and --to:"
+        " give it alone\n"
+    )
+    assert run_askcli("setup", "codex", "--undo", env=env).returncode == 0
+    assert "askcli" not in path.read_text()
+    secret = run_askcli(
+        "setup", "gemini", "--inbox-url", "postgresql://a:pw@db.example/askcli", env=env
+    )
+    assert secret.returncode == 2 and secret.stdout == ""
+    assert secret.stderr.startswith("askcli setup: --inbox-url holds a password, which every")
+    assert "pw@" not in secret.stderr
+    assert not setup.config_path("gemini", tmp_path).exists()
+    empty = run_askcli("setup", "gemini", "--to", "", env=env)
+    assert (empty.returncode, empty.stderr) == (2, "askcli: --to: a name may not be empty\n")

@@ -21,6 +21,7 @@ from .asking import ask, check, record, replay, schema, todo
 from .hosting import acp, claude
 from .serving import hook, inbox, mcp
 from .setting import doctor, setup
+from .teams import log, team
 
 _OUTPUT_ERRORS = (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG)
 
@@ -51,6 +52,8 @@ for _command in (
     doctor,
 ):
     cli.add_command(_command)
+inbox.add_command(team)
+inbox.add_command(log)
 
 
 # click 8.2+ raises this (a UsageError holding the whole help) for a group run without arguments

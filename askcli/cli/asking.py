@@ -27,11 +27,13 @@ from .params import (
     Seconds,
     answers_option,
     guard_pipe,
+    inbox_url_option,
     notify_option,
     output_option,
     session_option,
     source_argument,
     state_option,
+    to_option,
     usage_error,
     wording_option,
 )
@@ -67,6 +69,8 @@ from .params import (
     "of asking here, and print its result when it is answered [inbox file: $ASKCLI_INBOX, "
     "else $XDG_STATE_HOME/askcli/inbox.db].",
 )
+@to_option
+@inbox_url_option
 @click.pass_context
 def ask(
     ctx: click.Context,
@@ -80,6 +84,7 @@ def ask(
     notify: str | None,
     wording: Wording,
     inbox: bool,
+    to: str | None,
 ) -> None:
     """Ask the person the questions of each call in SOURCE (a file, or - for stdin).
 
@@ -110,7 +115,7 @@ def ask(
     if inbox:
         from ..inbox.asking import ask_answerer
 
-        answer = ask_answerer(timeout)
+        answer = ask_answerer(timeout, to)
     guard_pipe(
         ctx,
         lambda: int(

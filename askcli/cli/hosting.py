@@ -20,10 +20,12 @@ from .params import (
     Setting,
     answers_option,
     guard_pipe,
+    inbox_url_option,
     notify_option,
     prompt_of,
     prompt_option,
     record_option,
+    to_option,
     usage_error,
     wording_option,
 )
@@ -112,6 +114,8 @@ def claude(
     help="Answer a permission request or form nobody answers within SECONDS (here or in "
     "the inbox) cancelled, never allowed, and end the session (exit 3).",
 )
+@to_option
+@inbox_url_option
 @click.option(
     "--fs",
     "fs",
@@ -164,6 +168,7 @@ def acp(
     thoughts: bool,
     mode: str | None,
     config: tuple[tuple[str, str], ...],
+    to: str | None,
 ) -> None:
     """Host any Agent Client Protocol agent in plain lines: its permission requests and
     forms are asked here, its messages shown, each turn's final text printed on stdout.
@@ -198,6 +203,7 @@ def acp(
             thoughts=thoughts,
             mode=mode,
             config=config,
+            to=to,
         )
     except UsageError as exc:
         usage_error(ctx, exc)

@@ -200,3 +200,64 @@ def prompt_of(words: tuple[str, ...], given: str | None) -> str | None:
     if given is not None and words:
         raise UsageError("give the prompt either as PROMPT or with --prompt")
     return given if given is not None else " ".join(words) if words else None
+
+
+def check_name(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A person's or team's name (``--to``, ``--as``), checked: one line and exit 2 else."""
+    if value is None:
+        return None
+    from ..inbox.routing import checked_name
+
+    try:
+        return checked_name(value, f"--{param.name}" if param.name != "person" else "--as")
+    except UsageError as exc:
+        usage_error(ctx, exc)
+        raise AssertionError("usage_error exits") from None
+
+
+def _inbox_url(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """``--inbox-url``: the inbox this command uses, as ``$ASKCLI_INBOX`` names it; a URL
+    holding a password is refused (every user of the machine reads a command line)."""
+    if value is None:
+        return
+    import os
+
+    from ..inbox.location import password_refused
+
+    refused = password_refused(value, "--inbox-url")
+    if not value.strip():
+        say_err("askcli: --inbox-url: give a postgresql:// URL or a file, not nothing\n")
+        ctx.exit(int(ExitStatus.INVALID))
+    if refused is not None:
+        say_err(f"askcli: {visible(str(refused))}\n")
+        ctx.exit(int(ExitStatus.INVALID))
+    os.environ["ASKCLI_INBOX"] = value
+
+
+to_option = click.option(
+    "--to",
+    "to",
+    envvar="ASKCLI_TO",
+    metavar="NAME",
+    callback=check_name,
+    help="Address the questions queued in the inbox to the person or team NAME: only "
+    "their inboxes (askcli inbox --as NAME, or a member's) answer them [default: "
+    "$ASKCLI_TO, else anyone].",
+)
+inbox_url_option = click.option(
+    "--inbox-url",
+    metavar="URL",
+    expose_value=False,
+    callback=_inbox_url,
+    help="The inbox to use, as $ASKCLI_INBOX names it: a postgresql:// URL (its password in "
+    "~/.pgpass, PGPASSFILE or a service file, never here) or a file [default: $ASKCLI_INBOX, "
+    "else $XDG_STATE_HOME/askcli/inbox.db].",
+)
+as_option = click.option(
+    "--as",
+    "person",
+    metavar="NAME",
+    callback=check_name,
+    help="Answer as the person NAME: the questions for anyone, for NAME and for NAME's "
+    "teams [default: the login name].",
+)

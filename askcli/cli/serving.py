@@ -25,9 +25,13 @@ from ..wire.results import Wording
 from .params import (
     Seconds,
     answers_option,
+    as_option,
+    check_name,
     guard_pipe,
+    inbox_url_option,
     notify_option,
     output_option,
+    to_option,
     usage_error,
     wording_option,
 )
@@ -82,6 +86,8 @@ from .params import (
     "the same conversation for SECONDS after it was given (0: never); never to another "
     "conversation.",
 )
+@to_option
+@inbox_url_option
 @click.pass_context
 def mcp(
     ctx: click.Context,
@@ -91,6 +97,7 @@ def mcp(
     token: str | None,
     session: str | None,
     reuse_for: float,
+    to: str | None,
 ) -> None:
     """An MCP server (stdio) whose tools ask_user_questions, todo_write and get_answer are
     answered by a person in `askcli inbox` [inbox file: $ASKCLI_INBOX, else
@@ -117,6 +124,7 @@ def mcp(
             say=host.stderr_say,
             reuse_for=reuse_for,
             token_from="--token" if given else "$ASKCLI_MCP_TOKEN",
+            to=to,
         )
     except UsageError as exc:
         usage_error(ctx, exc)
@@ -125,6 +133,9 @@ def mcp(
         say_err(f"askcli: {visible(str(exc))}\n")
         status = int(ExitStatus.INVALID)
     ctx.exit(status)
+
+
+AS = "askcli.inbox_as"  # the inbox group's --as, for its subcommands
 
 
 @click.group(invoke_without_command=True)
@@ -146,6 +157,8 @@ def mcp(
     "journal/ when a person answers at a terminal].",
 )
 @wording_option
+@as_option
+@inbox_url_option
 @click.pass_context
 def inbox(
     ctx: click.Context,
@@ -154,6 +167,7 @@ def inbox(
     notify_command: str | None,
     journal: Path | None,
     wording: Wording,
+    person: str | None,
 ) -> None:
     """Answer every agent's queued questions here, one after another [inbox file:
     $ASKCLI_INBOX, else $XDG_STATE_HOME/askcli/inbox.db].
@@ -168,8 +182,10 @@ def inbox(
     130 Ctrl-C, 143 SIGTERM, 129 SIGHUP; the question held then waits again.
     """
     if ctx.invoked_subcommand is not None:
+        ctx.meta[AS] = person  # `inbox --as NAME list` is `inbox list --as NAME`
         return
     from ..inbox.person import Inbox
+    from ..inbox.routing import login_name
     from ..inbox.store import Store
 
     try:
@@ -180,22 +196,37 @@ def inbox(
     err = text_stream(sys.stderr, errors="backslashreplace")
     conv = inbox_conversation(reader, err, journal, wording)
     notice = notice_for(notify or "", reader, say_err)
-    session = Inbox(Store(), conv, notice=notice, command=notify_command)
+    who = person if person is not None else login_name()
+    session = Inbox(Store(), conv, notice=notice, command=notify_command, person=who)
     guard_pipe(ctx, session.run)
 
 
 @inbox.command("list")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
 @click.option("--all", "every", is_flag=True, help="Answered and withdrawn questions too.")
+@click.option(
+    "--as",
+    "person",
+    metavar="NAME",
+    callback=check_name,
+    help="Only the questions the person NAME may answer: for anyone, for NAME and for "
+    "NAME's teams [default: every question].",
+)
+@inbox_url_option
 @click.pass_context
-def inbox_list(ctx: click.Context, as_json: bool, every: bool) -> None:
+def inbox_list(ctx: click.Context, as_json: bool, every: bool, person: str | None) -> None:
     """List the questions waiting and being answered, oldest first (the questions of
     askers that died are withdrawn first); with --all, a question answered by a decline
     says declined. When there is none, stdout stays empty and stderr says so.
 
+    A question addressed to a person or team says so (for bob, for team ops), and one
+    being answered says by whom.
+
     With --json, one object per line: id, status, declined (true when the answer was a
     decline), agent (client, session, cwd), arrived (seconds since the epoch), kind
-    (question, permission or todo), question (the first one's text) and questions.
+    (question, permission or todo), question (the first one's text), questions, to (the
+    person or team it is for, null: anyone), being_answered_by, answered_by,
+    answered_host and finished (ISO 8601, UTC).
 
     Exit status: 0 listed, 2 the inbox file cannot be used, 141 stdout closed, 74 stdout
     cannot be written.
@@ -212,7 +243,13 @@ def inbox_list(ctx: click.Context, as_json: bool, every: bool) -> None:
     guard_pipe(
         ctx,
         lambda: list_questions(
-            Store(), printer(), as_json=as_json, every=every, width=width, said=said
+            Store(),
+            printer(),
+            as_json=as_json,
+            every=every,
+            width=width,
+            said=said,
+            person=person or ctx.meta.get(AS),
         ),
     )
 
@@ -228,6 +265,8 @@ def inbox_list(ctx: click.Context, as_json: bool, every: bool) -> None:
     help="Keep every answer in FILE as it is given (as for `askcli ask`).",
 )
 @wording_option
+@as_option
+@inbox_url_option
 @click.pass_context
 def inbox_answer(
     ctx: click.Context,
@@ -236,6 +275,7 @@ def inbox_answer(
     output: str,
     journal: Path | None,
     wording: Wording,
+    person: str | None,
 ) -> None:
     """Answer queued question ID (see `askcli inbox list`) with the answer lines on stdin;
     print its result on stdout, as `askcli ask` does.
@@ -244,9 +284,11 @@ def inbox_answer(
     Exit status: as for `askcli ask` (0 answered, 1 declined, 3 the answers ended,
     130 Ctrl-C, 143 SIGTERM, 129 SIGHUP: then nothing is printed and the question waits
     again), and 2 when question ID is not waiting (answered, being answered elsewhere,
-    withdrawn: its asker gave up or died) or its asker withdrew it meanwhile.
+    withdrawn: its asker gave up or died), is not for the person answering (--as) or its
+    asker withdrew it meanwhile.
     """
     from ..inbox.person import answer_by_id
+    from ..inbox.routing import login_name
     from ..inbox.store import Store
 
     try:
@@ -257,7 +299,11 @@ def inbox_answer(
     err = text_stream(sys.stderr, errors="backslashreplace")
     out = cast(TextIO, Stdout(text_stream(sys.stdout, errors="strict")))
     conv = inbox_conversation(reader, err, journal, wording)
-    guard_pipe(ctx, lambda: answer_by_id(Store(), question_id, conv, out, output=Output(output)))
+    who = person or ctx.meta.get(AS) or login_name()
+    guard_pipe(
+        ctx,
+        lambda: answer_by_id(Store(), question_id, conv, out, output=Output(output), person=who),
+    )
 
 
 @click.command()
@@ -274,8 +320,10 @@ def inbox_answer(
     help="Give up after this long and deny, telling the model nobody answered [default: "
     "wait until Claude Code ends the hook, after the hook's own timeout].",
 )
+@to_option
+@inbox_url_option
 @click.pass_context
-def hook(ctx: click.Context, here: bool, timeout: float | None) -> None:
+def hook(ctx: click.Context, here: bool, timeout: float | None, to: str | None) -> None:
     """A Claude Code hook: answers PreToolUse for AskUserQuestion and PermissionRequest
     for any tool through the inbox (or --here), in Claude Code's hook protocol.
 
@@ -290,4 +338,4 @@ def hook(ctx: click.Context, here: bool, timeout: float | None) -> None:
     """
     from ..hosts import hook as hooks
 
-    ctx.exit(hooks.main(here=here, timeout=timeout))
+    ctx.exit(hooks.main(here=here, timeout=timeout, to=to))

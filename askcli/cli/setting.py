@@ -12,6 +12,7 @@ import click
 from ..escaping import visible
 from ..runners.streams import say_err
 from ..status import ExitStatus
+from .params import check_name
 
 
 def _home() -> Path:
@@ -33,27 +34,68 @@ def _askcli() -> str | None:
 @click.argument("agent", type=click.Choice(["claude-code", "codex", "gemini", "opencode"]))
 @click.option("--dry-run", is_flag=True, help="Print the change as a unified diff; write nothing.")
 @click.option("--undo", is_flag=True, help="Remove what setup added (an edited entry is left).")
+@click.option(
+    "--inbox-url",
+    metavar="URL",
+    help="Write the command with --inbox-url URL: the agent's questions go to that inbox "
+    "(a postgresql:// URL without its password, or a file) [default: $ASKCLI_INBOX as the "
+    "agent's environment has it].",
+)
+@click.option(
+    "--to",
+    metavar="NAME",
+    callback=check_name,
+    help="Write the command with --to NAME: the agent's questions are for the person or "
+    "team NAME [default: $ASKCLI_TO as the agent's environment has it, else anyone].",
+)
 @click.pass_context
-def setup(ctx: click.Context, agent: str, dry_run: bool, undo: bool) -> None:
+def setup(
+    ctx: click.Context,
+    agent: str,
+    dry_run: bool,
+    undo: bool,
+    inbox_url: str | None,
+    to: str | None,
+) -> None:
     """Write askcli into AGENT's user config: Claude Code's hooks (~/.claude/settings.json),
     or askcli mcp as an MCP server for Codex (~/.codex/config.toml), Gemini CLI
     (~/.gemini/settings.json) and OpenCode (~/.config/opencode/opencode.json).
 
     Everything else in the file is kept; the former file is kept as FILE.askcli-backup. A
-    second run changes nothing.
+    second run changes nothing. --undo removes the entry as setup wrote it, with whatever
+    --inbox-url and --to it was written with.
 
     \b
     Exit status: 0 done (or nothing to do); 1 the file cannot be written; 2 a usage error,
     a config file that is not valid JSON or TOML (nothing written).
     """
     from ..hosts import setup as setting
+    from ..inbox.location import password_refused
 
+    refused = password_refused(inbox_url, "--inbox-url") if inbox_url is not None else None
+    if inbox_url is not None and not inbox_url.strip():
+        say_err("askcli setup: --inbox-url: give a postgresql:// URL or a file, not nothing\n")
+        ctx.exit(ExitStatus.USAGE)
+    if refused is not None:
+        say_err(f"askcli setup: {visible(str(refused))}\n")
+        ctx.exit(ExitStatus.USAGE)
+    if undo and (inbox_url is not None or to is not None):
+        say_err(
+            "askcli setup: --undo removes what setup wrote, whatever its --inbox-url and --to:"
+            " give it alone\n"
+        )
+        ctx.exit(ExitStatus.USAGE)
+    options: tuple[str, ...] = ()
+    if inbox_url is not None:
+        options += ("--inbox-url", inbox_url)
+    if to is not None:
+        options += ("--to", to)
     askcli = _askcli()
     if askcli is None:
         say_err("askcli setup: cannot tell where askcli is installed (not on PATH)\n")
         ctx.exit(ExitStatus.USAGE)
     try:
-        planned = setting.plan(agent, askcli, _home(), undo=undo)
+        planned = setting.plan(agent, askcli, _home(), undo=undo, options=options)
     except setting.SetupError as exc:
         say_err(f"askcli setup: {visible(str(exc))}\n")
         ctx.exit(ExitStatus.USAGE)

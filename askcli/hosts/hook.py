@@ -332,9 +332,14 @@ def asker_tag(session: str | None) -> str:
 
 
 def ask_queue(
-    hook: Hook, document: dict[str, Any], timeout: float | None, say: Callable[[str], None]
+    hook: Hook,
+    document: dict[str, Any],
+    timeout: float | None,
+    say: Callable[[str], None],
+    to: str | None = None,
 ) -> Any:
-    """Queue ``document`` for ``askcli inbox`` and wait for its reply."""
+    """Queue ``document`` for ``askcli inbox`` (addressed ``to`` a person or team) and wait
+    for its reply."""
     from ..inbox.asking import ask_inbox
     from ..inbox.store import Agent, Store
     from ..wire.documents import Document
@@ -342,7 +347,7 @@ def ask_queue(
     store = Store()
     agent = Agent(CLIENT, hook.session, hook.cwd, asker_tag(hook.session))
     try:  # a signal while it waits withdraws the question (ask_inbox)
-        return ask_inbox(store, Document(document), agent, timeout=timeout, said=say)
+        return ask_inbox(store, Document(document), agent, timeout=timeout, said=say, to=to)
     finally:
         store.close()
 
@@ -463,8 +468,9 @@ def answer(
     return HookOutcome(decision(hook, result), 0)
 
 
-def main(*, here: bool, timeout: float | None) -> int:
-    """``askcli hook``: read the hook input on stdin, print the decision on stdout."""
+def main(*, here: bool, timeout: float | None, to: str | None = None) -> int:
+    """``askcli hook``: read the hook input on stdin, print the decision on stdout; a
+    question for the inbox is addressed ``to`` a person or team (None: anyone)."""
     signals.install()
     err = sys.stderr
     with contextlib.suppress(AttributeError, ValueError):  # whatever the locale says
@@ -490,7 +496,7 @@ def main(*, here: bool, timeout: float | None) -> int:
         def ask(document: dict[str, Any]) -> Any:
             if here:
                 return ask_here(document, timeout)
-            return ask_queue(hook, document, timeout, say)
+            return ask_queue(hook, document, timeout, say, to)
 
         with watch:
             outcome = answer(hook, ask, say, lambda: watch.gone, lambda: watch.moved_on)

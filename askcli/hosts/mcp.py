@@ -182,7 +182,8 @@ class Asker:
     HTTP, and its label says so. A question is this server's, in the conversation
     (:class:`Session`) that asked it: only there does the identical call find it again
     (for ``reuse_for`` seconds once answered) and its ticket work. ``say``
-    gets the lines for the server's log (stderr).
+    gets the lines for the server's log (stderr). Questions are addressed ``to`` a person
+    or team (None: anyone).
     """
 
     def __init__(
@@ -196,8 +197,10 @@ class Asker:
         reuse_for: float = DEFAULT_REUSE,
         http: bool = False,
         say: Callable[[str], None] = lambda _: None,
+        to: str | None = None,
     ) -> None:
         self.store = store
+        self.to = to
         self.reuse_for = reuse_for
         self.http = http
         self.wait = wait
@@ -238,6 +241,7 @@ class Asker:
             self.agent(client, session),
             conversation=session.token,
             reuse_for=self.reuse_for,
+            to=self.to,
         )
         if question.state in (QueueState.WAITING, QueueState.ANSWERING):
             self.mine.add(question.id)
@@ -593,6 +597,7 @@ def run(
     say: Callable[[str], None],
     reuse_for: float = DEFAULT_REUSE,
     token_from: str = "--token",
+    to: str | None = None,
 ) -> int:
     """``askcli mcp``: the exit status. ``token_from`` says where ``token`` came from
     (``--token`` or ``$ASKCLI_MCP_TOKEN``), for the usage error of a weak one."""
@@ -619,6 +624,7 @@ def run(
         reuse_for=reuse_for,
         http=where is not None,
         say=say,
+        to=to,
     )
     if where is None:
         say(f"serving MCP over stdio; questions wait in the inbox {store.where}")

@@ -5,6 +5,9 @@ Claude Code gets the PreToolUse (AskUserQuestion) and PermissionRequest hooks ru
 server (docs/mcp.md). Everything else in the file is kept: a JSON file is read and written
 whole (its keys in their order), Codex's TOML has the one table replaced or appended as text,
 the rest byte-identical. :func:`plan` computes the new text; :func:`write` writes it.
+
+``--inbox-url URL`` and ``--to NAME`` are added to the command setup writes (the ``options``);
+``--undo`` removes an entry exactly as setup wrote it, with whatever options it was written.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ AGENTS = ("claude-code", "codex", "gemini", "opencode")
 WAIT = "590"  # under every timeout below (docs/mcp.md)
 HOOK_TIMEOUT = 3600
 HOOK_EVENTS = (("PreToolUse", "AskUserQuestion"), ("PermissionRequest", "*"))
+OPTIONS = ("--inbox-url", "--to")  # what setup may add to the command it writes
+Options = tuple[str, ...]  # ("--inbox-url", URL, "--to", NAME), each at most once
 
 
 class SetupError(Exception):
@@ -59,28 +64,74 @@ def config_path(agent: str, home: Path) -> Path:
     }[agent]
 
 
-def hook_command(askcli: str) -> str:
-    return f"{shlex.quote(askcli)} hook"
+def hook_command(askcli: str, options: Options = ()) -> str:
+    return " ".join(shlex.quote(word) for word in (askcli, "hook", *options))
 
 
-def entry(agent: str, askcli: str) -> Any:
-    """What setup writes for ``agent`` (the MCP server, or one hook group per event)."""
+def options_of(words: Any) -> Options | None:
+    """``words`` (what follows ``hook`` or ``mcp --wait N``) when they are options setup
+    writes: each of :data:`OPTIONS` at most once, with its value; None otherwise."""
+    if not isinstance(words, (list, tuple)) or len(words) % 2:
+        return None
+    if not all(isinstance(word, str) for word in words):
+        return None
+    names = list(words[::2])
+    if any(name not in OPTIONS for name in names) or len(set(names)) != len(names):
+        return None
+    return tuple(words)
+
+
+def _written_options(agent: str, found: Any) -> Options | None:
+    """The options of an entry of ``agent`` as setup writes it (None: not one)."""
     if agent == "claude-code":
-        hooks = [{"type": "command", "command": hook_command(askcli), "timeout": HOOK_TIMEOUT}]
+        hooks = found.get("hooks") if isinstance(found, dict) else None
+        if not isinstance(hooks, list) or len(hooks) != 1 or not isinstance(hooks[0], dict):
+            return None
+        command = hooks[0].get("command")
+        try:
+            words = shlex.split(command) if isinstance(command, str) else []
+        except ValueError:
+            return None
+        return options_of(words[2:]) if len(words) >= 2 and words[1] == "hook" else None
+    if not isinstance(found, dict):
+        return None
+    args = found.get("command") if agent == "opencode" else found.get("args")
+    skip = 4 if agent == "opencode" else 3
+    return options_of(args[skip:]) if isinstance(args, list) and len(args) >= skip else None
+
+
+def written(agent: str, askcli: str, found: Any) -> bool:
+    """Whether ``found`` (the MCP server, or a hook group of the event) is exactly what
+    setup writes for ``agent``, with whatever options it was written with."""
+    options = _written_options(agent, found)
+    if options is None:
+        return False
+    want = entry(agent, askcli, options)
+    if agent == "claude-code":
+        return any(found == group for group in want.values())
+    return bool(found == want)
+
+
+def entry(agent: str, askcli: str, options: Options = ()) -> Any:
+    """What setup writes for ``agent`` (the MCP server, or one hook group per event), its
+    command given ``options``."""
+    if agent == "claude-code":
+        command = hook_command(askcli, options)
+        hooks = [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT}]
         return {event: {"matcher": matcher, "hooks": hooks} for event, matcher in HOOK_EVENTS}
     if agent == "codex":
         return {
             "command": askcli,
-            "args": ["mcp", "--wait", WAIT],
+            "args": ["mcp", "--wait", WAIT, *options],
             "required": True,
             "tool_timeout_sec": 600,
             "default_tools_approval_mode": "approve",
         }
     if agent == "gemini":
-        return {"command": askcli, "args": ["mcp", "--wait", WAIT], "timeout": 600000}
+        return {"command": askcli, "args": ["mcp", "--wait", WAIT, *options], "timeout": 600000}
     return {
         "type": "local",
-        "command": [askcli, "mcp", "--wait", WAIT],
+        "command": [askcli, "mcp", "--wait", WAIT, *options],
         "enabled": True,
         "timeout": 600000,
     }
@@ -132,7 +183,13 @@ def is_askcli_hook(group: Any, matcher: str) -> bool:
     if not isinstance(hooks, list) or len(hooks) != 1 or not isinstance(hooks[0], dict):
         return False
     command = hooks[0].get("command")
-    return isinstance(command, str) and command.endswith(" hook") and "askcli" in command
+    if not isinstance(command, str) or "askcli" not in command:
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    return len(words) >= 2 and words[1] == "hook"
 
 
 def _object(doc: dict[str, Any], key: str, path: Path) -> dict[str, Any]:
@@ -142,9 +199,11 @@ def _object(doc: dict[str, Any], key: str, path: Path) -> dict[str, Any]:
     return found
 
 
-def _claude(doc: dict[str, Any], askcli: str, undo: bool, path: Path) -> list[str]:
+def _claude(
+    doc: dict[str, Any], askcli: str, undo: bool, path: Path, options: Options = ()
+) -> list[str]:
     """Add (or remove) the hook groups in ``doc``; what was done, in words."""
-    want = entry("claude-code", askcli)
+    want = entry("claude-code", askcli, options)
     if undo and not isinstance(doc.get("hooks"), dict):
         return []
     hooks = _object(doc, "hooks", path)
@@ -157,7 +216,7 @@ def _claude(doc: dict[str, Any], askcli: str, undo: bool, path: Path) -> list[st
             raise SetupError(f"{path}: hooks.{event} is not a JSON array")
         ours = [i for i, group in enumerate(groups) if is_askcli_hook(group, matcher)]
         if undo:
-            exact = [i for i in ours if groups[i] == want[event]]
+            exact = [i for i in ours if written("claude-code", askcli, groups[i])]
             for i in reversed(exact):
                 del groups[i]
             if exact:
@@ -180,17 +239,19 @@ def _claude(doc: dict[str, Any], askcli: str, undo: bool, path: Path) -> list[st
     return said
 
 
-def _mcp_json(doc: dict[str, Any], agent: str, askcli: str, undo: bool, path: Path) -> list[str]:
+def _mcp_json(
+    doc: dict[str, Any], agent: str, askcli: str, undo: bool, path: Path, options: Options = ()
+) -> list[str]:
     """Add (or remove) the MCP server ``askcli`` in a JSON config; what was done, in words."""
     key = "mcpServers" if agent == "gemini" else "mcp"
-    want = entry(agent, askcli)
+    want = entry(agent, askcli, options)
     if undo and not isinstance(doc.get(key), dict):
         return []
     servers = _object(doc, key, path)
     found = servers.get("askcli")
     said = []
     if undo:
-        if found == want:
+        if written(agent, askcli, found):
             del servers["askcli"]
             said.append(f"removed the MCP server {key}.askcli")
         elif found is not None:
@@ -224,23 +285,28 @@ def _toml_block(lines: list[str]) -> tuple[int, int] | None:
     return None
 
 
-def toml_entry(askcli: str) -> str:
+def toml_entry(askcli: str, options: Options = ()) -> str:
     """The ``[mcp_servers.askcli]`` table as setup writes it (docs/mcp.md)."""
+    args = ", ".join(json.dumps(a, ensure_ascii=False) for a in ("mcp", "--wait", WAIT, *options))
     return (
         "[mcp_servers.askcli]\n"
         f"command = {json.dumps(askcli, ensure_ascii=False)}\n"
-        f'args = ["mcp", "--wait", "{WAIT}"]\n'
+        f"args = [{args}]\n"
         "required = true\n"
         "tool_timeout_sec = 600\n"
         'default_tools_approval_mode = "approve"\n'
     )
 
 
-def _codex(path: Path, text: str, askcli: str, undo: bool) -> tuple[str, list[str]]:
+def _codex(
+    path: Path, text: str, askcli: str, undo: bool, options: Options = ()
+) -> tuple[str, list[str]]:
     doc = parse(path, text)
     servers = doc.get("mcp_servers")
     found = servers.get("askcli") if isinstance(servers, dict) else None
-    want = entry("codex", askcli)
+    if undo and written("codex", askcli, found):
+        options = _written_options("codex", found) or ()
+    want = entry("codex", askcli, options)
     if found == want and not undo:
         return text, []
     if found is None and undo:
@@ -260,11 +326,11 @@ def _codex(path: Path, text: str, askcli: str, undo: bool) -> tuple[str, list[st
         said = ["removed [mcp_servers.askcli]"]
     elif block is not None:
         start, end = block
-        new = "".join(lines[:start]) + toml_entry(askcli) + "".join(lines[end:])
+        new = "".join(lines[:start]) + toml_entry(askcli, options) + "".join(lines[end:])
         said = ["replaced [mcp_servers.askcli]"]
     else:
         head = text if not text or text.endswith("\n") else text + "\n"
-        new = head + ("\n" if head else "") + toml_entry(askcli)
+        new = head + ("\n" if head else "") + toml_entry(askcli, options)
         said = ["added [mcp_servers.askcli]"]
     try:
         now = tomllib.loads(new)
@@ -276,19 +342,20 @@ def _codex(path: Path, text: str, askcli: str, undo: bool) -> tuple[str, list[st
     return new, said
 
 
-def plan(agent: str, askcli: str, home: Path, *, undo: bool = False) -> Plan:
-    """What setup (or ``undo``) changes in ``agent``'s config file under ``home``."""
+def plan(agent: str, askcli: str, home: Path, *, undo: bool = False, options: Options = ()) -> Plan:
+    """What setup (or ``undo``) changes in ``agent``'s config file under ``home``; the
+    command written gets ``options`` (``--inbox-url URL``, ``--to NAME``)."""
     path = config_path(agent, home)
     before = read_text(path)
     after: str | None
     if agent == "codex":
-        after, said = _codex(path, before or "", askcli, undo)
+        after, said = _codex(path, before or "", askcli, undo, options)
     else:
         doc = parse(path, before or "")
         if agent == "claude-code":
-            said = _claude(doc, askcli, undo, path)
+            said = _claude(doc, askcli, undo, path, options)
         else:
-            said = _mcp_json(doc, agent, askcli, undo, path)
+            said = _mcp_json(doc, agent, askcli, undo, path, options)
         after = _dumps(doc) if said and any(s.split()[0] != "left" for s in said) else before
     if before is None and not after:
         after = None

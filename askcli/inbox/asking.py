@@ -96,13 +96,14 @@ def ask_inbox(
     timeout: float | None = None,
     said: Callable[[str], None] = lambda _: None,
     locked_is_no_answer: bool = False,
+    to: str | None = None,
 ) -> Reply:
-    """Queue one document and wait for an inbox to answer it; the reply ``ask`` would have
-    printed. ``said`` gets the lines the person at this end should read. An inbox locked
-    for longer than askcli waits raises InboxBusy, or, ``locked_is_no_answer``, is the
-    no-answer reply."""
+    """Queue one document (addressed ``to`` a person or team; None: anyone) and wait for
+    an inbox to answer it; the reply ``ask`` would have printed. ``said`` gets the lines
+    the person at this end should read. An inbox locked for longer than askcli waits
+    raises InboxBusy, or, ``locked_is_no_answer``, is the no-answer reply."""
     try:
-        return _ask_inbox(store, document, agent, timeout=timeout, said=said)
+        return _ask_inbox(store, document, agent, timeout=timeout, said=said, to=to)
     except InboxBusy as exc:  # no answer can come through a locked inbox
         if not locked_is_no_answer:
             raise
@@ -118,6 +119,7 @@ def _ask_inbox(
     *,
     timeout: float | None,
     said: Callable[[str], None],
+    to: str | None = None,
 ) -> Reply:
     if document.value is None:
         reason = document.report or document.error or "the input is not a JSON object"
@@ -127,7 +129,7 @@ def _ask_inbox(
         )
         return Reply([result.block()], ExitStatus.INVALID, [result])
     with _signals_held():  # queued and known, or neither: a signal comes after
-        question = store.submit(document.value, agent)
+        question = store.submit(document.value, agent, to=to)
     try:  # from here on a signal withdraws the question
         said(f"question {question.id} is waiting in the inbox {store.where}")
         found = store.wait(question.id, timeout)
@@ -150,26 +152,40 @@ def _ask_inbox(
     return reply_from_json(kept)
 
 
-def ask_answerer(timeout: float | None) -> Callable[[Any, Conversation, int], Any]:
-    """``ask --inbox``: each document is queued and its reply waited for."""
+def ask_answerer(
+    timeout: float | None, to: str | None = None
+) -> Callable[[Any, Conversation, int], Any]:
+    """``ask --inbox``: each document is queued (addressed ``to`` a person or team) and its
+    reply waited for."""
     store = Store()
     agent = Agent("ask", None, os.getcwd(), askers.tag())
 
     def answer(document: Any, conv: Conversation, seq: int) -> Any:
         return ask_inbox(
-            store, document, agent, timeout=timeout, said=conv.error, locked_is_no_answer=True
+            store,
+            document,
+            agent,
+            timeout=timeout,
+            said=conv.error,
+            locked_is_no_answer=True,
+            to=to,
         )
 
     return answer
 
 
-def acp_asker(conv: Conversation, timeout: float | None) -> Callable[[Any], Any]:
-    """``acp --inbox``: each permission request or form is queued and its reply waited for
-    (``timeout``: withdrawn when nobody answers in time)."""
+def acp_asker(
+    conv: Conversation, timeout: float | None, to: str | None = None
+) -> Callable[[Any], Any]:
+    """``acp --inbox``: each permission request or form is queued (addressed ``to`` a
+    person or team) and its reply waited for (``timeout``: withdrawn when nobody answers
+    in time)."""
     store = Store()
     try:  # an inbox file askcli cannot use is said before the agent starts
         store.ids()
     finally:
         store.close()  # opened again, when asked, in the thread that asks
     agent = Agent("acp", None, os.getcwd(), askers.tag())
-    return lambda document: ask_inbox(store, document, agent, timeout=timeout, said=conv.error)
+    return lambda document: ask_inbox(
+        store, document, agent, timeout=timeout, said=conv.error, to=to
+    )

@@ -37,7 +37,7 @@ from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import Output, output_lines
 from ..wire.results import CLAUDE_CODE_2_1_88, Wording
-from . import screens
+from . import audit, routing, screens
 from .asking import reply_to_json, unanswered
 from .store import QueuedQuestion, QueueState, Store
 from .watch import Commands, Event, Kind, Watch
@@ -78,14 +78,19 @@ class _Wake(Exception):
     """Something to tell the person at the inbox prompt: the prompt is left and shown again."""
 
 
-def not_waiting(store: Store, question_id: int) -> str:
-    """Why question ``question_id`` cannot be claimed: ``is being answered in another
-    inbox``, ``was withdrawn by its asker``, ``does not exist``."""
+def not_waiting(store: Store, question_id: int, person: str | None = None) -> str:
+    """Why question ``question_id`` cannot be claimed (by ``person``): ``is being answered
+    in another inbox``, ``was withdrawn by its asker``, ``does not exist``, ``is for bob,
+    not for alice``."""
     found = store.get(question_id)
     if found is None:
         return f"there is no question #{question_id}"
+    teams = store.teams() if found.to is not None else {}
+    if person is not None and not routing.may_answer(found, person, teams):
+        return routing.not_for(found, person, teams)
+    holder = f"by {visible(found.holder)} " if found.holder else ""
     why = {
-        QueueState.ANSWERING: "is being answered in another inbox",
+        QueueState.ANSWERING: f"is being answered {holder}in another inbox",
         QueueState.ANSWERED: "is answered already",
         QueueState.WITHDRAWN: "was withdrawn by its asker",
     }.get(found.state, "is not waiting")
@@ -112,7 +117,9 @@ class Inbox:
     """One ``askcli inbox`` session on ``store``, talking through ``conv``.
 
     ``notice`` (``--notify``) is written when a question arrives; ``command``
-    (``--notify-command``) is run for each arrival. :meth:`run` returns the exit status.
+    (``--notify-command``) is run for each arrival. ``person`` is who answers here: the
+    inbox sees the questions for anyone, for them and for their teams (None: every
+    question). :meth:`run` returns the exit status.
     """
 
     def __init__(
@@ -123,8 +130,10 @@ class Inbox:
         notice: Notice | None = None,
         command: str | None = None,
         period: float | None = None,
+        person: str | None = None,
     ) -> None:
         self.store = store
+        self.person = person
         self.conv = conv
         self.notice = notice
         self.id = inbox_id()
@@ -133,7 +142,7 @@ class Inbox:
         self.pending: list[Event] = []
         self.commands = Commands(command, self._problem) if command else None
         kwargs = {} if period is None else {"period": period}
-        self.watch = Watch(store, self.id, on_arrival=self.commands, **kwargs)
+        self.watch = Watch(store, self.id, on_arrival=self.commands, person=person, **kwargs)
         self._idle_said = False
         self._offered: int | None = None  # the question the last offer prompt was for
 
@@ -180,11 +189,25 @@ class Inbox:
                 continue
             elif event.kind is Kind.ARRIVED:
                 if self.current is None or question.id != self.current.id:
-                    self._say_line(screens.arrival(question, self.conv.style))
+                    self._say_line(screens.arrival(question, self.conv.style, self._teams()))
             elif event.kind is Kind.WITHDRAWN:
+                if not self._mine(question):
+                    continue  # never this person's to answer: nothing to say
                 self._say_line(screens.withdrew(question, self.conv.style))
                 if self.current is not None and self.current.id == question.id:
                     self.current = None
+
+    def _mine(self, question: QueuedQuestion) -> bool:
+        """Whether this inbox's person may answer ``question`` (or holds it)."""
+        if self.person is None or question.to is None:
+            return True
+        if self.current is not None and self.current.id == question.id:
+            return True
+        return routing.may_answer(question, self.person, self._teams())
+
+    def _teams(self) -> screens.Teams:
+        """The teams, as a line saying who a question is for needs them."""
+        return self.store.teams()
 
     def _say_line(self, text: str) -> None:
         if self.conv.open_line:
@@ -198,7 +221,7 @@ class Inbox:
         reader = self.conv.reader
         watching = isinstance(reader, FdLineReader)
         try:
-            self.store.heartbeat(self.id)
+            self.store.heartbeat(self.id, self.person)
             # before the watch's first look: questions of askers that died meanwhile are
             # said once, and claims of dead inboxes wait again for this one
             self.pending += [Event(Kind.WITHDRAWN, q) for q in self.store.tidy()]
@@ -233,7 +256,7 @@ class Inbox:
         while True:
             self._tell()
             if self.current is None:
-                self.current = self.store.claim(self.id)
+                self.current = self.store.claim(self.id, person=self.person)
                 self.watch.current = None if self.current is None else self.current.id
             held = self.current
             if held is not None and screens.asks_nothing(held.call):
@@ -268,8 +291,9 @@ class Inbox:
         return None
 
     def _offer(self, held: QueuedQuestion) -> int | None:
-        waiting = 1 + len(self.store.ids())
-        self.conv.say(screens.line(held, waiting, self.conv.style) + "\n")
+        waiting = 1 + len(self.store.ids(person=self.person))
+        teams = self._teams() if held.to is not None else screens.NO_TEAMS
+        self.conv.say(screens.line(held, waiting, self.conv.style, teams) + "\n")
         # the offer of a question newly on screen drops what was typed before it; the same
         # offer shown again (after an arrival's or a notice's line) keeps what is typed
         fresh, self._offered = held.id != self._offered, held.id
@@ -291,12 +315,13 @@ class Inbox:
         style = self.conv.style
         number = _number(word)
         if word in ("l", "list", "ls"):
-            shown = self.store.questions(states=screens.STATES_SHOWN)
+            shown = self.store.questions(states=screens.STATES_SHOWN, person=self.person)
             if not shown:
                 self.conv.say("  (no questions waiting)\n")
             mine = held.id if held is not None else None
+            teams = self._teams()
             for question in shown:
-                self.conv.say(screens.list_line(question, style, mine=mine) + "\n")
+                self.conv.say(screens.list_line(question, style, mine=mine, teams=teams) + "\n")
         elif word in ("?", "h", "help"):
             self.conv.say(screens.help_text(style.width))
         elif number is not None:
@@ -310,9 +335,10 @@ class Inbox:
     def _pick(self, number: int, held: QueuedQuestion | None) -> None:
         if held is not None and number == held.id:
             return
-        picked = self.store.claim(self.id, number)
+        picked = self.store.claim(self.id, number, person=self.person)
         if picked is None:
-            say_wrapped(self.conv, f"! {not_waiting(self.store, number)}", warn=True)
+            why = not_waiting(self.store, number, self.person)
+            say_wrapped(self.conv, f"! {why}", warn=True)
             return
         if held is not None:
             self.store.release(self.id, held.id)
@@ -328,7 +354,9 @@ class Inbox:
         self.watch.current = None
         style = self.conv.style
         secret = screens.has_secret(held.call)
-        if self.store.answer(self.id, held.id, reply_to_json(reply), secret=secret):
+        kept = reply_to_json(reply)
+        decided = audit.decision(held.call, kept)
+        if self.store.answer(self.id, held.id, kept, secret=secret, decision=decided):
             self.conv.say(screens.about(held, style, f"#{held.id} {done}: sent to ", after=True))
             self.conv.say("\n")
             return
@@ -387,17 +415,19 @@ def answer_by_id(
     out: TextIO,
     *,
     output: Output = Output.RESULT,
+    person: str | None = None,
 ) -> int:
-    """``inbox answer ID``: claim question ``question_id``, ask it through ``conv`` (answer
-    lines on stdin), store the reply and print it on ``out`` as ``ask`` would. The exit
-    status of ``ask``; 2 when the question is not waiting (or is withdrawn meanwhile); after
-    the answers ended or a signal nothing is printed and the question waits again."""
+    """``inbox answer ID``: claim question ``question_id`` (one ``person`` may answer), ask
+    it through ``conv`` (answer lines on stdin), store the reply and print it on ``out`` as
+    ``ask`` would. The exit status of ``ask``; 2 when the question is not waiting (or not
+    for ``person``, or is withdrawn meanwhile); after the answers ended or a signal nothing
+    is printed and the question waits again."""
     inbox = inbox_id()
-    store.heartbeat(inbox)
+    store.heartbeat(inbox, person)
     store.tidy()  # a question whose asker died is withdrawn, never answered into the void
-    held = store.claim(inbox, question_id)
+    held = store.claim(inbox, question_id, person=person)
     if held is None:
-        error(conv, not_waiting(store, question_id))
+        error(conv, not_waiting(store, question_id, person))
         with contextlib.suppress(InboxError):
             store.leave(inbox)
         return ExitStatus.INVALID
@@ -432,7 +462,9 @@ def answer_by_id(
             error(conv, f"the answers ended; #{held.id} waits again for an inbox")
             return ExitStatus.NO_ANSWER
         secret = screens.has_secret(held.call)
-        if not store.answer(inbox, held.id, reply_to_json(reply), secret=secret):
+        kept = reply_to_json(reply)
+        decided = audit.decision(held.call, kept)
+        if not store.answer(inbox, held.id, kept, secret=secret, decision=decided):
             error(conv, f"{not_waiting(store, held.id)}; your answer was not sent")
             return ExitStatus.INVALID
         for line in output_lines(reply.replies, reply.results, output):
@@ -459,11 +491,13 @@ def list_questions(
     every: bool = False,
     width: int = 80,
     said: Callable[[str], None] = lambda _: None,
+    person: str | None = None,
 ) -> int:
     """``inbox list``: a line per question waiting or being answered (``every``: all
     kept; two lines on a narrow terminal), oldest first; ``as_json``: one JSON object per
-    line. The questions of askers that died are withdrawn first. When there is none,
-    ``said`` gets ``nothing waits in the inbox`` (nothing is printed). Exit status 0."""
+    line; ``person``: only those that person may answer. The questions of askers that died
+    are withdrawn first. When there is none, ``said`` gets ``nothing waits in the inbox``
+    (nothing is printed). Exit status 0."""
     from ..terminal.rendering import Style
     from ..wire.envelopes import json_line
 
@@ -471,12 +505,13 @@ def list_questions(
     style = Style(width=width)
     store.tidy()  # askers that died withdrawn, claims whose lease ran out waiting again
     now = time.time()
-    found = store.questions(states=states)
+    found = store.questions(states=states, person=person)
+    teams = store.teams() if any(q.to is not None for q in found) else {}
     if not found:
         said("nothing waits in the inbox" if not every else "the inbox holds no questions")
     for question in found:
         if as_json:
             echo(json_line(screens.as_json(question)))
         else:
-            echo(screens.list_line(question, style, now=now))
+            echo(screens.list_line(question, style, now=now, teams=teams))
     return ExitStatus.OK

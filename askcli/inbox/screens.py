@@ -11,6 +11,7 @@ second line. The help and the prompts wrap at spaces.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from ..errors import AskcliError
@@ -19,7 +20,11 @@ from ..schema.names import ASK_USER_QUESTION, ELICITATION, TODO_WRITE
 from ..status import ExitStatus
 from ..terminal.rendering import Style, display_width, last_columns, truncate, wrap, wrap_prompt
 from ..wire.envelopes import ToolCall, detect
+from .routing import note
 from .store import Agent, QueuedQuestion, QueueState
+
+Teams = Mapping[str, Sequence[str]]  # every team and its members (Store.teams)
+NO_TEAMS: Teams = {}
 
 QUESTION = "question"  # a question tool (AskUserQuestion, another agent's, an MCP form)
 PERMISSION = "permission"  # any other tool: a permission prompt
@@ -219,24 +224,29 @@ def lay_out(
     return [*lines, f"{INDENT}{asker}{tail}"]
 
 
-def line(question: QueuedQuestion, waiting: int, style: Style) -> str:
+def line(question: QueuedQuestion, waiting: int, style: Style, teams: Teams = NO_TEAMS) -> str:
     """The line(s) that introduce a question: ``[2 waiting] #3 Which database?  claude
-    ~/api (pid 4242)``; a permission prompt says ``permission for Bash: npm test``."""
+    ~/api (pid 4242)``; a permission prompt says ``permission for Bash: npm test``; one
+    addressed to a person or team says so (``(for team ops)``)."""
     found = summary(question.call)
     more = (
         f" (+{len(found.texts) - 1} more)"
         if found.kind == QUESTION and len(found.texts) > 1
         else ""
     )
+    more += note(question._replace(holder=None), teams)
     head = f"[{waiting} waiting] #{question.id} "
     lines = lay_out(style.width, head, found.shown, question.agent, more=more)
     return "\n".join([style.strong(lines[0][: len(head)]) + lines[0][len(head) :], *lines[1:]])
 
 
-def arrival(question: QueuedQuestion, style: Style) -> str:
-    """When a question arrives: ``new #4: Deploy now?  codex ~/web (pid 4242)``."""
+def arrival(question: QueuedQuestion, style: Style, teams: Teams = NO_TEAMS) -> str:
+    """When a question arrives: ``new #4: Deploy now?  codex ~/web (pid 4242)``; ``new #4:
+    Deploy now? (for bob)  ...`` when it is addressed."""
     head = f"new #{question.id}: "
-    return "\n".join(lay_out(style.width, head, summary(question.call).shown, question.agent))
+    more = note(question._replace(holder=None), teams)
+    text = summary(question.call).shown
+    return "\n".join(lay_out(style.width, head, text, question.agent, more=more))
 
 
 def withdrew(question: QueuedQuestion, style: Style) -> str:
@@ -296,11 +306,17 @@ def declined(result: Any) -> bool:
 
 
 def list_line(
-    question: QueuedQuestion, style: Style, *, now: float | None = None, mine: int | None = None
+    question: QueuedQuestion,
+    style: Style,
+    *,
+    now: float | None = None,
+    mine: int | None = None,
+    teams: Teams = NO_TEAMS,
 ) -> str:
     """The line(s) of a question in ``l`` and ``inbox list``: ``  #3    waiting    2m
     Which database?  claude ~/api (pid 4242)``; ``mine`` marks the question this inbox
-    holds. A narrow terminal gets ``#3 waiting 2m Which…`` and the asker below."""
+    holds. A narrow terminal gets ``#3 waiting 2m Which…`` and the asker below. Who it is
+    for and who answers it are said after its text: ``(for bob, being answered by bob)``."""
     state = "shown here" if mine == question.id else shown_state(question)
     age = ago((now if now is not None else time.time()) - question.arrived)
     if style.width >= WIDE_LIST:
@@ -308,7 +324,9 @@ def list_line(
     else:
         head = f"#{question.id} {state} {age}  "
     text = summary(question.call).shown
-    return "\n".join(lay_out(style.width, head, text, question.agent))
+    shown = question._replace(holder=None) if mine == question.id else question
+    more = note(shown, teams)
+    return "\n".join(lay_out(style.width, head, text, question.agent, more=more))
 
 
 def as_json(question: QueuedQuestion) -> dict[str, Any]:
@@ -328,7 +346,22 @@ def as_json(question: QueuedQuestion) -> dict[str, Any]:
         "tools": list(found.tools),
         "question": found.first,
         "questions": list(found.texts),
+        "to": question.to,
+        "being_answered_by": question.holder,
+        "answered_by": question.answered_by,
+        "answered_host": question.answered_host,
+        "finished": _iso(question.finished),
     }
+
+
+def _iso(seconds: float | None) -> str | None:
+    """A time as ISO 8601 in UTC, to the second."""
+    import datetime
+
+    if seconds is None:
+        return None
+    found = datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
+    return found.isoformat("T", "seconds")
 
 
 HELP_ROWS = (

@@ -47,7 +47,8 @@ class Event(NamedTuple):
 class Watch:
     """The watching thread of inbox ``inbox`` on the queue at ``path``. ``current`` is the
     id of the question the main thread holds (its withdrawal is an event like any other);
-    ``on_arrival`` is called in the thread for each new question (``--notify-command``)."""
+    ``on_arrival`` is called in the thread for each new question (``--notify-command``);
+    ``person``: only the questions that person may answer are watched (None: every one)."""
 
     def __init__(
         self,
@@ -56,8 +57,10 @@ class Watch:
         *,
         on_arrival: Callable[[QueuedQuestion], None] | None = None,
         period: float = PERIOD,
+        person: str | None = None,
     ) -> None:
         self.opened = store
+        self.person = person
         self.inbox = inbox
         self.on_arrival = on_arrival
         self.period = period
@@ -116,7 +119,7 @@ class Watch:
             try:
                 store.heartbeat(self.inbox)
                 seen = set(store.ids(states=(QueueState.WAITING, QueueState.ANSWERING)))
-                waiting = set(store.ids())
+                waiting = set(store.ids(person=self.person))
             except InboxError:
                 pass
             self._ready.set()
@@ -150,7 +153,7 @@ class Watch:
             store.close()
 
     def _look(self, store: Store, seen: set[int], before: set[int], told: set[int]) -> set[int]:
-        now = set(store.ids())
+        now = set(store.ids(person=self.person))
         current = self.current
         for qid in sorted(now - before):
             question = store.get(qid)

@@ -34,6 +34,7 @@ def acp_command(
     thoughts: bool,
     mode: str | None,
     config: Sequence[tuple[str, str]] = (),
+    to: str | None = None,
 ) -> Callable[[], int]:
     """The session's work, ready to run under askcli's signal handling; UsageError for what
     cannot be used (no agent, --record with --inbox, the fixture path, the answers file),
@@ -57,7 +58,7 @@ def acp_command(
     if inbox:
         from ...inbox.asking import acp_asker
 
-        asker = acp_asker(conv, timeout)
+        asker = acp_asker(conv, timeout, to)
     shown = show_stderr(conv)
     recorder = AcpRecorder() if record_path is not None else None
     link = AgentLink(

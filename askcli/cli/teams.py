@@ -1,0 +1,145 @@
+"""``inbox team`` and ``inbox log``: who answers what, and what was answered."""
+
+from __future__ import annotations
+
+import click
+
+from ..escaping import visible
+from ..runners.streams import printer, say_err
+from ..status import ExitStatus
+from .params import guard_pipe, inbox_url_option
+
+
+def _names(ctx: click.Context, what: str, names: tuple[str, ...]) -> list[str]:
+    """The names checked (one line and exit 2 for one that cannot be a name)."""
+    from ..errors import UsageError
+    from ..inbox.routing import checked_name
+    from .params import usage_error
+
+    try:
+        return [checked_name(name, what) for name in names]
+    except UsageError as exc:
+        usage_error(ctx, exc)
+        raise AssertionError("usage_error exits") from None
+
+
+@click.group()
+@inbox_url_option
+def team() -> None:
+    """The teams of the inbox: a question addressed to a team (--to TEAM) is answered by
+    any of its members (askcli inbox --as NAME)."""
+
+
+@team.command("add")
+@click.argument("name", metavar="TEAM")
+@click.argument("members", nargs=-1, required=True, metavar="NAME...")
+@inbox_url_option
+@click.pass_context
+def team_add(ctx: click.Context, name: str, members: tuple[str, ...]) -> None:
+    """Add the people NAME... to team TEAM (made when it is new).
+
+    Exit status: 0 added, 2 usage or the inbox cannot be used.
+    """
+    from ..inbox.store import Store
+
+    (checked,) = _names(ctx, "TEAM", (name,))
+    people = _names(ctx, "NAME", members)
+
+    def work() -> int:
+        store = Store()
+        store.team_add(checked, people)
+        said = ", ".join(visible(m) for m in store.teams().get(checked, []))
+        say_err(f"askcli: team {visible(checked)}: {said}\n")
+        return ExitStatus.OK
+
+    guard_pipe(ctx, work)
+
+
+@team.command("remove")
+@click.argument("name", metavar="TEAM")
+@click.argument("members", nargs=-1, metavar="[NAME]...")
+@inbox_url_option
+@click.pass_context
+def team_remove(ctx: click.Context, name: str, members: tuple[str, ...]) -> None:
+    """Remove the people NAME... from team TEAM; without NAME, the whole team.
+
+    Exit status: 0 removed, 1 nobody was removed (no such team or member), 2 usage or the
+    inbox cannot be used.
+    """
+    from ..inbox.store import Store
+
+    (checked,) = _names(ctx, "TEAM", (name,))
+    people = _names(ctx, "NAME", members)
+
+    def work() -> int:
+        count = Store().team_remove(checked, people)
+        if count == 0:
+            whom = "no such member" if people else "no such team"
+            say_err(f"askcli: nobody was removed from team {visible(checked)} ({whom})\n")
+            return ExitStatus.FAILED
+        say_err(f"askcli: {count} removed from team {visible(checked)}\n")
+        return ExitStatus.OK
+
+    guard_pipe(ctx, work)
+
+
+@team.command("list")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@inbox_url_option
+@click.pass_context
+def team_list(ctx: click.Context, as_json: bool) -> None:
+    """List the teams and their members (`ops: alice, bob`); with --json, one object per
+    line: team, members. When there is none, stdout stays empty and stderr says so.
+
+    Exit status: 0 listed, 2 the inbox cannot be used.
+    """
+    from ..inbox.store import Store
+    from ..wire.envelopes import json_line
+
+    def work() -> int:
+        echo = printer()
+        found = Store().teams()
+        if not found:
+            say_err("askcli: there are no teams\n")
+        for name, members in found.items():
+            if as_json:
+                echo(json_line({"team": name, "members": members}))
+            else:
+                echo(f"{visible(name)}: {', '.join(visible(m) for m in members)}")
+        return ExitStatus.OK
+
+    guard_pipe(ctx, work)
+
+
+@click.command("log")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Only the last N settled questions.",
+)
+@inbox_url_option
+@click.pass_context
+def log(ctx: click.Context, as_json: bool, limit: int | None) -> None:
+    """The audit trail: a line per question answered or withdrawn, oldest first: when (local
+    time), #id, who asked and on which host, the question, and who answered on which host
+    and what was decided (`Library: date-fns`, `allowed`, `denied`, `declined`), or
+    `withdrawn`. A secret answer is never shown (it is not kept).
+
+    With --json, one object per line: id, status, agent, asker_host, to, question, arrived,
+    finished (ISO 8601, UTC), answered_by, answered_host, decision.
+
+    Exit status: 0 printed, 2 the inbox cannot be used, 141 stdout closed, 74 stdout
+    cannot be written.
+    """
+    from ..inbox.audit import print_log
+    from ..inbox.store import Store
+
+    def said(text: str) -> None:
+        say_err(f"askcli: {text}\n")
+
+    guard_pipe(
+        ctx,
+        lambda: print_log(Store().log(limit), printer(), as_json=as_json, said=said),
+    )
