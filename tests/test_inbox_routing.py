@@ -10,6 +10,7 @@ import io
 import json
 import os
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +32,12 @@ SECRET = "hunter2-Zq8xV-secret"
 
 
 @pytest.fixture
-def queue(tmp_path: Path) -> Store:
-    return Store(tmp_path / "inbox.db")
+def queue(inbox_where: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
+    """The queue of one test, on each store (the commands :func:`run` runs use it too)."""
+    monkeypatch.setenv("ASKCLI_INBOX", inbox_where)
+    opened = Store(inbox_where)
+    yield opened
+    opened.close()
 
 
 def inbox_as(
@@ -255,7 +260,8 @@ def test_list_json_says_who_it_is_for_and_who_answered(queue: Store, tmp_path: P
 
 
 def run(args: list[str], tmp_path: Path, stdin: str = "", status: int = 0, **env: str) -> str:
-    """The installed askcli on the inbox of ``tmp_path``: its stdout (stderr when it fails)."""
+    """The installed askcli on the inbox of ``tmp_path`` (or ``ASKCLI_INBOX=``): its stdout
+    (stderr when it fails)."""
     proc = subprocess.run(
         [str(askcli_path()), *args],
         input=stdin,
@@ -263,7 +269,7 @@ def run(args: list[str], tmp_path: Path, stdin: str = "", status: int = 0, **env
         text=True,
         env={
             **os.environ,
-            "ASKCLI_INBOX": str(tmp_path / "inbox.db"),
+            "ASKCLI_INBOX": os.environ.get("ASKCLI_INBOX") or str(tmp_path / "inbox.db"),
             "XDG_STATE_HOME": str(tmp_path / "state"),
             "NO_COLOR": "1",
             **env,
@@ -276,7 +282,13 @@ def run(args: list[str], tmp_path: Path, stdin: str = "", status: int = 0, **env
     return proc.stdout if status == 0 else proc.stderr
 
 
-def test_team_commands(tmp_path: Path) -> None:
+_run = run
+
+
+def test_team_commands(tmp_path: Path, inbox_where: str) -> None:
+    def run(args: list[str], tmp_path: Path, stdin: str = "", status: int = 0) -> str:
+        return _run(args, tmp_path, stdin, status, ASKCLI_INBOX=inbox_where)
+
     assert run(["inbox", "team", "list"], tmp_path) == ""
     run(["inbox", "team", "add", "ops", "carol", "dave"], tmp_path)
     run(["inbox", "team", "add", "ops", "carol"], tmp_path)  # once is enough
