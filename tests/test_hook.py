@@ -392,12 +392,25 @@ def test_no_terminal_anywhere_is_one_clear_line(
 # -- the command ---------------------------------------------------------------------------
 
 
+def _where(tmp_path: Path) -> str:
+    """The test's inbox: the file, or the database ``on_each_store`` chose."""
+    chosen = tmp_path / "inbox.where"
+    return chosen.read_text() if chosen.exists() else str(tmp_path / "inbox.db")
+
+
+@pytest.fixture
+def on_each_store(tmp_path: Path, inbox_where: str) -> str:
+    """The hook's inbox for this test: each store in turn."""
+    (tmp_path / "inbox.where").write_text(inbox_where)
+    return inbox_where
+
+
 def inbox_env(tmp_path: Path) -> dict[str, str]:
-    return {"ASKCLI_INBOX": str(tmp_path / "inbox.db"), "XDG_STATE_HOME": str(tmp_path / "st")}
+    return {"ASKCLI_INBOX": _where(tmp_path), "XDG_STATE_HOME": str(tmp_path / "st")}
 
 
 def every_question(tmp_path: Path) -> list[Any]:
-    store = Store(tmp_path / "inbox.db")
+    store = Store(_where(tmp_path))
     try:
         return store.questions(states=tuple(QueueState))
     finally:
@@ -440,6 +453,7 @@ def test_command_answers_an_invalid_call_without_queueing(tmp_path: Path) -> Non
     assert not (tmp_path / "inbox.db").exists()
 
 
+@pytest.mark.usefixtures("on_each_store")
 def test_command_timeout_denies_and_withdraws(tmp_path: Path) -> None:
     proc = run_hook(tmp_path, hook_input(), "--timeout", "0.3")
     assert proc.returncode == 0
@@ -473,7 +487,7 @@ def start_hook(tmp_path: Path, data: dict, *args: str) -> subprocess.Popen[str]:
 def queued(tmp_path: Path, proc: subprocess.Popen[str]) -> Any:
     """The question the hook queued, once it is there."""
     for _ in range(500):
-        if (tmp_path / "inbox.db").exists():
+        if (tmp_path / "inbox.db").exists() or (tmp_path / "inbox.where").exists():
             waiting = [q for q in every_question(tmp_path) if q.state is QueueState.WAITING]
             if waiting:
                 return waiting[0]
@@ -485,7 +499,7 @@ def queued(tmp_path: Path, proc: subprocess.Popen[str]) -> Any:
 
 def answer_in_inbox(tmp_path: Path, question_id: int, lines: str) -> str:
     """What a person typing ``lines`` in an inbox answers; the screen they saw."""
-    store = Store(tmp_path / "inbox.db")
+    store = Store(_where(tmp_path))
     screen = io.StringIO()
     assert answer_queued(store, lines, question_id, screen)
     store.close()
@@ -503,6 +517,7 @@ def finish(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
     return proc.returncode, out, err
 
 
+@pytest.mark.usefixtures("on_each_store")
 def test_command_round_trip_through_the_queue(tmp_path: Path) -> None:
     proc = start_hook(tmp_path, hook_input())
     question = queued(tmp_path, proc)
@@ -520,6 +535,7 @@ def test_command_round_trip_through_the_queue(tmp_path: Path) -> None:
     assert done.state is QueueState.ANSWERED
 
 
+@pytest.mark.usefixtures("on_each_store")
 def test_command_permission_round_trip(tmp_path: Path) -> None:
     proc = start_hook(tmp_path, hook_input(event="PermissionRequest", tool="Bash"))
     question = queued(tmp_path, proc)
@@ -534,6 +550,7 @@ def test_command_permission_round_trip(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+@pytest.mark.usefixtures("on_each_store")
 def test_command_stopped_withdraws_its_question(tmp_path: Path, sig: int, status: int) -> None:
     proc = start_hook(tmp_path, hook_input())
     question = queued(tmp_path, proc)
@@ -563,12 +580,13 @@ def test_command_whose_reader_went_away_withdraws_its_question(tmp_path: Path) -
     assert gone.id == question.id and gone.state is QueueState.WITHDRAWN
 
 
+@pytest.mark.usefixtures("on_each_store")
 def test_command_killed_outright_leaves_its_question_to_tidy(tmp_path: Path) -> None:
     proc = start_hook(tmp_path, hook_input())
     question = queued(tmp_path, proc)
     proc.kill()
     finish(proc)
-    store = Store(tmp_path / "inbox.db")
+    store = Store(_where(tmp_path))
     assert [q.id for q in store.tidy()] == [question.id]
     store.close()
 

@@ -345,3 +345,61 @@ def test_an_operation_gives_up_when_the_server_stays_away(
     with pytest.raises(InboxError, match=r"^the inbox postgresql://\S+ was lost: "):
         store.submit(LIBRARY, AGENT)
     store.close()
+
+
+# -- machines and people apart ---------------------------------------------------------
+
+
+def _home(tmp_path: Path, name: str, url: str) -> dict[str, str]:
+    """The environment of a process on a machine of its own: its own home and state."""
+    home = tmp_path / name
+    (home / "state").mkdir(parents=True)
+    return {
+        **os.environ,
+        "HOME": str(home),
+        "XDG_STATE_HOME": str(home / "state"),
+        "ASKCLI_INBOX": url,
+        "NO_COLOR": "1",
+    }
+
+
+def test_two_people_answering_at_once_one_wins(postgres_url: str, tmp_path: Path) -> None:
+    """An asker and two people, each with a home of their own: both answer question #1 at
+    the same moment; one answer is sent, the other person is told, the log names the one."""
+    source = tmp_path / "call.json"
+    source.write_text(json.dumps(LIBRARY))
+    asker = subprocess.Popen(
+        [str(askcli_path()), "ask", "--inbox", str(source)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_home(tmp_path, "laptop", postgres_url),
+    )
+    store = Store(postgres_url)
+    poll(lambda: bool(store.ids()), "the question in the inbox")
+    people = {
+        name: subprocess.Popen(
+            [str(askcli_path()), "inbox", "answer", "1", "--as", name],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_home(tmp_path, name, postgres_url),
+        )
+        for name in ("alice", "bob")
+    }
+    done = {name: proc.communicate("1\n", timeout=30) for name, proc in people.items()}
+    codes = {name: proc.returncode for name, proc in people.items()}
+    assert sorted(codes.values()) == [0, 2], done
+    (winner,) = [name for name, code in codes.items() if code == 0]
+    (loser,) = [name for name, code in codes.items() if code == 2]
+    assert done[loser][1].startswith("askcli: ") and "#1" in done[loser][1]
+    assert len(done[loser][1].splitlines()) == 1
+    out, err = asker.communicate(timeout=20)
+    assert asker.returncode == 0, err
+    assert len(out.splitlines()) == 1  # one answer, sent once
+    assert '"Which library?"="date-fns"' in json.loads(out)["content"]
+    (entry,) = store.log()
+    assert entry.question.answered_by == winner
+    assert entry.decision == "Library: date-fns"
+    store.close()
