@@ -26,6 +26,7 @@ from askcli.terminal.rendering import Style
 from askcli.tools.todo_store import TodoStore
 
 from .helpers import askcli_path, call, example, question
+from .test_inbox_safety import codex_secret
 
 ASKER = Agent("claude", "s1", "/work/api")
 SECRET = "hunter2-Zq8xV-secret"
@@ -172,27 +173,6 @@ def test_each_answer_keeps_who_decided_what(queue: Store, tmp_path: Path) -> Non
         assert entry.question.answered_by == "alice"
         assert entry.question.answered_host == os.uname().nodename
         assert entry.question.finished is not None
-
-
-def codex_secret() -> dict[str, Any]:
-    asked = {
-        "questions": [
-            {
-                "id": "token",
-                "header": "Token",
-                "question": "Your deploy token?",
-                "isSecret": True,
-                "options": [{"label": "None", "description": "no token"}],
-            }
-        ]
-    }
-    return {
-        "type": "function_call",
-        "id": "fc_1",
-        "call_id": "call_1",
-        "name": "request_user_input",
-        "arguments": json.dumps(asked),
-    }
 
 
 def test_a_secret_is_never_in_the_audit_trail(queue: Store, tmp_path: Path) -> None:

@@ -37,6 +37,19 @@ def store(postgres_url: str) -> Iterator[Store]:
     opened.close()
 
 
+def _asking(tmp_path: Path, env: dict[str, str]) -> subprocess.Popen[str]:
+    """``askcli ask --inbox`` asking :data:`LIBRARY` in ``env``."""
+    source = tmp_path / "call.json"
+    source.write_text(json.dumps(LIBRARY))
+    return subprocess.Popen(
+        [str(askcli_path()), "ask", "--inbox", str(source)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
 def _owned_by_password_role(cluster: Cluster) -> str:
     """A fresh database the password role owns (and so may make a schema in)."""
     return cluster.new_database(owner=PASSWORD_ROLE)
@@ -72,15 +85,7 @@ def test_the_password_comes_from_pgpass_not_the_command_line(
     passfile.chmod(0o600)
     url = postgres_cluster.url(name, PASSWORD_ROLE)
     env = {**os.environ, "ASKCLI_INBOX": url, "PGPASSFILE": str(passfile), "NO_COLOR": "1"}
-    source = tmp_path / "call.json"
-    source.write_text(json.dumps(LIBRARY))
-    asker = subprocess.Popen(
-        [str(askcli_path()), "ask", "--inbox", str(source)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    asker = _asking(tmp_path, env)
     os.environ["PGPASSFILE"], before = str(passfile), os.environ.get("PGPASSFILE")
     try:
         inbox = Store(url)
@@ -366,15 +371,7 @@ def _home(tmp_path: Path, name: str, url: str) -> dict[str, str]:
 def test_two_people_answering_at_once_one_wins(postgres_url: str, tmp_path: Path) -> None:
     """An asker and two people, each with a home of their own: both answer question #1 at
     the same moment; one answer is sent, the other person is told, the log names the one."""
-    source = tmp_path / "call.json"
-    source.write_text(json.dumps(LIBRARY))
-    asker = subprocess.Popen(
-        [str(askcli_path()), "ask", "--inbox", str(source)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=_home(tmp_path, "laptop", postgres_url),
-    )
+    asker = _asking(tmp_path, _home(tmp_path, "laptop", postgres_url))
     store = Store(postgres_url)
     poll(lambda: bool(store.ids()), "the question in the inbox")
     people = {
@@ -403,3 +400,23 @@ def test_two_people_answering_at_once_one_wins(postgres_url: str, tmp_path: Path
     assert entry.question.answered_by == winner
     assert entry.decision == "Library: date-fns"
     store.close()
+
+
+def test_doctor_says_whether_the_postgresql_inbox_answers(
+    postgres_cluster: Cluster, postgres_url: str, tmp_path: Path
+) -> None:
+    from .helpers import run_askcli
+
+    home = {"HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state")}
+    good = run_askcli("doctor", env={**home, "ASKCLI_INBOX": postgres_url})
+    assert good.returncode == 0
+    assert f"inbox: {postgres_url} ($ASKCLI_INBOX): usable (PostgreSQL)\n" in good.stdout
+    assert "postgres installed" in good.stdout
+    wrong = postgres_cluster.url("nope", PASSWORD_ROLE, "s3cret-pw")
+    bad = run_askcli("doctor", env={**home, "ASKCLI_INBOX": wrong})
+    assert bad.returncode == 0
+    shown = wrong.replace(":s3cret-pw", "")
+    assert f"inbox: {shown} ($ASKCLI_INBOX): not usable: the inbox {shown} cannot be reached:" in (
+        bad.stdout
+    )
+    assert "s3cret-pw" not in bad.stdout + bad.stderr

@@ -319,7 +319,7 @@ def test_inbox_answer_a_question_typed_ahead_is_not_answered(queue: Queue) -> No
         ["inbox", "answer", "1"],
         where,
         after=LATE,
-        ASKCLI_INBOX=str(queue.path),
+        ASKCLI_INBOX=queue.where,
         XDG_STATE_HOME=str(queue.state),
     )
     queue.terminals.append(term)
