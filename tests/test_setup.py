@@ -19,7 +19,7 @@ import pytest
 
 from askcli.hosts import doctor, setup
 
-from .helpers import askcli_path, run_askcli
+from .helpers import askcli_path, poll, run_askcli
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -315,6 +315,53 @@ def test_real_claude_code_runs_the_hooks_setup_wrote(tmp_path: Path) -> None:
     assert "[Color] Which color?" in screen
     assert result["subtype"] == "success"
     assert '"Which color?"="Blue"' in api.tool_results()["toolu_a1"]["content"]
+
+
+def test_real_claude_code_asks_a_team_on_postgresql_as_setup_wrote(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """setup --inbox-url --to: the real Claude Code's hook queues into PostgreSQL for the team
+    ops; only a member of ops is offered it; the answer reaches the model; the log says who."""
+    from askcli.inbox.store import Store
+
+    from .test_claude import Api, needs_claude, use
+    from .test_hook_claude import COLOR, Headless, turns
+
+    if needs_claude.args[0]:
+        pytest.skip(needs_claude.kwargs["reason"])
+    api = Api(tmp_path, turns(use("toolu_a1", "AskUserQuestion", COLOR)))
+    try:
+        api.env.pop("ASKCLI_INBOX", None)  # the hook's own --inbox-url chooses the inbox
+        done = run_askcli(
+            "setup", "claude-code", "--inbox-url", postgres_url, "--to", "ops", env=api.env
+        )
+        assert done.returncode == 0, done.stderr
+        person = {**api.env, "ASKCLI_INBOX": postgres_url, "NO_COLOR": "1"}
+        assert run_askcli("inbox", "team", "add", "ops", "alice", env=person).returncode == 0
+        empty = tmp_path / "empty.json"
+        empty.write_text("{}")
+        claude = Headless(api, tmp_path / "work", empty)
+        try:
+            store = Store(postgres_url)
+            poll(lambda: bool(store.ids()), "the hook's question in PostgreSQL", timeout=30)
+            (asked,) = store.questions()
+            assert asked.to == "ops" and asked.agent.client == "claude"
+            assert run_askcli("inbox", "list", "--as", "bob", env=person).stdout == ""
+            answered = run_askcli(
+                "inbox", "answer", str(asked.id), "--as", "alice", input="2\n", env=person
+            )
+            assert answered.returncode == 0, answered.stderr
+            result = claude.until_result("fail")
+            (entry,) = store.log()
+            store.close()
+        finally:
+            claude.close()
+    finally:
+        api.stop()
+    assert "[Color] Which color?" in answered.stderr
+    assert result["subtype"] == "success"
+    assert '"Which color?"="Blue"' in api.tool_results()["toolu_a1"]["content"]
+    assert (entry.question.answered_by, entry.decision) == ("alice", "Color: Blue")
 
 
 # --- the real Codex CLI calls askcli mcp as setup wrote it
