@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -420,3 +421,25 @@ def test_doctor_says_whether_the_postgresql_inbox_answers(
         bad.stdout
     )
     assert "s3cret-pw" not in bad.stdout + bad.stderr
+
+
+def test_an_asker_hears_only_of_its_own_questions(store: Store, postgres_url: str) -> None:
+    """Each asker listens on a channel of its own: another asker's questions coming and going
+    never wake it (50 askers are not each woken by the 49 others), an inbox hears of all."""
+    mine = store.submit(LIBRARY, AGENT)
+    store.wait(mine.id, 0.01)  # listening from now on
+    asker_hub = postgres_store._hub(store, postgres_store.asker_channel())  # type: ignore[arg-type]
+    inbox_hub = postgres_store._hub(store, postgres_store.CHANNEL)  # type: ignore[arg-type]
+    assert asker_hub is not None and inbox_hub is not None
+    heard, inbox_heard = asker_hub.generation, inbox_hub.generation
+    code = (
+        "import sys; from askcli.inbox.store import Store, Agent\n"
+        "s = Store(sys.argv[1])\n"
+        "for n in range(5): s.withdraw(s.submit({'n': n}, Agent()).id)\n"
+        "s.close()"
+    )
+    subprocess.run([sys.executable, "-c", code, postgres_url], check=True, timeout=30)
+    poll(lambda: inbox_hub.generation >= inbox_heard + 10, "the inbox hearing of all ten changes")
+    assert asker_hub.generation == heard
+    store.withdraw(mine.id)
+    poll(lambda: asker_hub.generation > heard, "the asker hearing of its own question")

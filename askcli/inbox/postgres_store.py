@@ -18,6 +18,7 @@ connection is made again; an operation keeps trying for :data:`RECONNECT` second
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import threading
 import time
@@ -33,7 +34,8 @@ T = TypeVar("T")
 SCHEMA = "askcli"
 APP = "askcli inbox"
 VERSION = 1  # the schema this askcli makes
-CHANNEL = "askcli_inbox"  # what the trigger notifies
+CHANNEL = "askcli_inbox"  # what the trigger notifies of every change (the inboxes listen)
+ASKER_CHANNEL = "askcli_asker_"  # + md5(asker): of the changes of one asker's questions
 RECONNECT = 30.0  # seconds an operation keeps trying to reach a server that went away
 CONNECT_TIMEOUT = 10  # seconds to reach the server at all
 BEAT = 1.0  # seconds between an asker's heartbeats
@@ -94,10 +96,17 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             member TEXT NOT NULL,
             PRIMARY KEY (team, member)
         )""",
+        # every change to the inboxes' channel, and to the channel of the question's asker
         f"""CREATE FUNCTION {SCHEMA}.notify() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                PERFORM pg_notify('{CHANNEL}', (CASE TG_OP WHEN 'DELETE' THEN OLD.id
-                    ELSE NEW.id END)::text);
+                IF TG_OP = 'DELETE' THEN
+                    PERFORM pg_notify('{CHANNEL}', OLD.id::text);
+                ELSE
+                    PERFORM pg_notify('{CHANNEL}', NEW.id::text);
+                    IF NEW.asker IS NOT NULL THEN
+                        PERFORM pg_notify('{ASKER_CHANNEL}' || md5(NEW.asker), NEW.id::text);
+                    END IF;
+                END IF;
                 RETURN NULL;
             END $$""",
         f"""CREATE TRIGGER questions_changed AFTER INSERT OR DELETE OR UPDATE OF status
@@ -251,7 +260,11 @@ class PostgresStore(Store):
     # -- pushes and leases -------------------------------------------------------------
 
     def changes(self, question_id: int | None = None) -> Changes:
-        hub = _hub(self)
+        """Of one question (this process's: it asked it), from the channel of this asker
+        alone, so that an asker is not woken by everyone's questions; of all, from the
+        inboxes' channel."""
+        channel = CHANNEL if question_id is None else asker_channel()
+        hub = _hub(self, channel)
         return Changes() if hub is None else _Pushed(hub, question_id)
 
     def _asking(self) -> None:
@@ -373,8 +386,9 @@ class _Hub:
     as an asker; ``generation`` counts pushes (and connections made again, after which
     anything may have changed)."""
 
-    def __init__(self, store: PostgresStore) -> None:
+    def __init__(self, store: PostgresStore, channel: str) -> None:
         self.store = store
+        self.channel = channel
         self.generation = 0
         self.touched: dict[int, int] = {}  # question id -> the generation it last changed in
         self.epoch = 0  # the generation of the last reconnection: any question may have changed
@@ -384,7 +398,7 @@ class _Hub:
 
     def _listen(self) -> Any:
         db = self.store.connect()
-        db.execute(f"LISTEN {CHANNEL}")
+        db.execute(f"LISTEN {self.channel}")
         return db
 
     def _bump(self, payload: str = "") -> None:
@@ -406,7 +420,7 @@ class _Hub:
             try:
                 for pushed in self.db.notifies(timeout=BEAT):
                     self._bump(pushed.payload)
-                renewal = _renewals.get(key)
+                renewal = _renewals.get(key) if self.channel != CHANNEL else None
                 if renewal is not None:  # this process asks: its lease
                     self.db.execute(*renewal)
             except (psycopg.Error, InboxError):
@@ -456,7 +470,7 @@ class _Pushed(Changes):
         return changed
 
 
-_hubs: dict[tuple[int, str], _Hub | None] = {}
+_hubs: dict[tuple[int, str, str], _Hub | None] = {}
 _renewals: dict[tuple[int, str], tuple[str, tuple[Any, ...]]] = {}  # asker leases to renew
 _threads = threading.Lock()
 
@@ -470,18 +484,25 @@ def _forget(store: PostgresStore) -> None:
     """This process's threads of ``store``'s database are let go of."""
     key = (os.getpid(), store.url)
     with _threads:
-        _hubs.pop(key, None)
+        for channel in (CHANNEL, asker_channel()):
+            _hubs.pop((*key, channel), None)
         _renewals.pop(key, None)
 
 
-def _hub(store: PostgresStore) -> _Hub | None:
-    """This process's listener of ``store``'s database (None: it cannot listen, so waiters
-    look every few milliseconds as with a file)."""
-    key = (os.getpid(), store.url)
+def asker_channel() -> str:
+    """The channel of this process's questions (as the trigger names it)."""
+    digest = hashlib.md5(asker_id(askers.me()).encode(), usedforsecurity=False)
+    return ASKER_CHANNEL + digest.hexdigest()
+
+
+def _hub(store: PostgresStore, channel: str) -> _Hub | None:
+    """This process's listener of ``channel`` of ``store``'s database (None: it cannot
+    listen, so waiters look every few milliseconds as with a file)."""
+    key = (os.getpid(), store.url, channel)
     with _threads:
         if key not in _hubs:
             try:
-                _hubs[key] = _Hub(store)
+                _hubs[key] = _Hub(store, channel)
             except InboxError:
                 return None
         return _hubs[key]
@@ -500,4 +521,4 @@ def _beat(store: PostgresStore) -> None:
     store._run(lambda db: db.execute(renew, params))
     with _threads:
         _renewals[(os.getpid(), store.url)] = (renew, params)
-    _hub(store)
+    _hub(store, asker_channel())

@@ -28,6 +28,7 @@ from .store import QueuedQuestion, QueueState, Store
 PERIOD = 0.02  # seconds between looks at the queue
 HEARTBEAT = 1.0  # seconds between heartbeats (the lease is store.LEASE)
 TIDY = 0.5  # seconds between tidies
+LOOK = 1.0  # seconds between looks at the queue at the most, when changes are pushed
 COMMAND_TIMEOUT = 10.0  # seconds a --notify-command may run
 
 
@@ -125,6 +126,7 @@ class Watch:
             self._ready.set()
             beat = time.monotonic() + HEARTBEAT
             tidy = time.monotonic()
+            look = tidy + LOOK
             while not self._stop.is_set():
                 # pushed changes are waited for; otherwise the queue is looked at each period
                 changed = changes.wait(self.period) if store.pushes else True
@@ -141,8 +143,9 @@ class Watch:
                                 told.add(gone.id)
                                 self.put(Event(Kind.WITHDRAWN, gone))
                         tidy = now + TIDY
-                    if changed or self._failed:
-                        waiting = self._look(store, seen, waiting, told)
+                    if changed or self._failed or now >= look:  # and now and then, in case
+                        waiting = self._look(store, seen, waiting, told)  # a push was lost
+                        look = now + LOOK
                     self._failed = False
                 except InboxError as exc:
                     if not self._failed:  # said once, until it works again
