@@ -567,3 +567,41 @@ def test_a_prompt_too_wide_for_a_dumb_terminal_is_shown_whole(tmp_path: Path) ->
     wraps.expect("[1]: ")
     wraps.send("12" + LEFT + BACKSPACE + ENTER)
     assert "dayjs" in answer(wraps.result())
+
+
+@pytest.mark.parametrize("signalled", [True, False])
+def test_a_ctrl_c_that_readline_reports_as_the_end_is_the_ctrl_c(
+    monkeypatch: pytest.MonkeyPatch, signalled: bool
+) -> None:
+    """Ctrl-C typed as the prompt appears: the handler ran (and raised), but GNU readline's
+    input() reported the end of input, and askcli said "no answer (the input ended)" and
+    exited 3 (about 1 run in 60 on a loaded machine). A signal taken during the read is the
+    signal; an end of input with none is the end."""
+    from askcli.terminal import signals
+
+    class Module:
+        def get_current_history_length(self) -> int:
+            return 0
+
+        def clear_history(self) -> None:
+            pass
+
+        def add_history(self, line: str) -> None:
+            pass
+
+    def swallowed(prompt: str) -> str:
+        if signalled:
+            signals._received.append(signal.SIGINT)  # as the handler records it
+        raise EOFError
+
+    monkeypatch.setattr(signals, "_received", [])
+    monkeypatch.setattr("builtins.input", swallowed)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    try:
+        if signalled:
+            with pytest.raises(KeyboardInterrupt):
+                editing._read(Module(), "choice", "", "Choose 1-3: ", mask, [False])
+        else:
+            assert editing._read(Module(), "choice", "", "Choose 1-3: ", mask, [False]) is None
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import AnswerTimeout, LineTooLong
 from ..lines import MAX_ANSWER_BYTES, FdLineReader, encode, terminal_mode
+from . import signals
 from .rendering import ROOM_TO_TYPE, display_width, terminal_text
 
 if TYPE_CHECKING:
@@ -280,11 +281,16 @@ def _read(
 ) -> str | None:
     with _starting(module, start):
         _load_history(module, kind)
+        heard = signals.received_count()
         live[0] = True
         try:
             with _unblocked(mask):
                 return input(prompt)
         except EOFError:
+            # a Ctrl-C (a signal) as readline starts the line: the handler ran and raised,
+            # but input() reports the end of input; it is the signal, never "the input ended"
+            if signals.received_count() > heard:
+                raise KeyboardInterrupt from None
             return None
         finally:
             live[0] = False

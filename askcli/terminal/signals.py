@@ -57,6 +57,12 @@ def settle() -> None:
     _settled.append(True)
 
 
+def received_count() -> int:
+    """How many signals the handlers took so far (one that arrived during a read is known
+    by the count going up)."""
+    return len(_received)
+
+
 def received_other_than_sigint() -> bool:
     """A SIGTERM or SIGHUP arrived: askcli is asked to end, not to interrupt a turn."""
     return any(sig != signal.SIGINT for sig in _received)
