@@ -172,41 +172,52 @@ def codex(
     url = json.dumps(f"http://127.0.0.1:{http}/mcp")
     lines = server("url", url=url) if http else stdio(inbox, command, list(args), tool_timeout)
     (codex_home / "config.toml").write_text(config(port, lines))
-    standin_err = (tmp_path / "standin.err").open("w")
-    codex_err = (tmp_path / "codex.err").open("w")
-    stand_in = subprocess.Popen(
-        [sys.executable, str(PEERS / "openai_responses_standin.py"), str(port), str(requests)]
-        + ([str(hold)] if hold else []),
-        stderr=standin_err,
-    )
-    proc: subprocess.Popen[str] | None = None
-    try:
-        assert listening(port)
-        env = {
-            "PATH": os.environ["PATH"],
-            "HOME": str(home),
-            "CODEX_HOME": str(codex_home),
-            "STANDIN_API_KEY": "x",
-            "NO_COLOR": "1",
-            "ASKCLI_MCP_TOKEN": TOKEN,  # for an askcli mcp --http
-        }
-        proc = subprocess.Popen(
-            [str(CODEX), "exec", "--json", "--skip-git-repo-check", "ask me which package manager"],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=codex_err,
-            text=True,
-            env=env,
-            cwd=work,
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "CODEX_HOME": str(codex_home),
+        "STANDIN_API_KEY": "x",
+        "NO_COLOR": "1",
+        "ASKCLI_MCP_TOKEN": TOKEN,  # for an askcli mcp --http
+    }
+    with running(tmp_path, port, env, inbox, "ask me which package manager", hold) as run:
+        yield run
+
+
+@contextmanager
+def running(
+    tmp_path: Path, port: int, env: dict[str, str], inbox: Path, prompt: str, hold: Path | None
+) -> Iterator[Run]:
+    """The Responses API stand-in on ``port`` and ``codex exec PROMPT`` in ``env`` (its
+    folders ``req`` and ``work`` under ``tmp_path``), both ended on the way out."""
+    requests, work = tmp_path / "req", tmp_path / "work"
+    with (
+        (tmp_path / "standin.err").open("w") as standin_err,
+        (tmp_path / "codex.err").open("w") as codex_err,
+    ):
+        stand_in = subprocess.Popen(
+            [sys.executable, str(PEERS / "openai_responses_standin.py"), str(port), str(requests)]
+            + ([str(hold)] if hold else []),
+            stderr=standin_err,
         )
-        yield Run(proc, requests, inbox)
-    finally:
-        for process in (proc, stand_in):
-            if process is not None and process.poll() is None:
-                process.kill()
-                process.communicate()
-        standin_err.close()
-        codex_err.close()
+        proc: subprocess.Popen[str] | None = None
+        try:
+            assert listening(port)
+            proc = subprocess.Popen(
+                [str(CODEX), "exec", "--json", "--skip-git-repo-check", prompt],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=codex_err,
+                text=True,
+                env=env,
+                cwd=work,
+            )
+            yield Run(proc, requests, inbox)
+        finally:
+            for process in (proc, stand_in):
+                if process is not None and process.poll() is None:
+                    process.kill()
+                    process.communicate()
 
 
 def outputs(request: dict[str, Any]) -> list[dict[str, Any]]:

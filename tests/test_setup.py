@@ -371,9 +371,8 @@ def test_real_codex_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
     from askcli.inbox.store import Store
 
     from .helpers import answer_queued
-    from .real_agents import PEERS, free_port
-    from .test_mcp import listening
-    from .test_mcp_codex import CODEX, PNPM, Run, config, outputs
+    from .real_agents import free_port
+    from .test_mcp_codex import CODEX, PNPM, config, outputs, running
 
     if not CODEX.exists():
         pytest.skip("Codex CLI is not installed (make test installs it with npm)")
@@ -394,39 +393,14 @@ def test_real_codex_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert (home / ".codex" / "config.toml").read_text().startswith(model)
     inbox = home / ".local" / "state" / "askcli" / "inbox.db"  # askcli's default under HOME
-    with (
-        (tmp_path / "standin.err").open("w") as standin_err,
-        (tmp_path / "codex.err").open("w") as codex_err,
-    ):
-        stand_in = subprocess.Popen(
-            [sys.executable, str(PEERS / "openai_responses_standin.py"), str(port), str(requests)],
-            stderr=standin_err,
-        )
-        proc = None
-        try:
-            assert listening(port)
-            proc = subprocess.Popen(
-                [str(CODEX), "exec", "--json", "--skip-git-repo-check", "ask me"],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=codex_err,
-                text=True,
-                env=env,
-                cwd=work,
-            )
-            run = Run(proc, requests, inbox)
-            deadline = time.monotonic() + 60
-            while not inbox.exists():
-                assert time.monotonic() < deadline and proc.poll() is None, run.log()
-                time.sleep(0.05)
-            question = run.question()
-            assert answer_queued(Store(inbox), "1\n", question.id)
-            _, sent = run.finish()
-        finally:
-            for process in (proc, stand_in):
-                if process is not None and process.poll() is None:
-                    process.kill()
-                    process.communicate()
+    with running(tmp_path, port, env, inbox, "ask me", None) as run:
+        deadline = time.monotonic() + 60
+        while not inbox.exists():
+            assert time.monotonic() < deadline and run.proc.poll() is None, run.log()
+            time.sleep(0.05)
+        question = run.question()
+        assert answer_queued(Store(inbox), "1\n", question.id)
+        _, sent = run.finish()
     assert question.agent.client == "codex-mcp-client"
     (output,) = outputs(sent[-1])
     assert output["output"][1:] == [{"type": "input_text", "text": PNPM}]
