@@ -60,18 +60,19 @@ def _start(fields: list[bytes] | None) -> str | None:
     return f"{_boot()}/{fields[19].decode('ascii')}"
 
 
-_places: list[str | None] = []
+_places: list[str] = []
 
 
-def place() -> str | None:
-    """Where pids mean the same as here: this boot and this pid namespace (None where that
-    cannot be told). Another machine, or a container of this one, has another place."""
+def place() -> str:
+    """Where pids mean the same as here: this boot and this pid namespace; another machine,
+    or a container of this one, has another place. Without ``/proc``, the machine's name."""
     if not _places:
         try:
             namespace = os.readlink(PROC / "self/ns/pid")
         except OSError:
             namespace = ""
-        _places.append(f"{_boot()}/{namespace}" if _boot() and namespace else None)
+        found = f"{_boot()}/{namespace}" if _boot() and namespace else None
+        _places.append(found or f"host {socket.gethostname()}")
     return _places[0]
 
 

@@ -274,26 +274,6 @@ class PostgresStore(Store):
         if not self._grace(now):
             super()._lapse(db, now)
 
-    def heartbeat(self, inbox: str, person: str | None = None) -> None:
-        super().heartbeat(inbox, person)
-        here = askers.place()
-        if here is not None:  # where its pid may be looked at
-            self._run(
-                lambda db: db.execute(
-                    "UPDATE inboxes SET place = %s WHERE id = %s AND place IS NULL",
-                    (here, inbox),
-                )
-            )
-
-    def _dead_inboxes_here(self, db: Any) -> list[str]:
-        """Inboxes whose pid means the same as here (this boot, this pid namespace) and
-        whose process is gone; any other is known by its lease alone."""
-        here = askers.place()
-        if here is None:
-            return []
-        rows = db.execute("SELECT id, pid FROM inboxes WHERE place = %s", (here,)).fetchall()
-        return [inbox_id for inbox_id, pid in rows if not askers.alive(pid)]
-
     def tidy(self) -> list[Any]:
         self._open()
         if self._grace(self._now()):
@@ -310,15 +290,13 @@ class PostgresStore(Store):
             (now - LEASE, now - LEASE),
         ).fetchall()
         gone = {row[0] for row in rows}
-        here = askers.place()
-        if here is not None:
-            local = db.execute(
-                "SELECT questions.id, askers.pid, askers.start FROM questions JOIN askers ON"
-                " askers.id = questions.asker WHERE questions.status IN ('waiting',"
-                " 'being answered') AND askers.place = %s",
-                (here,),
-            ).fetchall()
-            gone.update(qid for qid, pid, start in local if not askers.alive(pid, start))
+        local = db.execute(
+            "SELECT questions.id, askers.pid, askers.start FROM questions JOIN askers ON"
+            " askers.id = questions.asker WHERE questions.status IN ('waiting',"
+            " 'being answered') AND askers.place = %s",
+            (askers.place(),),
+        ).fetchall()
+        gone.update(qid for qid, pid, start in local if not askers.alive(pid, start))
         return sorted(gone)
 
 

@@ -59,7 +59,8 @@ CREATE TABLE IF NOT EXISTS inboxes (
     pid INTEGER NOT NULL,
     host TEXT NOT NULL,
     seen REAL NOT NULL,
-    person TEXT
+    person TEXT,
+    place TEXT
 )""",
     """
 CREATE TABLE IF NOT EXISTS teams (
@@ -80,6 +81,7 @@ ADDED = {
     ("questions", "answered_host"): "TEXT",
     ("questions", "decision"): "TEXT",
     ("inboxes", "person"): "TEXT",
+    ("inboxes", "place"): "TEXT",
 }
 
 

@@ -374,10 +374,10 @@ class Store:
             now = self._now()
             self._x(
                 db,
-                "INSERT INTO inboxes (id, pid, host, seen, person) VALUES (?, ?, ?, ?, ?)"
-                " ON CONFLICT (id) DO UPDATE SET seen = excluded.seen, person ="
+                "INSERT INTO inboxes (id, pid, host, seen, person, place) VALUES (?, ?, ?, ?,"
+                " ?, ?) ON CONFLICT (id) DO UPDATE SET seen = excluded.seen, person ="
                 " COALESCE(excluded.person, inboxes.person)",
-                (inbox, os.getpid(), askers.me().host, now, person),
+                (inbox, os.getpid(), askers.me().host, now, person, askers.place()),
             )
             self._x(
                 db,
@@ -435,9 +435,11 @@ class Store:
         self._x(db, "DELETE FROM inboxes WHERE id = ?", (inbox_id,))
 
     def _dead_inboxes_here(self, db: Any) -> list[str]:
-        """Inboxes of this machine whose process is gone (known before their lease ends)."""
-        host = askers.me().host
-        rows = self._x(db, "SELECT id, pid FROM inboxes WHERE host = ?", (host,)).fetchall()
+        """Inboxes whose pid means the same as here (:func:`.askers.place`) and whose
+        process is gone: known before their lease ends."""
+        rows = self._x(
+            db, "SELECT id, pid FROM inboxes WHERE place = ?", (askers.place(),)
+        ).fetchall()
         return [inbox_id for inbox_id, pid in rows if not askers.alive(pid)]
 
     def claim(

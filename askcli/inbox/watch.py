@@ -128,10 +128,7 @@ class Watch:
             tidy = time.monotonic()
             look = tidy + LOOK
             while not self._stop.is_set():
-                # pushed changes are waited for; otherwise the queue is looked at each period
-                changed = changes.wait(self.period) if store.pushes else True
-                if not store.pushes and self._stop.wait(self.period):
-                    break
+                changed = changes.wait(self.period)  # pushed, or (a file) True each period
                 try:
                     now = time.monotonic()
                     if now >= beat:
