@@ -487,8 +487,11 @@ def _hub(store: PostgresStore, channel: str) -> _Hub | None:
 
 
 def _beat(store: PostgresStore) -> None:
-    """Renew this process's lease as an asker now; its listener renews it every
-    :data:`BEAT` seconds from then on (one connection less per asker)."""
+    """Renew this process's lease as an asker now, at its first question; its listener
+    renews it every :data:`BEAT` seconds from then on (one connection less per asker)."""
+    key = (os.getpid(), store.url)
+    if key in _renewals:
+        return
     me = askers.me()
     renew = (
         f"INSERT INTO {SCHEMA}.askers (id, host, seen, place, pid, start) VALUES (%s, %s,"
@@ -498,5 +501,5 @@ def _beat(store: PostgresStore) -> None:
     params = (asker_id(me), me.host, askers.place(), me.pid, me.start)
     store._run(lambda db: db.execute(renew, params))
     with _threads:
-        _renewals[(os.getpid(), store.url)] = (renew, params)
+        _renewals[key] = (renew, params)
     _hub(store, asker_channel())
