@@ -430,24 +430,31 @@ def test_the_inbox_keeps_a_line_being_typed_across_an_arrival(queue: Queue) -> N
 
 
 class Typist:
-    """Reads what the terminal shows and types ``keys`` once ``prompt`` is on it."""
+    """Reads what the terminal shows and types ``keys`` once ``prompt`` is on it, until
+    stopped: stopped before its descriptor is closed, it never reads a later terminal that
+    is given the same number (which took the next test's prompt and typed into it)."""
 
     def __init__(self, keyboard: int, prompt: bytes, keys: bytes) -> None:
         import threading
 
         self.keyboard, self.prompt, self.keys = keyboard, prompt, keys
         self.shown = b""
+        self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join(5)
 
     def _run(self) -> None:
         import select
 
         typed = False
-        while True:
-            ready, _, _ = select.select([self.keyboard], [], [], 5)
+        while not self.stopping.is_set():
+            ready, _, _ = select.select([self.keyboard], [], [], 0.05)
             if not ready:
-                return
+                continue
             try:
                 data = os.read(self.keyboard, 4096)
             except OSError:
@@ -493,9 +500,9 @@ def test_descriptors_streams_signals_and_environment_are_put_back(
     screen = os.fdopen(os.dup(terminal), "w")
     before = _standard_state()
     modes = termios.tcgetattr(terminal)
+    typist = Typist(keyboard, b"Choose: ", keys)
     try:
         conv = Conversation(FdLineReader(terminal), screen, Style(), RunOptions(timeout=timeout))
-        typist = Typist(keyboard, b"Choose: ", keys)
         if isinstance(expected, str):
             assert conv.read_answer("Choose: ") == expected
         else:
@@ -510,6 +517,7 @@ def test_descriptors_streams_signals_and_environment_are_put_back(
             time.sleep(0.01)
         assert b"Choose: " in typist.shown
     finally:
+        typist.stop()
         screen.close()
         os.close(keyboard)
         os.close(terminal)
