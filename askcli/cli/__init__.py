@@ -21,7 +21,7 @@ from .asking import ask, check, record, replay, schema, todo
 from .hosting import acp, claude
 from .serving import hook, inbox, mcp
 from .setting import doctor, setup
-from .teams import log, team
+from .teams import log, roles, team
 
 _OUTPUT_ERRORS = (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG)
 
@@ -54,6 +54,7 @@ for _command in (
     cli.add_command(_command)
 inbox.add_command(team)
 inbox.add_command(log)
+inbox.add_command(roles)
 
 
 # click 8.2+ raises this (a UsageError holding the whole help) for a group run without arguments

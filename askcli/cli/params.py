@@ -258,6 +258,27 @@ as_option = click.option(
     "person",
     metavar="NAME",
     callback=check_name,
-    help="Answer as the person NAME: the questions for anyone, for NAME and for NAME's "
-    "teams [default: the login name].",
+    help="Show the questions the person NAME may answer: for anyone, for NAME and for "
+    "NAME's teams [default: the login name]; who answered is the Unix user. Not on "
+    "PostgreSQL, where you answer as the role you connect as.",
 )
+
+
+def answering_as(ctx: click.Context, person: str | None, *, default: bool) -> str | None:
+    """Whose questions an inbox shows: on PostgreSQL the role's, as row-level security
+    decides (``--as`` refused in one line, exit 2); else ``--as`` or, with ``default``,
+    the login name."""
+    import os
+
+    from ..inbox.location import is_postgres
+    from ..inbox.routing import login_name
+
+    if is_postgres(os.environ.get("ASKCLI_INBOX") or ""):
+        if person is not None:
+            say_err(
+                "askcli: --as: on a PostgreSQL inbox you answer as the role you connect as; "
+                "to answer as another person, connect as their role\n"
+            )
+            ctx.exit(int(ExitStatus.INVALID))
+        return None
+    return person if person is not None or not default else login_name()

@@ -24,6 +24,7 @@ from ..wire.envelopes import Output
 from ..wire.results import Wording
 from .params import (
     Seconds,
+    answering_as,
     answers_option,
     as_option,
     check_name,
@@ -185,7 +186,6 @@ def inbox(
         ctx.meta[AS] = person  # `inbox --as NAME list` is `inbox list --as NAME`
         return
     from ..inbox.person import Inbox
-    from ..inbox.routing import login_name
     from ..inbox.store import Store
 
     try:
@@ -196,7 +196,7 @@ def inbox(
     err = text_stream(sys.stderr, errors="backslashreplace")
     conv = inbox_conversation(reader, err, journal, wording)
     notice = notice_for(notify or "", reader, say_err)
-    who = person if person is not None else login_name()
+    who = answering_as(ctx, person, default=True)
     session = Inbox(Store(), conv, notice=notice, command=notify_command, person=who)
     guard_pipe(ctx, session.run)
 
@@ -249,7 +249,7 @@ def inbox_list(ctx: click.Context, as_json: bool, every: bool, person: str | Non
             every=every,
             width=width,
             said=said,
-            person=person or ctx.meta.get(AS),
+            person=answering_as(ctx, person or ctx.meta.get(AS), default=False),
         ),
     )
 
@@ -288,7 +288,6 @@ def inbox_answer(
     asker withdrew it meanwhile.
     """
     from ..inbox.person import answer_by_id
-    from ..inbox.routing import login_name
     from ..inbox.store import Store
 
     try:
@@ -299,7 +298,7 @@ def inbox_answer(
     err = text_stream(sys.stderr, errors="backslashreplace")
     out = cast(TextIO, Stdout(text_stream(sys.stdout, errors="strict")))
     conv = inbox_conversation(reader, err, journal, wording)
-    who = person or ctx.meta.get(AS) or login_name()
+    who = answering_as(ctx, person or ctx.meta.get(AS), default=True)
     guard_pipe(
         ctx,
         lambda: answer_by_id(Store(), question_id, conv, out, output=Output(output), person=who),

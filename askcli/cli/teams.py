@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from ..escaping import visible
@@ -143,3 +145,82 @@ def log(ctx: click.Context, as_json: bool, limit: int | None) -> None:
         ctx,
         lambda: print_log(Store().log(limit), printer(), as_json=as_json, said=said),
     )
+
+
+def _team_option(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> Any:
+    """``--team TEAM=NAME,NAME``: each team and its members, checked."""
+    teams: dict[str, list[str]] = {}
+    for value in values:
+        team, _, members = value.partition("=")
+        (checked,) = _names(ctx, "--team", (team,))
+        people = [m for m in members.split(",") if m] if members else []
+        teams.setdefault(checked, []).extend(_names(ctx, "--team", tuple(people)))
+    return teams
+
+
+@click.command("roles")
+@click.option("--person", "people", multiple=True, metavar="NAME", help="A person (repeatable).")
+@click.option(
+    "--team",
+    "teams",
+    multiple=True,
+    metavar="TEAM=NAME,...",
+    callback=_team_option,
+    help="A team and its members (repeatable).",
+)
+@click.option("--agent", "agents", multiple=True, metavar="NAME", help="An agent (repeatable).")
+@click.option(
+    "--apply",
+    is_flag=True,
+    help="Run the SQL on the inbox (PostgreSQL) instead of printing it: as its owner, a "
+    "role with CREATEROLE; roles that exist are left as they are.",
+)
+@inbox_url_option
+@click.pass_context
+def roles(
+    ctx: click.Context,
+    people: tuple[str, ...],
+    teams: dict[str, list[str]],
+    agents: tuple[str, ...],
+    apply: bool,
+) -> None:
+    """The SQL that gives a team inbox on PostgreSQL its people, teams and agents: each
+    person and agent logs in as a role of their own, a team is a group role (GRANT ops TO
+    alice), and row-level security lets a role see and answer only what is addressed to
+    nobody, to it or to one of its teams; an agent's role asks and never answers.
+
+    Prints the SQL on stdout (for psql); with --apply, runs it on the inbox.
+
+    \b
+    Exit status: 0 printed or applied, 2 usage, an inbox that is not PostgreSQL or that
+    refuses (too few rights).
+    """
+    from ..inbox import roles as making
+
+    lines = making.statements(
+        _names(ctx, "--person", people), teams, _names(ctx, "--agent", agents)
+    )
+
+    def work() -> int:
+        import os
+
+        from ..inbox.location import is_postgres
+        from ..inbox.postgres_store import PostgresStore
+        from ..inbox.store import Store
+
+        if not apply:
+            printer()(making.script(lines).rstrip("\n"))
+            return ExitStatus.OK
+        if not is_postgres(os.environ.get("ASKCLI_INBOX") or ""):
+            say_err(
+                "askcli: roles --apply: the inbox is a file, answered by its Unix user; "
+                "roles are PostgreSQL's (ASKCLI_INBOX=postgresql://... or --inbox-url)\n"
+            )
+            return ExitStatus.INVALID
+        store = Store()
+        assert isinstance(store, PostgresStore)
+        done = making.apply(store, lines, lambda text: say_err(f"askcli: {visible(text)}\n"))
+        say_err(f"askcli: {done} statements applied to {visible(store.where)}\n")
+        return ExitStatus.OK
+
+    guard_pipe(ctx, work)

@@ -11,6 +11,7 @@ alone is looked at.
 from __future__ import annotations
 
 import os
+import pwd
 import socket
 from pathlib import Path
 from typing import NamedTuple
@@ -109,3 +110,36 @@ def alive(pid: int | None, start: str | None = None) -> bool:
     if fields[0] in (b"Z", b"X"):
         return False
     return start is None or _start(fields) == start
+
+
+def unix_user() -> str:
+    """Who runs this process, as the system knows it (its effective uid's name; never
+    ``$USER``, which anyone may set): who answers on one machine."""
+    uid = os.geteuid()
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
+
+
+def ancestors() -> set[tuple[int, str]]:
+    """The processes this one runs under (its parent, theirs, up to the first), each as its
+    pid and start (:func:`process_start`); empty where ``/proc`` cannot tell."""
+    found: set[tuple[int, str]] = set()
+    pid = os.getppid()
+    for _ in range(1024):  # a chain of parents ends at pid 1 (or 0: outside the namespace)
+        fields = _stat(pid)
+        start = _start(fields)
+        if fields is None or start is None:
+            break
+        found.add((pid, start))
+        if not fields[1].isdigit() or int(fields[1]) <= 1:
+            break
+        pid = int(fields[1])
+    return found
+
+
+def runs_under(pid: int | None, start: str | None) -> bool:
+    """Whether the process ``pid`` that started at ``start`` is one this process runs under
+    (an agent that would answer its own question); False where that cannot be known."""
+    return pid is not None and start is not None and (pid, start) in ancestors()

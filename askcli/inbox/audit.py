@@ -41,6 +41,27 @@ def decision(call: Any, reply: Mapping[str, Any]) -> str:
     return truncate("; ".join(said), MAX_DECISION) if said else "answered"
 
 
+def rules(reply: Mapping[str, Any]) -> list[str]:
+    """The lasting permission rules ``reply`` grants (``Bash(rm:*)``, ``WebFetch``): the
+    rules of each ``addRules`` update it chose, as Claude Code writes them."""
+    found: list[str] = []
+    for result in reply.get("results") or ():
+        updates = result.get("updated_permissions") if isinstance(result, dict) else None
+        for update in updates if isinstance(updates, list) else ():
+            if not isinstance(update, dict) or update.get("type") != "addRules":
+                continue
+            listed = update.get("rules")
+            for rule in listed if isinstance(listed, list) else ():
+                tool = rule.get("toolName") if isinstance(rule, dict) else None
+                if not isinstance(tool, str):
+                    continue
+                content = rule.get("ruleContent")
+                behavior = update.get("behavior", "allow")
+                said = f"{tool}({content})" if isinstance(content, str) else tool
+                found.append(said if behavior == "allow" else f"{behavior} {said}")
+    return found
+
+
 def _answers(result: Any) -> list[str]:
     """``Header: answer`` for each answer of one call's result data."""
     data = result.get("data") if isinstance(result, dict) else None
@@ -93,6 +114,8 @@ def log_line(entry: Logged) -> str:
         settled = "withdrawn"
     else:
         settled = f"{_by(question)}: {visible(entry.decision or 'answered')}"
+        if entry.rules:
+            settled += f" (from now on: {visible(', '.join(entry.rules))})"
     return f"{when} #{question.id} {asker}: {text} -- {settled}"
 
 
@@ -112,6 +135,7 @@ def log_json(entry: Logged) -> dict[str, Any]:
         "answered_by": question.answered_by,
         "answered_host": question.answered_host,
         "decision": entry.decision,
+        "rules": list(entry.rules),
     }
 
 

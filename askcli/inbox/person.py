@@ -37,7 +37,7 @@ from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import Output, output_lines
 from ..wire.results import CLAUDE_CODE_2_1_88, Wording
-from . import audit, routing, screens
+from . import askers, audit, routing, screens
 from .asking import reply_to_json, unanswered
 from .store import QueuedQuestion, QueueState, Store
 from .watch import Commands, Event, Kind, Watch
@@ -63,6 +63,17 @@ def decline_reply(question: QueuedQuestion, wording: Wording = CLAUDE_CODE_2_1_8
     if reply.status is ExitStatus.DECLINED:
         return reply
     return unanswered(question.call, results.REJECT_MESSAGE, ExitStatus.DECLINED)
+
+
+def own_question(question: QueuedQuestion) -> str | None:
+    """Why ``question`` may not be answered from here: its asking agent is a process this
+    one runs under (an agent answering its own question); None otherwise."""
+    if not askers.runs_under(question.asker_pid, question.asker_start):
+        return None
+    return (
+        f"question #{question.id} was asked by {screens.label(question)}, which this command"
+        " runs under: an agent does not answer its own question"
+    )
 
 
 class AskerWithdrew(Exception):
@@ -145,6 +156,7 @@ class Inbox:
         self.watch = Watch(store, self.id, on_arrival=self.commands, person=person, **kwargs)
         self._idle_said = False
         self._offered: int | None = None  # the question the last offer prompt was for
+        self._own: set[int] = set()  # questions of agents this inbox runs under: never taken
 
     # -- the watch, seen from the main thread ----------------------------------------
 
@@ -220,6 +232,10 @@ class Inbox:
     def run(self) -> int:
         reader = self.conv.reader
         watching = isinstance(reader, FdLineReader)
+        refused = self.store.refusal()
+        if refused is not None:  # an agent's role: it asks, it never answers
+            error(self.conv, refused)
+            return ExitStatus.INVALID
         try:
             self.store.heartbeat(self.id, self.person)
             # before the watch's first look: questions of askers that died meanwhile are
@@ -256,7 +272,7 @@ class Inbox:
         while True:
             self._tell()
             if self.current is None:
-                self.current = self.store.claim(self.id, person=self.person)
+                self.current = self._claim(None)
                 self.watch.current = None if self.current is None else self.current.id
             held = self.current
             if held is not None and screens.asks_nothing(held.call):
@@ -270,6 +286,20 @@ class Inbox:
                 continue
             if status is not None:
                 return status
+
+    def _claim(self, number: int | None) -> QueuedQuestion | None:
+        """Claim the oldest question (or ``number``) for this inbox, never one of an agent
+        this inbox runs under: that one is given back, said once, and passed from then on."""
+        while True:
+            held = self.store.claim(self.id, number, person=self.person, skip=self._own)
+            why = None if held is None else own_question(held)
+            if held is None or why is None:
+                return held
+            self.store.release(self.id, held.id)
+            self._own.add(held.id)
+            say_wrapped(self.conv, f"! {visible(why)}", warn=True)
+            if number is not None:
+                return None
 
     def _read(self, prompt: str, *, fresh: bool = True) -> str | None:
         self.asking = False
@@ -335,8 +365,12 @@ class Inbox:
     def _pick(self, number: int, held: QueuedQuestion | None) -> None:
         if held is not None and number == held.id:
             return
-        picked = self.store.claim(self.id, number, person=self.person)
+        if number in self._own:
+            return
+        picked = self._claim(number)
         if picked is None:
+            if number in self._own:
+                return
             why = not_waiting(self.store, number, self.person)
             say_wrapped(self.conv, f"! {why}", warn=True)
             return
@@ -356,7 +390,8 @@ class Inbox:
         secret = screens.has_secret(held.call)
         kept = reply_to_json(reply)
         decided = audit.decision(held.call, kept)
-        if self.store.answer(self.id, held.id, kept, secret=secret, decision=decided):
+        rules = audit.rules(kept)
+        if self.store.answer(self.id, held.id, kept, secret=secret, decision=decided, rules=rules):
             self.conv.say(screens.about(held, style, f"#{held.id} {done}: sent to ", after=True))
             self.conv.say("\n")
             return
@@ -422,6 +457,12 @@ def answer_by_id(
     ``ask`` would. The exit status of ``ask``; 2 when the question is not waiting (or not
     for ``person``, or is withdrawn meanwhile); after the answers ended or a signal nothing
     is printed and the question waits again."""
+    refused = store.refusal()  # an agent's role asks, it never answers
+    asked = store.get(question_id) if refused is None else None
+    refused = refused or (own_question(asked) if asked is not None else None)
+    if refused is not None:
+        error(conv, refused)
+        return ExitStatus.INVALID
     inbox = inbox_id()
     store.heartbeat(inbox, person)
     store.tidy()  # a question whose asker died is withdrawn, never answered into the void
@@ -464,7 +505,8 @@ def answer_by_id(
         secret = screens.has_secret(held.call)
         kept = reply_to_json(reply)
         decided = audit.decision(held.call, kept)
-        if not store.answer(inbox, held.id, kept, secret=secret, decision=decided):
+        rules = audit.rules(kept)
+        if not store.answer(inbox, held.id, kept, secret=secret, decision=decided, rules=rules):
             error(conv, f"{not_waiting(store, held.id)}; your answer was not sent")
             return ExitStatus.INVALID
         for line in output_lines(reply.replies, reply.results, output):

@@ -33,7 +33,7 @@ from .store import LEASE, Changes, QueueState, Store, asker_id
 T = TypeVar("T")
 SCHEMA = "askcli"
 APP = "askcli inbox"
-VERSION = 1  # the schema this askcli makes
+VERSION = 2  # the schema this askcli makes (2: roles, row-level security, retries)
 CHANNEL = "askcli_inbox"  # what the trigger notifies of every change (the inboxes listen)
 ASKER_CHANNEL = "askcli_asker_"  # + md5(asker): of the changes of one asker's questions
 RECONNECT = 30.0  # seconds an operation keeps trying to reach a server that went away
@@ -43,6 +43,9 @@ LOOK = 1.0  # seconds a waiter waits for a push before it looks anyway
 GRACE = 2 * LEASE  # seconds after the server starts before leases lapse: all may come back
 LOCK = 0x61736B63  # the advisory lock held while the schema is made or migrated
 TABLES = ("version", "questions", "inboxes", "askers", "teams")
+PEOPLE = "askcli_people"  # the group role of those who answer
+AGENTS = "askcli_agents"  # of the agents' roles: they ask, never answer
+TEAMS = "askcli_teams"  # of the teams: a team is a group role that is a member of it
 
 # MIGRATIONS[n] takes the schema from version n to n + 1
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
@@ -111,6 +114,111 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             END $$""",
         f"""CREATE TRIGGER questions_changed AFTER INSERT OR DELETE OR UPDATE OF status
             ON {SCHEMA}.questions FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.notify()""",
+    ),
+    (  # 2: who asked and who answered are the database's word; retries know their own changes
+        f"""ALTER TABLE {SCHEMA}.questions ADD COLUMN asked_by TEXT,
+            ADD COLUMN answered_from TEXT, ADD COLUMN rules TEXT, ADD COLUMN claim_token TEXT,
+            ADD COLUMN answer_token TEXT, ADD COLUMN take_token TEXT,
+            ADD COLUMN withdraw_token TEXT""",
+        f"ALTER TABLE {SCHEMA}.inboxes ADD COLUMN role TEXT",
+        f"ALTER TABLE {SCHEMA}.askers ADD COLUMN role TEXT",
+        # whether the session's role is (a member of) the role ``name``; false for no such role
+        f"""CREATE FUNCTION {SCHEMA}.member_of(name TEXT) RETURNS BOOLEAN LANGUAGE sql STABLE
+            AS $$ SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_roles r WHERE r.rolname = name
+            AND pg_catalog.pg_has_role(session_user, r.oid, 'MEMBER')) $$""",
+        # an agent's role (a member of {AGENTS}) asks and takes its answers, never answers
+        f"""CREATE FUNCTION {SCHEMA}.is_agent() RETURNS BOOLEAN LANGUAGE sql STABLE
+            AS $$ SELECT NOT COALESCE((SELECT rolsuper FROM pg_catalog.pg_roles
+            WHERE rolname = session_user), false) AND {SCHEMA}.member_of('{AGENTS}') $$""",
+        f"""CREATE FUNCTION {SCHEMA}.may_answer(addressed_to TEXT) RETURNS BOOLEAN
+            LANGUAGE sql STABLE AS $$ SELECT NOT {SCHEMA}.is_agent() AND
+            (addressed_to IS NULL OR {SCHEMA}.member_of(addressed_to)) $$""",
+        # what no client writes: who asked, who answered and from where; what is final
+        f"""CREATE FUNCTION {SCHEMA}.guard() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF TG_OP = 'INSERT' THEN
+                    NEW.asked_by := session_user;
+                    NEW.answered_by := NULL;
+                    NEW.answered_from := NULL;
+                    IF NEW.status <> 'waiting' THEN
+                        RAISE EXCEPTION 'askcli: a question is asked waiting'
+                            USING ERRCODE = 'insufficient_privilege';
+                    END IF;
+                    RETURN NEW;
+                END IF;
+                NEW.asked_by := OLD.asked_by;
+                NEW.call := OLD.call;  -- what the person sees is what they answer
+                NEW.addressed_to := OLD.addressed_to;
+                IF OLD.status IN ('answered', 'withdrawn') THEN
+                    NEW.status := OLD.status;  -- final
+                    NEW.answered_by := OLD.answered_by;
+                    NEW.answered_from := OLD.answered_from;
+                    NEW.decision := OLD.decision;
+                    NEW.rules := OLD.rules;
+                    IF NEW.result IS DISTINCT FROM OLD.result AND NEW.result IS NOT NULL THEN
+                        NEW.result := OLD.result;  -- erased, never replaced
+                    END IF;
+                    RETURN NEW;
+                END IF;
+                IF NEW.status IN ('being answered', 'answered')
+                        AND NEW.status IS DISTINCT FROM OLD.status
+                        AND NOT {SCHEMA}.may_answer(OLD.addressed_to) THEN
+                    RAISE EXCEPTION 'askcli: the role % may not answer question %',
+                        session_user, OLD.id USING ERRCODE = 'insufficient_privilege';
+                END IF;
+                IF NEW.status = 'answered' THEN
+                    NEW.answered_by := session_user;
+                    NEW.answered_from := COALESCE(host(inet_client_addr()), 'local');
+                ELSE
+                    NEW.answered_by := NULL;
+                    NEW.answered_from := NULL;
+                END IF;
+                RETURN NEW;
+            END $$""",
+        f"""CREATE TRIGGER questions_guarded BEFORE INSERT OR UPDATE ON {SCHEMA}.questions
+            FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.guard()""",
+        f"""CREATE FUNCTION {SCHEMA}.owned() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                NEW.role := session_user;
+                RETURN NEW;
+            END $$""",
+        f"""CREATE TRIGGER inboxes_owned BEFORE INSERT OR UPDATE ON {SCHEMA}.inboxes
+            FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.owned()""",
+        f"""CREATE TRIGGER askers_owned BEFORE INSERT OR UPDATE ON {SCHEMA}.askers
+            FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.owned()""",
+        f"""CREATE FUNCTION {SCHEMA}.person() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                NEW.person := session_user;
+                RETURN NEW;
+            END $$""",
+        f"""CREATE TRIGGER inboxes_person BEFORE INSERT OR UPDATE ON {SCHEMA}.inboxes
+            FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.person()""",
+        # row-level security: what each role sees and changes (the owner is not bound by it)
+        f"ALTER TABLE {SCHEMA}.questions ENABLE ROW LEVEL SECURITY",
+        f"""CREATE POLICY asker_sees ON {SCHEMA}.questions FOR SELECT
+            USING (asked_by = session_user)""",
+        f"""CREATE POLICY answerer_sees ON {SCHEMA}.questions FOR SELECT
+            USING ({SCHEMA}.may_answer(addressed_to))""",
+        f"""CREATE POLICY agent_asks ON {SCHEMA}.questions FOR INSERT
+            WITH CHECK (asked_by = session_user)""",
+        f"""CREATE POLICY asker_changes ON {SCHEMA}.questions FOR UPDATE
+            USING (asked_by = session_user)""",
+        f"""CREATE POLICY answerer_changes ON {SCHEMA}.questions FOR UPDATE
+            USING ({SCHEMA}.may_answer(addressed_to))""",
+        f"ALTER TABLE {SCHEMA}.inboxes ENABLE ROW LEVEL SECURITY",
+        f"CREATE POLICY anyone_sees ON {SCHEMA}.inboxes FOR SELECT USING (true)",
+        f"""CREATE POLICY own_inbox ON {SCHEMA}.inboxes FOR INSERT
+            WITH CHECK (role = session_user)""",
+        f"""CREATE POLICY own_inbox_changes ON {SCHEMA}.inboxes FOR UPDATE
+            USING (role = session_user)""",
+        f"""CREATE POLICY own_or_silent_inbox_ends ON {SCHEMA}.inboxes FOR DELETE
+            USING (role = session_user OR seen < extract(epoch FROM clock_timestamp()) - 60)""",
+        f"ALTER TABLE {SCHEMA}.askers ENABLE ROW LEVEL SECURITY",
+        f"CREATE POLICY anyone_sees ON {SCHEMA}.askers FOR SELECT USING (true)",
+        f"""CREATE POLICY own_lease ON {SCHEMA}.askers FOR INSERT
+            WITH CHECK (role = session_user)""",
+        f"""CREATE POLICY own_lease_renewed ON {SCHEMA}.askers FOR UPDATE
+            USING (role = session_user)""",
     ),
 )
 
@@ -280,6 +388,135 @@ class PostgresStore(Store):
             return []
         return super().tidy()
 
+    # -- identity: roles, group roles and row-level security ------------------------------
+
+    claimable = f" AND {SCHEMA}.may_answer(addressed_to)"
+
+    def _audience(self, person: str | None) -> tuple[str, tuple[Any, ...]]:
+        """Every question this role may see: row-level security decides which."""
+        return ("1 = 1", ())
+
+    def _answerer(self) -> str | None:
+        return None  # the database writes session_user (the trigger guard())
+
+    def role(self) -> str:
+        """The role this store connects as: who answers and asks here."""
+        return str(self._run(lambda db: db.execute("SELECT session_user").fetchone()[0]))
+
+    def refusal(self) -> str | None:
+        """Why this role may not answer (an agent's role), or None."""
+        agent = self._run(lambda db: db.execute(f"SELECT {SCHEMA}.is_agent()").fetchone()[0])
+        if not agent:
+            return None
+        return (
+            f"the role {self.role()} is an agent's (a member of {AGENTS}): it asks and takes"
+            " its answers, it does not answer"
+        )
+
+    def check_addressee(self, to: str | None) -> None:
+        """A question may be addressed only to a role of the database (a person's login
+        role or a team's group role): InboxRefused for any other name."""
+        if to is None:
+            return
+        found = self._run(
+            lambda db: db.execute(
+                "SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = %s", (to,)
+            ).fetchone(),
+            write=False,
+        )
+        if found is None:
+            raise InboxRefused(
+                f"--to {to}: the inbox {self.where} has no person or team of that name (on"
+                " PostgreSQL a person is a login role and a team a group role: see askcli"
+                " inbox roles)"
+            )
+
+    def teams(self) -> dict[str, list[str]]:
+        """The teams (the group roles that are members of askcli_teams) and their members."""
+        rows = self._run(
+            lambda db: db.execute(
+                "SELECT t.rolname, m.rolname FROM pg_catalog.pg_auth_members g JOIN"
+                " pg_catalog.pg_roles t ON t.oid = g.member LEFT JOIN pg_catalog.pg_auth_members"
+                " tm ON tm.roleid = t.oid LEFT JOIN pg_catalog.pg_roles m ON m.oid = tm.member"
+                " WHERE g.roleid = (SELECT oid FROM pg_catalog.pg_roles WHERE rolname = %s)"
+                " ORDER BY 1, 2",
+                (TEAMS,),
+            ).fetchall(),
+            write=False,
+        )
+        found: dict[str, list[str]] = {}
+        for team, member in rows:
+            members = found.setdefault(team, [])
+            if member is not None:
+                members.append(member)
+        return found
+
+    def team_add(self, team: str, members: list[str]) -> None:
+        """GRANT the team's group role to each member (made, as a member of askcli_teams,
+        when it is new): only a role with CREATEROLE or ADMIN OPTION on it may."""
+        from psycopg import sql
+
+        def work(db: Any) -> None:
+            kind = db.execute(
+                "SELECT r.rolcanlogin, EXISTS (SELECT 1 FROM pg_catalog.pg_auth_members a"
+                " JOIN pg_catalog.pg_roles g ON g.oid = a.roleid WHERE a.member = r.oid AND"
+                " g.rolname = %s) FROM pg_catalog.pg_roles r WHERE r.rolname = %s",
+                (TEAMS, team),
+            ).fetchone()
+            if kind is None:
+                db.execute(
+                    sql.SQL("CREATE ROLE {} NOLOGIN IN ROLE {}").format(
+                        sql.Identifier(team), sql.Identifier(TEAMS)
+                    )
+                )
+            elif kind[0] or not kind[1]:
+                what = "a person's login role" if kind[0] else f"a role outside {TEAMS}"
+                raise _NotATeam(f"{team} is not a team but {what}")
+            for member in members:
+                db.execute(
+                    sql.SQL("GRANT {} TO {}").format(sql.Identifier(team), sql.Identifier(member))
+                )
+
+        self._teamwork(team, work)
+
+    def team_remove(self, team: str, members: list[str]) -> int:
+        """REVOKE the team's group role from ``members`` (from all when none is named)."""
+        from psycopg import sql
+
+        def work(db: Any) -> int:
+            current = self.teams().get(team)
+            if current is None:
+                raise _NotATeam(f"{team} is not a team")
+            gone = [m for m in (members or current) if m in current]
+            for member in gone:
+                db.execute(
+                    sql.SQL("REVOKE {} FROM {}").format(
+                        sql.Identifier(team), sql.Identifier(member)
+                    )
+                )
+            return len(gone)
+
+        return self._teamwork(team, work)
+
+    def _teamwork(self, team: str, work: Callable[[Any], T]) -> T:
+        """A change of a team, in one line when PostgreSQL refuses it."""
+        psycopg = _driver()
+        db = self._open()
+        try:
+            with db.transaction():
+                return work(db)
+        except _NotATeam as exc:
+            raise InboxRefused(f"team {team}: {exc}") from None
+        except psycopg.Error as exc:
+            if _lost(db):
+                raise InboxError(
+                    f"the inbox {self.where} was lost: {said(exc, self.url)}"
+                ) from None
+            raise InboxRefused(
+                f"team {team} cannot be changed by the role {self.role()}: {said(exc, self.url)}"
+                " (a team is changed by a role with CREATEROLE or ADMIN OPTION on it)"
+            ) from None
+
     def _dead_askers(self, db: Any, now: float) -> list[int]:
         """Questions whose asker's lease lapsed, and, where pids mean the same as here,
         whose asker's process is gone (known at once)."""
@@ -298,6 +535,17 @@ class PostgresStore(Store):
         ).fetchall()
         gone.update(qid for qid, pid, start in local if not askers.alive(pid, start))
         return sorted(gone)
+
+
+# the owner of a trusted object: a superuser, this role or the database's owner
+_TRUSTED = (
+    "(o.rolsuper OR o.rolname = session_user OR o.oid = (SELECT datdba FROM"
+    " pg_catalog.pg_database WHERE datname = current_database()))"
+)
+
+
+class _NotATeam(Exception):
+    """A team command named a role that is not a team."""
 
 
 def prepare(db: Any, where: str) -> None:
@@ -332,15 +580,33 @@ def _version(db: Any, where: str) -> int:
                 "SELECT tablename FROM pg_tables WHERE schemaname = %s", (SCHEMA,)
             ).fetchall()
         }
-        if not tables:
+        strangers = db.execute(
+            # made by a role other than the database's owner, a superuser or this role:
+            # whoever made it could run code (triggers, functions) as everyone who uses it
+            "SELECT c.relname FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON"
+            " n.oid = c.relnamespace JOIN pg_catalog.pg_roles o ON o.oid IN (c.relowner,"
+            " n.nspowner) WHERE n.nspname = %s AND c.relkind IN ('r', 'p', 'v', 'f') AND NOT"
+            f" {_TRUSTED} UNION SELECT '(the schema itself)' FROM pg_catalog.pg_namespace n"
+            f" JOIN pg_catalog.pg_roles o ON o.oid = n.nspowner WHERE n.nspname = %s AND NOT"
+            f" {_TRUSTED} ORDER BY 1",
+            (SCHEMA, SCHEMA),
+        ).fetchall()
+        if not tables and not strangers:
             return 0
         row = None
-        if "version" in tables:
+        if "version" in tables and not strangers:
             row = db.execute(
                 f"SELECT version FROM {SCHEMA}.version WHERE app = %s", (APP,)
             ).fetchone()
     except psycopg.Error as exc:
         raise InboxError(f"the inbox {where} cannot be read: {said(exc)}") from None
+    if strangers:
+        theirs = ", ".join(sorted({r[0] for r in strangers})[:5])
+        raise InboxRefused(
+            f"the inbox {where} cannot be used: its schema {SCHEMA} ({theirs}) is owned"
+            " by a role that is neither the database's owner, a superuser nor this role;"
+            " askcli leaves it unchanged"
+        )
     if row is None:
         theirs = ", ".join(sorted(tables)[:5])
         raise InboxRefused(

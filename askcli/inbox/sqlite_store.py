@@ -49,7 +49,12 @@ CREATE TABLE IF NOT EXISTS questions (
     addressed_to TEXT,
     answered_by TEXT,
     answered_host TEXT,
-    decision TEXT
+    decision TEXT,
+    rules TEXT,
+    claim_token TEXT,
+    answer_token TEXT,
+    take_token TEXT,
+    withdraw_token TEXT
 )""",
     "CREATE INDEX IF NOT EXISTS questions_status ON questions (status, id)",
     "CREATE INDEX IF NOT EXISTS questions_key ON questions (key, id)",
@@ -80,6 +85,11 @@ ADDED = {
     ("questions", "answered_by"): "TEXT",
     ("questions", "answered_host"): "TEXT",
     ("questions", "decision"): "TEXT",
+    ("questions", "rules"): "TEXT",
+    ("questions", "claim_token"): "TEXT",
+    ("questions", "answer_token"): "TEXT",
+    ("questions", "take_token"): "TEXT",
+    ("questions", "withdraw_token"): "TEXT",
     ("inboxes", "person"): "TEXT",
     ("inboxes", "place"): "TEXT",
 }

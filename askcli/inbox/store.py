@@ -29,14 +29,14 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
 from ..files import state_dir
 from ..wire.documents import parse_json
 from . import askers, location
-from .askers import Process
+from .askers import Process, unix_user
 
 LEASE = 5.0  # seconds an inbox keeps a claim (and a PostgreSQL asker its questions) unheard of
 POLL = 0.01  # seconds between looks while waiting (raised up to POLL_MAX when idle)
@@ -92,6 +92,8 @@ class QueuedQuestion(NamedTuple):
     finished: float | None = None  # when it was answered or withdrawn
     holder: str | None = None  # who is answering it now
     asker_host: str | None = None  # the machine it was asked on
+    asker_pid: int | None = None  # the asking process (on that machine)
+    asker_start: str | None = None  # and when it started (see :mod:`.askers`)
 
 
 class Logged(NamedTuple):
@@ -99,6 +101,7 @@ class Logged(NamedTuple):
 
     question: QueuedQuestion
     decision: str | None  # what was decided, in a few words (never a secret)
+    rules: tuple[str, ...] = ()  # the lasting permission rules it granted (Bash(rm:*))
 
 
 def default_path() -> Path:
@@ -195,6 +198,14 @@ class Store:
 
     locking = ""  # what a claim's SELECT adds to lock the row it takes
     skip_locked = ""  # and to pass rows another inbox is taking
+    claimable = ""  # and to take only what this store's identity may answer
+
+    def refusal(self) -> str | None:
+        """Why whoever uses this store may not answer here (None: they may)."""
+        return None
+
+    def check_addressee(self, to: str | None) -> None:
+        """Refuse (InboxRefused) a question addressed ``to`` a name this store cannot serve."""
 
     def changes(self, question_id: int | None = None) -> Changes:
         """A fresh view of the queue's changes (of one question's alone, with its id),
@@ -236,6 +247,7 @@ class Store:
         ``reuse_for`` seconds ago and not yet taken, is that one; otherwise every call is a
         question of its own."""
         text = json.dumps(call, ensure_ascii=False, allow_nan=False)
+        self.check_addressee(to)
         asker = askers.me()
         key = call_key(call, agent, asker, conversation)
         ticket = "q_" + secrets.token_urlsafe(12)
@@ -321,27 +333,37 @@ class Store:
         """The answered question's result, exactly once, for the process that asked it:
         None when it was taken already (or is not answered, or is another asker's)."""
 
+        token = _token()
+
         def work(db: Any) -> Any:
             row = self._x(
                 db,
-                "SELECT result, secret FROM questions WHERE id = ? AND status = 'answered' AND"
-                f" delivered IS NULL AND asker = ?{self.locking}",
+                "SELECT result, secret, delivered, take_token FROM questions WHERE id = ? AND"
+                f" status = 'answered' AND asker = ?{self.locking}",
                 (question_id, asker_id(askers.me())),
             ).fetchone()
-            if row is None:
+            if row is None or row[0] is None:
                 return None
+            if row[2] is not None:  # taken: by this very take, before a lost acknowledgement
+                return row if row[3] == token else None
             self._x(
                 db,
-                "UPDATE questions SET delivered = ?, result = CASE WHEN secret = 1 THEN NULL"
-                " ELSE result END WHERE id = ?",
-                (self._now(), question_id),
+                "UPDATE questions SET delivered = ?, take_token = ? WHERE id = ?",
+                (self._now(), token, question_id),
             )
             return row
 
         row = self._run(work)
         if row is None:
             return None
-        if row[1]:
+        if row[1]:  # erased once this asker holds it: a retry above still finds it until then
+            self._run(
+                lambda db: self._x(
+                    db,
+                    "UPDATE questions SET result = NULL WHERE id = ? AND take_token = ?",
+                    (question_id, token),
+                )
+            )
             self._forget()
         return parse_json(row[0])
 
@@ -349,26 +371,31 @@ class Store:
         """Keep an erased secret out of whatever the database keeps beside its tables."""
 
     def withdraw(self, question_id: int) -> bool:
-        """The asker gave up: a question not answered yet is withdrawn (True)."""
-        return bool(
-            self._run(
-                lambda db: (
-                    self._x(
-                        db,
-                        "UPDATE questions SET status = 'withdrawn', finished = ? WHERE id = ? AND"
-                        " status IN ('waiting', 'being answered')",
-                        (self._now(), question_id),
-                    ).rowcount
-                    == 1
-                )
-            )
-        )
+        """The asker gave up: a question not answered yet is withdrawn (True; also for a
+        retry of this very withdrawal after a lost acknowledgement)."""
+        token = _token()
+
+        def work(db: Any) -> bool:
+            if self._x(
+                db,
+                "UPDATE questions SET status = 'withdrawn', finished = ?, withdraw_token = ?"
+                " WHERE id = ? AND status IN ('waiting', 'being answered')",
+                (self._now(), token, question_id),
+            ).rowcount:
+                return True
+            row = self._x(
+                db, "SELECT withdraw_token FROM questions WHERE id = ?", (question_id,)
+            ).fetchone()
+            return row is not None and row[0] == token
+
+        return self._run(work)
 
     # -- inboxes ---------------------------------------------------------------------
 
     def heartbeat(self, inbox: str, person: str | None = None) -> None:
-        """Say that ``inbox`` (answering as ``person``) is alive: it keeps its claims for
-        :data:`LEASE` seconds."""
+        """Say that ``inbox`` is alive: it keeps its claims for :data:`LEASE` seconds. Who
+        answers there is the store's word (:meth:`_answerer`), whatever ``person`` the inbox
+        shows the questions of."""
 
         def work(db: Any) -> None:
             now = self._now()
@@ -377,7 +404,7 @@ class Store:
                 "INSERT INTO inboxes (id, pid, host, seen, person, place) VALUES (?, ?, ?, ?,"
                 " ?, ?) ON CONFLICT (id) DO UPDATE SET seen = excluded.seen, person ="
                 " COALESCE(excluded.person, inboxes.person)",
-                (inbox, os.getpid(), askers.me().host, now, person, askers.place()),
+                (inbox, os.getpid(), askers.me().host, now, self._answerer(), askers.place()),
             )
             self._x(
                 db,
@@ -443,20 +470,37 @@ class Store:
         return [inbox_id for inbox_id, pid in rows if not askers.alive(pid)]
 
     def claim(
-        self, inbox: str, question_id: int | None = None, *, person: str | None = None
+        self,
+        inbox: str,
+        question_id: int | None = None,
+        *,
+        person: str | None = None,
+        skip: Collection[int] = (),
     ) -> QueuedQuestion | None:
         """Take the oldest waiting question ``person`` may answer (or ``question_id``) for
-        ``inbox``; None when there is none (or that one is not waiting). Two inboxes never
-        take the same one."""
+        ``inbox``, passing the ids in ``skip``; None when there is none (or that one is not
+        waiting). Two inboxes never take the same one; a retry of this very claim after a
+        lost acknowledgement gets the question it took."""
+        token = _token()
 
         def work(db: Any) -> QueuedQuestion | None:
+            taken = self._x(  # this claim, made before a lost acknowledgement
+                db,
+                "SELECT id FROM questions WHERE claim_token = ? AND claimed_by = ? AND"
+                " status = 'being answered'",
+                (token, inbox),
+            ).fetchone()
+            if taken is not None:
+                return self._get(db, taken[0])
             now = self._now()
             self._lapse(db, now)
-            audience, params = _audience(person)
+            audience, params = self._audience(person)
+            passed = "".join(f" AND id <> {int(i)}" for i in sorted(skip))
             if question_id is None:
                 row = self._x(
                     db,
-                    f"SELECT id FROM questions WHERE status = 'waiting' AND {audience}"
+                    f"SELECT id FROM questions WHERE status = 'waiting' AND {audience}{passed}"
+                    f"{self.claimable}"
                     f" ORDER BY id LIMIT 1{self.locking}{self.skip_locked}",
                     params,
                 ).fetchone()
@@ -464,7 +508,7 @@ class Store:
                 row = self._x(
                     db,
                     f"SELECT id FROM questions WHERE id = ? AND status = 'waiting' AND"
-                    f" {audience}{self.locking}{self.skip_locked}",
+                    f" {audience}{self.claimable}{self.locking}{self.skip_locked}",
                     (question_id, *params),
                 ).fetchone()
             if row is None:
@@ -472,8 +516,8 @@ class Store:
             self._x(
                 db,
                 "UPDATE questions SET status = 'being answered', claimed_by = ?,"
-                " claimed_until = ? WHERE id = ? AND status = 'waiting'",
-                (inbox, now + LEASE, row[0]),
+                " claimed_until = ?, claim_token = ? WHERE id = ? AND status = 'waiting'",
+                (inbox, now + LEASE, token, row[0]),
             )
             return self._get(db, row[0])
 
@@ -498,27 +542,51 @@ class Store:
         *,
         secret: bool = False,
         decision: str | None = None,
+        rules: Sequence[str] = (),
     ) -> bool:
-        """Store the result of a question ``inbox`` holds, with who answered (the inbox's
-        person), where and when, and ``decision`` (a few words for the audit trail); False
-        when it is no longer its to answer (withdrawn meanwhile, or its claim was lost). A
-        ``secret`` result is erased once delivered (:meth:`take`)."""
+        """Store the result of a question ``inbox`` holds, with who answered (the store's
+        word: the Unix user, or the PostgreSQL role), where and when, ``decision`` (a few
+        words for the audit trail) and ``rules``, the lasting permission rules the answer
+        grants (``Bash(rm:*)``); False when it is no longer its to answer (withdrawn
+        meanwhile, its claim was lost, or its asker is gone: then it is withdrawn). A retry
+        of this very answer after a lost acknowledgement is True. A ``secret`` result is
+        erased once delivered (:meth:`take`)."""
         text = json.dumps(result, ensure_ascii=False, allow_nan=False)
+        kept_rules = json.dumps(list(rules)) if rules else None
+        token = _token()
 
         def work(db: Any) -> bool:
+            now = self._now()
+            row = self._x(
+                db,
+                "SELECT status, answer_token FROM questions WHERE id = ? AND claimed_by = ?",
+                (question_id, inbox),
+            ).fetchone()
+            if row is not None and row[0] == "answered":  # before a lost acknowledgement
+                return bool(row[1] == token)
+            if row is None or row[0] != "being answered":
+                return False
+            if self._asker_gone(db, question_id, now):
+                self._x(
+                    db,
+                    "UPDATE questions SET status = 'withdrawn', finished = ? WHERE id = ?",
+                    (now, question_id),
+                )
+                return False
             cursor = self._x(
                 db,
                 "UPDATE questions SET status = 'answered', result = ?, finished = ?,"
-                " claimed_by = NULL, claimed_until = NULL, secret = ?, answered_host = ?,"
-                " decision = ?, answered_by = (SELECT person FROM inboxes WHERE id = ?)"
-                " WHERE id = ? AND claimed_by = ? AND status = 'being answered'",
+                " secret = ?, answered_host = ?, decision = ?, rules = ?, answered_by = ?,"
+                " answer_token = ? WHERE id = ? AND claimed_by = ? AND status = 'being answered'",
                 (
                     text,
-                    self._now(),
+                    now,
                     int(secret),
                     askers.me().host,
                     decision,
-                    inbox,
+                    kept_rules,
+                    self._answerer(),
+                    token,
                     question_id,
                     inbox,
                 ),
@@ -526,6 +594,18 @@ class Store:
             return bool(cursor.rowcount == 1)
 
         return self._run(work)
+
+    def _answerer(self) -> str | None:
+        """Who answers through this store, as the store knows it (not as anyone says)."""
+        return unix_user()
+
+    def _asker_gone(self, db: Any, question_id: int, now: float) -> bool:
+        """The question's asker is known to be gone: an answer would reach nobody."""
+        return question_id in self._dead_askers(db, now)
+
+    def _audience(self, person: str | None) -> tuple[str, tuple[Any, ...]]:
+        """The condition (and its parameters) of the questions ``person`` may see."""
+        return ("1 = 1", ()) if person is None else (AUDIENCE, (person, person))
 
     # -- teams -----------------------------------------------------------------------
 
@@ -593,7 +673,7 @@ class Store:
 
     def _in(self, columns: str, states: tuple[QueueState, ...], person: str | None) -> list[Any]:
         marks = ", ".join("?" for _ in states)
-        audience, params = _audience(person)
+        audience, params = self._audience(person)
         query = (
             f"SELECT {columns} FROM questions WHERE status IN ({marks}) AND {audience} ORDER BY id"
         )
@@ -605,7 +685,7 @@ class Store:
     def log(self, limit: int | None = None) -> list[Logged]:
         """The settled questions (answered or withdrawn), oldest first (the last ``limit``)."""
         query = (
-            f"SELECT {_COLUMNS}, decision FROM questions WHERE status IN ('answered',"
+            f"SELECT {_COLUMNS}, decision, rules FROM questions WHERE status IN ('answered',"
             " 'withdrawn') ORDER BY finished DESC, id DESC"
         )
         params: tuple[Any, ...] = ()
@@ -613,7 +693,10 @@ class Store:
             query += " LIMIT ?"
             params = (limit,)
         rows = self._run(lambda db: self._x(db, query, params).fetchall(), write=False)
-        return [Logged(_question(row), row[-1]) for row in reversed(rows)]
+        return [
+            Logged(_question(row), row[-2], tuple(parse_json(row[-1])) if row[-1] else ())
+            for row in reversed(rows)
+        ]
 
     def state(self, question_id: int) -> QueueState | None:
         """Where the question stands (None: no such question), read without its call: the
@@ -640,16 +723,16 @@ class Store:
         return found
 
 
-def _audience(person: str | None) -> tuple[str, tuple[Any, ...]]:
-    """The condition (and its parameters) of the questions ``person`` may see."""
-    return ("1 = 1", ()) if person is None else (AUDIENCE, (person, person))
+def _token() -> str:
+    """What marks one state change, so that its retry knows it was made."""
+    return secrets.token_urlsafe(12)
 
 
 # a Question's columns, in its order
 _COLUMNS = (
     "id, ticket, agent, arrived, call, status, result, addressed_to, answered_by,"
     " answered_host, finished, (SELECT person FROM inboxes WHERE inboxes.id ="
-    " questions.claimed_by), asker_host"
+    " questions.claimed_by), asker_host, asker_pid, asker_start"
 )
 
 
@@ -665,5 +748,5 @@ def _question(row: Any) -> QueuedQuestion:
         parse_json(row[4]),
         QueueState(row[5]),
         result,
-        *row[7:13],
+        *row[7:15],
     )
