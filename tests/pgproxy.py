@@ -36,9 +36,7 @@ class CutProxy:
         parts = urlsplit(url)
         user = f"{parts.username}@" if parts.username else ""
         query = "sslmode=disable&gssencmode=disable"
-        return urlunsplit(
-            (parts.scheme, f"{user}127.0.0.1:{self.port}", parts.path, query, "")
-        )
+        return urlunsplit((parts.scheme, f"{user}127.0.0.1:{self.port}", parts.path, query, ""))
 
     def cut_after_commits(self, commits: int = 1) -> None:
         """Cut the connection that carries the ``commits``-th COMMIT acknowledgement from now
@@ -94,12 +92,12 @@ class CutProxy:
                     if len(buffer) < 1 + length:
                         break
                     message, buffer = buffer[: 1 + length], buffer[1 + length :]
-                    if message[:1] == b"C" and message[5:].rstrip(b"\0") == b"COMMIT":
-                        if self._commit_cut():
-                            client.sendall(out)
-                            self.cuts += 1
-                            _close(client, server)
-                            return
+                    commit = message[:1] == b"C" and message[5:].rstrip(b"\0") == b"COMMIT"
+                    if commit and self._commit_cut():
+                        client.sendall(out)
+                        self.cuts += 1
+                        _close(client, server)
+                        return
                     out += message
                 if out:
                     client.sendall(out)
