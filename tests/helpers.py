@@ -221,3 +221,14 @@ def as_if_asked_by(store: Store, question_id: int, pid: int, start: str | None) 
             "INSERT INTO askers (id, host, seen, place, pid, start) VALUES (?, ?, ?, ?, ?, ?)",
             (asker, socket.gethostname(), time.time(), place(), pid, start),
         )
+
+
+def another_asker(store: Store, question_id: int) -> subprocess.Popen[bytes]:
+    """Make the question one of a process of its own (``sleep``), not of the tests: an
+    ``askcli inbox answer`` the tests start runs under them, and an agent does not answer
+    its own question. The caller ends the process (``kill()``, ``wait()``)."""
+    from askcli.inbox.askers import process_start
+
+    child = subprocess.Popen(["sleep", "600"])
+    as_if_asked_by(store, question_id, child.pid, process_start(child.pid))
+    return child

@@ -1,8 +1,10 @@
-"""Routing, people and the audit trail (issue 22): a question addressed to a person or a
-team reaches only them (SPEC §7: the decisions are the person's), the first answer wins,
-and every answer is kept with who decided what, where and when (``askcli inbox log``),
-never a secret. In process, on the store ``Store(path)`` opens; the commands through the
-installed askcli."""
+"""Routing, people and the audit trail on one machine (an SQLite inbox): a question
+addressed to a person or a team is shown only to the inbox that shows their questions
+(``--as``), the first answer wins, and every answer is kept with who decided what, where
+and when (``askcli inbox log``), never a secret. Who answered is the Unix user (SPEC §7:
+never the answerer's own claim), whatever ``--as`` says; on PostgreSQL it is the role
+(tests/test_inbox_roles.py). In process, on the store ``Store(path)`` opens; the commands
+through the installed askcli."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import Any
 import pytest
 
 from askcli.inbox import audit, screens
+from askcli.inbox.askers import process_start, unix_user
 from askcli.inbox.person import Inbox, answer_by_id, inbox_id, list_questions
 from askcli.inbox.store import Agent, QueueState, Store
 from askcli.lines import TextLineReader
@@ -25,18 +28,20 @@ from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style
 from askcli.tools.todo_store import TodoStore
 
-from .helpers import askcli_path, call, example, question
+from .helpers import as_if_asked_by, askcli_path, call, example, question
 from .test_inbox_safety import codex_secret
 
 ASKER = Agent("claude", "s1", "/work/api")
 SECRET = "hunter2-Zq8xV-secret"
+ME = unix_user()  # who answers here, whatever --as says
 
 
 @pytest.fixture
-def queue(inbox_where: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
-    """The queue of one test, on each store (the commands :func:`run` runs use it too)."""
-    monkeypatch.setenv("ASKCLI_INBOX", inbox_where)
-    opened = Store(inbox_where)
+def queue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
+    """The queue of one test (the commands :func:`run` runs use it too)."""
+    where = str(tmp_path / "inbox.db")
+    monkeypatch.setenv("ASKCLI_INBOX", where)
+    opened = Store(where)
     yield opened
     opened.close()
 
@@ -97,7 +102,7 @@ def test_inbox_answer_refuses_another_persons_question(queue: Store) -> None:
     status, _, out = answer_as(queue, "bob", asked.id, "1\n")
     assert status == 0 and '"Deploy to production?"="Yes"' in json.loads(out)["content"]
     found = queue.get(asked.id)
-    assert found is not None and found.answered_by == "bob"
+    assert found is not None and found.answered_by == ME  # not "bob": --as is no identity
 
 
 def test_a_team_question_goes_to_its_members_only(queue: Store, tmp_path: Path) -> None:
@@ -118,7 +123,7 @@ def test_a_team_question_goes_to_its_members_only(queue: Store, tmp_path: Path) 
     assert f"#{asked.id} Restart the database? (for team ops)" in shown
     assert f"#{asked.id} answered: sent to claude /work/api" in shown
     found = queue.get(asked.id)
-    assert found is not None and found.answered_by == "carol"
+    assert found is not None and found.answered_by == ME
 
 
 def test_the_first_of_two_people_wins_and_the_second_is_told(queue: Store, tmp_path: Path) -> None:
@@ -128,14 +133,14 @@ def test_the_first_of_two_people_wins_and_the_second_is_told(queue: Store, tmp_p
     assert queue.claim(alice, person="alice") is not None
     # bob joins late: he sees it being answered by alice, and cannot take it
     status, shown, _ = inbox_as(queue, "bob", f"l\n{asked.id}\n", tmp_path)
-    assert "being answered" in shown and "Which port? (being answered by alice)" in shown
-    assert f"! question #{asked.id} is being answered by alice in another inbox" in shown
+    assert "being answered" in shown and f"Which port? (being answered by {ME})" in shown
+    assert f"! question #{asked.id} is being answered by {ME} in another inbox" in shown
     status, screen, _ = answer_as(queue, "bob", asked.id, "1\n")
     assert status == 2
-    assert f"question #{asked.id} is being answered by alice in another inbox" in screen
+    assert f"question #{asked.id} is being answered by {ME} in another inbox" in screen
     lines: list[str] = []
     list_questions(queue, lines.append, as_json=True)
-    assert json.loads(lines[0])["being_answered_by"] == "alice"
+    assert json.loads(lines[0])["being_answered_by"] == ME
 
 
 def test_a_question_for_nobody_in_particular_reads_as_before(queue: Store, tmp_path: Path) -> None:
@@ -170,7 +175,7 @@ def test_each_answer_keeps_who_decided_what(queue: Store, tmp_path: Path) -> Non
         denied.id: "denied",
     }
     for entry in log:
-        assert entry.question.answered_by == "alice"
+        assert entry.question.answered_by == ME
         assert entry.question.answered_host == os.uname().nodename
         assert entry.question.finished is not None
 
@@ -201,7 +206,7 @@ def test_the_log_prints_each_settled_question_oldest_first(queue: Store, tmp_pat
     assert shown[1].endswith(
         f" #{first.id} claude /work/api on {host}: Which library should we use for date"
         " formatting?"
-        f" -- alice on {host}: Library: date-fns (Recommended)"
+        f" -- {ME} on {host}: Library: date-fns (Recommended)"
     )
     assert shown[0][:19].replace("-", "").replace(":", "").replace("T", "").isdigit()
     assert run(["inbox", "log", "--limit", "1"], tmp_path).splitlines() == shown[1:]
@@ -209,7 +214,7 @@ def test_the_log_prints_each_settled_question_oldest_first(queue: Store, tmp_pat
         json.loads(line)
         for line in run(["inbox", "log", "--json", "--limit", "1"], tmp_path).splitlines()
     ]
-    assert last["id"] == first.id and last["answered_by"] == "alice"
+    assert last["id"] == first.id and last["answered_by"] == ME
     assert last["decision"] == "Library: date-fns (Recommended)"
     assert last["finished"].endswith("+00:00") and last["asker_host"] == host
 
@@ -223,7 +228,7 @@ def test_list_json_says_who_it_is_for_and_who_answered(queue: Store, tmp_path: P
         for line in run(["inbox", "list", "--all", "--json"], tmp_path).splitlines()
     ]
     assert [(q["id"], q["to"], q["answered_by"]) for q in found] == [
-        (asked.id, "bob", "bob"),
+        (asked.id, "bob", ME),
         (waiting.id, None, None),
     ]
     assert found[0]["answered_host"] == os.uname().nodename
@@ -262,13 +267,7 @@ def run(args: list[str], tmp_path: Path, stdin: str = "", status: int = 0, **env
     return proc.stdout if status == 0 else proc.stderr
 
 
-_run = run
-
-
-def test_team_commands(tmp_path: Path, inbox_where: str) -> None:
-    def run(args: list[str], tmp_path: Path, stdin: str = "", status: int = 0) -> str:
-        return _run(args, tmp_path, stdin, status, ASKCLI_INBOX=inbox_where)
-
+def test_team_commands(tmp_path: Path) -> None:
     assert run(["inbox", "team", "list"], tmp_path) == ""
     run(["inbox", "team", "add", "ops", "carol", "dave"], tmp_path)
     run(["inbox", "team", "add", "ops", "carol"], tmp_path)  # once is enough
@@ -405,7 +404,7 @@ def test_two_inboxes_a_question_for_bob_reaches_bob_only(tmp_path: Path) -> None
         shown = alice.log.getvalue()
         assert "new #1" not in shown and "waiting] #1" not in shown
         found = queue.store().get(1)
-        assert found is not None and found.answered_by == "bob"
+        assert found is not None and found.answered_by == ME
     finally:
         queue.close()
 
@@ -464,7 +463,11 @@ def test_an_empty_inbox_url_is_refused(tmp_path: Path) -> None:
 
 def test_the_inbox_group_s_as_is_its_subcommands(queue: Store, tmp_path: Path) -> None:
     asked = queue.submit(ask("Which port?"), ASKER, to="bob")
+    asker = subprocess.Popen(["sleep", "60"])  # asked by another process than the tests'
+    as_if_asked_by(queue, asked.id, asker.pid, process_start(asker.pid))
     assert run(["inbox", "--as", "alice", "list"], tmp_path) == ""
     assert f"#{asked.id}" in run(["inbox", "--as", "bob", "list"], tmp_path)
     said = run(["inbox", "--as", "alice", "answer", str(asked.id)], tmp_path, "1\n", status=2)
     assert said == f"askcli: question #{asked.id} is for bob, not for alice\n"
+    asker.kill()
+    asker.wait()

@@ -30,7 +30,7 @@ from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style, display_width
 from askcli.wire.documents import Document
 
-from .helpers import askcli_path, call, example, poll, question
+from .helpers import another_asker, askcli_path, call, example, poll, question
 from .test_hook import hook_input
 from .test_inbox_pty import Queue, exit_status
 
@@ -294,6 +294,7 @@ def test_a_killed_inbox_gives_its_question_back_within_the_lease(
     asked = queue.store().submit(
         call(question("Which database?", "DB", ["Postgres", "SQLite"])), AGENT
     )
+    asker = another_asker(queue.store(), asked.id)
     term = queue.inbox(*kind[1:])
     if kind == ["inbox"]:
         term.expect("Answer #1?")
@@ -313,6 +314,8 @@ def test_a_killed_inbox_gives_its_question_back_within_the_lease(
         env=queue.env,
         timeout=30,
     )
+    asker.kill()
+    asker.wait()
     assert proc.returncode == 0, proc.stderr
 
 
