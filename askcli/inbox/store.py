@@ -740,13 +740,17 @@ def _question(row: Any) -> QueuedQuestion:
     """The :class:`QueuedQuestion` of a row of :data:`_COLUMNS`."""
     agent = Agent(**{k: v for k, v in parse_json(row[2]).items() if k in Agent._fields})
     result = parse_json(row[6]) if row[6] is not None else None
+    state = QueueState(row[5])
+    holder = row[11] if state is QueueState.ANSWERING else None  # its inbox, while it holds it
     return QueuedQuestion(
         row[0],
         row[1],
         agent,
         row[3],
         parse_json(row[4]),
-        QueueState(row[5]),
+        state,
         result,
-        *row[7:15],
+        *row[7:11],
+        holder,
+        *row[12:15],
     )

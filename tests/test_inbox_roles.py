@@ -1,0 +1,358 @@
+"""Who answered is the database's word (SPEC §7): on a team inbox on PostgreSQL each person
+and agent connects as a role of their own, made by the SQL block of docs/team-inbox.md
+(run here verbatim, and printed by ``askcli inbox roles``); teams are group roles, and
+row-level security and a trigger decide who sees, claims and answers what. Nothing a client
+sends (``--as``, a name in a column) changes who answered."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from askcli.errors import InboxError, InboxRefused
+from askcli.inbox.person import inbox_id
+from askcli.inbox.store import Agent, QueueState, Store
+
+from .helpers import askcli_path, call, question
+from .postgres import Cluster
+
+psycopg = pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "team-inbox.md"
+ROLES = ("alice", "bob", "ci_agent", "other_agent", "mallory", "ops")
+GROUPS = ("askcli_people", "askcli_agents", "askcli_teams")
+PASSWORD = "a-password-of-their-own"
+AGENT = Agent("claude", "s1", "/work/api")
+REPLY = {"replies": [], "status": 0, "results": []}
+COMMAND = [
+    "inbox",
+    "roles",
+    "--person",
+    "alice",
+    "--person",
+    "bob",
+    "--team",
+    "ops=alice,bob",
+    "--agent",
+    "ci_agent",
+]
+
+
+def docs_block() -> str:
+    """The SQL block of docs/team-inbox.md that makes the roles."""
+    text = DOCS.read_text()
+    found = re.search(r"<!-- roles -->\n```sql\n(.*?)```", text, re.S)
+    assert found, "docs/team-inbox.md has no <!-- roles --> sql block"
+    return found.group(1)
+
+
+def ask(text: str) -> object:
+    return call(question(text, "Pick", ["Yes", "No"]))
+
+
+def _drop_roles(cluster: Cluster, dbname: str) -> None:
+    with cluster.connect(dbname) as db:
+        for role in (*ROLES, *GROUPS):
+            if db.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone():
+                db.execute(f'DROP OWNED BY "{role}"')
+    with cluster.connect() as db:
+        for role in (*ROLES, *GROUPS):
+            db.execute(f'DROP ROLE IF EXISTS "{role}"')
+
+
+class Team:
+    """One test's database with the docs' roles: a store per role, through ~/.pgpass."""
+
+    def __init__(self, cluster: Cluster, url: str, tmp_path: Path) -> None:
+        self.cluster = cluster
+        self.owner_url = url
+        self.dbname = urlsplit(url).path.lstrip("/")
+        self.tmp = tmp_path
+        self.stores: list[Store] = []
+        owner = Store(url)
+        owner.ids()  # askcli's schema, made by the database's owner
+        owner.close()
+        with cluster.connect(self.dbname) as db:
+            db.execute(docs_block())  # verbatim
+            db.execute("CREATE ROLE other_agent LOGIN IN ROLE askcli_agents")
+            db.execute("CREATE ROLE mallory LOGIN IN ROLE askcli_people")
+            for role in ("alice", "bob", "ci_agent", "other_agent", "mallory"):
+                db.execute(f"ALTER ROLE {role} PASSWORD '{PASSWORD}'")
+        self.pgpass = tmp_path / "pgpass"
+        self.pgpass.write_text(f"127.0.0.1:{cluster.port}:*:*:{PASSWORD}\n")
+        self.pgpass.chmod(0o600)
+
+    def url(self, role: str) -> str:
+        return self.cluster.url(self.dbname, user=role)
+
+    def store(self, role: str) -> Store:
+        opened = Store(self.url(role))
+        self.stores.append(opened)
+        return opened
+
+    def sql(self, text: str) -> None:
+        with self.cluster.connect(self.dbname) as db:
+            db.execute(text)
+
+    def askcli(
+        self, role: str, args: list[str], stdin: str = ""
+    ) -> subprocess.CompletedProcess[str]:
+        env = {
+            **os.environ,
+            "ASKCLI_INBOX": self.url(role),
+            "PGPASSFILE": str(self.pgpass),
+            "HOME": str(self.tmp),
+            "XDG_STATE_HOME": str(self.tmp / "state"),
+            "NO_COLOR": "1",
+        }
+        proc = subprocess.run(
+            [str(askcli_path()), *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=30,
+            check=False,
+        )
+        assert "Traceback" not in proc.stderr, proc.stderr
+        return proc
+
+    def close(self) -> None:
+        for opened in self.stores:
+            opened.close()
+
+
+@pytest.fixture
+def team(
+    postgres_cluster: Cluster, postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Team]:
+    _drop_roles(postgres_cluster, urlsplit(postgres_url).path.lstrip("/"))
+    made = Team(postgres_cluster, postgres_url, tmp_path)
+    monkeypatch.setenv("PGPASSFILE", str(made.pgpass))
+    yield made
+    made.close()
+    _drop_roles(postgres_cluster, made.dbname)
+
+
+def _answer(store: Store, question_id: int) -> bool:
+    inbox = inbox_id()
+    store.heartbeat(inbox)
+    held = store.claim(inbox, question_id)
+    return held is not None and store.answer(inbox, question_id, REPLY, decision="Yes")
+
+
+# -- the SQL block -------------------------------------------------------------------------
+
+
+def test_the_docs_block_is_what_askcli_inbox_roles_prints(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [str(askcli_path()), *COMMAND],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "ASKCLI_INBOX": str(tmp_path / "inbox.db")},
+        timeout=30,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == docs_block()
+
+
+def test_roles_apply_makes_the_schema_and_the_roles_once(
+    postgres_cluster: Cluster, postgres_url: str, tmp_path: Path
+) -> None:
+    dbname = urlsplit(postgres_url).path.lstrip("/")
+    _drop_roles(postgres_cluster, dbname)
+    env = {**os.environ, "ASKCLI_INBOX": postgres_url, "HOME": str(tmp_path)}
+    try:
+        for _ in range(2):  # the second time, what exists is left as it is
+            proc = subprocess.run(
+                [str(askcli_path()), *COMMAND, "--apply"],
+                capture_output=True,
+                text=True,
+                env=env,
+                timeout=30,
+                check=False,
+            )
+            assert proc.returncode == 0, proc.stderr
+            assert "Traceback" not in proc.stderr
+        assert "already there: CREATE ROLE alice LOGIN" in proc.stderr
+        with postgres_cluster.connect(dbname) as db:
+            members = db.execute(
+                "SELECT m.rolname FROM pg_auth_members a JOIN pg_roles g ON g.oid = a.roleid"
+                " JOIN pg_roles m ON m.oid = a.member WHERE g.rolname = 'ops' ORDER BY 1"
+            ).fetchall()
+        assert [m[0] for m in members] == ["alice", "bob"]
+    finally:
+        _drop_roles(postgres_cluster, dbname)
+
+
+def test_roles_apply_on_a_file_inbox_is_refused(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [str(askcli_path()), *COMMAND, "--apply"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "ASKCLI_INBOX": str(tmp_path / "inbox.db")},
+        timeout=30,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("askcli: roles --apply: the inbox is a file")
+
+
+# -- who sees what ---------------------------------------------------------------------------
+
+
+def test_each_role_sees_only_what_is_addressed_to_it(team: Team) -> None:
+    agent = team.store("ci_agent")
+    anyone = agent.submit(ask("Which port?"), AGENT)
+    for_ops = agent.submit(ask("Restart the database?"), AGENT, to="ops")
+    for_bob = agent.submit(ask("Deploy?"), AGENT, to="bob")
+    assert [q.id for q in team.store("alice").questions()] == [anyone.id, for_ops.id]
+    assert [q.id for q in team.store("bob").questions()] == [anyone.id, for_ops.id, for_bob.id]
+    assert [q.id for q in team.store("mallory").questions()] == [anyone.id]
+    assert team.store("other_agent").questions() == []  # another agent's questions: none
+    assert [q.id for q in agent.questions()] == [anyone.id, for_ops.id, for_bob.id]
+
+
+def test_who_answered_is_the_role_whatever_the_client_writes(team: Team) -> None:
+    asked = team.store("ci_agent").submit(ask("Which port?"), AGENT)
+    alice = team.store("alice")
+    inbox = inbox_id()
+    alice.heartbeat(inbox, "bob")  # a claimed name: not who answers
+    assert alice.claim(inbox, asked.id) is not None
+    with psycopg.connect(team.url("alice"), autocommit=True) as db:
+        db.execute(
+            "UPDATE askcli.questions SET status = 'answered', answered_by = 'bob', result = %s"
+            " WHERE id = %s",
+            ('{"replies": [], "status": 0, "results": []}', asked.id),
+        )
+    found = team.store("bob").get(asked.id)
+    assert found is not None and found.state is QueueState.ANSWERED
+    assert found.answered_by == "alice"
+    assert found.holder is None
+
+
+def test_a_question_for_bob_cannot_be_claimed_or_answered_by_alice(team: Team) -> None:
+    asked = team.store("ci_agent").submit(ask("Deploy?"), AGENT, to="bob")
+    alice = team.store("alice")
+    inbox = inbox_id()
+    alice.heartbeat(inbox)
+    assert alice.claim(inbox) is None and alice.claim(inbox, asked.id) is None
+    with psycopg.connect(team.url("alice"), autocommit=True) as db:
+        changed = db.execute(
+            "UPDATE askcli.questions SET status = 'answered' WHERE id = %s", (asked.id,)
+        )
+        assert changed.rowcount == 0  # row-level security: not hers to see
+    assert _answer(team.store("bob"), asked.id)
+    found = team.store("bob").get(asked.id)
+    assert found is not None and found.answered_by == "bob"
+
+
+def test_an_agent_never_answers_even_its_own_question(team: Team) -> None:
+    agent = team.store("ci_agent")
+    asked = agent.submit(ask("May I run rm -rf build?"), AGENT)
+    assert agent.refusal() == (
+        "the role ci_agent is an agent's (a member of askcli_agents): it asks and takes its"
+        " answers, it does not answer"
+    )
+    inbox = inbox_id()
+    assert agent.claim(inbox, asked.id) is None  # it may not take it
+    with (
+        psycopg.connect(team.url("ci_agent"), autocommit=True) as db,
+        pytest.raises(psycopg.errors.InsufficientPrivilege, match="may not answer"),
+    ):
+        db.execute("UPDATE askcli.questions SET status = 'answered' WHERE id = %s", (asked.id,))
+    proc = team.askcli("ci_agent", ["inbox", "answer", str(asked.id)], "1\n")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert (
+        proc.stderr
+        == (
+            "askcli: the role ci_agent is an agent's (a member of askcli_agents): it asks and\n"
+            "  takes its answers, it does not answer\n"
+        )
+        or "it does not answer" in proc.stderr
+    )
+    found = team.store("alice").get(asked.id)
+    assert found is not None and found.state is QueueState.WAITING
+
+
+def test_an_agent_takes_only_its_own_answers(team: Team) -> None:
+    asked = team.store("ci_agent").submit(ask("Which port?"), AGENT)
+    assert _answer(team.store("alice"), asked.id)
+    assert team.store("other_agent").take(asked.id) is None
+    assert team.store("other_agent").get(asked.id) is None
+    found = team.store("ci_agent").get(asked.id)
+    assert found is not None and found.answered_by == "alice"
+
+
+def test_a_member_removed_from_the_team_no_longer_answers(team: Team) -> None:
+    asked = team.store("ci_agent").submit(ask("Restart the database?"), AGENT, to="ops")
+    alice = team.store("alice")
+    inbox = inbox_id()
+    alice.heartbeat(inbox)
+    assert alice.claim(inbox, asked.id) is not None
+    team.sql("REVOKE ops FROM alice")
+    assert alice.answer(inbox, asked.id, REPLY) is False
+    found = team.store("bob").get(asked.id)
+    assert found is not None and found.state is QueueState.ANSWERING  # until alice's lease ends
+
+
+def test_as_is_refused_on_postgresql(team: Team) -> None:
+    for args in (["inbox", "--as", "bob"], ["inbox", "answer", "1", "--as", "bob"]):
+        proc = team.askcli("alice", args)
+        assert proc.returncode == 2
+        assert proc.stderr == (
+            "askcli: --as: on a PostgreSQL inbox you answer as the role you connect as; to"
+            " answer as another person, connect as their role\n"
+        )
+
+
+def test_a_question_to_no_role_is_refused(team: Team) -> None:
+    with pytest.raises(InboxRefused, match="has no person or team of that name"):
+        team.store("ci_agent").submit(ask("Which port?"), AGENT, to="nobody_here")
+
+
+# -- teams are group roles ------------------------------------------------------------------
+
+
+def test_only_a_role_with_the_right_changes_a_team(team: Team) -> None:
+    proc = team.askcli("alice", ["inbox", "team", "add", "ops", "mallory"])
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("askcli: team ops cannot be changed by the role alice: ")
+    assert "CREATEROLE or ADMIN OPTION" in proc.stderr
+    owner = Store(team.owner_url)
+    team.stores.append(owner)
+    assert owner.teams() == {"ops": ["alice", "bob"]}
+    owner.team_add("ops", ["mallory"])
+    assert owner.teams() == {"ops": ["alice", "bob", "mallory"]}
+    assert owner.team_remove("ops", ["mallory"]) == 1
+
+
+def test_a_person_is_not_a_team(team: Team) -> None:
+    owner = Store(team.owner_url)
+    team.stores.append(owner)
+    with pytest.raises(InboxRefused, match="bob is not a team but a person's login role"):
+        owner.team_add("bob", ["mallory"])
+    assert "mallory" not in owner.teams().get("bob", [])
+
+
+def test_who_answered_is_in_the_log_with_the_lasting_rule(team: Team) -> None:
+    asked = team.store("ci_agent").submit(ask("Which port?"), AGENT)
+    bob = team.store("bob")
+    inbox = inbox_id()
+    bob.heartbeat(inbox)
+    assert bob.claim(inbox, asked.id) is not None
+    assert bob.answer(inbox, asked.id, REPLY, decision="allowed", rules=["Bash(rm:*)"])
+    proc = team.askcli("bob", ["inbox", "log"])
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.rstrip().endswith(
+        " -- bob on " + os.uname().nodename + ": allowed (from now on: Bash(rm:*))"
+    )
+    with pytest.raises(InboxError):
+        Store(team.url("nobody_at_all")).ids()  # no such role: one line, never a traceback
