@@ -6,6 +6,7 @@ sends (``--as``, a name in a column) changes who answered."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -19,7 +20,7 @@ from askcli.errors import InboxError, InboxRefused
 from askcli.inbox.person import inbox_id
 from askcli.inbox.store import Agent, QueueState, Store
 
-from .helpers import askcli_path, call, question
+from .helpers import askcli_path, call, poll, question
 from .postgres import Cluster
 
 psycopg = pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
@@ -30,6 +31,7 @@ GROUPS = ("askcli_people", "askcli_agents", "askcli_teams")
 PASSWORD = "a-password-of-their-own"
 AGENT = Agent("claude", "s1", "/work/api")
 REPLY = {"replies": [], "status": 0, "results": []}
+LIBRARY = call(question("Which library?", "Library", ["date-fns", "Day.js"]))
 COMMAND = [
     "inbox",
     "roles",
@@ -356,3 +358,45 @@ def test_who_answered_is_in_the_log_with_the_lasting_rule(team: Team) -> None:
     )
     with pytest.raises(InboxError):
         Store(team.url("nobody_at_all")).ids()  # no such role: one line, never a traceback
+
+
+def test_two_people_answering_at_once_one_wins(team: Team) -> None:
+    """An agent's role asks; alice and bob, each as their own role, answer question #1 at
+    the same moment: one answer is sent, the other person is told, the log names the one."""
+    source = team.tmp / "call.json"
+    source.write_text(json.dumps(LIBRARY))
+    env = {**os.environ, "PGPASSFILE": str(team.pgpass), "HOME": str(team.tmp)}
+    asker = subprocess.Popen(
+        [str(askcli_path()), "ask", "--inbox", str(source)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env, "ASKCLI_INBOX": team.url("ci_agent")},
+    )
+    owner = Store(team.owner_url)
+    team.stores.append(owner)
+    poll(lambda: bool(owner.ids()), "the question in the inbox")
+    people = {
+        name: subprocess.Popen(
+            [str(askcli_path()), "inbox", "answer", "1"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**env, "ASKCLI_INBOX": team.url(name), "XDG_STATE_HOME": str(team.tmp / name)},
+        )
+        for name in ("alice", "bob")
+    }
+    done = {name: proc.communicate("1\n", timeout=30) for name, proc in people.items()}
+    codes = {name: proc.returncode for name, proc in people.items()}
+    assert sorted(codes.values()) == [0, 2], done
+    (winner,) = [name for name, code in codes.items() if code == 0]
+    (loser,) = [name for name, code in codes.items() if code == 2]
+    assert done[loser][1].startswith("askcli: ") and "#1" in done[loser][1]
+    out, err = asker.communicate(timeout=20)
+    assert asker.returncode == 0, err
+    assert len(out.splitlines()) == 1  # one answer, sent once
+    assert '"Which library?"="date-fns"' in json.loads(out)["content"]
+    (entry,) = owner.log()
+    assert entry.question.answered_by == winner
+    assert entry.decision == "Library: date-fns"

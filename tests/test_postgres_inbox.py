@@ -369,40 +369,6 @@ def _home(tmp_path: Path, name: str, url: str) -> dict[str, str]:
     }
 
 
-def test_two_people_answering_at_once_one_wins(postgres_url: str, tmp_path: Path) -> None:
-    """An asker and two people, each with a home of their own: both answer question #1 at
-    the same moment; one answer is sent, the other person is told, the log names the one."""
-    asker = _asking(tmp_path, _home(tmp_path, "laptop", postgres_url))
-    store = Store(postgres_url)
-    poll(lambda: bool(store.ids()), "the question in the inbox")
-    people = {
-        name: subprocess.Popen(
-            [str(askcli_path()), "inbox", "answer", "1", "--as", name],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=_home(tmp_path, name, postgres_url),
-        )
-        for name in ("alice", "bob")
-    }
-    done = {name: proc.communicate("1\n", timeout=30) for name, proc in people.items()}
-    codes = {name: proc.returncode for name, proc in people.items()}
-    assert sorted(codes.values()) == [0, 2], done
-    (winner,) = [name for name, code in codes.items() if code == 0]
-    (loser,) = [name for name, code in codes.items() if code == 2]
-    assert done[loser][1].startswith("askcli: ") and "#1" in done[loser][1]
-    assert len(done[loser][1].splitlines()) == 1
-    out, err = asker.communicate(timeout=20)
-    assert asker.returncode == 0, err
-    assert len(out.splitlines()) == 1  # one answer, sent once
-    assert '"Which library?"="date-fns"' in json.loads(out)["content"]
-    (entry,) = store.log()
-    assert entry.question.answered_by == winner
-    assert entry.decision == "Library: date-fns"
-    store.close()
-
-
 def test_doctor_says_whether_the_postgresql_inbox_answers(
     postgres_cluster: Cluster, postgres_url: str, tmp_path: Path
 ) -> None:
