@@ -400,3 +400,26 @@ def test_two_people_answering_at_once_one_wins(team: Team) -> None:
     (entry,) = owner.log()
     assert entry.question.answered_by == winner
     assert entry.decision == "Library: date-fns"
+
+
+def test_asking_a_name_that_is_no_role_is_one_line(team: Team) -> None:
+    asked = team.askcli(
+        "ci_agent", ["ask", "--inbox", "--to", "nobody_here", "-"], json.dumps(LIBRARY)
+    )
+    assert asked.returncode == 2, asked.stderr
+    assert len(asked.stderr.splitlines()) == 1
+    assert "--to nobody_here: the inbox" in asked.stderr and "has no person or team" in asked.stderr
+    from .test_hook import hook_input
+
+    hooked = team.askcli("ci_agent", ["hook", "--to", "nobody_here"], json.dumps(hook_input()))
+    assert hooked.returncode == 1 and hooked.stdout == "", hooked.stderr
+    assert "has no person or team of that name" in hooked.stderr
+
+
+def test_an_agent_s_inbox_is_refused_in_one_line(team: Team) -> None:
+    proc = team.askcli("ci_agent", ["inbox", "--answers", "/dev/null"])
+    assert proc.returncode == 2
+    assert " ".join(proc.stderr.split()) == (
+        "askcli: the role ci_agent is an agent's (a member of askcli_agents): it asks and"
+        " takes its answers, it does not answer"
+    )
