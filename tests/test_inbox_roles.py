@@ -419,3 +419,18 @@ def test_an_agent_s_inbox_is_refused_in_one_line(team: Team) -> None:
         "askcli: the role ci_agent is an agent's (a member of askcli_agents): it asks and"
         " takes its answers, it does not answer"
     )
+
+
+def test_an_agent_lists_its_own_questions(team: Team) -> None:
+    asked = team.store("ci_agent").submit(ask("Which port?"), AGENT)
+    with psycopg.connect(team.url("other_agent"), autocommit=True) as db:  # its own process
+        db.execute(
+            "INSERT INTO askcli.questions (ticket, key, agent, arrived, call, status) VALUES"
+            " ('q_other', 'k', '{}', 0, '{}', 'waiting')"
+        )
+    team.sql(  # an inbox that fell silent long ago: tidied by inboxes, never by an agent
+        "INSERT INTO askcli.inboxes (id, pid, host, seen) VALUES ('gone:1:0', 1, 'h', 0)"
+    )
+    proc = team.askcli("ci_agent", ["inbox", "list", "--json"])
+    assert proc.returncode == 0, proc.stderr
+    assert [json.loads(line)["id"] for line in proc.stdout.splitlines()] == [asked.id]

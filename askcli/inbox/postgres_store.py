@@ -267,6 +267,7 @@ class PostgresStore(Store):
         self._offset = 0.0  # the server's clock less this machine's
         self._started = 0.0  # when the server last started, by its clock
         self._known = False  # reached once: a connection lost later is made again
+        self._agent: bool | None = None  # whether the role is an agent's (asked once)
 
     def reopen(self) -> PostgresStore:
         return PostgresStore(self.url)
@@ -384,8 +385,8 @@ class PostgresStore(Store):
 
     def tidy(self) -> list[Any]:
         self._open()
-        if self._grace(self._now()):
-            return []
+        if self._grace(self._now()) or self._is_agent():
+            return []  # an agent's role tidies nothing: the inboxes do
         return super().tidy()
 
     # -- identity: roles, group roles and row-level security ------------------------------
@@ -403,10 +404,20 @@ class PostgresStore(Store):
         """The role this store connects as: who answers and asks here."""
         return str(self._run(lambda db: db.execute("SELECT session_user").fetchone()[0]))
 
+    def _is_agent(self) -> bool:
+        """Whether this role is an agent's (asked once: a connection keeps its role)."""
+        if self._agent is None:
+            self._agent = bool(
+                self._run(
+                    lambda db: db.execute(f"SELECT {SCHEMA}.is_agent()").fetchone()[0],
+                    write=False,
+                )
+            )
+        return self._agent
+
     def refusal(self) -> str | None:
         """Why this role may not answer (an agent's role), or None."""
-        agent = self._run(lambda db: db.execute(f"SELECT {SCHEMA}.is_agent()").fetchone()[0])
-        if not agent:
+        if not self._is_agent():
             return None
         return (
             f"the role {self.role()} is an agent's (a member of {AGENTS}): it asks and takes"
