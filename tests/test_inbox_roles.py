@@ -350,7 +350,7 @@ def test_who_answered_is_in_the_log_with_the_lasting_rule(team: Team) -> None:
     proc = team.askcli("bob", ["inbox", "log"])
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.rstrip().endswith(
-        " -- bob on " + os.uname().nodename + ": allowed (from now on: Bash(rm:*))"
+        " -- bob on " + os.uname().nodename + " (127.0.0.1): allowed (from now on: Bash(rm:*))"
     )
     with pytest.raises(InboxError):
         Store(team.url("nobody_at_all")).ids()  # no such role: one line, never a traceback

@@ -226,7 +226,8 @@ def inbox_list(ctx: click.Context, as_json: bool, every: bool, person: str | Non
     decline), agent (client, session, cwd), arrived (seconds since the epoch), kind
     (question, permission or todo), question (the first one's text), questions, to (the
     person or team it is for, null: anyone), being_answered_by, answered_by,
-    answered_host and finished (ISO 8601, UTC).
+    answered_host, answered_from (the address, on PostgreSQL) and finished (ISO 8601,
+    UTC).
 
     Exit status: 0 listed, 2 the inbox file cannot be used, 141 stdout closed, 74 stdout
     cannot be written.

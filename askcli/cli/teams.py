@@ -130,7 +130,8 @@ def log(ctx: click.Context, as_json: bool, limit: int | None) -> None:
     `withdrawn`. A secret answer is never shown (it is not kept).
 
     With --json, one object per line: id, status, agent, asker_host, to, question, arrived,
-    finished (ISO 8601, UTC), answered_by, answered_host, decision.
+    finished (ISO 8601, UTC), answered_by, answered_host, answered_from (the address, on
+    PostgreSQL), decision, rules (the lasting permission rules granted).
 
     Exit status: 0 printed, 2 the inbox cannot be used, 141 stdout closed, 74 stdout
     cannot be written.

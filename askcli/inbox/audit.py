@@ -98,6 +98,8 @@ def iso(seconds: float | None, *, local: bool = True) -> str | None:
 def _by(question: QueuedQuestion) -> str:
     who = visible(question.answered_by) if question.answered_by else "someone"
     where = f" on {visible(question.answered_host)}" if question.answered_host else ""
+    if question.answered_from and question.answered_from != "local":
+        where += f" ({visible(question.answered_from)})"
     return f"{who}{where}"
 
 
@@ -134,6 +136,7 @@ def log_json(entry: Logged) -> dict[str, Any]:
         "finished": iso(question.finished, local=False),
         "answered_by": question.answered_by,
         "answered_host": question.answered_host,
+        "answered_from": question.answered_from,
         "decision": entry.decision,
         "rules": list(entry.rules),
     }

@@ -350,6 +350,7 @@ def as_json(question: QueuedQuestion) -> dict[str, Any]:
         "being_answered_by": question.holder,
         "answered_by": question.answered_by,
         "answered_host": question.answered_host,
+        "answered_from": question.answered_from,
         "finished": _iso(question.finished),
     }
 

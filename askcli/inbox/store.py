@@ -94,6 +94,7 @@ class QueuedQuestion(NamedTuple):
     asker_host: str | None = None  # the machine it was asked on
     asker_pid: int | None = None  # the asking process (on that machine)
     asker_start: str | None = None  # and when it started (see :mod:`.askers`)
+    answered_from: str | None = None  # the address it was answered from, as the server saw it
 
 
 class Logged(NamedTuple):
@@ -732,7 +733,7 @@ def _token() -> str:
 _COLUMNS = (
     "id, ticket, agent, arrived, call, status, result, addressed_to, answered_by,"
     " answered_host, finished, (SELECT person FROM inboxes WHERE inboxes.id ="
-    " questions.claimed_by), asker_host, asker_pid, asker_start"
+    " questions.claimed_by), asker_host, asker_pid, asker_start, answered_from"
 )
 
 
@@ -758,4 +759,5 @@ def _question(row: Any) -> QueuedQuestion:
         row[12],
         row[13],
         row[14],
+        row[15],
     )
