@@ -128,10 +128,11 @@ def _driver() -> Any:
 
 def said(exc: BaseException, url: str = "") -> str:
     """What a driver's error says, in one line: libpq's words without its prefixes, and
-    without ``url`` (which may hold a password) where libpq repeats it."""
-    text = str(exc).strip()
-    if url:
-        text = text.replace(url, location.shown(url))
+    never ``url``'s password, where libpq repeats the URL or a piece of it (its
+    ``invalid percent-encoded token: "<the password>"``)."""
+    text = location.scrub(str(exc).strip(), url)
+    if "percent-encoded" in text:
+        text += " (a % in the URL is written %25)"
     text = text.splitlines()[0] if text else type(exc).__name__
     if " failed: " in text:
         text = text.rsplit(" failed: ", 1)[1]
