@@ -13,18 +13,16 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx2
 import pytest
+from mcp import Client, ClientSession, types
+from mcp.client.streamable_http import streamable_http_client
 
 from askcli.inbox.store import QueuedQuestion, QueueState, Store
 
 from .helpers import COLOR
 from .real_agents import free_port
 from .test_mcp import ASKED, BLUE, answer_next, run, serve_http, text_of
-
-pytest.importorskip("mcp", reason="the mcp extra (the MCP SDK) is not installed")
-import httpx2  # noqa: E402  (the SDK's HTTP client, installed with it)
-from mcp import Client, ClientSession, types  # noqa: E402
-from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 
 TOKEN = "s3cret-token-for-the-test"
 OTHER = {"questions": [{**COLOR, "question": "Which other color?", "header": "Other"}]}
@@ -188,6 +186,8 @@ def test_stateless_clients_never_get_each_other_s_answers(server: Server) -> Non
                 f'http client "far-agent" (pid {pid}, call 1)',
                 f'http client "far-agent" (pid {pid}, call 2)',
             ]
+            waits = await two.call_tool("get_answer", {"ticket": other})
+            assert "Asking the identical question again" not in text_of(waits)
             mine = await one.call_tool("get_answer", {"ticket": ticket})
             assert text_of(mine) == BLUE
             again = await one.call_tool("ask_user_questions", ASKED)  # a new question

@@ -296,7 +296,7 @@ class Asker:
                 f"ticket {ticket}.",
                 True,
             )
-        return await self._wait(question, progress)
+        return await self._wait(question, progress, again=not session.alone)
 
     def _check(
         self, tool: str, arguments: Mapping[str, Any] | None
