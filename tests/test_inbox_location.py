@@ -155,13 +155,16 @@ def test_doctor_never_shows_a_password_libpq_cannot_read(
     assert SECRET not in doctor.stdout + doctor.stderr
 
 
-@pytest.mark.parametrize(("url", "password"), WITH_PASSWORD)
-def test_setup_refuses_every_password_and_writes_nothing(
-    tmp_path: Path, url: str, password: str
-) -> None:
+@pytest.mark.parametrize(
+    "url", [url for url, _ in WITH_PASSWORD] + [t.format(port=5432) for t in UNREADABLE]
+)
+def test_setup_and_inbox_url_refuse_every_password(tmp_path: Path, url: str) -> None:
     env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path / ".config")}
     done = run_askcli("setup", "gemini", "--inbox-url", url, env=env)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("askcli setup: --inbox-url holds a password")
     assert SECRET not in done.stderr
     assert not (tmp_path / ".gemini").exists()
+    listed = run_askcli("inbox", "list", "--inbox-url", url, env=env)
+    assert listed.returncode == 2 and "--inbox-url holds a password" in listed.stderr
+    assert SECRET not in listed.stderr
