@@ -168,3 +168,14 @@ def test_setup_and_inbox_url_refuse_every_password(tmp_path: Path, url: str) -> 
     listed = run_askcli("inbox", "list", "--inbox-url", url, env=env)
     assert listed.returncode == 2 and "--inbox-url holds a password" in listed.stderr
     assert SECRET not in listed.stderr
+
+
+def test_scrub_hides_the_password_and_keeps_the_rest(parser: str) -> None:
+    url = f"postgresql://u:{SECRET}@h/db?sslmode=require"
+    assert location.scrub(f'bad token: "{SECRET}"', url) == 'bad token: "…"'
+    assert location.scrub(f"at {SECRET} and {url}", url) == (
+        "at … and postgresql://u@h/db"  # the URL as shown, the password nowhere
+    )
+    kept = "failed to resolve host 'h'"  # 'h' is in the password, but is no password
+    assert location.scrub(kept, url) == kept
+    assert location.scrub(kept, "") == kept

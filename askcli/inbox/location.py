@@ -168,7 +168,9 @@ def scrub(text: str, url: str) -> str:
 
     def quoted(found: re.Match[str]) -> str:
         inside = found.group(1) if found.group(1) is not None else found.group(2)
-        if inside and any(inside in secret for secret in hidden):
+        if inside and any(
+            inside == secret or (len(inside) >= 4 and inside in secret) for secret in hidden
+        ):
             mark = found.group(0)[0]
             return f"{mark}{HIDDEN}{mark}"
         return found.group(0)
