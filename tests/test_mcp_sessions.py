@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +31,11 @@ NOT_HERE = "No question this conversation asked"
 
 
 class Server:
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, wait: str = "0.3") -> None:
         self.port = free_port()
         self.inbox = tmp_path / "inbox.db"
         self.url = f"http://127.0.0.1:{self.port}/mcp"
-        self.proc = serve_http(tmp_path, self.port, "--wait", "0.3", ASKCLI_MCP_TOKEN=TOKEN)
+        self.proc = serve_http(tmp_path, self.port, "--wait", wait, ASKCLI_MCP_TOKEN=TOKEN)
 
     def questions(self) -> list[QueuedQuestion]:
         return Store(self.inbox).questions(states=tuple(QueueState))
@@ -50,15 +50,29 @@ class Server:
         return err
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Any:
-    started = Server(tmp_path)
+@contextmanager
+def serving(tmp_path: Path, wait: str) -> Iterator[Server]:
+    started = Server(tmp_path, wait)
     try:
         yield started
     finally:
         if started.proc.poll() is None:
             started.proc.kill()
             started.proc.communicate()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    """A server whose calls return their ticket after 0.3 s."""
+    with serving(tmp_path, "0.3") as started:
+        yield started
+
+
+@pytest.fixture
+def patient(tmp_path: Path) -> Iterator[Server]:
+    """A server whose calls wait 30 s before their ticket is sent."""
+    with serving(tmp_path, "30") as started:
+        yield started
 
 
 @asynccontextmanager
@@ -113,6 +127,21 @@ def poll(what: Any, timeout: float = 10) -> None:
         time.sleep(0.05)
 
 
+async def given_up(call: Any, server: Server) -> QueuedQuestion:
+    """Make ``call``, and give up on it (the client cancels) once its question waits."""
+    from .test_mcp import next_question
+
+    async with anyio.create_task_group() as group:
+
+        async def calling() -> None:
+            await call
+
+        group.start_soon(calling)
+        question = await anyio.to_thread.run_sync(next_question, server.inbox)
+        group.cancel_scope.cancel()
+    return question
+
+
 # -- a closed MCP session withdraws its questions ----------------------------------------
 
 
@@ -151,9 +180,7 @@ def test_a_call_given_up_then_its_session_closed_withdraws_it(server: Server) ->
 
     async def main() -> None:
         async with session_client(server) as closing:
-            with anyio.move_on_after(0.1):  # the client gives up on the call
-                await closing.call_tool("ask_user_questions", ASKED)
-            (question,) = await anyio.to_thread.run_sync(server.questions)
+            question = await given_up(closing.call_tool("ask_user_questions", ASKED), server)
             await anyio.sleep(0.5)
             assert server.state(question.id) is QueueState.WAITING
         await anyio.to_thread.run_sync(
@@ -260,20 +287,18 @@ def test_no_stateless_client_redeems_a_session_s_ticket(server: Server) -> None:
     server.stop()
 
 
-def test_an_unnamed_call_that_ends_before_its_ticket_is_withdrawn(server: Server) -> None:
+def test_an_unnamed_call_that_ends_before_its_ticket_is_withdrawn(patient: Server) -> None:
     """Nobody could ever collect its answer: the person is not left answering nobody."""
 
     async def main() -> None:
-        async with stateless_client(server) as client:
-            with anyio.move_on_after(0.1):  # the request ends (its client gave up)
-                await client.call_tool("ask_user_questions", OTHER)
-        (question,) = server.questions()
+        async with stateless_client(patient) as client:
+            question = await given_up(client.call_tool("ask_user_questions", OTHER), patient)
         await anyio.to_thread.run_sync(
-            poll, lambda: server.state(question.id) is QueueState.WITHDRAWN
+            poll, lambda: patient.state(question.id) is QueueState.WITHDRAWN
         )
 
     run(main)
-    assert "was withdrawn: its call ended unanswered" in server.stop()
+    assert "was withdrawn: its call ended unanswered" in patient.stop()
 
 
 def test_a_conversation_name_must_be_a_secret_s_length() -> None:
