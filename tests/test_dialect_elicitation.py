@@ -4,6 +4,7 @@ before anything is sent, invalid params, hostile strings, --output modes, a real
 from __future__ import annotations
 
 import copy
+import io
 import json
 import signal
 from pathlib import Path
@@ -14,11 +15,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from askcli.errors import AnswerTimeout
+from askcli.lines import TextLineReader
 from askcli.runners.fixtures import play
+from askcli.runners.session import answer_document
 from askcli.schema.names import ELICITATION
+from askcli.status import ExitStatus
 from askcli.terminal import signals
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.options import RunOptions
+from askcli.terminal.rendering import Style
 from askcli.wire.definitions import tool_definition
 from askcli.wire.dialects import by_name, by_tool
+from askcli.wire.documents import Document
 from askcli.wire.envelopes import Output, json_line
 
 from .helpers import EXAMPLES, ask_stopped, example, run_askcli
@@ -470,6 +478,47 @@ def test_a_write_only_or_password_field_is_a_secret(field: dict[str, Any]) -> No
     assert reply["result"] == {"action": "accept", "content": {"pin": "4711"}}
     assert "4711" not in stderr
     assert "(hidden)" in stderr
+
+
+PIN = "80417263"
+
+
+@pytest.mark.parametrize(
+    ("field", "typed", "value"),
+    [
+        ({"type": "integer"}, [PIN, ""], int(PIN)),
+        ({"type": "number"}, ["8041.7263", ""], 8041.7263),
+        ({"type": "boolean"}, ["2", ""], False),
+        ({"type": "string", "enum": ["crimson", "blue"]}, ["1", ""], "crimson"),
+        ({"type": "array", "items": {"enum": ["crimson", "b"]}}, ["1", ""], ["crimson"]),
+    ],
+    ids=["integer", "number", "boolean", "enum", "multi"],
+)
+def test_a_write_only_field_of_any_type_is_a_secret(
+    field: dict[str, Any], typed: list[str], value: Any, tmp_path: Path
+) -> None:
+    """An integer PIN is as secret as a string one: not echoed, not on the review, never
+    journaled (erased from the inbox and kept from its log: tests/test_inbox_safety.py)."""
+    call = request({"pin": {**field, "title": "Code", "writeOnly": True}}, ["pin"])
+    (parsed,) = by_name("elicitation").parse(call["params"]).questions
+    assert parsed.secret
+    reply, status, stderr = result_of([call], typed)
+    assert status == 0, stderr
+    assert reply["result"] == {"action": "accept", "content": {"pin": value}}
+    review = stderr[stderr.index("Review your answers:") :]
+    assert "(hidden" in review
+    assert not any(word in review for word in ("80417263", "8041.7263", "crimson", " No"))
+    assert "80417263" not in stderr and "8041.7263" not in stderr
+    journal = tmp_path / "journal.jsonl"
+    conv = Conversation(
+        TextLineReader(io.StringIO(typed[0] + "\n")),
+        io.StringIO(),
+        Style(),
+        RunOptions(journal_file=journal),
+    )
+    # the input ends at the review: a journal keeps the lines of an unfinished call
+    assert answer_document(Document(call), conv).status is ExitStatus.NO_ANSWER
+    assert not journal.exists() or typed[0] not in journal.read_text()
 
 
 def test_a_lone_optional_property_may_be_left_out() -> None:

@@ -29,7 +29,7 @@ from askcli.terminal.rendering import Style
 from askcli.tools.todo_store import TodoStore
 
 from .helpers import as_if_asked_by, askcli_path, call, example, question
-from .test_inbox_safety import codex_secret
+from .test_inbox_safety import PIN, codex_secret, pin_secret
 
 ASKER = Agent("claude", "s1", "/work/api")
 SECRET = "hunter2-Zq8xV-secret"
@@ -180,16 +180,23 @@ def test_each_answer_keeps_who_decided_what(queue: Store, tmp_path: Path) -> Non
         assert entry.question.finished is not None
 
 
-def test_a_secret_is_never_in_the_audit_trail(queue: Store, tmp_path: Path) -> None:
-    asked = queue.submit(codex_secret(), ASKER)
-    status, _, _ = answer_as(queue, "alice", asked.id, f"2\n{SECRET}\n")
+@pytest.mark.parametrize(
+    ("document", "lines", "secret"),
+    [(codex_secret, f"2\n{SECRET}\n", SECRET), (pin_secret, f"{PIN}\ny\n", PIN)],
+    ids=["codex", "integer"],
+)
+def test_a_secret_is_never_in_the_audit_trail(
+    queue: Store, tmp_path: Path, document: Any, lines: str, secret: str
+) -> None:
+    asked = queue.submit(document(), ASKER)
+    status, _, _ = answer_as(queue, "alice", asked.id, lines)
     assert status == 0
     (entry,) = queue.log()
     assert entry.decision == audit.SECRET
-    assert SECRET not in audit.log_line(entry)
-    assert SECRET not in json.dumps(audit.log_json(entry))
+    assert secret not in audit.log_line(entry)
+    assert secret not in json.dumps(audit.log_json(entry))
     printed = run(["inbox", "log"], tmp_path) + run(["inbox", "log", "--json"], tmp_path)
-    assert "a secret answer (not kept)" in printed and SECRET not in printed
+    assert "a secret answer (not kept)" in printed and secret not in printed
 
 
 def test_the_log_prints_each_settled_question_oldest_first(queue: Store, tmp_path: Path) -> None:

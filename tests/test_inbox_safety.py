@@ -343,8 +343,8 @@ def codex_secret() -> dict[str, Any]:
     }
 
 
-def form_secret() -> dict[str, Any]:
-    fields = {"pin": {"type": "string", "title": "Code", "writeOnly": True}}
+def form_secret(kind: str = "string") -> dict[str, Any]:
+    fields = {"pin": {"type": kind, "title": "Code", "writeOnly": True}}
     return {
         "jsonrpc": "2.0",
         "id": 1,
@@ -365,11 +365,24 @@ def on_disk(path: Path) -> bytes:
     )
 
 
+PIN = "80417263"  # an integer PIN: as secret as a string one
+
+
+def pin_secret() -> dict[str, Any]:
+    return form_secret("integer")
+
+
 @pytest.mark.parametrize(
-    ("document", "lines"), [(codex_secret, f"2\n{SECRET}\n"), (form_secret, f"{SECRET}\ny\n")]
+    ("document", "lines", "secret"),
+    [
+        (codex_secret, f"2\n{SECRET}\n", SECRET),
+        (form_secret, f"{SECRET}\ny\n", SECRET),
+        (pin_secret, f"{PIN}\ny\n", PIN),
+    ],
+    ids=["codex", "form", "integer"],
 )
 def test_a_secret_answer_is_erased_once_delivered(
-    tmp_path: Path, document: Any, lines: str
+    tmp_path: Path, document: Any, lines: str, secret: str
 ) -> None:
     path = tmp_path / "inbox.db"
     asker = Store(path)
@@ -378,17 +391,17 @@ def test_a_secret_answer_is_erased_once_delivered(
     conv = Conversation(TextLineReader(io.StringIO(lines)), screen, Style())
     status = answer_by_id(Store(path), asked.id, conv, io.StringIO())
     assert status == 0, screen.getvalue()
-    assert SECRET.encode() in on_disk(path)  # kept until its asker takes it
+    assert secret.encode() in on_disk(path)  # kept until its asker takes it
     kept = asker.take(asked.id)
-    assert SECRET in json.dumps(kept)
-    assert SECRET.encode() not in on_disk(path)
+    assert secret in json.dumps(kept)
+    assert secret.encode() not in on_disk(path)
     found = asker.get(asked.id)
     assert found is not None and found.state is QueueState.ANSWERED
     # askcli mcp's get_answer for the same ticket again: said, not the secret, not a failure
     from askcli.hosts import mcp
 
     again = mcp.Asker(asker)._settled(found)
-    assert again.is_error and SECRET not in again.text
+    assert again.is_error and secret not in again.text
     assert "the answer held a secret and was given once; ask again" in again.text
 
 

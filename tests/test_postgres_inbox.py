@@ -377,7 +377,9 @@ def test_doctor_says_whether_the_postgresql_inbox_answers(
     home = {"HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state")}
     good = run_askcli("doctor", env={**home, "ASKCLI_INBOX": postgres_url})
     assert good.returncode == 0
-    assert f"inbox: {postgres_url} ($ASKCLI_INBOX): usable (PostgreSQL)\n" in good.stdout
+    assert f"inbox: {postgres_url} ($ASKCLI_INBOX): usable (PostgreSQL; no askcli schema" in (
+        good.stdout
+    )
     assert "postgres installed" in good.stdout
     wrong = postgres_cluster.url("nope", PASSWORD_ROLE, "s3cret-pw")
     bad = run_askcli("doctor", env={**home, "ASKCLI_INBOX": wrong})

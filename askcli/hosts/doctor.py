@@ -80,17 +80,28 @@ def inbox_line() -> str:
 
 
 def _postgres_state() -> str:
-    """Whether the PostgreSQL inbox answers (it is made at first use when it is not there)."""
-    from ..inbox.store import Store
+    """Whether the PostgreSQL inbox answers, looked at only: a schema that is not there yet
+    is not made (it is at first use), an older one not migrated; the database is left as
+    it was."""
+    from ..inbox import postgres_store
 
-    store = Store()
     try:
-        store.ids()
+        found = postgres_store.look(os.environ.get("ASKCLI_INBOX", ""))
     except Exception as exc:  # any refusal, in words
         return f"not usable: {exc}"
-    finally:
-        store.close()
-    return "usable (PostgreSQL)"
+    if found.version == postgres_store.VERSION:
+        return "usable (PostgreSQL)"
+    if not found.version and not found.may_make:
+        return (
+            "not usable: no askcli schema yet, and this role may not make one (it needs"
+            " CREATE on the database, as its owner has, the first time)"
+        )
+    if not found.version:
+        return "usable (PostgreSQL; no askcli schema yet: made at first use)"
+    return (
+        f"usable (PostgreSQL; schema {found.version}: brought to {postgres_store.VERSION}"
+        " at first use)"
+    )
 
 
 def extras_line() -> str:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import hashlib
 import hmac
 import itertools
 import json
@@ -69,6 +70,8 @@ LOOK = 1.0  # seconds between looks when changes are pushed (PostgreSQL), in cas
 MAX_CLIENT_NAME = 60
 MAX_TICKET = 100
 SERVER_NAME = "askcli"
+CONVERSATION = "askcli/conversation"  # the _meta key a stateless client names its own with
+MIN_CONVERSATION, MAX_CONVERSATION = 16, 200  # characters of such a name
 
 ASK = "ask_user_questions"
 TODO = "todo_write"
@@ -81,10 +84,13 @@ SDK_MISSING = (
 class Session(NamedTuple):
     """One conversation with a client: its MCP session in this server (``token``, a
     secret of this process) and its number here (shown beside the client's name over
-    HTTP, where one server has many)."""
+    HTTP, where one server has many). ``alone``: a call of a stateless client (MCP
+    2026-07-28) that named no conversation: a conversation of its own, whose question
+    the identical call never finds again."""
 
     token: str = "stdio"
     number: int = 1
+    alone: bool = False
 
 
 STDIO = Session()  # the one conversation of a server on stdio
@@ -106,15 +112,21 @@ class ToolOutcome(NamedTuple):
 Progress = Callable[[float, str], Awaitable[None]]
 
 
-def still_waiting_text(ticket: str) -> str:
-    """What the model is told when the person has not answered within ``--wait``."""
+def still_waiting_text(ticket: str, *, again: bool = True) -> str:
+    """What the model is told when the person has not answered within ``--wait``
+    (``again``: the identical call finds the question again, in a conversation)."""
     call = json.dumps({"ticket": ticket})
-    return (
+    text = (
         "The user has not answered yet: the question is still waiting in their askcli "
         f"inbox (ticket {ticket}). To wait for the answer, call the {GET} tool with {call}; "
-        "do not ask the question again in other words. Asking the identical question again "
-        "in this conversation also returns its answer once the user has given it."
+        "do not ask the question again in other words."
     )
+    if again:
+        text += (
+            " Asking the identical question again in this conversation also returns its "
+            "answer once the user has given it."
+        )
+    return text
 
 
 def tool_definitions() -> list[dict[str, Any]]:
@@ -209,6 +221,7 @@ class Asker:
         self.cwd = cwd
         self.say = say
         self.mine: set[int] = set()  # questions this server queued that still wait
+        self.of: dict[str, set[int]] = {}  # the questions of each conversation (its token)
 
     def agent(self, client: Any, session: Session = STDIO) -> Agent:
         """The asker as the inbox shows it: the client (over HTTP, said so), the folder,
@@ -216,7 +229,7 @@ class Asker:
         agents of one folder apart."""
         tag = askers.tag()
         if self.http:
-            tag += f", conversation {session.number}"
+            tag += f", {'call' if session.alone else 'conversation'} {session.number}"
         return Agent(client_label(client, http=self.http), self.session, self.cwd, tag)
 
     async def call(
@@ -240,15 +253,34 @@ class Asker:
             checked,
             self.agent(client, session),
             conversation=session.token,
-            reuse_for=self.reuse_for,
+            reuse_for=0.0 if session.alone else self.reuse_for,
             to=self.to,
         )
         if question.state in (QueueState.WAITING, QueueState.ANSWERING):
             self.mine.add(question.id)
+            if not session.alone:
+                self.of.setdefault(session.token, set()).add(question.id)
             self.say(f"question {question.id} ({question.ticket}) waits in the inbox")
         else:
             self.say(f"question {question.id} was answered already: its answer goes back")
-        return await self._wait(question, progress)
+        try:
+            return await self._wait(question, progress, again=not session.alone)
+        except BaseException:
+            # a call of no conversation that ends before its client has the ticket: nobody
+            # can ever collect its answer, so it is withdrawn (said in the inbox)
+            with contextlib.suppress(InboxError):
+                if session.alone and self.store.withdraw(question.id):
+                    self.mine.discard(question.id)
+                    self.say(f"question {question.id} was withdrawn: its call ended unanswered")
+            raise
+
+    def end(self, session: Session) -> list[int]:
+        """A conversation ended (its MCP session was closed, or ended): its questions
+        that still wait are withdrawn (an answered one stays answered)."""
+        mine = self.of.pop(session.token, set())
+        gone = [qid for qid in sorted(mine) if qid in self.mine and self.store.withdraw(qid)]
+        self.mine.difference_update(mine)
+        return gone
 
     async def get_answer(
         self, arguments: Mapping[str, Any] | None, progress: Progress, session: Session
@@ -264,7 +296,7 @@ class Asker:
                 f"ticket {ticket}.",
                 True,
             )
-        return await self._wait(question, progress)
+        return await self._wait(question, progress, again=not session.alone)
 
     def _check(
         self, tool: str, arguments: Mapping[str, Any] | None
@@ -290,7 +322,9 @@ class Asker:
             return ToolOutcome(found.content, True)
         return block
 
-    async def _wait(self, question: QueuedQuestion, progress: Progress) -> ToolOutcome:
+    async def _wait(
+        self, question: QueuedQuestion, progress: Progress, *, again: bool = True
+    ) -> ToolOutcome:
         """Wait up to ``wait`` seconds for ``question`` to be settled; progress every
         ``every`` seconds; the still-waiting result when it is not."""
         start = time.monotonic()
@@ -312,7 +346,8 @@ class Asker:
             now = time.monotonic()
             if now >= deadline:
                 self.say(f"question {question.id} still waits: the client gets its ticket")
-                return ToolOutcome(still_waiting_text(question.ticket), False, question.ticket)
+                text = still_waiting_text(question.ticket, again=again)
+                return ToolOutcome(text, False, question.ticket)
             if self.every > 0 and now - told >= self.every:
                 told = now
                 being = "is being answered" if state is QueueState.ANSWERING else "waits"
@@ -343,6 +378,7 @@ class Asker:
         answered one stays answered; no later conversation is given it)."""
         gone = [qid for qid in sorted(self.mine) if self.store.withdraw(qid)]
         self.mine.clear()
+        self.of.clear()
         return gone
 
 
@@ -374,22 +410,55 @@ def _server(asker: Asker) -> Any:
         types.Tool(name=t["name"], description=t["description"], input_schema=t["inputSchema"])
         for t in tool_definitions()
     ]
-    sessions: collections.OrderedDict[str | None, Session] = collections.OrderedDict()
+    sessions: collections.OrderedDict[str, Session] = collections.OrderedDict()
     numbers = itertools.count(1)
+    calls = itertools.count(1)
+    watched: set[str] = set()  # the MCP sessions whose end withdraws their questions
 
     def session_of(ctx: Any) -> Session:
-        """The conversation of a request: the one of a server on stdio, the client's MCP
-        session over HTTP (its ``Mcp-Session-Id``), each with a secret token of this
-        process and a number. The :data:`MAX_SESSIONS` used last are kept: an older one
-        asking again is a new conversation."""
+        """The conversation of a request: the one of a server on stdio; over HTTP, the
+        client's MCP session (its ``Mcp-Session-Id``), or, from a stateless client (MCP
+        2026-07-28: no session), the conversation it names in ``_meta`` (:data:`CONVERSATION`)
+        with the bearer credential it sent; a stateless call that names none is a
+        conversation of its own, whose ticket only that credential redeems. Each has a
+        secret token of this process and a number. The :data:`MAX_SESSIONS` used last
+        are kept: an older one asking again is a new conversation."""
         request = getattr(ctx, "request", None)
         headers = getattr(request, "headers", None)
-        key = headers.get("mcp-session-id") if headers is not None else None
+        key = "stdio"
+        mcp_session = _mcp_session(ctx)
+        if mcp_session is not None:
+            key = "session:" + mcp_session
+        elif headers is not None:  # stateless: the credential, and the conversation named
+            credential = hashlib.sha256(str(headers.get("authorization", "")).encode())
+            named = _conversation_named(getattr(ctx, "params", None))
+            if named is None:
+                token = "alone:" + credential.hexdigest()  # the same for its get_answer
+                return Session(token, next(calls), alone=True)
+            credential.update(b"\0" + named.encode())
+            key = "named:" + credential.hexdigest()
         found = sessions.pop(key, None)
         sessions[key] = found or Session(secrets.token_urlsafe(16), next(numbers))
         while len(sessions) > MAX_SESSIONS:
             sessions.popitem(last=False)
         return sessions[key]
+
+    def watch_end(ctx: Any, session: Session) -> None:
+        """When the MCP session of ``session`` ends (the client's DELETE, its idle end,
+        the server stopping), its questions that still wait are withdrawn."""
+        connection = getattr(ctx.session, "_connection", None)
+        key = _mcp_session(ctx)
+        if connection is None or key is None or session.token in watched:
+            return
+        watched.add(session.token)
+
+        def ended() -> None:
+            watched.discard(session.token)
+            sessions.pop("session:" + key, None)
+            for qid in asker.end(session):
+                asker.say(f"question {qid} was withdrawn: its MCP session ended")
+
+        connection.exit_stack.callback(ended)
 
     async def list_tools(ctx: Any, params: Any) -> Any:
         return types.ListToolsResult(tools=tools)
@@ -405,6 +474,7 @@ def _server(asker: Asker) -> Any:
 
         try:
             session = session_of(ctx)
+            watch_end(ctx, session)
             outcome = await asker.call(params.name, params.arguments, client, progress, session)
         except UnknownTool as exc:  # a protocol error, as the MCP spec has it: not a result
             from mcp.shared.exceptions import MCPError
@@ -433,6 +503,24 @@ def _server(asker: Asker) -> Any:
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+
+
+def _mcp_session(ctx: Any) -> str | None:
+    """The MCP session (2025-11-25 and before, over HTTP) of a request: the one the SDK
+    made for the connection, never a header a stateless request may carry as it likes."""
+    connection = getattr(getattr(ctx, "session", None), "_connection", None)
+    found = getattr(connection, "session_id", None)
+    return found if isinstance(found, str) else None
+
+
+def _conversation_named(params: Any) -> str | None:
+    """The conversation a stateless client's request names in its ``_meta``: 16 to 200
+    visible ASCII characters (it chose them at random and keeps them), else None."""
+    meta = params.get("_meta") if isinstance(params, Mapping) else None
+    named = meta.get(CONVERSATION) if isinstance(meta, Mapping) else None
+    if not isinstance(named, str) or not MIN_CONVERSATION <= len(named) <= MAX_CONVERSATION:
+        return None
+    return named if all("!" <= c <= "~" for c in named) else None
 
 
 def parse_http(value: str) -> tuple[str, int]:

@@ -24,7 +24,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from ..errors import InboxError, InboxRefused
 from . import askers, location
@@ -236,10 +236,11 @@ def _driver() -> Any:
 
 def said(exc: BaseException, url: str = "") -> str:
     """What a driver's error says, in one line: libpq's words without its prefixes, and
-    without ``url`` (which may hold a password) where libpq repeats it."""
-    text = str(exc).strip()
-    if url:
-        text = text.replace(url, location.shown(url))
+    never ``url``'s password, where libpq repeats the URL or a piece of it (its
+    ``invalid percent-encoded token: "<the password>"``)."""
+    text = location.scrub(str(exc).strip(), url)
+    if "percent-encoded" in text:
+        text += " (a % in the URL is written %25)"
     text = text.splitlines()[0] if text else type(exc).__name__
     if " failed: " in text:
         text = text.rsplit(" failed: ", 1)[1]
@@ -631,6 +632,32 @@ def _version(db: Any, where: str) -> int:
             f" {VERSION}): upgrade askcli"
         )
     return version
+
+
+class Schema(NamedTuple):
+    """What :func:`look` found: the schema's version (0: none yet), and whether the role
+    may make it (``CREATE`` on the database) where there is none."""
+
+    version: int
+    may_make: bool
+
+
+def look(url: str) -> Schema:
+    """The inbox's schema as it is, read only: nothing is made, migrated or written
+    (``askcli doctor``). InboxError when the server cannot be reached or read, InboxRefused
+    for a schema askcli did not make or a newer askcli's."""
+    store = PostgresStore(url)
+    psycopg = _driver()
+    db = store.connect()
+    try:
+        db.execute("SET default_transaction_read_only = on")
+        version = _version(db, store.where)
+        row = db.execute("SELECT has_database_privilege(current_database(), 'CREATE')").fetchone()
+    except psycopg.Error as exc:
+        raise InboxError(f"the inbox {store.where} cannot be read: {said(exc)}") from None
+    finally:
+        db.close()
+    return Schema(version, bool(row and row[0]))
 
 
 # -- the thread of a process that listens and renews its lease as an asker ---------------

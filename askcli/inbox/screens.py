@@ -111,7 +111,8 @@ def summary(document: Any) -> Summary:
 
 def has_secret(document: Any) -> bool:
     """Some answer of the document is a secret (Codex's ``isSecret``, a form field that
-    is ``writeOnly`` or of format ``password``): the queue erases it once delivered."""
+    is ``writeOnly``, of any type, or of format ``password``): the queue erases it once
+    delivered."""
     try:
         envelope = detect(document) if isinstance(document, dict) else None
     except AskcliError:

@@ -8,7 +8,8 @@ is typed (``minLength``, ``maxLength``, ``pattern``, ``format`` checked before i
 sent), a number or integer too (``minimum``, ``maximum``); a boolean is a yes/no;
 ``enum`` (with the legacy ``enumNames``) and titled ``oneOf`` are a choice among the
 values, an array of ``items.enum`` / ``items.anyOf`` a multi-select (``minItems``,
-``maxItems``). There is never an Other: a value outside the
+``maxItems``). A ``writeOnly`` property, of any type, or a ``format: password`` string is
+a secret question. There is never an Other: a value outside the
 schema could not be sent. ``default`` values are suggested answers the person confirms;
 a property not ``required`` may be skipped and is then left out of ``content``. A form
 without properties is a yes/no: accept with empty ``content``, or decline.
@@ -275,6 +276,9 @@ def _property(
         else:
             raise _Problem(_custom([*path, "type"], "the property has no type askcli can ask"))
     text = _question_text(key, node, used)
+    # a write-only field, of any type (a string, an integer PIN, a number, a choice): a
+    # secret, not echoed, not journaled, erased from the inbox once delivered, not in the log
+    secret = node.get("writeOnly") is True
     _text(node, "title", path, needed=False)
     _text(node, "description", path, needed=False)
     default = node.get("default")
@@ -287,7 +291,7 @@ def _property(
             )
         )
     if kind == "array":
-        return _multi(key, node, path, where, text, required, soft)
+        return _multi(key, node, path, where, text, required, soft, secret)
     if kind == "boolean":
         suggested = None
         if isinstance(default, bool):
@@ -296,7 +300,14 @@ def _property(
             soft.append(f"{where}.default is not a boolean; it is not suggested")
         yes_no = (Option(YES, ""), Option(NO, ""))
         question = SharedQuestion(
-            text, key, yes_no, kind="yesno", other=False, required=required, notes=False
+            text,
+            key,
+            yes_no,
+            kind="yesno",
+            other=False,
+            required=required,
+            notes=False,
+            secret=secret,
         )
         return question, Field(key, "boolean"), suggested
     if kind in ("number", "integer"):
@@ -313,7 +324,15 @@ def _property(
         if default is not None and suggested is None:
             soft.append(f"{where}.default is not a number; it is not suggested")
         question = SharedQuestion(
-            text, key, (), kind="number", other=False, required=required, rule=rule, notes=False
+            text,
+            key,
+            (),
+            kind="number",
+            other=False,
+            required=required,
+            rule=rule,
+            notes=False,
+            secret=secret,
         )
         return question, Field(key, kind), suggested
     if kind != "string":
@@ -330,14 +349,16 @@ def _property(
             titled = _untitled(node["enum"], node.get("enumNames"), [*path, "enum"])
         values, labels = _choices(titled, path)
         options = tuple(Option(label, "") for label in labels)
-        question = SharedQuestion(text, key, options, other=False, required=required, notes=False)
+        question = SharedQuestion(
+            text, key, options, other=False, required=required, notes=False, secret=secret
+        )
         suggested = None
         if isinstance(default, str) and default in values:
             suggested = labels[values.index(default)]
         elif default is not None:
             soft.append(f"{where}.default is not one of the values; it is not suggested")
         return question, Field(key, "choice", values), suggested
-    return _string(key, node, path, where, text, required, soft)
+    return _string(key, node, path, where, text, required, soft, secret)
 
 
 def _string(
@@ -348,6 +369,7 @@ def _string(
     text: str,
     required: bool,
     soft: list[str],
+    secret: bool,
 ) -> tuple[SharedQuestion, Field, str | None]:
     low, high = _count(node, "minLength", path), _count(node, "maxLength", path)
     if low is not None and high is not None and low > high:
@@ -374,7 +396,7 @@ def _string(
     if default is not None and not isinstance(default, str):
         soft.append(f"{where}.default is not a string; it is not suggested")
     # a write-only or password field: not echoed, not journaled, erased from the inbox
-    secret = node.get("writeOnly") is True or node.get("format") == "password"
+    secret = secret or node.get("format") == "password"
     question = SharedQuestion(
         text,
         key,
@@ -397,6 +419,7 @@ def _multi(
     text: str,
     required: bool,
     soft: list[str],
+    secret: bool,
 ) -> tuple[SharedQuestion, Field, str | None]:
     items = node.get("items")
     if not isinstance(items, dict):
@@ -432,6 +455,7 @@ def _multi(
         min_items=low or None,
         max_items=high,
         notes=False,
+        secret=secret,
     )
     default = node.get("default")
     suggested = None
