@@ -18,13 +18,16 @@ ZERO = "lost 0 / duplicated 0 / misdelivered 0 / wrong decision 0"
 SETTLE = 120.0  # seconds the askers get to print their results after a fault ends
 
 
-def settled(askers: list[Asker], timeout: float = SETTLE) -> float:
-    """Wait until every asker printed and ended; the moment the last one did (monotonic). An
-    asker still waiting at the deadline is left to the tally (it printed nothing: lost)."""
+def settled(askers: list[Asker], since: float, timeout: float = SETTLE) -> float | None:
+    """Wait until every asker printed and ended; the seconds from ``since`` (monotonic) until
+    the last one did (0 when before it), None when one still waits at the deadline (it is
+    left to the tally: it printed nothing, lost)."""
     deadline = time.monotonic() + timeout
-    while not all(asker.settled() for asker in askers) and time.monotonic() < deadline:
+    while not all(asker.settled() for asker in askers):
+        if time.monotonic() > deadline:
+            return None
         time.sleep(0.05)
-    return max((asker.finished or time.monotonic()) for asker in askers)
+    return max(0.0, max(asker.finished or 0.0 for asker in askers) - since)
 
 
 def take_offer(inbox: Inbox, asker: Asker, choice: int, timeout: float = 30) -> bool:
@@ -43,6 +46,10 @@ def take_offer(inbox: Inbox, asker: Asker, choice: int, timeout: float = 30) -> 
     inbox.answer(qid, choice, label)
     poll(lambda: any(t.sent is not None for t in inbox.told() if t.qid == qid), "the answer", 90)
     return True
+
+
+def _seconds(took: float | None) -> str:
+    return "-" if took is None else f"{took:.1f} s"
 
 
 def label(asker: Asker, choice: int) -> str:
@@ -83,9 +90,9 @@ def test_partition_of_an_agent(world: World, seconds: int) -> None:
         healed = time.monotonic()
         withdrawn = not take_offer(bob, cut_off, 1)
         take_offer(bob, other, 2)
-        end = settled([cut_off, other])
+        took = settled([cut_off, other], healed)
         said = "said withdrawn" if withdrawn else "answered"
-        check(scn, [cut_off, other], bob.told(), end - healed, f"the cut-off question {said}")
+        check(scn, [cut_off, other], bob.told(), took, f"the cut-off question {said}")
 
 
 @pytest.mark.parametrize("seconds", [5, 30], ids=lambda s: f"{s}s")
@@ -121,14 +128,13 @@ def test_partition_of_a_person(world: World, seconds: int) -> None:
         told.append(alice.told(SETTLE))
         if not any(t.sent for t in told):  # nobody's answer went: the question waits again
             told.append(scn.answer_when_waiting("bob", "bob", qid, 2, label(asker, 2), 30))
-        end = settled([asker])
-        check(scn, [asker], told, max(0.0, end - healed), f"told: {told}")
+        check(scn, [asker], told, settled([asker], healed), f"told: {told}")
 
 
 # -- a slow and a lossy network --------------------------------------------------------
 
 
-def _workload(scn: Scenario, tag: str) -> tuple[list[Asker], list[Told], float]:
+def _workload(scn: Scenario, tag: str) -> tuple[list[Asker], list[Told], float | None]:
     """Two askers on each agent's machine; alice answers agent1's, bob agent2's, at once.
     The askers, what the people were told, and the seconds from the first answer given to
     the last result printed."""
@@ -153,8 +159,8 @@ def _workload(scn: Scenario, tag: str) -> tuple[list[Asker], list[Told], float]:
         thread.start()
     for thread in people:
         thread.join(SETTLE)
-    end = settled(askers)
-    return askers, told, end - started
+    took = settled(askers, started)
+    return askers, told, took
 
 
 def test_delay_of_200_ms(world: World) -> None:
@@ -163,7 +169,7 @@ def test_delay_of_200_ms(world: World) -> None:
     with world.scenario("delay-200ms") as scn:
         scn.start_relay(delay=0.1)
         askers, told, took = _workload(scn, "d")
-        check(scn, askers, told, None, f"4 questions answered in {took:.1f} s")
+        check(scn, askers, told, None, f"4 questions answered in {_seconds(took)}")
 
 
 def test_loss_of_5_percent(world: World) -> None:
@@ -178,7 +184,7 @@ def test_loss_of_5_percent(world: World) -> None:
         finally:
             for machine in machines:
                 machine.heal()
-        check(scn, askers, told, None, f"4 questions answered in {took:.1f} s")
+        check(scn, askers, told, None, f"4 questions answered in {_seconds(took)}")
 
 
 # -- stopped and killed processes ------------------------------------------------------
@@ -208,9 +214,9 @@ def test_sigstop_of_an_inbox_for_7_s(world: World) -> None:
         resumed = time.monotonic()
         alice.answer(qid, 1, label(asker, 1))
         poll(lambda: all(t.sent is not None for t in alice.told()), "alice told", 60)
-        end = settled([asker])
+        took = settled([asker], resumed)
         told += alice.told()
-        check(scn, [asker], told, max(0.0, end - resumed), f"told: {told}")
+        check(scn, [asker], told, took, f"told: {told}")
 
 
 def test_kill_9_of_an_asker(world: World) -> None:
@@ -247,8 +253,7 @@ def test_kill_9_of_an_inbox_mid_claim(world: World) -> None:
         alice.signal(signal.SIGKILL)
         killed = time.monotonic()
         told = [scn.answer_when_waiting("bob", "bob", qid, 2, label(asker, 2), 4 * LEASE + 10)]
-        end = settled([asker])
-        check(scn, [asker], told, end - killed)
+        check(scn, [asker], told, settled([asker], killed))
 
 
 # -- a lost commit acknowledgement on each state change --------------------------------
@@ -294,14 +299,14 @@ def test_lost_commit_acknowledgement(world: World, change: str) -> None:
             told += alice.told()
         else:
             told.append(scn.answer_when_waiting("bob", "bob", qid, 1, label(asker, 1), 30))
-        end = settled([asker], 30 if change == "claim" else SETTLE)
+        took = settled([asker], started, 30 if change == "claim" else SETTLE)
         cuts = scn.cuts()
         questions = [row for row in scn.listed() if row["question"] == f"{asker.question}?"]
         check(
             scn,
             [asker],
             told,
-            end - started,
+            took,
             f"commits cut: {cuts}; questions in the queue: {len(questions)}",
         )
         assert cuts == 1, "the relay never cut a COMMIT of this change"
@@ -329,5 +334,4 @@ def test_server_restart(world: World, mode: str) -> None:
         if not told[0].sent:
             told.append(scn.answer_when_waiting("bob", "bob", q1, 1, label(first, 1), 30))
         told.append(scn.answer_when_waiting("bob", "bob", q2, 2, label(second, 2), 30))
-        end = settled([first, second])
-        check(scn, [first, second], told, end - back, f"told: {told}")
+        check(scn, [first, second], told, settled([first, second], back), f"told: {told}")

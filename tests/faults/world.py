@@ -48,6 +48,7 @@ LEASE = float(os.environ.get("ASKCLI_LEASE", "5"))
 GRACE = 2 * LEASE  # after the server starts, nothing lapses for two leases
 NO_SSL = "sslmode=disable&gssencmode=disable"  # no SSLRequest: the relay reads the protocol
 ANSWERED = re.compile(r'"(Deploy [^"]+)\?"="([^"]+)"')
+KINDS = ("lost", "duplicated", "misdelivered", "wrong")
 REPORTS: list[str] = []  # one line per scenario, printed at the end of the session
 
 
@@ -421,7 +422,8 @@ class Scenario:
         first = self.relay.stdout.readline().strip()
         if first != "ready":
             raise AssertionError(f"the relay did not start: {first!r}")
-        threading.Thread(target=self._relay_lines, daemon=True).start()
+        self._reader = threading.Thread(target=self._relay_lines, daemon=True)
+        self._reader.start()
         self.through_relay = True
 
     def _relay_lines(self) -> None:
@@ -494,59 +496,63 @@ class Scenario:
     # -- the tally ---------------------------------------------------------------------
 
     def tally(self, askers: list[Asker], told: list[Told]) -> Tally:
+        """Each question counts once in each way it went wrong."""
         log = self.log()
         why: list[str] = []
-        lost = duplicated = misdelivered = wrong = 0
+        faults: dict[int, set[str]] = {}
         qids = {asker.qid(1): asker for asker in askers}
         for qid, asker in qids.items():
-            results = asker.results()
-            sent = [t for t in told if t.qid == qid and t.sent]
-            answered = [row for row in log if row["id"] == qid and row["status"] == "answered"]
-            if len(results) > 1:
-                duplicated += len(results) - 1
-                why.append(f"{asker.name} printed {len(results)} results")
-            if len(sent) > 1:
-                duplicated += len(sent) - 1
-                why.append(f"#{qid}: {len(sent)} people were told 'sent'")
-            if len(answered) > 1:
-                duplicated += len(answered) - 1
-                why.append(f"#{qid} answered {len(answered)} times in the log")
-            if not results:
-                if not asker.killed:
-                    lost += 1
-                    why.append(f"{asker.name} (#{qid}) printed nothing")
-                continue
-            got = results[0]
-            if got.question is not None and got.question != asker.question:
-                misdelivered += 1
-                why.append(f"{asker.name} (#{qid}) got the answer to {got.question!r}")
-            elif got.label is not None:
-                if not sent:
-                    wrong += 1
-                    why.append(f"{asker.name} (#{qid}) got {got.label!r}; nobody was told 'sent'")
-                elif got.label not in [t.label for t in sent]:
-                    wrong += 1
-                    why.append(f"{asker.name} (#{qid}) got {got.label!r}, sent: {sent}")
-            elif sent:
-                wrong += 1
-                who = sent[0].person
-                why.append(f"{asker.name} (#{qid}) got {got.text!r} though {who} was told 'sent'")
-            elif asker.must_be_answered:
-                wrong += 1
-                why.append(f"{asker.name} (#{qid}), alive, got {got.text!r}")
+            for kind, reason in self._judge(qid, asker, told, log):
+                faults.setdefault(qid, set()).add(kind)
+                why.append(reason)
         for t in told:
             rows = [row for row in log if row["id"] == t.qid and row["status"] == "answered"]
             theirs = any(row.get("answered_by") == t.person for row in rows)
+            kind = ""
             if t.sent is None:
-                lost += 1
-                why.append(f"{t.person}'s answer to #{t.qid} was never said to be sent or not")
+                kind, reason = "lost", f"{t.person}'s answer to #{t.qid}: never said sent or not"
             elif t.sent is False and theirs:
-                wrong += 1
-                why.append(f"{t.person} was told #{t.qid} was not sent; the log says it was")
+                kind, reason = "wrong", f"{t.person} told #{t.qid} was not sent; the log: it was"
             elif t.sent is True and not theirs:
-                wrong += 1
-                why.append(f"{t.person} was told #{t.qid} was sent; the log says otherwise")
-        return Tally(lost, duplicated, misdelivered, wrong, why)
+                kind, reason = "wrong", f"{t.person} told #{t.qid} was sent; the log: it was not"
+            if kind:
+                faults.setdefault(t.qid, set()).add(kind)
+                why.append(reason)
+        counts = {kind: sum(kind in found for found in faults.values()) for kind in KINDS}
+        return Tally(
+            counts["lost"], counts["duplicated"], counts["misdelivered"], counts["wrong"], why
+        )
+
+    def _judge(
+        self, qid: int, asker: Asker, told: list[Told], log: list[dict[str, Any]]
+    ) -> Iterator[tuple[str, str]]:
+        """How question ``qid`` went wrong for its asker: (kind, why) pairs."""
+        results = asker.results()
+        sent = [t for t in told if t.qid == qid and t.sent]
+        answered = [row for row in log if row["id"] == qid and row["status"] == "answered"]
+        if len(results) > 1:
+            yield "duplicated", f"{asker.name} printed {len(results)} results"
+        if len(sent) > 1:
+            yield "duplicated", f"#{qid}: {len(sent)} people were told 'sent'"
+        if len(answered) > 1:
+            yield "duplicated", f"#{qid} answered {len(answered)} times in the log"
+        if not results:
+            if not asker.killed:
+                yield "lost", f"{asker.name} (#{qid}) printed nothing"
+            return
+        got = results[0]
+        if got.question is not None and got.question != asker.question:
+            yield "misdelivered", f"{asker.name} (#{qid}) got the answer to {got.question!r}"
+        elif got.label is not None:
+            if not sent:
+                yield "wrong", f"{asker.name} (#{qid}) got {got.label!r}; nobody was told 'sent'"
+            elif got.label not in [t.label for t in sent]:
+                yield "wrong", f"{asker.name} (#{qid}) got {got.label!r}, sent: {sent}"
+        elif sent:
+            who = sent[0].person
+            yield "wrong", f"{asker.name} (#{qid}) got {got.text!r} though {who} was told 'sent'"
+        elif asker.must_be_answered:
+            yield "wrong", f"{asker.name} (#{qid}), alive, got {got.text!r}"
 
     def report(self, tally: Tally, recovery: float | None, more: str = "") -> str:
         took = "-" if recovery is None else f"{recovery:.1f} s"
@@ -570,6 +576,9 @@ class Scenario:
                 os.killpg(self.relay.pid, signal.SIGKILL)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self.relay.wait(5)
+            self._reader.join(5)
+            if self.relay.stdout is not None:
+                self.relay.stdout.close()
         cluster = self.world.cluster
         if cluster.running:
             with contextlib.suppress(Exception):
