@@ -116,12 +116,17 @@ class Cluster:
         listen: Sequence[str] = ("127.0.0.1",),
         trusted: Sequence[str] = (),
         inside: Sequence[str] = (),
+        max_connections: int = 300,
+        settings: Sequence[str] = (),
     ) -> None:
         """``listen``: the addresses the server listens on; ``trusted``: networks (CIDR)
         whose clients are let in as the superuser without a password, besides 127.0.0.1;
         ``inside``: a command prefix the server's commands run under (the fault suite's
         ``ip netns exec NS``: the server then lives in that network namespace, and this
-        process reaches it through its Unix socket)."""
+        process reaches it through its Unix socket); ``max_connections``: the server's;
+        ``settings``: lines of postgresql.conf after the tests' own (a later one wins)."""
+        self.max_connections = max_connections
+        self.settings = tuple(settings)
         self.listen = tuple(listen)
         self.trusted = tuple(trusted)
         self.inside = [str(part) for part in inside]
@@ -269,8 +274,9 @@ class Cluster:
                 "logging_collector = off\n"
                 # an askcli asker holds two connections (its own, and one that listens):
                 # 50 askers at once and their inboxes need more than the default 100
-                "max_connections = 300\n"
+                f"max_connections = {self.max_connections}\n"
             )
+            conf.writelines(f"{line}\n" for line in self.settings)
 
     # --- the server
 

@@ -169,6 +169,7 @@ class Asker(Run):
         self.question = f"Deploy {name}"
         self.must_be_answered = True  # a live asker: a "no answer" is a wrong decision
         self.finished: float | None = None
+        scenario.askers.append(self)
 
     def qid(self, timeout: float = 30) -> int:
         """Its question's number, as it said it (``question N is waiting``)."""
@@ -223,7 +224,7 @@ class Answering(Run):
         self.person = person
         self.qid = qid
         self.label: str | None = None
-        self.scenario = scenario
+        self.result: Told | None = None
         name = f"{person}-answer-{qid}-{len(scenario.runs)}"
         argv = [ASKCLI, "inbox", "answer", str(qid), "--as", person]
         super().__init__(scenario, machine, name, argv, stdin=subprocess.PIPE)
@@ -241,14 +242,18 @@ class Answering(Run):
 
     def told(self, timeout: float) -> Told:
         """What it said of the answer given (it must end within ``timeout``)."""
+        if self.result is not None:
+            return self.result
         code = self.wait(timeout)
         assert self.label is not None
-        if code == 0 and self.stdout().strip():
-            return Told(self.person, self.qid, self.label, True)
         said = self.stderr()
-        if code is not None and ("not sent" in said or "nothing was sent" in said):
-            return Told(self.person, self.qid, self.label, False)
-        return Told(self.person, self.qid, self.label, None)
+        sent: bool | None = None
+        if code == 0 and self.stdout().strip():
+            sent = True
+        elif code is not None and ("not sent" in said or "nothing was sent" in said):
+            sent = False
+        self.result = Told(self.person, self.qid, self.label, sent)
+        return self.result
 
 
 class Inbox(Run):
@@ -328,6 +333,9 @@ class World:
                 listen=("127.0.0.1", *self.lab.db_addresses),
                 trusted=(f"{SUBNET}.0.0/16",),
                 inside=self.lab.in_db([]),
+                # a commit is on disk before it is acknowledged, as on a real server: an
+                # immediate stop (a crash) loses none (the tests' own cluster does not wait)
+                settings=("synchronous_commit = on", "fsync = on"),
             )
             self.cluster.start()
         except BaseException:
@@ -358,6 +366,13 @@ class World:
         scenario = Scenario(self, name, folder, self.cluster.new_database())
         try:
             yield scenario
+        except BaseException as exc:  # what it measured so far, said all the same
+            if not scenario.reported:
+                with contextlib.suppress(Exception):
+                    first = str(exc).strip().splitlines()[:1]
+                    why = f"{type(exc).__name__}: {first[0] if first else ''}"
+                    scenario.report(scenario.tally(), None, f"stopped early ({why})")
+            raise
         finally:
             scenario.close()
 
@@ -377,6 +392,8 @@ class Scenario:
         self.folder = folder
         self.database = database
         self.runs: list[Run] = []
+        self.askers: list[Asker] = []
+        self.reported = False
         self.relay: subprocess.Popen[str] | None = None
         self.relay_said: list[str] = []
         self.through_relay = False
@@ -495,12 +512,31 @@ class Scenario:
 
     # -- the tally ---------------------------------------------------------------------
 
-    def tally(self, askers: list[Asker], told: list[Told]) -> Tally:
+    def told(self) -> list[Told]:
+        """What every person was told of every answer they gave."""
+        found: list[Told] = []
+        for run in self.runs:
+            if isinstance(run, Answering) and run.label is not None:
+                found.append(run.told(1))
+            elif isinstance(run, Inbox):
+                found += run.told()
+        return found
+
+    def told_line(self) -> str:
+        words = {True: "sent", False: "not sent", None: "nothing said"}
+        told = ", ".join(f"{t.person} #{t.qid} {words[t.sent]}" for t in self.told())
+        return f"told: {told or 'nobody answered'}"
+
+    def tally(self) -> Tally:
         """Each question counts once in each way it went wrong."""
         log = self.log()
+        told = self.told()
         why: list[str] = []
         faults: dict[int, set[str]] = {}
-        qids = {asker.qid(1): asker for asker in askers}
+        qids: dict[int, Asker] = {}
+        for asker in self.askers:
+            with contextlib.suppress(AssertionError):  # never queued: nothing to judge
+                qids[asker.qid(1)] = asker
         for qid, asker in qids.items():
             for kind, reason in self._judge(qid, asker, told, log):
                 faults.setdefault(qid, set()).add(kind)
@@ -562,6 +598,7 @@ class Scenario:
         if tally.why:
             line += " [" + "; ".join(tally.why) + "]"
         REPORTS.append(line)
+        self.reported = True
         print(line, flush=True)
         return line
 
