@@ -75,10 +75,10 @@ def test_partition_of_an_agent(world: World, seconds: int) -> None:
     world.past_grace()
     with world.scenario(f"partition-agent-{seconds}s") as scn:
         cut_off = scn.ask("agent1", f"pa{seconds}-a1")
+        cut_off.qid()  # queued first: the oldest, the one bob's inbox offers
         other = scn.ask("agent2", f"pa{seconds}-a2")
+        other.qid()
         cut_off.must_be_answered = seconds <= 30
-        for asker in (cut_off, other):
-            asker.qid()
         bob = scn.inbox("bob", "bob")
         bob.offered(cut_off.qid(), 30)
         machine = world.machine("agent1")

@@ -366,7 +366,7 @@ class World:
         scenario = Scenario(self, name, folder, self.cluster.new_database())
         try:
             yield scenario
-        except BaseException as exc:  # what it measured so far, said all the same
+        except Exception as exc:  # what it measured so far, said all the same (not on Ctrl-C)
             if not scenario.reported:
                 with contextlib.suppress(Exception):
                     first = str(exc).strip().splitlines()[:1]
