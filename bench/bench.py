@@ -716,9 +716,16 @@ def bench_team(work: Path, askers: int = TEAM_ASKERS) -> None:
         for line in out.decode(errors="replace").splitlines():
             with contextlib.suppress(ValueError):
                 ids.append(json.loads(line)["tool_use_id"])
-    for n in sorted(set(range(askers)) - {int(i.removeprefix("toolu_team")) for i in ids})[:5]:
+    missing = sorted(set(range(askers)) - {int(i.removeprefix("toolu_team")) for i in ids})
+    unreached = [n for n in missing if "cannot be reached" in errors.get(n, "")]
+    for n in missing[:3]:
         said = errors.get(n, "").strip().splitlines()
         print(f"  asker {n} printed no result; its last line: {said[-1] if said else '(none)'}")
+    if missing:
+        print(
+            f"  {len(missing)} askers printed no result, {len(unreached)} of them because the"
+            " server could not be reached in time (their question was never queued)"
+        )
     lost = askers - len(set(ids))
     twice = len(ids) - len(set(ids)) + len(set(answered[0]) & set(answered[1]))
     spent = sorted(delivered[i] - answered_at[i] for i in delivered if i in answered_at)
