@@ -14,6 +14,17 @@ from tests.postgres import Cluster, ClusterUnavailable
 from tests.real_agents import RELEASES
 from tests.test_inbox_pty import Queue
 
+FAULTS = Path(__file__).resolve().parent / "faults"
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """The fault suite (tests/faults) runs only when asked for by its path (make faults):
+    it builds network namespaces and takes minutes."""
+    if collection_path != FAULTS:
+        return None
+    asked = [Path(arg.split("::")[0]).resolve() for arg in config.args]
+    return not any(path == FAULTS or FAULTS in path.parents for path in asked)
+
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def inbox_where(request: pytest.FixtureRequest, tmp_path: Path) -> str:

@@ -109,7 +109,27 @@ class Cluster:
     """One initialised cluster in its own temporary folder; ``close()`` stops it and removes the
     folder. A watchdog process does both if this process dies first (SIGKILL included)."""
 
-    def __init__(self, bindir: Path | None = None) -> None:
+    def __init__(
+        self,
+        bindir: Path | None = None,
+        *,
+        listen: Sequence[str] = ("127.0.0.1",),
+        trusted: Sequence[str] = (),
+        inside: Sequence[str] = (),
+        max_connections: int = 300,
+        settings: Sequence[str] = (),
+    ) -> None:
+        """``listen``: the addresses the server listens on; ``trusted``: networks (CIDR)
+        whose clients are let in as the superuser without a password, besides 127.0.0.1;
+        ``inside``: a command prefix the server's commands run under (the fault suite's
+        ``ip netns exec NS``: the server then lives in that network namespace, and this
+        process reaches it through its Unix socket); ``max_connections``: the server's;
+        ``settings``: lines of postgresql.conf after the tests' own (a later one wins)."""
+        self.max_connections = max_connections
+        self.settings = tuple(settings)
+        self.listen = tuple(listen)
+        self.trusted = tuple(trusted)
+        self.inside = [str(part) for part in inside]
         found = bindir or find_bindir()
         if found is None:
             raise ClusterUnavailable(
@@ -143,14 +163,16 @@ class Cluster:
     # --- running things as the server's user
 
     def _as_user(self, argv: Sequence[str | Path]) -> list[str]:
-        command = [str(arg) for arg in argv]
+        command = [*self.inside, *(str(arg) for arg in argv)]
         if self.user is None:
             return command
         if shutil.which("setpriv"):
             uid, gid = self.user.pw_uid, self.user.pw_gid
-            return ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--init-groups", "--", *command]
+            setpriv = ["setpriv", f"--reuid={uid}", f"--regid={gid}", "--init-groups", "--"]
+            return [*self.inside, *setpriv, *command[len(self.inside) :]]
         if shutil.which("runuser"):
-            return ["runuser", "-u", self.user.pw_name, "--", *command]
+            runuser = ["runuser", "-u", self.user.pw_name, "--"]
+            return [*self.inside, *runuser, *command[len(self.inside) :]]
         raise ClusterUnavailable("running as root, and neither setpriv nor runuser is installed")
 
     def _env(self) -> dict[str, str]:
@@ -239,10 +261,12 @@ class Cluster:
         # opened for writing, not replaced: the files keep their owner (the server's user)
         with open(self.data / "pg_hba.conf", "w", encoding="utf-8") as hba:
             hba.write(PG_HBA)
+            for network in self.trusted:
+                hba.write(f"host    all       {SUPERUSER}  {network}  trust\n")
         with open(self.data / "postgresql.conf", "a", encoding="utf-8") as conf:
             conf.write(
                 "\n# tests/postgres.py: loopback only, no durability, sockets in its folder\n"
-                "listen_addresses = '127.0.0.1'\n"
+                f"listen_addresses = '{','.join(self.listen)}'\n"
                 f"unix_socket_directories = '{self.dir}'\n"
                 "fsync = off\n"
                 "synchronous_commit = off\n"
@@ -250,8 +274,9 @@ class Cluster:
                 "logging_collector = off\n"
                 # an askcli asker holds two connections (its own, and one that listens):
                 # 50 askers at once and their inboxes need more than the default 100
-                "max_connections = 300\n"
+                f"max_connections = {self.max_connections}\n"
             )
+            conf.writelines(f"{line}\n" for line in self.settings)
 
     # --- the server
 
@@ -286,19 +311,22 @@ class Cluster:
                 )
             self._roles_made = True
 
-    def stop(self) -> None:
-        """Stop the server (fast: clients are disconnected, nothing is waited for)."""
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the server (fast: clients are disconnected, nothing is waited for;
+        ``immediate``: the server quits at once, as in a crash, and recovers at the next
+        start)."""
         if not self.running:
             return
-        done = self._pg_ctl("stop", "--mode=fast")
+        done = self._pg_ctl("stop", f"--mode={mode}")
         if done.returncode != 0:
             self._pg_ctl("stop", "--mode=immediate")
         self._kill_postmaster()
         self.running = False
 
-    def restart(self) -> None:
-        """``stop()`` then ``start()``: same port, same data; open connections are broken."""
-        self.stop()
+    def restart(self, mode: str = "fast") -> None:
+        """``stop(mode)`` then ``start()``: same port, same data; open connections are
+        broken."""
+        self.stop(mode)
         self.start()
 
     def close(self) -> None:
@@ -358,7 +386,7 @@ class Cluster:
         deadline = time.monotonic() + READY_TIMEOUT
         while True:
             try:
-                with psycopg.connect(self.url("postgres"), connect_timeout=2):
+                with psycopg.connect(self.admin_url("postgres"), connect_timeout=2):
                     return
             except psycopg.OperationalError as exc:
                 if time.monotonic() > deadline:
@@ -370,18 +398,32 @@ class Cluster:
 
     # --- using it
 
-    def url(self, dbname: str, user: str = SUPERUSER, password: str | None = None) -> str:
-        """``postgresql://USER[:PASSWORD]@127.0.0.1:PORT/DBNAME``."""
+    def url(
+        self,
+        dbname: str,
+        user: str = SUPERUSER,
+        password: str | None = None,
+        host: str = "127.0.0.1",
+    ) -> str:
+        """``postgresql://USER[:PASSWORD]@HOST:PORT/DBNAME`` (HOST: 127.0.0.1)."""
         if self.port is None:
             raise RuntimeError("the cluster was never started: its port is not chosen yet")
         auth = quote(user, safe="") + (f":{quote(password, safe='')}" if password else "")
-        return f"postgresql://{auth}@127.0.0.1:{self.port}/{quote(dbname, safe='')}"
+        return f"postgresql://{auth}@{host}:{self.port}/{quote(dbname, safe='')}"
+
+    def admin_url(self, dbname: str) -> str:
+        """The URL this process reaches the server by as the superuser: :meth:`url`, or,
+        for a server inside another network namespace, its Unix socket."""
+        if not self.inside:
+            return self.url(dbname)
+        where = quote(str(self.dir), safe="")
+        return f"postgresql://{SUPERUSER}@/{quote(dbname, safe='')}?host={where}&port={self.port}"
 
     def connect(self, dbname: str = "postgres") -> Connection[TupleRow]:
         """A connection as the superuser, autocommit (CREATE DATABASE needs it)."""
         import psycopg
 
-        return psycopg.connect(self.url(dbname), autocommit=True, connect_timeout=5)
+        return psycopg.connect(self.admin_url(dbname), autocommit=True, connect_timeout=5)
 
     def new_database(self, owner: str = SUPERUSER) -> str:
         """The name of a database just created (from template1: empty) for one test."""

@@ -47,13 +47,43 @@ def run_ci(
     return proc.returncode, log.read_text().splitlines()
 
 
-def test_ci_runs_lint_and_the_tests(tmp_path: Path) -> None:
-    assert run_ci(tmp_path) == (0, ["lint", "test"])
+RUNS = ["lint", "test", "faults"]
 
 
-@pytest.mark.parametrize("failing", ["lint", "test"])
-def test_ci_fails_when_either_fails_and_still_runs_both(tmp_path: Path, failing: str) -> None:
-    assert run_ci(tmp_path, failing) == (2, ["lint", "test"])
+def test_ci_runs_lint_the_tests_and_the_fault_suite(tmp_path: Path) -> None:
+    assert run_ci(tmp_path) == (0, RUNS)
+
+
+@pytest.mark.parametrize("failing", RUNS)
+def test_ci_fails_when_any_fails_and_still_runs_all(tmp_path: Path, failing: str) -> None:
+    assert run_ci(tmp_path, failing) == (2, RUNS)
+
+
+def _with_nft(tmp_path: Path) -> Path:
+    """A folder holding an executable nft: .ci/run finds the fault suite's tool there."""
+    sbin = tmp_path / "sbin"
+    sbin.mkdir(exist_ok=True)
+    (sbin / "nft").write_text("#!/bin/sh\nexit 0\n")
+    (sbin / "nft").chmod(0o755)
+    return sbin
+
+
+@pytest.mark.parametrize("nft", [False, True])
+def test_ci_installs_nftables_only_without_nft(tmp_path: Path, nft: bool) -> None:
+    """No nft on PATH nor in the sbin folder: ``nftables`` joins the apt packages."""
+    if shutil.which("nft", path="/usr/bin:/bin"):
+        pytest.skip("nft is in /usr/bin or /bin, on the PATH .ci/run is given here")
+    pg = tmp_path / "pg"
+    (pg / "15" / "bin").mkdir(parents=True)
+    (pg / "15" / "bin" / "initdb").touch()
+    sbin = _with_nft(tmp_path) if nft else tmp_path / "nowhere"
+    env = {"ASKCLI_CI_PG_LIB": str(pg), "ASKCLI_CI_SBIN": str(sbin)}
+    assert run_ci(tmp_path, env=env) == (0, RUNS)
+    apt = tmp_path / "apt.log"
+    if nft:
+        assert not apt.exists()
+    else:
+        assert apt.read_text().splitlines() == ["update -qq", "install -y -qq nftables"]
 
 
 @pytest.mark.parametrize("server", [False, True])
@@ -66,7 +96,8 @@ def test_ci_installs_postgresql_only_without_server_binaries(tmp_path: Path, ser
     if server:
         (lib / "15" / "bin").mkdir(parents=True)
         (lib / "15" / "bin" / "initdb").touch()
-    assert run_ci(tmp_path, env={"ASKCLI_CI_PG_LIB": str(lib)}) == (0, ["lint", "test"])
+    env = {"ASKCLI_CI_PG_LIB": str(lib), "ASKCLI_CI_SBIN": str(_with_nft(tmp_path))}
+    assert run_ci(tmp_path, env=env) == (0, RUNS)
     apt = tmp_path / "apt.log"
     if server:
         assert not apt.exists()
