@@ -120,7 +120,7 @@ class Cluster:
         settings: Sequence[str] = (),
     ) -> None:
         """``listen``: the addresses the server listens on; ``trusted``: networks (CIDR)
-        whose clients are let in as the superuser without a password, besides 127.0.0.1;
+        whose clients are let in as any role without a password, besides 127.0.0.1;
         ``inside``: a command prefix the server's commands run under (the fault suite's
         ``ip netns exec NS``: the server then lives in that network namespace, and this
         process reaches it through its Unix socket); ``max_connections``: the server's;
@@ -260,9 +260,9 @@ class Cluster:
             )
         # opened for writing, not replaced: the files keep their owner (the server's user)
         with open(self.data / "pg_hba.conf", "w", encoding="utf-8") as hba:
+            for network in self.trusted:  # first: the first line that matches decides
+                hba.write(f"host    all       all  {network}  trust\n")
             hba.write(PG_HBA)
-            for network in self.trusted:
-                hba.write(f"host    all       {SUPERUSER}  {network}  trust\n")
         with open(self.data / "postgresql.conf", "a", encoding="utf-8") as conf:
             conf.write(
                 "\n# tests/postgres.py: loopback only, no durability, sockets in its folder\n"

@@ -42,6 +42,7 @@ RELAY = Path(__file__).with_name("relay.py")
 RELAY_PORT = 6543
 AGENTS = ("agent1", "agent2")
 PEOPLE = ("alice", "bob")
+AGENT_ROLE = "agent"  # the role every agent's machine connects as: it asks, never answers
 # the lease other engineers are making a setting of (seconds); read here so that the scenarios
 # wait for as long as a lease lasts, whatever it is set to
 LEASE = float(os.environ.get("ASKCLI_LEASE", "5"))
@@ -226,7 +227,7 @@ class Answering(Run):
         self.label: str | None = None
         self.result: Told | None = None
         name = f"{person}-answer-{qid}-{len(scenario.runs)}"
-        argv = [ASKCLI, "inbox", "answer", str(qid), "--as", person]
+        argv = [ASKCLI, "inbox", "answer", str(qid)]  # as the role of its machine
         super().__init__(scenario, machine, name, argv, stdin=subprocess.PIPE)
 
     def in_question(self) -> bool:
@@ -265,7 +266,7 @@ class Inbox(Run):
         fifo = scenario.folder / f"{person}-{len(scenario.runs)}.fifo"
         os.mkfifo(fifo)
         name = f"{person}-inbox-{len(scenario.runs)}"
-        argv = [ASKCLI, "inbox", "--answers", str(fifo), "--as", person]
+        argv = [ASKCLI, "inbox", "--answers", str(fifo)]  # as the role of its machine
         super().__init__(scenario, machine, name, argv)
         self._fifo = open(fifo, "wb", buffering=0)  # noqa: SIM115 (kept open: no end of input)
         self.typed: dict[int, str] = {}  # question -> the label typed for it
@@ -322,6 +323,19 @@ class Tally(NamedTuple):
         )
 
 
+def _roles(url: str) -> None:
+    """askcli's schema in the database at ``url`` (as its owner), and the roles of the people
+    and of the agents (``askcli inbox roles``): who answered is the database's word."""
+    from askcli.inbox import roles
+    from askcli.inbox.postgres_store import PostgresStore
+
+    store = PostgresStore(url)
+    try:
+        roles.apply(store, roles.statements(PEOPLE, {}, (AGENT_ROLE,)), lambda _: None)
+    finally:
+        store.close()
+
+
 class World:
     """The lab (namespaces, machines) and the server in the database's namespace."""
 
@@ -331,7 +345,9 @@ class World:
         try:
             self.cluster = Cluster(
                 listen=("127.0.0.1", *self.lab.db_addresses),
-                trusted=(f"{SUBNET}.0.0/16",),
+                # the machines, and the relay (it reaches the server on loopback): each role
+                # comes in without a password, as its machine says (the lab's own server)
+                trusted=(f"{SUBNET}.0.0/16", "127.0.0.1/32"),
                 inside=self.lab.in_db([]),
                 # a commit is on disk before it is acknowledged, as on a real server: an
                 # immediate stop (a crash) loses none (the tests' own cluster does not wait)
@@ -363,7 +379,9 @@ class World:
         folder.mkdir()
         if not self.cluster.running:
             self.cluster.start()
-        scenario = Scenario(self, name, folder, self.cluster.new_database())
+        database = self.cluster.new_database()
+        _roles(self.cluster.admin_url(database))
+        scenario = Scenario(self, name, folder, database)
         try:
             yield scenario
         except Exception as exc:  # what it measured so far, said all the same (not on Ctrl-C)
@@ -399,8 +417,10 @@ class Scenario:
         self.through_relay = False
 
     def url(self, machine: Machine) -> str:
+        """A person's machine connects as that person's role, an agent's as the agents'."""
         port = RELAY_PORT if self.through_relay else self.world.cluster.port
-        return f"postgresql://askcli_test@{machine.gateway}:{port}/{self.database}?{NO_SSL}"
+        role = machine.name if machine.name in PEOPLE else AGENT_ROLE
+        return f"postgresql://{role}@{machine.gateway}:{port}/{self.database}?{NO_SSL}"
 
     def env(self, machine: Machine) -> dict[str, str]:
         env = {
