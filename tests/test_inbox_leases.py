@@ -79,21 +79,18 @@ def test_a_lapsed_claim_nobody_took_is_still_its_inbox_s_to_answer(store: Store)
     assert found is not None and found.state is QueueState.ANSWERED
     assert found.answered_by == "alice"
     assert store.take(asked.id) == REPLY
-
-
-def test_a_lapsed_claim_another_inbox_took_is_not_answered_nor_taken_back(store: Store) -> None:
-    asked = store.submit(LIBRARY, AGENT)
-    store.heartbeat("away", "alice")
-    store.claim("away", asked.id)
-    _lapse(store, asked.id)
+    # one that another inbox took meanwhile is not: neither answered nor taken back
+    later = store.submit(call(question("Later?"), id="toolu_2"), AGENT)
+    store.claim("away", later.id)
+    _lapse(store, later.id)
     store.heartbeat("other", "bob")
-    assert store.claim("other", asked.id) is not None
+    assert store.claim("other", later.id) is not None
     store.heartbeat("away", "alice")  # back: the question is bob's now
-    assert not store.answer("away", asked.id, REPLY)
-    assert person.not_waiting(store, asked.id) == (
-        f"question #{asked.id} is being answered by bob in another inbox"
+    assert not store.answer("away", later.id, REPLY)
+    assert person.not_waiting(store, later.id) == (
+        f"question #{later.id} is being answered by bob in another inbox"
     )
-    assert store.answer("other", asked.id, REPLY)
+    assert store.answer("other", later.id, REPLY)
 
 
 def test_a_returning_inbox_takes_its_lapsed_claim_back_with_its_heartbeat(store: Store) -> None:
@@ -457,8 +454,18 @@ def test_a_store_out_of_reach_fails_an_operation_at_its_deadline(
     far.ids()
     between.partition()
     far.deadline = time.monotonic() + 1.0
-    began = time.monotonic()
-    with pytest.raises(InboxError):
-        far.ids()
-    assert time.monotonic() - began < 3.0
+    failed: list[BaseException] = []
+
+    def look() -> None:
+        try:
+            far.ids()
+        except InboxError as exc:
+            failed.append(exc)
+
+    looking = threading.Thread(target=look, daemon=True)  # a hang fails, never hangs the test
+    looking.start()
+    looking.join(3.0)
+    between.heal()
+    looking.join(5.0)
+    assert failed, "the look outlasted its deadline"
     far.close()
