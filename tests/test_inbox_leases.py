@@ -167,7 +167,7 @@ def test_heartbeats_keep_their_time_over_a_slow_link(pg: Store, relay: tuple[Rel
         far.close()
     gaps = [later - sooner for sooner, later in itertools.pairwise(beats[1:])]
     assert len(gaps) >= 4, beats
-    assert max(gaps) < 1.7, gaps
+    assert max(gaps) < 2.0, gaps  # behind the watch: 2.6 s and more
 
 
 # -- askers out of reach ----------------------------------------------------------------
