@@ -129,8 +129,13 @@ def _ask_inbox(
             None, results.unreadable_text(reason), ExitStatus.INVALID, is_error=True
         )
         return Reply([result.block()], ExitStatus.INVALID, [result])
-    with _signals_held():  # queued and known, or neither: a signal comes after
-        question = store.submit(document.value, agent, to=to)
+    if timeout is not None:  # a server out of reach is not waited on past the timeout
+        store.deadline = time.monotonic() + timeout
+    try:
+        with _signals_held():  # queued and known, or neither: a signal comes after
+            question = store.submit(document.value, agent, to=to)
+    finally:
+        store.deadline = None
     try:  # from here on a signal withdraws the question
         said(f"question {question.id} is waiting in the inbox {store.where}")
         found = store.wait(question.id, timeout)

@@ -275,7 +275,7 @@ class PostgresStore(Store):
             except InboxError as exc:
                 if not self._known:
                     raise
-                why = str(exc)
+                why = str(exc).removeprefix(f"the inbox {self.where} cannot be reached: ")
             finally:
                 if guard is not None:
                     guard.cancel()
