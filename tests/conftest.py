@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import atexit
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+# the suite's leases (and every askcli it starts): 5 s, as the tests' timings expect
+os.environ.setdefault("ASKCLI_LEASE", "5")
 
 from askcli.inbox.postgres_store import GRACE
 from tests.postgres import Cluster, ClusterUnavailable

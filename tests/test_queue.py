@@ -167,12 +167,12 @@ def test_a_dead_inbox_s_claim_waits_again(store: Store) -> None:
 def test_a_silent_inbox_loses_its_claim_after_the_lease(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    asked = store.submit(LIBRARY, AGENT)
-    store.heartbeat("quiet")
-    store.claim("quiet")
     from askcli.inbox import store as module
 
     monkeypatch.setattr(module, "LEASE", 0.0)
+    asked = store.submit(LIBRARY, AGENT)
+    store.heartbeat("quiet")
+    store.claim("quiet")
     time.sleep(0.01)
     store.tidy()
     assert store.get(asked.id).state is QueueState.WAITING  # type: ignore[union-attr]

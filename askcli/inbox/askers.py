@@ -77,6 +77,12 @@ def place() -> str:
     return _places[0]
 
 
+def pids_meaningful() -> bool:
+    """Whether a pid recorded at :func:`place` names one process for sure: not where the
+    place is only a machine's name (no ``/proc``), which two machines may share."""
+    return not place().startswith("host ")
+
+
 _me: dict[int, Process] = {}
 
 

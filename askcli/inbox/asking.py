@@ -13,10 +13,11 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..errors import InboxBusy, UnreadableDocument
+from ..errors import InboxBusy, InboxError, UnreadableDocument
 from ..runners.session import Reply
 from ..status import ExitStatus
 from ..terminal import signals
@@ -128,18 +129,25 @@ def _ask_inbox(
             None, results.unreadable_text(reason), ExitStatus.INVALID, is_error=True
         )
         return Reply([result.block()], ExitStatus.INVALID, [result])
-    with _signals_held():  # queued and known, or neither: a signal comes after
-        question = store.submit(document.value, agent, to=to)
+    if timeout is not None:  # a server out of reach is not waited on past the timeout
+        store.deadline = time.monotonic() + timeout
+    try:
+        with _signals_held():  # queued and known, or neither: a signal comes after
+            question = store.submit(document.value, agent, to=to)
+    finally:
+        store.deadline = None
     try:  # from here on a signal withdraws the question
         said(f"question {question.id} is waiting in the inbox {store.where}")
         found = store.wait(question.id, timeout)
     except KeyboardInterrupt:  # Ctrl-C declines; SIGHUP / SIGTERM: no answer came
-        store.withdraw(question.id)
+        _withdraw(store, question.id, said)
         return unanswered(document.value, signals.interrupted_text({}), ExitStatus.INTERRUPTED)
     if found is None:  # --timeout: nobody answered in time
-        if store.withdraw(question.id):
+        withdrawn = _withdraw(store, question.id, said)
+        if withdrawn is not False:
             why = no_reply_within(timeout) if timeout else "no reply"
-            said(f"no answer ({why}); question {question.id} was withdrawn")
+            what = "was withdrawn" if withdrawn else "is withdrawn when its lease lapses"
+            said(f"no answer ({why}); question {question.id} {what}")
             return unanswered(document.value, results.no_answer_text(why, {}), ExitStatus.NO_ANSWER)
         found = store.get(question.id)  # answered just then
     if found is None or found.state is not QueueState.ANSWERED:
@@ -150,6 +158,20 @@ def _ask_inbox(
         why = "its answer was taken by another asker"
         return unanswered(document.value, results.no_answer_text(why, {}), ExitStatus.NO_ANSWER)
     return reply_from_json(kept)
+
+
+def _withdraw(store: Store, question_id: int, said: Callable[[str], None]) -> bool | None:
+    """Withdraw the question, trying briefly: the asker is leaving (its time is up, or a
+    signal came). None when the inbox cannot be reached (said in one line): the asker's
+    lease lapses once it is gone, and its question is withdrawn then."""
+    store.deadline = time.monotonic()
+    try:
+        return store.withdraw(question_id)
+    except InboxError as exc:
+        said(str(exc))
+        return None
+    finally:
+        store.deadline = None
 
 
 def ask_answerer(

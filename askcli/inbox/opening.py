@@ -21,7 +21,8 @@ from ..errors import InboxRefused
 from ..files import SAFE_OPEN, lstat_or_none, not_regular
 
 APPLICATION_ID = 0x61736B63  # "askc": this SQLite file is an askcli inbox
-SCHEMA_VERSION = 3  # PRAGMA user_version of an inbox of this askcli (2: routing, audit; 3: retries)
+# PRAGMA user_version of an inbox of this askcli (2: routing, audit; 3: askers, retries)
+SCHEMA_VERSION = 3
 _MAGIC = b"SQLite format 3\x00"
 
 

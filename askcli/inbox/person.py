@@ -12,6 +12,13 @@ stops.
 Leaving (Ctrl-D at the inbox prompt, Ctrl-C, SIGHUP, SIGTERM, the answers ending in a
 question) gives the question held back to the queue, where another inbox asks it again;
 its typed lines are in the journal, so nothing typed is lost.
+
+An answer is kept until the queue took it: a claim that lapsed meanwhile (the inbox was out
+of reach, or stopped, for longer than a lease) is taken back quietly when no other inbox
+claimed the question; a server out of reach is tried again until it is back (said after
+:data:`UNREACHABLE` seconds), and the journal keeps the answer until it was sent, for the
+next inbox's ``Resume?``. The person is told that another inbox has the question only when
+one does.
 """
 
 from __future__ import annotations
@@ -21,7 +28,7 @@ import io
 import os
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from ..errors import InboxError
@@ -39,11 +46,60 @@ from ..wire.envelopes import Output, output_lines
 from ..wire.results import CLAUDE_CODE_2_1_88, Wording
 from . import askers, audit, routing, screens
 from .asking import reply_to_json, unanswered
-from .store import QueuedQuestion, QueueState, Store
-from .watch import Commands, Event, Kind, Watch
+from .store import QueuedQuestion, QueueState, Store, new_token
+from .watch import ROUND, Commands, Event, Kind, Watch
 
 if TYPE_CHECKING:
     from ..terminal.notify import Notice
+
+
+UNREACHABLE = 30.0  # seconds an answer is tried before the person is told it waits to be sent
+RETRY = 1.0  # seconds between tries of an answer the server could not take
+
+
+def send(
+    store: Store,
+    inbox: str,
+    held: QueuedQuestion,
+    kept: object,
+    *,
+    secret: bool,
+    decision: str | None,
+    rules: Sequence[str] = (),
+    person: str | None,
+    away: Callable[[], None],
+) -> bool:
+    """Store ``inbox``'s answer to ``held``; False when it is not this inbox's to answer
+    (withdrawn, answered, or held by another inbox). A claim that lapsed is claimed back
+    when it waits again; a store out of reach is tried again until it takes the answer
+    (``away`` is called once, after :data:`UNREACHABLE` seconds; Ctrl-C ends the tries)."""
+    began = time.monotonic()
+    told = False
+    again = 0
+    token = new_token()  # one for every try: a try whose acknowledgement was lost is known
+    while True:
+        store.deadline = time.monotonic() + ROUND
+        if not told:  # the person is told on time, however long one try takes
+            store.deadline = min(store.deadline, began + UNREACHABLE)
+        try:
+            if store.answer(
+                inbox, held.id, kept, secret=secret, decision=decision, rules=rules, token=token
+            ):
+                return True
+            found = store.get(held.id)
+            if found is None or found.state is not QueueState.WAITING or again >= 2:
+                return False
+            again += 1  # its claim lapsed and nobody claimed it: taken back, quietly
+            if store.claim(inbox, held.id, person=person) is None:
+                return False
+            continue
+        except InboxError:
+            if not told and time.monotonic() - began >= UNREACHABLE:
+                told = True
+                away()
+        finally:
+            store.deadline = None
+        time.sleep(RETRY)
 
 
 def inbox_id() -> str:
@@ -157,6 +213,7 @@ class Inbox:
         self._idle_said = False
         self._offered: int | None = None  # the question the last offer prompt was for
         self._own: set[int] = set()  # questions of agents this inbox runs under: never taken
+        self._unsent: tuple[int, bool] | None = None  # an answer being sent (journal kept)
 
     # -- the watch, seen from the main thread ----------------------------------------
 
@@ -258,12 +315,17 @@ class Inbox:
             self.watch.stop()
             if self.commands is not None:
                 self.commands.close()
+            self.store.deadline = time.monotonic()  # a server out of reach: tried briefly
             with contextlib.suppress(InboxError):
                 self.store.leave(self.id)
 
     def _left(self, why: str) -> None:
         held = self.current
-        if held is not None:
+        if self._unsent is not None:
+            unsent, journal = self._unsent
+            kept = " (kept for Resume)" if journal else ""
+            error(self.conv, f"{why}; your answer to #{unsent} was not sent{kept}")
+        elif held is not None:
             error(self.conv, f"{why}; #{held.id} waits again for an inbox")
         else:
             error(self.conv, why)
@@ -381,30 +443,56 @@ class Inbox:
 
     def _decline(self, held: QueuedQuestion) -> None:
         reply = decline_reply(held, self.conv.options.wording)
-        self._deliver(held, reply, "declined")
+        self._deliver(held, reply, "declined", [])
 
-    def _deliver(self, held: QueuedQuestion, reply: Reply, done: str) -> None:
-        self.current = None
-        self.watch.current = None
+    def _deliver(
+        self, held: QueuedQuestion, reply: Reply, done: str, settle: list[Callable[[], None]]
+    ) -> None:
         style = self.conv.style
         secret = screens.has_secret(held.call)
         kept = reply_to_json(reply)
         decided = audit.decision(held.call, kept)
-        rules = audit.rules(kept)
-        if self.store.answer(self.id, held.id, kept, secret=secret, decision=decided, rules=rules):
+        journal = " (kept for Resume)" if settle else ""
+
+        def away() -> None:
+            self._say_line(
+                truncate(
+                    f"askcli: the inbox server cannot be reached; your answer to #{held.id}"
+                    f" is kept and is sent when it is back{journal}; Ctrl-C leaves",
+                    self.conv.style.width,
+                )
+            )
+
+        self._unsent = held.id, bool(settle)
+        sent = send(
+            self.store,
+            self.id,
+            held,
+            kept,
+            secret=secret,
+            decision=decided,
+            rules=audit.rules(kept),
+            person=self.person,
+            away=away,
+        )
+        self._unsent = None
+        self.current = None
+        self.watch.current = None
+        if sent:
+            for finish in settle:  # delivered: nothing left to resume
+                finish()
             self.conv.say(screens.about(held, style, f"#{held.id} {done}: sent to ", after=True))
             self.conv.say("\n")
             return
         found = self.store.get(held.id)
         if found is not None and found.state is QueueState.WITHDRAWN:
+            for finish in settle:  # nobody to resume it for
+                finish()
             words = f" withdrew #{held.id} while you answered; your answer was not sent"
             self.conv.say(screens.about(held, style, words, before="askcli: ") + "\n")
         else:
-            error(
-                self.conv,
-                f"#{held.id} was no longer this inbox's to answer (another inbox took it "
-                "over); your answer was not sent",
-            )
+            why = not_waiting(self.store, held.id, self.person)
+            error(self.conv, f"{why}; your answer was not sent{journal}")
 
     def _told(self, found: list[str]) -> None:
         self.conv = self.conv.with_options(self.conv.options.told(found))
@@ -413,7 +501,9 @@ class Inbox:
         """Ask ``held``; an exit status when the inbox must end."""
         # asked in the asking agent's session; what a Claude Code line says it supports is
         # kept for the questions after it
-        asking = self.conv.with_options(self.conv.options._replace(session=held.agent.session))
+        settle: list[Callable[[], None]] = []  # the journal's, once the answer is sent
+        options = self.conv.options._replace(session=held.agent.session, settle=settle)
+        asking = self.conv.with_options(options)
         self.asking = True
         try:
             reply = answer_document(Document(held.call), asking, held.id, told=self._told)
@@ -436,7 +526,7 @@ class Inbox:
             ExitStatus.ANSWERED: "answered",
             ExitStatus.DECLINED: "declined",
         }.get(reply.status, "refused (an invalid call)")
-        self._deliver(held, reply, done)
+        self._deliver(held, reply, done, settle)
         return None
 
 
@@ -472,7 +562,7 @@ def answer_by_id(
         with contextlib.suppress(InboxError):
             store.leave(inbox)
         return ExitStatus.INVALID
-    watch = Watch(store, inbox)
+    watch = Watch(store, inbox, person=person)
     watch.current = held.id
     reader = conv.reader
     watching = isinstance(reader, FdLineReader)
@@ -505,8 +595,26 @@ def answer_by_id(
         secret = screens.has_secret(held.call)
         kept = reply_to_json(reply)
         decided = audit.decision(held.call, kept)
-        rules = audit.rules(kept)
-        if not store.answer(inbox, held.id, kept, secret=secret, decision=decided, rules=rules):
+        where = store.where
+
+        def away() -> None:
+            error(
+                conv,
+                f"the inbox {where} cannot be reached; the answer to #{held.id} is kept and"
+                " is sent when it is back; Ctrl-C leaves",
+            )
+
+        if not send(
+            store,
+            inbox,
+            held,
+            kept,
+            secret=secret,
+            decision=decided,
+            rules=audit.rules(kept),
+            person=person,
+            away=away,
+        ):
             error(conv, f"{not_waiting(store, held.id)}; your answer was not sent")
             return ExitStatus.INVALID
         for line in output_lines(reply.replies, reply.results, output):
@@ -518,6 +626,7 @@ def answer_by_id(
             assert isinstance(reader, FdLineReader)
             reader.watch(None)
         watch.stop()
+        store.deadline = time.monotonic()  # a server out of reach: tried briefly
         with contextlib.suppress(InboxError):
             store.leave(inbox)
 

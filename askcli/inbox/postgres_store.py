@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from typing import Any, NamedTuple, TypeVar
 
 from ..errors import InboxError, InboxRefused
 from . import askers, location
+from . import store as base
 from .store import LEASE, Changes, QueueState, Store, asker_id
 
 T = TypeVar("T")
@@ -38,6 +40,18 @@ CHANNEL = "askcli_inbox"  # what the trigger notifies of every change (the inbox
 ASKER_CHANNEL = "askcli_asker_"  # + md5(asker): of the changes of one asker's questions
 RECONNECT = 30.0  # seconds an operation keeps trying to reach a server that went away
 CONNECT_TIMEOUT = 10  # seconds to reach the server at all
+LAST_TRY = 1.0  # seconds an operation begun past its deadline (a withdrawal) may take
+# a link that went dead fails a query in seconds, not after TCP's retransmissions (about
+# 15 minutes): libpq's keepalives, and an unacknowledged send given up after 10 s; the
+# URL's own settings win
+TCP = {
+    "keepalives": "1",
+    "keepalives_idle": "5",
+    "keepalives_interval": "2",
+    "keepalives_count": "3",
+    "tcp_user_timeout": "10000",
+}
+RETRIED = ("40P01", "40001")  # deadlock_detected, serialization_failure: tried again
 BEAT = 1.0  # seconds between an asker's heartbeats
 LOOK = 1.0  # seconds a waiter waits for a push before it looks anyway
 GRACE = 2 * LEASE  # seconds after the server starts before leases lapse: all may come back
@@ -275,24 +289,31 @@ class PostgresStore(Store):
 
     # -- the connection ----------------------------------------------------------------
 
-    def connect(self) -> Any:
-        """A new connection (autocommit) to the database; InboxError saying why not."""
+    def connect(self, deadline: float | None = None) -> Any:
+        """A new connection (autocommit) to the database, tried until ``deadline`` (a
+        monotonic time) at the most; InboxError saying why not."""
         psycopg = _driver()
+        timeout = CONNECT_TIMEOUT
+        if deadline is not None:  # libpq takes whole seconds, 2 at the least
+            timeout = max(2, min(CONNECT_TIMEOUT, int(deadline - time.monotonic() + 0.999)))
         try:
+            given = psycopg.conninfo.conninfo_to_dict(self.url)
+            extra = {key: value for key, value in TCP.items() if key not in given}
             return psycopg.connect(
                 self.url,
                 autocommit=True,
-                connect_timeout=CONNECT_TIMEOUT,
+                connect_timeout=timeout,
                 application_name="askcli",
+                **extra,
             )
         except psycopg.Error as exc:
             why = said(exc, self.url)
             raise InboxError(f"the inbox {self.where} cannot be reached: {why}") from None
 
-    def _open(self) -> Any:
+    def _open(self, deadline: float | None = None) -> Any:
         if not _lost(self._db):
             return self._db
-        db = self.connect()
+        db = self.connect(deadline)
         try:
             prepare(db, self.where)
             before = time.time()
@@ -330,17 +351,32 @@ class PostgresStore(Store):
         return text.replace("?", "%s")
 
     def _run(self, work: Callable[[Any], T], *, write: bool = True) -> T:
+        """``work(db)`` in a transaction; a connection lost is made again and the work
+        done again, for :data:`RECONNECT` seconds at the most, and never past
+        :attr:`deadline` (a query that hangs on a dead link is cut there); a deadlock or
+        a serialization failure is tried again at once."""
         psycopg = _driver()
-        deadline: float | None = None
+        begun = time.monotonic()
+        end: float | None = None
+        cut = self.deadline
+        if cut is not None and cut <= begun:  # begun past it: one brief try
+            cut = begun + LAST_TRY
         pause = 0.05
+        again = 0  # deadlocks and serialization failures tried again
         while True:
+            guard = None if cut is None else _Guard(self, cut)
             try:
-                db = self._open()
+                db = self._open(cut)
                 if not write:
                     return work(db)
                 with db.transaction():
                     return work(db)
             except psycopg.Error as exc:
+                retried = getattr(exc, "sqlstate", None) in RETRIED
+                if retried and again < 50 and not _lost(self._db):
+                    again += 1  # one of two transactions gave way: again, a moment later
+                    time.sleep(0.01 * again)
+                    continue
                 if not _lost(self._db) or isinstance(exc, psycopg.errors.QueryCanceled):
                     raise InboxError(
                         f"the inbox {self.where} cannot be used: {said(exc, self.url)}"
@@ -349,13 +385,18 @@ class PostgresStore(Store):
             except InboxError as exc:
                 if not self._known:
                     raise
-                why = str(exc)
+                why = str(exc).removeprefix(f"the inbox {self.where} cannot be reached: ")
+            finally:
+                if guard is not None:
+                    guard.cancel()
             self.close()  # lost: made again, for a while
-            if deadline is None:
-                deadline = time.monotonic() + RECONNECT
-            if time.monotonic() >= deadline:
+            if end is None:
+                end = time.monotonic() + RECONNECT
+                if cut is not None:
+                    end = min(end, cut)
+            if time.monotonic() >= end:
                 raise InboxError(f"the inbox {self.where} was lost: {why}")
-            time.sleep(pause)
+            time.sleep(min(pause, max(0.0, end - time.monotonic())))
             pause = min(pause * 2, 1.0)
 
     def _state_while_waiting(self, question_id: int) -> QueueState | None:
@@ -530,22 +571,25 @@ class PostgresStore(Store):
             ) from None
 
     def _dead_askers(self, db: Any, now: float) -> list[int]:
-        """Questions whose asker's lease lapsed, and, where pids mean the same as here,
-        whose asker's process is gone (known at once)."""
+        """Questions whose asker was not heard of for :data:`~.store.ASKER_GRACE` seconds
+        (out of reach is not dead: it may come back), and, where pids mean the same as
+        here, whose asker's process is gone (known at once)."""
+        grace = base.ASKER_GRACE
         rows = db.execute(
             "SELECT id FROM questions WHERE status IN ('waiting', 'being answered') AND"
             " arrived < %s AND NOT EXISTS (SELECT 1 FROM askers WHERE askers.id ="
             " questions.asker AND askers.seen >= %s)",
-            (now - LEASE, now - LEASE),
+            (now - grace, now - grace),
         ).fetchall()
         gone = {row[0] for row in rows}
-        local = db.execute(
-            "SELECT questions.id, askers.pid, askers.start FROM questions JOIN askers ON"
-            " askers.id = questions.asker WHERE questions.status IN ('waiting',"
-            " 'being answered') AND askers.place = %s",
-            (askers.place(),),
-        ).fetchall()
-        gone.update(qid for qid, pid, start in local if not askers.alive(pid, start))
+        if askers.pids_meaningful():
+            local = db.execute(
+                "SELECT questions.id, askers.pid, askers.start FROM questions JOIN askers ON"
+                " askers.id = questions.asker WHERE questions.status IN ('waiting',"
+                " 'being answered') AND askers.place = %s",
+                (askers.place(),),
+            ).fetchall()
+            gone.update(qid for qid, pid, start in local if not askers.alive(pid, start))
         return sorted(gone)
 
 
@@ -558,6 +602,31 @@ _TRUSTED = (
 
 class _NotATeam(Exception):
     """A team command named a role that is not a team."""
+
+
+class _Guard:
+    """Cuts ``store``'s connection at ``when`` (a monotonic time) if an operation is still
+    on it then: a query on a link that went dead returns at once, as lost."""
+
+    def __init__(self, store: PostgresStore, when: float) -> None:
+        self.store = store
+        self.timer = threading.Timer(max(0.0, when - time.monotonic()), self._cut)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def _cut(self) -> None:
+        db = self.store._db
+        if db is None or db.closed:
+            return
+        with contextlib.suppress(Exception):  # closed meanwhile: nothing to cut
+            cut = socket.socket(fileno=os.dup(db.fileno()))
+            try:
+                cut.shutdown(socket.SHUT_RDWR)
+            finally:
+                cut.close()
+
+    def cancel(self) -> None:
+        self.timer.cancel()
 
 
 def prepare(db: Any, where: str) -> None:
@@ -779,20 +848,27 @@ def asker_channel() -> str:
 
 def _hub(store: PostgresStore, channel: str) -> _Hub | None:
     """This process's listener of ``channel`` of ``store``'s database (None: it cannot
-    listen, so waiters look every few milliseconds as with a file)."""
+    listen, so waiters look every few milliseconds as with a file; :data:`_unheard` says
+    why)."""
     key = (os.getpid(), store.url, channel)
     with _threads:
         if key not in _hubs:
             try:
                 _hubs[key] = _Hub(store, channel)
-            except InboxError:
+            except InboxError as exc:
+                _unheard[key] = str(exc)
                 return None
         return _hubs[key]
 
 
+_unheard: dict[tuple[int, str, str], str] = {}  # why a listener could not be had
+
+
 def _beat(store: PostgresStore) -> None:
     """Renew this process's lease as an asker now, at its first question; its listener
-    renews it every :data:`BEAT` seconds from then on (one connection less per asker)."""
+    renews it every :data:`BEAT` seconds from then on (one connection less per asker).
+    Without a listener its lease would lapse unseen: InboxError says why, in one line,
+    before anything is queued."""
     key = (os.getpid(), store.url)
     if key in _renewals:
         return
@@ -806,4 +882,14 @@ def _beat(store: PostgresStore) -> None:
     store._run(lambda db: db.execute(renew, params))
     with _threads:
         _renewals[key] = (renew, params)
-    _hub(store, asker_channel())
+    channel = asker_channel()
+    if _hub(store, channel) is None:
+        with _threads:
+            _renewals.pop(key, None)
+            why = _unheard.pop((*key, channel), "")
+            _hubs.pop((*key, channel), None)  # tried again at the next question
+        why = why.removeprefix(f"the inbox {store.where} cannot be reached: ")
+        raise InboxError(
+            f"the inbox {store.where} cannot be used: the connection that keeps this"
+            f" asker's questions alive cannot be opened: {why}"
+        )

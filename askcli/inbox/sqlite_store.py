@@ -21,7 +21,8 @@ from typing import Any, TypeVar
 from ..errors import InboxBusy, InboxError, InboxRefused
 from ..files import lstat_or_none
 from . import askers, location, opening
-from .store import POLL, Store, default_path
+from . import store as base
+from .store import POLL, QueueState, Store, asker_id, default_path
 
 T = TypeVar("T")
 BUSY_MS = 10_000  # how long a write waits for another process's transaction
@@ -67,6 +68,18 @@ CREATE TABLE IF NOT EXISTS inboxes (
     seen REAL NOT NULL,
     person TEXT,
     place TEXT
+)""",
+    # where each asker runs (its pid means something only there) and when it was last
+    # heard of; an asker of another place (a container, bwrap, firejail) is alive while
+    # it renews this lease
+    """
+CREATE TABLE IF NOT EXISTS askers (
+    id TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    seen REAL NOT NULL,
+    place TEXT,
+    pid INTEGER,
+    start TEXT
 )""",
     """
 CREATE TABLE IF NOT EXISTS teams (
@@ -137,6 +150,7 @@ class SQLiteStore(Store):
         self.where = str(self.path)
         self._refused = _named_url() if where is None else None
         self._db: sqlite3.Connection | None = None
+        self._renewed: float | None = None  # when this asker's lease was last renewed
 
     def reopen(self) -> SQLiteStore:
         return SQLiteStore(self.path)
@@ -254,12 +268,48 @@ class SQLiteStore(Store):
         with contextlib.suppress(sqlite3.Error):
             self._open().execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
+    def _asking(self) -> None:
+        """This process asks: its place and its lease (renewed while it waits)."""
+        if self._renewed is None:
+            self._renew()
+
+    def _renew(self) -> None:
+        me = askers.me()
+        self._run(
+            lambda db: db.execute(
+                "INSERT INTO askers (id, host, seen, place, pid, start) VALUES (?, ?, ?, ?,"
+                " ?, ?) ON CONFLICT (id) DO UPDATE SET seen = excluded.seen",
+                (asker_id(me), me.host, self._now(), askers.place(), me.pid, me.start),
+            )
+        )
+        self._renewed = time.monotonic()
+
+    def _state_while_waiting(self, question_id: int) -> QueueState | None:
+        if self._renewed is not None and time.monotonic() - self._renewed >= base.LEASE:
+            self._renew()
+        return self.state(question_id)
+
     def _dead_askers(self, db: Any, now: float) -> list[int]:
-        """Questions of askers of this machine that died: a process that no longer runs,
-        or whose pid now belongs to a process that started at another time."""
+        """Questions of askers that are gone. Where the asker's pid means the same as here
+        (its place: this boot and pid namespace, :func:`.askers.place`), a process that no
+        longer runs, or whose pid now belongs to a process that started at another time;
+        elsewhere (another container or sandbox sharing the file, another machine), an
+        asker not heard of for :data:`~.store.ASKER_GRACE` seconds. A question of an
+        earlier askcli, whose place is not known: by its pid, on this machine."""
         rows = db.execute(
-            "SELECT id, asker_pid, asker_start FROM questions WHERE status IN"
-            " ('waiting', 'being answered') AND asker_host = ?",
-            (askers.me().host,),
+            "SELECT questions.id, asker_pid, asker_start, asker_host, askers.place,"
+            " askers.seen FROM questions LEFT JOIN askers ON askers.id = questions.asker"
+            " WHERE status IN ('waiting', 'being answered')"
         ).fetchall()
-        return [qid for qid, pid, start in rows if not askers.alive(pid, start)]
+        here, host = askers.place(), askers.me().host
+        gone = []
+        for qid, pid, start, asker_host, place, seen in rows:
+            if place is None:
+                dead = asker_host == host and not askers.alive(pid, start)
+            elif place == here:  # (a file is one machine's: even without /proc)
+                dead = not askers.alive(pid, start)
+            else:
+                dead = seen < now - base.ASKER_GRACE
+            if dead:
+                gone.append(qid)
+        return gone

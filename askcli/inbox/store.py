@@ -38,7 +38,20 @@ from ..wire.documents import parse_json
 from . import askers, location
 from .askers import Process, unix_user
 
-LEASE = 5.0  # seconds an inbox keeps a claim (and a PostgreSQL asker its questions) unheard of
+
+def _lease(default: float = 15.0) -> float:
+    """``$ASKCLI_LEASE``: seconds an inbox keeps a claim unheard of (a number from 0.1 to
+    3600; anything else is the default, 15)."""
+    try:
+        found = float(os.environ.get("ASKCLI_LEASE") or default)
+    except ValueError:
+        return default
+    return found if 0.1 <= found <= 3600 else default
+
+
+LEASE = _lease()  # seconds an inbox keeps a claim unheard of ($ASKCLI_LEASE)
+ASKER_GRACE = 4 * LEASE  # seconds an asker out of reach (not dead) keeps its questions
+FORGET = 4 * LEASE  # seconds an inbox unheard of is remembered (its claims lapse after LEASE)
 POLL = 0.01  # seconds between looks while waiting (raised up to POLL_MAX when idle)
 POLL_MAX = 0.05
 T = TypeVar("T")
@@ -134,6 +147,9 @@ AUDIENCE = (
     " (SELECT team FROM teams WHERE member = ?))"
 )
 SETTLE = "status = 'waiting', claimed_by = NULL, claimed_until = NULL"  # waits again
+# a claim that lapsed waits again for anyone, but keeps who held it: while nobody else
+# claims it, that inbox may still answer it (and its heartbeat takes it back quietly)
+LAPSE = "status = 'waiting', claimed_until = NULL"
 
 
 class Changes:
@@ -197,6 +213,10 @@ class Store:
         """``text`` (``?`` parameters) as this database takes it."""
         return text
 
+    # when (time.monotonic()) an operation stops trying to reach a store that went away
+    # (None: after the store's own while); one begun after it is tried once, briefly
+    deadline: float | None = None
+
     locking = ""  # what a claim's SELECT adds to lock the row it takes
     skip_locked = ""  # and to pass rows another inbox is taking
     claimable = ""  # and to take only what this store's identity may answer
@@ -214,10 +234,10 @@ class Store:
         return Changes()
 
     def _lapse(self, db: Any, now: float) -> None:
-        """Claims whose lease ran out wait again."""
+        """Claims whose lease ran out wait again (their holder kept: see :data:`LAPSE`)."""
         self._x(  # one of an earlier askcli, with no lease, when its inbox is not heard of
             db,
-            f"UPDATE questions SET {SETTLE} WHERE status = 'being answered' AND"
+            f"UPDATE questions SET {LAPSE} WHERE status = 'being answered' AND"
             " (claimed_until < ? OR (claimed_until IS NULL AND NOT EXISTS (SELECT 1 FROM"
             " inboxes WHERE inboxes.id = questions.claimed_by AND inboxes.seen >= ?)))",
             (now, now - LEASE),
@@ -313,19 +333,23 @@ class Store:
         it then is, or None when ``timeout`` passed first. The result is not taken."""
         deadline = None if timeout is None else time.monotonic() + timeout
         changes = self.changes(question_id)
-        while True:  # a look at the state alone: the call is read once, at the end
-            if self._state_while_waiting(question_id) not in (
-                QueueState.WAITING,
-                QueueState.ANSWERING,
-            ):
-                return self.get(question_id)
-            if deadline is None:
-                changes.wait(None)
-                continue
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            changes.wait(left)
+        before, self.deadline = self.deadline, deadline  # no look outlasts the timeout
+        try:
+            while True:  # a look at the state alone: the call is read once, at the end
+                if self._state_while_waiting(question_id) not in (
+                    QueueState.WAITING,
+                    QueueState.ANSWERING,
+                ):
+                    return self.get(question_id)
+                if deadline is None:
+                    changes.wait(None)
+                    continue
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                changes.wait(left)
+        finally:
+            self.deadline = before
 
     def _state_while_waiting(self, question_id: int) -> QueueState | None:
         return self.state(question_id)
@@ -334,7 +358,7 @@ class Store:
         """The answered question's result, exactly once, for the process that asked it:
         None when it was taken already (or is not answered, or is another asker's)."""
 
-        token = _token()
+        token = new_token()
 
         def work(db: Any) -> Any:
             row = self._x(
@@ -374,7 +398,7 @@ class Store:
     def withdraw(self, question_id: int) -> bool:
         """The asker gave up: a question not answered yet is withdrawn (True; also for a
         retry of this very withdrawal after a lost acknowledgement)."""
-        token = _token()
+        token = new_token()
 
         def work(db: Any) -> bool:
             if self._x(
@@ -393,13 +417,29 @@ class Store:
 
     # -- inboxes ---------------------------------------------------------------------
 
+    # Every transaction that writes both tables writes questions first, then inboxes (the
+    # heartbeat, leave, tidy): two of them never wait for each other's rows crosswise.
+
     def heartbeat(self, inbox: str, person: str | None = None) -> None:
-        """Say that ``inbox`` is alive: it keeps its claims for :data:`LEASE` seconds. Who
-        answers there is the store's word (:meth:`_answerer`), whatever ``person`` the inbox
-        shows the questions of."""
+        """Say that ``inbox`` is alive: it keeps its claims for :data:`LEASE` seconds, and
+        takes back those that lapsed while nobody else claimed them (it was out of reach, or
+        stopped, for longer than a lease). Who answers there is the store's word
+        (:meth:`_answerer`), whatever ``person`` the inbox shows the questions of."""
 
         def work(db: Any) -> None:
             now = self._now()
+            self._x(
+                db,
+                "UPDATE questions SET claimed_until = ? WHERE claimed_by = ? AND"
+                " status = 'being answered'",
+                (now + LEASE, inbox),
+            )
+            self._x(  # status set apart: each change of it is pushed to every inbox
+                db,
+                "UPDATE questions SET status = 'being answered', claimed_until = ? WHERE"
+                " claimed_by = ? AND status = 'waiting'",
+                (now + LEASE, inbox),
+            )
             self._x(
                 db,
                 "INSERT INTO inboxes (id, pid, host, seen, person, place) VALUES (?, ?, ?, ?,"
@@ -407,22 +447,17 @@ class Store:
                 " COALESCE(excluded.person, inboxes.person)",
                 (inbox, os.getpid(), askers.me().host, now, self._answerer(), askers.place()),
             )
-            self._x(
-                db,
-                "UPDATE questions SET claimed_until = ? WHERE claimed_by = ? AND"
-                " status = 'being answered'",
-                (now + LEASE, inbox),
-            )
 
         self._run(work)
 
     def leave(self, inbox: str) -> None:
-        """``inbox`` closes: its claims wait again."""
+        """``inbox`` closes: its claims (and those that lapsed) wait again for anyone."""
 
         def work(db: Any) -> None:
             self._x(
                 db,
-                f"UPDATE questions SET {SETTLE} WHERE claimed_by = ? AND status = 'being answered'",
+                f"UPDATE questions SET {SETTLE} WHERE claimed_by = ? AND status IN"
+                " ('being answered', 'waiting')",
                 (inbox,),
             )
             self._x(db, "DELETE FROM inboxes WHERE id = ?", (inbox,))
@@ -430,18 +465,21 @@ class Store:
         self._run(work)
 
     def tidy(self) -> list[QueuedQuestion]:
-        """Release the claims of inboxes that died or fell silent, withdraw the questions
-        of askers that are gone; the questions withdrawn this way."""
+        """Let the claims of inboxes that fell silent lapse, release those of inboxes that
+        died, withdraw the questions of askers that are gone; the questions withdrawn this
+        way. An inbox unheard of for :data:`FORGET` seconds is forgotten."""
 
         def work(db: Any) -> list[QueuedQuestion]:
             now = self._now()
             self._lapse(db, now)
-            for (inbox_id,) in self._x(
-                db, "SELECT id FROM inboxes WHERE seen < ?", (now - LEASE,)
-            ).fetchall():
-                self._dead_inbox(db, inbox_id)
-            for inbox_id in self._dead_inboxes_here(db):
-                self._dead_inbox(db, inbox_id)
+            dead = self._dead_inboxes_here(db)
+            for inbox_id in dead:
+                self._x(
+                    db,
+                    f"UPDATE questions SET {SETTLE} WHERE claimed_by = ? AND status IN"
+                    " ('being answered', 'waiting')",
+                    (inbox_id,),
+                )
             gone: list[QueuedQuestion] = []
             for question_id in self._dead_askers(db, now):
                 self._x(
@@ -450,21 +488,20 @@ class Store:
                     (now, question_id),
                 )
                 gone.append(self._must(db, question_id))
+            # the inboxes last (questions first, everywhere)
+            for inbox_id in dead:
+                self._x(db, "DELETE FROM inboxes WHERE id = ?", (inbox_id,))
+            self._x(db, "DELETE FROM inboxes WHERE seen < ?", (now - FORGET,))
             return gone
 
         return self._run(work)
 
-    def _dead_inbox(self, db: Any, inbox_id: str) -> None:
-        self._x(
-            db,
-            f"UPDATE questions SET {SETTLE} WHERE claimed_by = ? AND status = 'being answered'",
-            (inbox_id,),
-        )
-        self._x(db, "DELETE FROM inboxes WHERE id = ?", (inbox_id,))
-
     def _dead_inboxes_here(self, db: Any) -> list[str]:
         """Inboxes whose pid means the same as here (:func:`.askers.place`) and whose
-        process is gone: known before their lease ends."""
+        process is gone: known before their lease ends. Where the place is only a machine's
+        name (no ``/proc``), two machines may share it: their leases alone say."""
+        if not askers.pids_meaningful():
+            return []
         rows = self._x(
             db, "SELECT id, pid FROM inboxes WHERE place = ?", (askers.place(),)
         ).fetchall()
@@ -482,7 +519,7 @@ class Store:
         ``inbox``, passing the ids in ``skip``; None when there is none (or that one is not
         waiting). Two inboxes never take the same one; a retry of this very claim after a
         lost acknowledgement gets the question it took."""
-        token = _token()
+        token = new_token()
 
         def work(db: Any) -> QueuedQuestion | None:
             taken = self._x(  # this claim, made before a lost acknowledgement
@@ -530,7 +567,7 @@ class Store:
             lambda db: self._x(
                 db,
                 f"UPDATE questions SET {SETTLE} WHERE id = ? AND claimed_by = ? AND"
-                " status = 'being answered'",
+                " status IN ('being answered', 'waiting')",
                 (question_id, inbox),
             )
         )
@@ -544,6 +581,7 @@ class Store:
         secret: bool = False,
         decision: str | None = None,
         rules: Sequence[str] = (),
+        token: str | None = None,
     ) -> bool:
         """Store the result of a question ``inbox`` holds, with who answered (the store's
         word: the Unix user, or the PostgreSQL role), where and when, ``decision`` (a few
@@ -554,7 +592,7 @@ class Store:
         erased once delivered (:meth:`take`)."""
         text = json.dumps(result, ensure_ascii=False, allow_nan=False)
         kept_rules = json.dumps(list(rules)) if rules else None
-        token = _token()
+        token = token or new_token()
 
         def work(db: Any) -> bool:
             now = self._now()
@@ -565,7 +603,7 @@ class Store:
             ).fetchone()
             if row is not None and row[0] == "answered":  # before a lost acknowledgement
                 return bool(row[1] == token)
-            if row is None or row[0] != "being answered":
+            if row is None or row[0] not in ("being answered", "waiting"):
                 return False
             if self._asker_gone(db, question_id, now):
                 self._x(
@@ -578,8 +616,9 @@ class Store:
                 db,
                 "UPDATE questions SET status = 'answered', result = ?, finished = ?,"
                 " secret = ?, answered_host = ?, decision = ?, rules = ?, answered_by = ?,"
-                " answer_token = ? WHERE id = ? AND claimed_by = ? AND status = 'being answered'",
-                (
+                " answer_token = ? WHERE id = ? AND claimed_by = ? AND"
+                " status IN ('being answered', 'waiting')",
+                (  # 'waiting': a claim that lapsed, still this inbox's (nobody claimed it)
                     text,
                     now,
                     int(secret),
@@ -724,7 +763,7 @@ class Store:
         return found
 
 
-def _token() -> str:
+def new_token() -> str:
     """What marks one state change, so that its retry knows it was made."""
     return secrets.token_urlsafe(12)
 

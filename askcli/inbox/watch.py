@@ -1,12 +1,17 @@
-"""An inbox's eyes on the queue while the person types: a thread that keeps this inbox's
-claims alive (a heartbeat), tidies after dead askers and inboxes, and notices arrivals,
-questions that wait again and withdrawals. It tells the main thread through a pipe, so
-that a prompt waiting for a line (:meth:`askcli.lines.FdLineReader.watch`) wakes at once.
+"""An inbox's eyes on the queue while the person types: a thread that tidies after dead
+askers and inboxes and notices arrivals, questions that wait again and withdrawals, and
+another that keeps this inbox's claims alive (its heartbeat). The watch tells the main
+thread through a pipe, so that a prompt waiting for a line
+(:meth:`askcli.lines.FdLineReader.watch`) wakes at once.
 
-The thread has its own connection to the queue (SQLite connections stay in the thread that
-made them) and never writes to the terminal: it only records events; what is said, and
-when, is the main thread's business. Each ``--notify-command`` runs in a thread of its
-own, bounded in time, its process group ended when it overstays or the inbox closes.
+The heartbeat waits behind nothing: neither the person nor the watch's looks and tidies
+(each a round trip to a distant server). It has a connection of its own and beats on fixed
+deadlines of the monotonic clock, so that a slow link delays a beat by one round trip, not
+by everything else's. Each thread has its own connection to the queue (SQLite connections
+stay in the thread that made them) and neither writes to the terminal: they only record
+events; what is said, and when, is the main thread's business. Each ``--notify-command``
+runs in a thread of its own, bounded in time, its process group ended when it overstays or
+the inbox closes.
 """
 
 from __future__ import annotations
@@ -23,10 +28,12 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from ..errors import InboxError
+from . import store as base
 from .store import QueuedQuestion, QueueState, Store
 
 PERIOD = 0.02  # seconds between looks at the queue
-HEARTBEAT = 1.0  # seconds between heartbeats (the lease is store.LEASE)
+HEARTBEAT = min(1.0, base.LEASE / 4)  # seconds between heartbeats (the lease: store.LEASE)
+ROUND = 5.0  # seconds one round of the watch (or one heartbeat) tries a store out of reach
 TIDY = 0.5  # seconds between tidies
 LOOK = 1.0  # seconds between looks at the queue at the most, when changes are pushed
 COMMAND_TIMEOUT = 10.0  # seconds a --notify-command may run
@@ -74,21 +81,29 @@ class Watch:
         os.set_blocking(self.fd, False)
         os.set_blocking(self._wake, False)
         self._thread = threading.Thread(target=self._run, name="askcli-inbox-watch", daemon=True)
+        self._beating = threading.Thread(target=self._beat, name="askcli-inbox-beat", daemon=True)
         self._failed = False
+        self.beats: list[float] = []  # when the last heartbeats were made (monotonic)
 
     def start(self, timeout: float = 5.0) -> None:
         """Start watching; returns once the queue was looked at once (what waits then is
         not an arrival)."""
         self._thread.start()
         self._ready.wait(timeout)
+        self._beating.start()
 
     def stop(self) -> None:
-        """Stop the thread (bounded) and close the pipe; once."""
+        """Stop the threads (2 s at the most: a daemon thread that waits on a server out of
+        reach ends with the process) and close the pipe; once."""
         if self._stop.is_set():
             return
         self._stop.set()
-        if self._thread.is_alive():
-            self._thread.join(5.0)
+        until = time.monotonic() + 2.0  # a thread stuck on a server out of reach is let be
+        for thread in (self._thread, self._beating):
+            if thread.is_alive():
+                thread.join(max(0.0, until - time.monotonic()))
+        if self._thread.is_alive():  # it may still write: its pipe stays (never a reused fd)
+            return
         for fd in (self.fd, self._wake):
             with contextlib.suppress(OSError):
                 os.close(fd)
@@ -110,6 +125,25 @@ class Watch:
 
     # -- the thread ------------------------------------------------------------------
 
+    def _beat(self) -> None:
+        """The heartbeat: every :data:`HEARTBEAT` seconds by the monotonic clock, on a
+        connection of its own; a beat that could not be made is tried again at the next."""
+        store = self.opened.reopen()
+        try:
+            due = time.monotonic()
+            while not self._stop.is_set():
+                store.deadline = time.monotonic() + ROUND
+                with contextlib.suppress(InboxError):  # the watch says the store is away
+                    store.heartbeat(self.inbox, self.person)
+                    self.beats = [*self.beats[-9:], time.monotonic()]
+                due += HEARTBEAT
+                now = time.monotonic()
+                if due < now:  # late (a beat took long, or the process was stopped)
+                    due = now
+                self._stop.wait(due - now)
+        finally:
+            store.close()
+
     def _run(self) -> None:
         store = self.opened.reopen()  # a connection of this thread
         try:
@@ -118,22 +152,19 @@ class Watch:
             told: set[int] = set()  # withdrawals said
             changes = store.changes()  # before the first look: nothing after it is missed
             try:
-                store.heartbeat(self.inbox)
+                store.deadline = time.monotonic() + ROUND
                 seen = set(store.ids(states=(QueueState.WAITING, QueueState.ANSWERING)))
                 waiting = set(store.ids(person=self.person))
             except InboxError:
                 pass
             self._ready.set()
-            beat = time.monotonic() + HEARTBEAT
             tidy = time.monotonic()
             look = tidy + LOOK
             while not self._stop.is_set():
                 changed = changes.wait(self.period)  # pushed, or (a file) True each period
                 try:
                     now = time.monotonic()
-                    if now >= beat:
-                        store.heartbeat(self.inbox)
-                        beat = now + HEARTBEAT
+                    store.deadline = now + ROUND  # a link gone dead: said, not waited on
                     if now >= tidy:
                         for gone in store.tidy():
                             if gone.id not in told:

@@ -50,7 +50,9 @@ class RunOptions(NamedTuple):
     resolved (None: nobody is to be called). ``wording`` words AskUserQuestion's results
     (``--wording``). ``capabilities``: what the asking Claude Code said it supports
     (system/init, the initialize response). ``permission_always``: the permission prompt
-    offers "always" (``askcli claude``).
+    offers "always" (``askcli claude``). ``settle``: where a finished call's journal
+    entries are to be dropped later, once its answer is known to have been delivered (the
+    inbox: when the queue took it), instead of at once (None).
     """
 
     timeout: float | None = None
@@ -64,6 +66,7 @@ class RunOptions(NamedTuple):
     wording: Wording = CLAUDE_CODE_2_1_88
     capabilities: frozenset[str] = frozenset()
     permission_always: bool = False
+    settle: list[Callable[[], None]] | None = None
 
     def told(self, capabilities: Iterable[str]) -> RunOptions:
         """These options, with the ``capabilities`` Claude Code said it supports added."""

@@ -77,7 +77,9 @@ def converse(call_id: str | None, raw: object, data: AskInput, conv: Conversatio
     # the person decided (Ctrl-C is a decline): nothing to resume. SIGHUP, SIGTERM, the end
     # of the answers or a timeout keep the lines for the next time the call is asked
     declined = conclusion.ending is Ending.INTERRUPTED and signals.no_answer_reason() is None
-    if conclusion.ending is Ending.DONE or declined:
+    if conclusion.ending is Ending.DONE and conv.options.settle is not None:
+        conv.options.settle.append(lambda: journal.finish(key))  # once it was delivered
+    elif conclusion.ending is Ending.DONE or declined:
         journal.finish(key)
     for note in journal.notes:
         conv.error(note)
