@@ -132,7 +132,7 @@ faults: install ## the fault suite: restarts, partitions, delay, loss, stops, ki
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nftables \
 	    || echo "make: could not install nftables: the fault suite will be skipped" >&2; \
 	fi
-	ASKCLI_LEASE=$${ASKCLI_LEASE:-10} $(BIN)/python -m pytest tests/faults $(PYTEST_ARGS)
+	ASKCLI_LEASE=$${ASKCLI_LEASE:-15} $(BIN)/python -m pytest tests/faults $(PYTEST_ARGS)
 
 fuzz: install ## the fuzz suites with ten times the cases of make test
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py

@@ -20,6 +20,7 @@ import pytest
 from askcli.hosts import doctor, setup
 
 from .helpers import askcli_path, poll, run_askcli
+from .test_inbox_roles import Team, team  # noqa: F401 (the fixture)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -318,10 +319,12 @@ def test_real_claude_code_runs_the_hooks_setup_wrote(tmp_path: Path) -> None:
 
 
 def test_real_claude_code_asks_a_team_on_postgresql_as_setup_wrote(
-    tmp_path: Path, postgres_url: str
+    tmp_path: Path,
+    team: Team,  # noqa: F811 (the fixture of test_inbox_roles)
 ) -> None:
-    """setup --inbox-url --to: the real Claude Code's hook queues into PostgreSQL for the team
-    ops; only a member of ops is offered it; the answer reaches the model; the log says who."""
+    """setup --inbox-url --to: the real Claude Code's hook queues into PostgreSQL, as the
+    agent's role ci_agent, for the team ops; only a member of ops (alice, as her own role)
+    is offered it; the answer reaches the model; the log names the role that answered."""
     from askcli.inbox.store import Store
 
     from .test_claude import Api, needs_claude, use
@@ -329,27 +332,26 @@ def test_real_claude_code_asks_a_team_on_postgresql_as_setup_wrote(
 
     if needs_claude.args[0]:
         pytest.skip(needs_claude.kwargs["reason"])
+    team.sql("REVOKE ops FROM bob")  # ops: alice alone
     api = Api(tmp_path, turns(use("toolu_a1", "AskUserQuestion", COLOR)))
     try:
         api.env.pop("ASKCLI_INBOX", None)  # the hook's own --inbox-url chooses the inbox
+        api.env["PGPASSFILE"] = str(team.pgpass)
+        agent_url = team.url("ci_agent")
         done = run_askcli(
-            "setup", "claude-code", "--inbox-url", postgres_url, "--to", "ops", env=api.env
+            "setup", "claude-code", "--inbox-url", agent_url, "--to", "ops", env=api.env
         )
         assert done.returncode == 0, done.stderr
-        person = {**api.env, "ASKCLI_INBOX": postgres_url, "NO_COLOR": "1"}
-        assert run_askcli("inbox", "team", "add", "ops", "alice", env=person).returncode == 0
         empty = tmp_path / "empty.json"
         empty.write_text("{}")
         claude = Headless(api, tmp_path / "work", empty)
         try:
-            store = Store(postgres_url)
+            store = Store(team.owner_url)
             poll(lambda: bool(store.ids()), "the hook's question in PostgreSQL", timeout=30)
             (asked,) = store.questions()
             assert asked.to == "ops" and asked.agent.client == "claude"
-            assert run_askcli("inbox", "list", "--as", "bob", env=person).stdout == ""
-            answered = run_askcli(
-                "inbox", "answer", str(asked.id), "--as", "alice", input="2\n", env=person
-            )
+            assert team.askcli("bob", ["inbox", "list"]).stdout == ""
+            answered = team.askcli("alice", ["inbox", "answer", str(asked.id)], "2\n")
             assert answered.returncode == 0, answered.stderr
             result = claude.until_result("fail")
             (entry,) = store.log()
