@@ -196,17 +196,16 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
                 NEW.role := session_user;
                 RETURN NEW;
             END $$""",
-        f"""CREATE TRIGGER inboxes_owned BEFORE INSERT OR UPDATE ON {SCHEMA}.inboxes
-            FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.owned()""",
-        f"""CREATE TRIGGER askers_owned BEFORE INSERT OR UPDATE ON {SCHEMA}.askers
-            FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.owned()""",
-        f"""CREATE FUNCTION {SCHEMA}.person() RETURNS trigger LANGUAGE plpgsql AS $$
+        f"""CREATE FUNCTION {SCHEMA}.inbox_owned() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
-                NEW.person := session_user;
+                NEW.role := session_user;
+                NEW.person := session_user;  -- who answers there, whatever it says
                 RETURN NEW;
             END $$""",
-        f"""CREATE TRIGGER inboxes_person BEFORE INSERT OR UPDATE ON {SCHEMA}.inboxes
-            FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.person()""",
+        f"""CREATE TRIGGER inboxes_owned BEFORE INSERT OR UPDATE ON {SCHEMA}.inboxes
+            FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.inbox_owned()""",
+        f"""CREATE TRIGGER askers_owned BEFORE INSERT OR UPDATE ON {SCHEMA}.askers
+            FOR EACH ROW EXECUTE FUNCTION {SCHEMA}.owned()""",
         # row-level security: what each role sees and changes (the owner is not bound by it)
         f"ALTER TABLE {SCHEMA}.questions ENABLE ROW LEVEL SECURITY",
         f"""CREATE POLICY asker_sees ON {SCHEMA}.questions FOR SELECT
@@ -516,6 +515,16 @@ class PostgresStore(Store):
                 " g.rolname = %s) FROM pg_catalog.pg_roles r WHERE r.rolname = %s",
                 (TEAMS, team),
             ).fetchone()
+            if (
+                kind is None
+                and not db.execute(
+                    "SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = %s", (TEAMS,)
+                ).fetchone()
+            ):
+                raise _NotATeam(
+                    f"the inbox has no group role {TEAMS} yet: make askcli's roles first"
+                    " (askcli inbox roles --apply, as the database's owner)"
+                )
             if kind is None:
                 db.execute(
                     sql.SQL("CREATE ROLE {} NOLOGIN IN ROLE {}").format(
