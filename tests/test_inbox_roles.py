@@ -434,3 +434,22 @@ def test_an_agent_lists_its_own_questions(team: Team) -> None:
     proc = team.askcli("ci_agent", ["inbox", "list", "--json"])
     assert proc.returncode == 0, proc.stderr
     assert [json.loads(line)["id"] for line in proc.stdout.splitlines()] == [asked.id]
+
+
+def test_a_team_before_askcli_s_roles_says_what_to_do(
+    postgres_cluster: Cluster, postgres_url: str, tmp_path: Path
+) -> None:
+    _drop_roles(postgres_cluster, urlsplit(postgres_url).path.lstrip("/"))
+    proc = subprocess.run(
+        [str(askcli_path()), "inbox", "team", "add", "ops", "alice"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "ASKCLI_INBOX": postgres_url, "HOME": str(tmp_path)},
+        timeout=30,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        "askcli: team ops: the inbox has no group role askcli_teams yet: make askcli's roles"
+        " first (askcli inbox roles --apply, as the database's owner)\n"
+    )
