@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pexpect
 import pytest
 
 from askcli.lines import TextLineReader
@@ -232,3 +233,31 @@ def another_asker(store: Store, question_id: int) -> subprocess.Popen[bytes]:
     child = subprocess.Popen(["sleep", "600"])
     as_if_asked_by(store, question_id, child.pid, process_start(child.pid))
     return child
+
+
+def pty_shell(
+    command: str, tmp_path: Path, columns: int, env: dict[str, str]
+) -> tuple[pexpect.spawn, io.StringIO]:
+    """``command`` run by /bin/sh in a pty ``columns`` wide, and the log of what it showed;
+    ``env`` over the test's environment (an empty value removes a variable)."""
+    full_env = {
+        **os.environ,
+        "TERM": "dumb",
+        "ASKCLI_NOTIFY": "none",  # what is shown never depends on the terminal running tests
+        "COLUMNS": str(columns),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        **env,
+    }
+    for key in [k for k, v in env.items() if v == ""]:
+        full_env.pop(key)
+    log = io.StringIO()
+    child = pexpect.spawn(
+        "/bin/sh",
+        ["-c", command],
+        env=full_env,
+        timeout=5,
+        encoding="utf-8",
+        dimensions=(24, columns),
+    )
+    child.logfile_read = log
+    return child, log

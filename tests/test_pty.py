@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import io
 import json
-import os
 import re
 import shlex
 import signal
@@ -17,7 +15,7 @@ import pytest
 
 from askcli.wire.results import REJECT_MESSAGE
 
-from .helpers import EXAMPLES, askcli_path, call, option
+from .helpers import EXAMPLES, askcli_path, call, option, pty_shell
 
 LIBRARY = EXAMPLES / "library.json"
 # askcli with no readline module: a terminal's own line mode, no line editing
@@ -27,34 +25,6 @@ WITHOUT_LINE_EDITING = (
     "import sys; sys.modules['readline'] = None; from askcli.cli import main; main()",
 )
 LOGIN = EXAMPLES / "login.json"
-
-
-def pty_shell(
-    command: str, tmp_path: Path, columns: int, env: dict[str, str]
-) -> tuple[pexpect.spawn, io.StringIO]:
-    """``command`` run by /bin/sh in a pty ``columns`` wide, and the log of what it showed;
-    ``env`` over the test's environment (an empty value removes a variable)."""
-    full_env = {
-        **os.environ,
-        "TERM": "dumb",
-        "ASKCLI_NOTIFY": "none",  # what is shown never depends on the terminal running tests
-        "COLUMNS": str(columns),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        **env,
-    }
-    for key in [k for k, v in env.items() if v == ""]:
-        full_env.pop(key)
-    log = io.StringIO()
-    child = pexpect.spawn(
-        "/bin/sh",
-        ["-c", command],
-        env=full_env,
-        timeout=5,
-        encoding="utf-8",
-        dimensions=(24, columns),
-    )
-    child.logfile_read = log
-    return child, log
 
 
 class Terminal:
