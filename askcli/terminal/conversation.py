@@ -56,10 +56,11 @@ TYPED_AHEAD = "(ignored what was typed before this question)"
 class _Screen:
     """What every view of one conversation shares (:meth:`Conversation.with_options`)."""
 
-    __slots__ = ("attention_due", "gone", "keys_shown", "open_line", "said")
+    __slots__ = ("apart", "attention_due", "gone", "keys_shown", "open_line", "said")
 
     def __init__(self, gone: bool) -> None:
         self.gone = gone  # the screens go nowhere: stderr is /dev/null, or the terminal went
+        self.apart: bool | None = None  # answers typed at a terminal, screens elsewhere
         self.open_line = False  # what was written last left the cursor after text
         self.attention_due = False  # the next prompt calls the person (--notify)
         self.said = 0  # writes to the person so far (what came last, for a host's lines)
@@ -126,6 +127,15 @@ class Conversation:
     @open_line.setter
     def open_line(self, value: bool) -> None:  # a prompt readline wrote (terminal.editing)
         self._screen.open_line = value
+
+    @property
+    def apart(self) -> bool:
+        """The answers are typed at a terminal and the screens go elsewhere (a file,
+        another terminal): each line is written after its prompt, as a piped one is."""
+        screen = self._screen
+        if screen.apart is None:
+            screen.apart = editing.apart(self)
+        return screen.apart
 
     @property
     def keys_shown(self) -> bool:
@@ -218,7 +228,7 @@ class Conversation:
                     line = self.reader.readline(options.timeout)
                 break
             except LineTooLong as exc:
-                if not interactive:
+                if not interactive or self.apart:
                     self.say(f"(a line of {exc.size} characters)\n")
                 self.say(self.style.warn(f"! {exc}") + "\n")
         if line is None:
@@ -230,7 +240,7 @@ class Conversation:
             self.reader.unread(line)
             self.say("\n")
             return None
-        if not interactive and not screen.gone:
+        if (not interactive or self.apart) and not screen.gone:
             self.say(("(hidden)" if secret and line.strip() else visible(line)) + "\n")
         return line
 
