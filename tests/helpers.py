@@ -7,6 +7,7 @@ import io
 import json
 import os
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,6 +24,12 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+# askcli with no readline module: a terminal's own line mode, no line editing
+WITHOUT_LINE_EDITING = (
+    sys.executable,
+    "-c",
+    "import sys; sys.modules['readline'] = None; from askcli.cli import main; main()",
+)
 
 
 def option(label: str, description: str = "", **extra: Any) -> dict[str, Any]:
@@ -98,7 +105,6 @@ def run_askcli(
 
 def askcli_path() -> Path:
     """The installed ``askcli`` script next to the running interpreter."""
-    import sys
 
     path = Path(sys.executable).with_name("askcli")
     if not path.exists():

@@ -6,7 +6,6 @@ import json
 import re
 import shlex
 import signal
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +17,6 @@ from askcli.wire.results import REJECT_MESSAGE
 from .helpers import EXAMPLES, askcli_path, call, option, pty_shell
 
 LIBRARY = EXAMPLES / "library.json"
-# askcli with no readline module: a terminal's own line mode, no line editing
-WITHOUT_LINE_EDITING = (
-    sys.executable,
-    "-c",
-    "import sys; sys.modules['readline'] = None; from askcli.cli import main; main()",
-)
 LOGIN = EXAMPLES / "login.json"
 
 
