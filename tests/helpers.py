@@ -105,7 +105,6 @@ def run_askcli(
 
 def askcli_path() -> Path:
     """The installed ``askcli`` script next to the running interpreter."""
-
     path = Path(sys.executable).with_name("askcli")
     if not path.exists():
         raise RuntimeError(f"askcli is not installed next to {sys.executable}; run make test")
