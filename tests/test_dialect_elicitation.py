@@ -909,10 +909,18 @@ def test_a_url_cannot_forge_its_domain_line() -> None:
 
 
 def test_what_the_person_types_is_sent_as_typed_and_echoed_escaped() -> None:
-    outcome = play(calls=[request({"a": {"type": "string"}})], answers=["\x1b[2Jhi", ""])
+    outcome = play(calls=[request({"a": {"type": "string"}})], answers=["\u202ehi", ""])
     check_bytes(outcome.stderr.encode(), "stderr")
-    assert json.loads(outcome.stdout[0])["result"]["content"] == {"a": "\x1b[2Jhi"}
-    assert "\\u001b[2Jhi" in outcome.stdout[0]
+    assert json.loads(outcome.stdout[0])["result"]["content"] == {"a": "\u202ehi"}
+    assert "\\u202ehi" in outcome.stdout[0]
+
+
+def test_a_control_character_typed_is_refused_never_sent() -> None:
+    answers = ["\x1b[2Jhi", "hi", ""]
+    outcome = play(calls=[request({"a": {"type": "string"}})], answers=answers)
+    check_bytes(outcome.stderr.encode(), "stderr")
+    assert "! \\x1b[2J (an escape sequence) is not text" in outcome.stderr
+    assert json.loads(outcome.stdout[0])["result"]["content"] == {"a": "hi"}
 
 
 # -- --output ----------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from types import FrameType, ModuleType
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import AnswerTimeout, LineTooLong
+from ..escaping import first_control
 from ..lines import MAX_ANSWER_BYTES, FdLineReader, encode, terminal_mode
 from . import signals
 from .rendering import ROOM_TO_TYPE, display_width, terminal_text
@@ -123,8 +124,13 @@ def _readline(answers: int | None = None, screen: int | None = None) -> ModuleTy
 def _set_up(module: Any) -> None:
     module.set_auto_history(False)  # askcli adds the lines: never a secret, never a refusal
     module.set_completer(lambda text, state: None)  # no file names offered on Esc-Tab
-    if "libedit" not in (module.__doc__ or ""):
+    # a tab typed or pasted is text, kept as without editing (an ~/.inputrc's Tab that
+    # completes would drop it: there is nothing to complete)
+    if "libedit" in (module.__doc__ or ""):
+        module.parse_and_bind("bind ^I ed-insert")
+    else:
         module.parse_and_bind("set enable-bracketed-paste off")
+        module.parse_and_bind('"\\t": tab-insert')
 
 
 def _fd(stream: object) -> int | None:
@@ -278,7 +284,7 @@ def _drawing_on(answers: int) -> Iterator[int | None]:
 
 
 def _remember(kind: str, line: str) -> None:
-    if not line.strip():
+    if not line.strip() or first_control(line) is not None:  # a refused line: not kept
         return
     kept = _state.histories.setdefault(kind, [])
     if kept and kept[-1] == line:

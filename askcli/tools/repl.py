@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import AnswerTimeout, Refused
+from ..escaping import first_control
 from ..questions.answers import (
     Help,
     Notes,
@@ -233,8 +234,12 @@ def replay(data: AskInput, state: AnswerState, lines: Sequence[str]) -> AnswerSt
 
     Kept lines never end the call: where one would submit it, the person gets the review
     instead, so a resumed call is always shown before it is submitted; a kept decline is
-    dropped and the person decides again."""
+    dropped and the person decides again. A kept line that a person could not type now
+    (a control character, :func:`~askcli.terminal.conversation.control_refusal`) is
+    skipped."""
     for line in lines:
+        if first_control(line) is not None:
+            continue
         try:
             meaning = interpret(data, state, line)
             if isinstance(meaning, Help | Preview | NotSubmitted):
