@@ -13,7 +13,7 @@ from typing import Any
 import pexpect
 import pytest
 
-from .helpers import EXAMPLES, askcli_path, poll, pty_shell
+from .helpers import EXAMPLES, askcli_path, poll, pty_shell, run_askcli
 
 LIBRARY = EXAMPLES / "library.json"
 PROMPT = "Choose 1-4 [1]: "
@@ -114,3 +114,70 @@ def test_answers_from_dev_tty_over_ssh_are_edited(
     child.send(EDITS + ENTER)
     _ended(child, log)
     assert f'"{QUESTION}"="{EDITED}"' in _reply(out, log)["content"], log.getvalue()
+
+
+# -- a call piped in at a terminal, with no answers after it (item 3) ------------------------
+
+HINT = (
+    "askcli: stdin held the call but no answer; to answer at this terminal, add --answers /dev/tty"
+)
+
+
+def _at_terminal(tmp_path: Path, command: str) -> tuple[int, str, Any]:
+    """``command`` (askcli's stdout to a file) in a pty: its status, what the terminal
+    showed, the result."""
+    out = tmp_path / "stdout.txt"
+    child, log = pty_shell(f"{command} > {shlex.quote(str(out))}", tmp_path, 120, {})
+    _ended(child, log)
+    assert child.exitstatus is not None, log.getvalue()
+    return child.exitstatus, log.getvalue().replace("\r\n", "\n"), _reply(out, log)
+
+
+def test_a_call_piped_in_at_a_terminal_says_how_to_answer_there(tmp_path: Path) -> None:
+    askcli = shlex.quote(str(askcli_path()))
+    status, shown, reply = _at_terminal(tmp_path, f"cat {LIBRARY} | {askcli} ask")
+    assert status == 3
+    assert reply["content"] == "No answer from the user (the input ended)."
+    assert f"askcli: no answer (the input ended)\n{HINT}\n" in shown, shown
+    assert shown.count(HINT) == 1
+
+
+def test_the_hint_is_said_once_for_a_stream_of_calls(tmp_path: Path) -> None:
+    calls = tmp_path / "calls.jsonl"
+    one = json.dumps(json.loads(LIBRARY.read_text()))
+    calls.write_text(f"{one}\n{one}\n")
+    askcli = shlex.quote(str(askcli_path()))
+    out = tmp_path / "stdout.txt"
+    command = f"cat {calls} | {askcli} ask - > {shlex.quote(str(out))}"
+    child, log = pty_shell(command, tmp_path, 120, {})
+    _ended(child, log)
+    assert log.getvalue().count(HINT) == 1, log.getvalue()
+    assert len(out.read_text().splitlines()) == 2
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # answers in the stream, too few: a script's, not a person's
+        "printf '%s\\n' {call} 2 | {askcli} ask",
+        # the calls from a file: stdin holds the answers (none here)
+        "{askcli} ask {file} < /dev/null",
+    ],
+    ids=["answers-ran-short", "calls-from-a-file"],
+)
+def test_no_hint_where_stdin_is_not_a_call_alone(tmp_path: Path, command: str) -> None:
+    login = EXAMPLES / "login.json"
+    askcli = shlex.quote(str(askcli_path()))
+    one = shlex.quote(json.dumps(json.loads(login.read_text())))
+    status, shown, _ = _at_terminal(
+        tmp_path, command.format(call=one, askcli=askcli, file=shlex.quote(str(login)))
+    )
+    assert status == 3
+    assert "--answers /dev/tty" not in shown, shown
+
+
+def test_no_hint_without_a_terminal() -> None:
+    """Scripts and agents without a terminal see what they always saw."""
+    proc = run_askcli("ask", input=LIBRARY.read_text(), timeout=10)
+    assert proc.returncode == 3
+    assert proc.stderr.endswith("askcli: no answer (the input ended)\n"), proc.stderr
