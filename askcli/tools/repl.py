@@ -213,6 +213,7 @@ def interpret(
         other=question.has_other,
         yesno=question.yesno,
         extras=state.extras,
+        previews=[n for n, preview in enumerate(question.previews, start=1) if preview],
     )
 
 
