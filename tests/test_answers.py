@@ -148,7 +148,7 @@ def test_notes_keep_the_typed_text_not_its_normalized_form() -> None:
 @pytest.mark.parametrize(
     ("line", "command"),
     [
-        ("", Submit()),
+        ("", Default()),  # submits, or goes to a question with no answer
         ("y", Submit()),
         ("YES", Submit()),
         ("2", Reopen(2)),

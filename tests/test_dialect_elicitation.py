@@ -385,8 +385,15 @@ def test_an_optional_property_skipped_is_left_out_of_content() -> None:
 
 
 def test_required_properties_must_be_answered_before_submitting() -> None:
-    _, _, err = result_of([FORM], ["s", "s", "s", "", "1", "Ada", "2", "a@b.co", ""])
-    assert "! question 1 has no answer yet; type 1 to answer it" in err
+    """y is refused while one has no answer; Enter goes to each in turn (issue 29)."""
+    lines = ["s", "s", "s", "y", "", "Ada", "", "a@b.co", ""]
+    assert sent([FORM], lines) == {
+        "action": "accept",
+        "content": {"name": "Ada", "email": "a@b.co"},
+    }
+    _, _, err = result_of([FORM], lines)
+    assert "! question 1 has no answer yet; Enter or 1 answers it" in err
+    assert "Answer question 1 first [1]: " in err and "Answer question 2 first [2]: " in err
 
 
 @pytest.mark.parametrize(

@@ -510,10 +510,10 @@ def test_skip_says_what_it_did_and_help_lists_every_word(tmp_path: Path, columns
     term.expect("Skipped question 1; answer it from the review.")
     term.expect("(e.g. 1,3): ")
     term.type("1")
-    term.expect("Submit? [y]: ")
-    term.type("")
+    term.expect("Answer question 1 first [1]: ")  # no [y]: nothing to submit yet
+    term.type("y")
     term.expect("! question 1 has no answer yet;")
-    term.type("1")
+    term.type("")  # Enter goes to it
     term.expect("Choose 1-4 [1]: ")
     term.type("")
     term.expect("Submit? [y]: ")

@@ -138,7 +138,7 @@ QuestionCommand = (
     | Respond
 )
 ReviewCommand = (
-    Submit | NotSubmitted | Reopen | Back | Decline | Clarify | Help | FollowUp | Respond
+    Submit | Default | NotSubmitted | Reopen | Back | Decline | Clarify | Help | FollowUp | Respond
 )
 
 _WORDS: dict[str, Back | Skip | Decline | Clarify | Help] = {
@@ -453,10 +453,13 @@ def parse_confirm(line: str, *, default: bool) -> Confirm:
 
 def parse_review_line(line: str, *, count: int, extras: bool = False) -> ReviewCommand:
     """Read one line typed at the review screen of ``count`` questions (``extras``: ``m``
-    and ``r`` are taken). ``n`` and ``no`` answer ``Submit?`` too: not yet."""
+    and ``r`` are taken). ``n`` and ``no`` answer ``Submit?`` too: not yet. An empty line
+    is :class:`Default`: it submits, or goes to a question that still needs an answer."""
     text = normalize(line)
     word = text.lower()
-    if word in ("", "y", "yes"):
+    if not word:
+        return Default()
+    if word in ("y", "yes"):
         return Submit()
     if word in ("n", "no"):
         return NotSubmitted()
