@@ -94,7 +94,9 @@ def test_answers_from_dev_tty_over_ssh_are_edited(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     """The same over ssh: the remote side's /dev/tty is the pty sshd made for ``ssh -t``.
-    Needs the suite's ``sshd`` fixture (an sshd on loopback); skipped without it."""
+    Needs the suite's ``sshd`` fixture (an sshd on loopback, this machine's files): its
+    ``command(remote, tty=True)`` is the argv of an ssh that runs ``remote`` (a shell
+    command line) there with a terminal (``-tt``). Skipped without it."""
     try:
         sshd = request.getfixturevalue("sshd")
     except pytest.FixtureLookupError:
@@ -102,12 +104,14 @@ def test_answers_from_dev_tty_over_ssh_are_edited(
     out = tmp_path / "stdout.txt"
     home = tmp_path / "home"
     home.mkdir()
+    # ssh -t joins the remote stdout and stderr on its terminal: the result goes to a file
+    piped = f"cat {LIBRARY} | {askcli_path()} ask --answers /dev/tty > {out}"
     remote = (
         f"HOME={shlex.quote(str(home))} INPUTRC=/dev/null TERM=dumb ASKCLI_NOTIFY=none "
-        f"sh -c {shlex.quote(f'cat {LIBRARY} | {askcli_path()} ask --answers /dev/tty')}"
+        f"sh -c {shlex.quote(piped)}"
     )
     ssh = " ".join(shlex.quote(part) for part in sshd.command(remote, tty=True))
-    child, log = pty_shell(f"{ssh} > {shlex.quote(str(out))}", tmp_path, 80, {})
+    child, log = pty_shell(ssh, tmp_path, 80, {})
     _expect(child, log, PROMPT)
     child.send("4" + ENTER)
     _expect(child, log, OTHER)
