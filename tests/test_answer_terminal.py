@@ -90,6 +90,48 @@ def test_answers_at_a_terminal_whose_screens_go_to_a_file(tmp_path: Path) -> Non
     assert EDITED in log.getvalue() and "^[" not in log.getvalue(), log.getvalue()
 
 
+SECRET = {
+    "type": "function_call",
+    "id": "fc_1",
+    "call_id": "call_1",
+    "name": "request_user_input",
+    "arguments": json.dumps(
+        {
+            "questions": [
+                {
+                    "id": "token",
+                    "header": "Token",
+                    "question": "Which token?",
+                    "isSecret": True,
+                    "options": [{"label": "None", "description": "no token"}],
+                }
+            ]
+        }
+    ),
+}
+
+
+def test_a_secret_typed_at_a_terminal_whose_screens_go_to_a_file(tmp_path: Path) -> None:
+    """Read unechoed, not edited; the screens show it as ``(hidden)`` after its prompt, on
+    that prompt's line."""
+    given = tmp_path / "secret.json"
+    given.write_text(json.dumps(SECRET))
+    screens = tmp_path / "screens.txt"
+    out = tmp_path / "stdout.txt"
+    askcli = shlex.quote(str(askcli_path()))
+    command = f"{askcli} ask {given} 2> {shlex.quote(str(screens))} > {shlex.quote(str(out))}"
+    child, log = pty_shell(command, tmp_path, 80, {"HOME": str(tmp_path)})
+    poll(lambda: screens.exists() and "Choose 1-2: " in screens.read_text(), "the prompt")
+    child.send("2\r")
+    poll(lambda: OTHER in screens.read_text(), "Other's prompt")
+    child.send("hunter2\r")
+    _ended(child, log)
+    shown = screens.read_text()
+    assert f"{OTHER}(hidden)\n" in shown, shown
+    assert "hunter2" not in shown and "hunter2" not in log.getvalue()
+    assert "hunter2" in _reply(out, log)["output"]
+
+
 def test_answers_from_dev_tty_over_ssh_are_edited(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:

@@ -267,7 +267,7 @@ class Conversation:
                 if secret and hasattr(self.reader, "unechoed"):
                     with self.reader.unechoed():
                         line = self.reader.readline(options.timeout)
-                    if interactive:
+                    if interactive and not self.apart:  # (apart: the line is written)
                         self.say("\n")  # the Enter the terminal did not echo
                 else:
                     line = self.reader.readline(options.timeout)
