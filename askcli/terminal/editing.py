@@ -15,7 +15,8 @@ read as before, by the reader.
 
 ``input()`` is what reaches readline from Python, and it edits only on descriptors 0 and 1.
 So, for the one read, the answer terminal is put on descriptor 0 and the screen's terminal
-on descriptor 1; stdout (the results, often a pipe) is put back before anything else runs,
+on descriptor 1 (screens elsewhere: the answer terminal on 1, and on 2 for readline's bell);
+stdout (the results, often a pipe) is put back before anything else runs,
 on every path: an answer, Ctrl-D, a timeout, a signal. Signals are blocked while the
 descriptors are swapped and put back. A ticker thread wakes the main thread every
 :data:`TICK` seconds (SIGALRM, to the main thread only) so that, while a line is edited,
@@ -26,7 +27,9 @@ History is kept in memory only, one list per kind of prompt (:data:`CHOICE`, :da
 :data:`MESSAGE`, :data:`INBOX`), at most :data:`HISTORY` lines each; readline's history is
 loaded with that kind's list for each read and never written to a file. The person's
 ``~/.inputrc`` (``~/.editrc`` for libedit) applies; bracketed paste is turned off, so that a
-pasted line ends at its line end as it does without editing.
+pasted line ends at its line end as it does without editing, and Tab inserts a tab, kept
+as it is without editing. A line that holds a control character is refused by the
+conversation (:func:`~askcli.terminal.conversation.control_refusal`) and never kept here.
 """
 
 from __future__ import annotations
