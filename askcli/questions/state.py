@@ -569,14 +569,13 @@ def _moved_on(state: AnswerState) -> dict[str, Any]:
 def _review(state: AnswerState, action: Action) -> AnswerState:
     if isinstance(action, Submit | Default):
         missing = state.unanswered()
-        if missing and isinstance(action, Default):  # Enter: to what still needs an answer
-            action = Reopen(missing[0])
-        elif missing:
+        if not missing:
+            return _finish(state, Finish.SUBMITTED)
+        if isinstance(action, Submit):
             raise Refused(
                 f"question {missing[0]} has no answer yet; Enter or {missing[0]} answers it"
             )
-        else:
-            return _finish(state, Finish.SUBMITTED)
+        action = Reopen(missing[0])  # Enter: to what still needs an answer
     if isinstance(action, Reopen):
         i = action.number - 1
         if not 0 <= i < len(state.questions):
