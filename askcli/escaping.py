@@ -64,3 +64,22 @@ def visible(text: str, *, multiline: bool = False) -> str:
             text = "\n".join(line.expandtabs(4) for line in text.split("\n"))
         return escape_controls(text)
     return _UNSAFE_SINGLE_LINE.sub(escape_character, text.replace("\t", " "))
+
+
+# What a typed line may not hold: C0 controls but tab (whitespace, text), DEL and C1. Each is
+# found with the rest of the escape sequence it begins: a key's code (``\x1b[D``, Left), Alt
+# and a key (``\x1bb``), a CSI written as one C1 character (``\x9b31m``).
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+_SEQUENCE = re.compile("\x1b(?:\\[[0-?]*[ -/]*[@-~]?|O.?|.?)|\x9b[0-?]*[ -/]*[@-~]?", re.DOTALL)
+
+
+def first_control(text: str) -> str | None:
+    """The first control character of ``text`` that is not a tab, with the rest of the
+    escape sequence it begins; None when there is none."""
+    if text.isascii() and text.isprintable():  # the usual line: nothing to find
+        return None
+    found = _CONTROL.search(text)
+    if found is None:
+        return None
+    sequence = _SEQUENCE.match(text, found.start())
+    return sequence.group() if sequence else found.group()

@@ -7,11 +7,13 @@ import io
 import json
 import os
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pexpect
 import pytest
 
 from askcli.lines import TextLineReader
@@ -22,6 +24,12 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
+# askcli with no readline module: a terminal's own line mode, no line editing
+WITHOUT_LINE_EDITING = (
+    sys.executable,
+    "-c",
+    "import sys; sys.modules['readline'] = None; from askcli.cli import main; main()",
+)
 
 
 def option(label: str, description: str = "", **extra: Any) -> dict[str, Any]:
@@ -97,8 +105,6 @@ def run_askcli(
 
 def askcli_path() -> Path:
     """The installed ``askcli`` script next to the running interpreter."""
-    import sys
-
     path = Path(sys.executable).with_name("askcli")
     if not path.exists():
         raise RuntimeError(f"askcli is not installed next to {sys.executable}; run make test")
@@ -232,3 +238,31 @@ def another_asker(store: Store, question_id: int) -> subprocess.Popen[bytes]:
     child = subprocess.Popen(["sleep", "600"])
     as_if_asked_by(store, question_id, child.pid, process_start(child.pid))
     return child
+
+
+def pty_shell(
+    command: str, tmp_path: Path, columns: int, env: dict[str, str]
+) -> tuple[pexpect.spawn, io.StringIO]:
+    """``command`` run by /bin/sh in a pty ``columns`` wide, and the log of what it showed;
+    ``env`` over the test's environment (an empty value removes a variable)."""
+    full_env = {
+        **os.environ,
+        "TERM": "dumb",
+        "ASKCLI_NOTIFY": "none",  # what is shown never depends on the terminal running tests
+        "COLUMNS": str(columns),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        **env,
+    }
+    for key in [k for k, v in env.items() if v == ""]:
+        full_env.pop(key)
+    log = io.StringIO()
+    child = pexpect.spawn(
+        "/bin/sh",
+        ["-c", command],
+        env=full_env,
+        timeout=5,
+        encoding="utf-8",
+        dimensions=(24, columns),
+    )
+    child.logfile_read = log
+    return child, log

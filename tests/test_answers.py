@@ -91,9 +91,9 @@ def test_multi_lists_keep_typed_order(line: str, numbers: tuple[int, ...]) -> No
             '{"type": "tool_use"}',
             "that looks like JSON, not an answer; type an option number from 1-5",
         ),
-        ("p", "say which option to preview: p N, with N from 1-4"),
+        ("p", "say which option to preview: p N; choose from 1-4"),
         ("p 5", "there is no option 5 to preview; choose from 1-4"),
-        ("p x", "say which option to preview: p N, with N from 1-4"),
+        ("p x", "say which option to preview: p N; choose from 1-4"),
     ],
 )
 def test_unusable_lines_get_a_reason(line: str, reason: str) -> None:
@@ -148,7 +148,7 @@ def test_notes_keep_the_typed_text_not_its_normalized_form() -> None:
 @pytest.mark.parametrize(
     ("line", "command"),
     [
-        ("", Submit()),
+        ("", Default()),  # submits, or goes to a question with no answer
         ("y", Submit()),
         ("YES", Submit()),
         ("2", Reopen(2)),

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from askcli.errors import InvalidCall
+from askcli.escaping import first_control
 from askcli.lines import TextLineReader
 from askcli.runners.check import check
 from askcli.runners.fixtures import play
@@ -751,13 +752,30 @@ def test_no_raw_control_reaches_the_terminal_or_the_output(attack: str) -> None:
         assert len(outcome.stdout) == 1
 
 
-@pytest.mark.parametrize("attack", ATTACKS[:8], ids=[f"a{n}" for n in range(8)])
+# hostile text a person can type: invisible and bidi characters, no control, no surrogate
+TYPABLE = [
+    a for a in ATTACKS if first_control(a) is None and not any("\ud800" <= c <= "\udfff" for c in a)
+][:8]
+
+
+@pytest.mark.parametrize("attack", TYPABLE, ids=[f"t{n}" for n in range(len(TYPABLE))])
 def test_a_hostile_answer_reaches_the_agent_unchanged(attack: str) -> None:
     """What the person typed is the agent's data: escaped on the way, whole on arrival."""
     outcome = play(calls=[function_call()], answers=["3", attack])
     (line,) = outcome.stdout
     answers = json.loads(output_of(line))["answers"]["confirm_path"]["answers"]
     assert answers == ["None of the above", "user_note: " + attack.strip()]
+
+
+@pytest.mark.parametrize("attack", ATTACKS[:8], ids=[f"a{n}" for n in range(8)])
+def test_a_typed_control_never_reaches_the_agent(attack: str) -> None:
+    """A control character or an escape sequence is no text (issue 29): the line is
+    refused, saying so, and the next one is sent."""
+    outcome = play(calls=[function_call()], answers=["3", attack, "plain"])
+    (line,) = outcome.stdout
+    answers = json.loads(output_of(line))["answers"]["confirm_path"]["answers"]
+    assert answers == ["None of the above", "user_note: plain"]
+    assert "is not text: the line was not taken" in outcome.stderr
 
 
 def test_a_hostile_invalid_call_is_one_line() -> None:

@@ -385,8 +385,15 @@ def test_an_optional_property_skipped_is_left_out_of_content() -> None:
 
 
 def test_required_properties_must_be_answered_before_submitting() -> None:
-    _, _, err = result_of([FORM], ["s", "s", "s", "", "1", "Ada", "2", "a@b.co", ""])
-    assert "! question 1 has no answer yet; type 1 to answer it" in err
+    """y is refused while one has no answer; Enter goes to each in turn (issue 29)."""
+    lines = ["s", "s", "s", "y", "", "Ada", "", "a@b.co", ""]
+    assert sent([FORM], lines) == {
+        "action": "accept",
+        "content": {"name": "Ada", "email": "a@b.co"},
+    }
+    _, _, err = result_of([FORM], lines)
+    assert "! question 1 has no answer yet; Enter or 1 answers it" in err
+    assert "Answer question 1 first [1]: " in err and "Answer question 2 first [2]: " in err
 
 
 @pytest.mark.parametrize(
@@ -909,10 +916,18 @@ def test_a_url_cannot_forge_its_domain_line() -> None:
 
 
 def test_what_the_person_types_is_sent_as_typed_and_echoed_escaped() -> None:
-    outcome = play(calls=[request({"a": {"type": "string"}})], answers=["\x1b[2Jhi", ""])
+    outcome = play(calls=[request({"a": {"type": "string"}})], answers=["\u202ehi", ""])
     check_bytes(outcome.stderr.encode(), "stderr")
-    assert json.loads(outcome.stdout[0])["result"]["content"] == {"a": "\x1b[2Jhi"}
-    assert "\\u001b[2Jhi" in outcome.stdout[0]
+    assert json.loads(outcome.stdout[0])["result"]["content"] == {"a": "\u202ehi"}
+    assert "\\u202ehi" in outcome.stdout[0]
+
+
+def test_a_control_character_typed_is_refused_never_sent() -> None:
+    answers = ["\x1b[2Jhi", "hi", ""]
+    outcome = play(calls=[request({"a": {"type": "string"}})], answers=answers)
+    check_bytes(outcome.stderr.encode(), "stderr")
+    assert "! \\x1b[2J (an escape sequence) is not text" in outcome.stderr
+    assert json.loads(outcome.stdout[0])["result"]["content"] == {"a": "hi"}
 
 
 # -- --output ----------------------------------------------------------------------------

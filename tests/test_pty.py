@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import io
 import json
-import os
 import re
 import shlex
 import signal
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,44 +14,10 @@ import pytest
 
 from askcli.wire.results import REJECT_MESSAGE
 
-from .helpers import EXAMPLES, askcli_path, call, option
+from .helpers import EXAMPLES, askcli_path, call, option, pty_shell
 
 LIBRARY = EXAMPLES / "library.json"
-# askcli with no readline module: a terminal's own line mode, no line editing
-WITHOUT_LINE_EDITING = (
-    sys.executable,
-    "-c",
-    "import sys; sys.modules['readline'] = None; from askcli.cli import main; main()",
-)
 LOGIN = EXAMPLES / "login.json"
-
-
-def pty_shell(
-    command: str, tmp_path: Path, columns: int, env: dict[str, str]
-) -> tuple[pexpect.spawn, io.StringIO]:
-    """``command`` run by /bin/sh in a pty ``columns`` wide, and the log of what it showed;
-    ``env`` over the test's environment (an empty value removes a variable)."""
-    full_env = {
-        **os.environ,
-        "TERM": "dumb",
-        "ASKCLI_NOTIFY": "none",  # what is shown never depends on the terminal running tests
-        "COLUMNS": str(columns),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        **env,
-    }
-    for key in [k for k, v in env.items() if v == ""]:
-        full_env.pop(key)
-    log = io.StringIO()
-    child = pexpect.spawn(
-        "/bin/sh",
-        ["-c", command],
-        env=full_env,
-        timeout=5,
-        encoding="utf-8",
-        dimensions=(24, columns),
-    )
-    child.logfile_read = log
-    return child, log
 
 
 class Terminal:
@@ -547,10 +510,10 @@ def test_skip_says_what_it_did_and_help_lists_every_word(tmp_path: Path, columns
     term.expect("Skipped question 1; answer it from the review.")
     term.expect("(e.g. 1,3): ")
     term.type("1")
-    term.expect("Submit? [y]: ")
-    term.type("")
+    term.expect("Answer question 1 first [1]: ")  # no [y]: nothing to submit yet
+    term.type("y")
     term.expect("! question 1 has no answer yet;")
-    term.type("1")
+    term.type("")  # Enter goes to it
     term.expect("Choose 1-4 [1]: ")
     term.type("")
     term.expect("Submit? [y]: ")

@@ -18,8 +18,8 @@ from askcli.questions.conclusion import Ending
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.options import RunOptions
 
-from .helpers import EXAMPLES, ROOT, askcli_path, call, question, run_askcli
-from .test_pty import WITHOUT_LINE_EDITING, Terminal
+from .helpers import EXAMPLES, ROOT, WITHOUT_LINE_EDITING, askcli_path, call, question, run_askcli
+from .test_pty import Terminal
 
 WIDTHS = [80, 40]
 

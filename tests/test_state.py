@@ -296,8 +296,9 @@ def test_skip_leaves_a_question_for_the_review() -> None:
     assert (state.at, state.answers) == (1, {})
     state = apply(state, Pick((1,)))
     assert state.mode is Mode.REVIEW
-    with pytest.raises(Refused, match="question 1 has no answer yet; type 1 to answer it"):
+    with pytest.raises(Refused, match="question 1 has no answer yet; Enter or 1 answers it"):
         reduce(state, Submit())
+    assert (apply(state, Default()).mode, apply(state, Default()).at) == (Mode.QUESTION, 0)
     state = apply(state, Reopen(1), Pick((2,)))
     assert state.mode is Mode.REVIEW
     assert apply(state, Submit()).outcome is Finish.SUBMITTED

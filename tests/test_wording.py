@@ -270,8 +270,8 @@ def test_the_initialize_response_s_capabilities_count_too() -> None:
 
 
 def test_the_seed_wording_still_requires_every_answer() -> None:
-    outcome = play(calls=[CALL], answers=["1", "s", "", "2", "1", ""])
-    assert "! question 2 has no answer yet; type 2 to answer it" in outcome.stderr
+    outcome = play(calls=[CALL], answers=["1", "s", "y", "", "2", ""])
+    assert "! question 2 has no answer yet; Enter or 2 answers it" in outcome.stderr
     assert json.loads(outcome.stdout[0])["content"].startswith("User has answered your questions")
 
 

@@ -138,7 +138,7 @@ QuestionCommand = (
     | Respond
 )
 ReviewCommand = (
-    Submit | NotSubmitted | Reopen | Back | Decline | Clarify | Help | FollowUp | Respond
+    Submit | Default | NotSubmitted | Reopen | Back | Decline | Clarify | Help | FollowUp | Respond
 )
 
 _WORDS: dict[str, Back | Skip | Decline | Clarify | Help] = {
@@ -371,12 +371,14 @@ def parse_question_line(
     other: bool = True,
     yesno: bool = False,
     extras: bool = False,
+    previews: Sequence[int] | None = None,
 ) -> QuestionCommand:
     """Read one line typed at a question with ``count`` choices (Other included when
     ``other``) and the option ``labels``. A command word (``b``, ``q``, ``skip``, ...) wins
     over a label spelled the same (type its number); an option's whole label wins over the
     ``n TEXT``, ``c TEXT`` and ``p N`` forms, so typing ``C compiler`` chooses that option,
-    never chats. At a yes/no question ``y`` and ``n`` answer it."""
+    never chats. At a yes/no question ``y`` and ``n`` answer it. ``previews``: the numbers
+    of the options that have one, when known (``p N`` says which)."""
     text = normalize(line)
     if not text:
         return Default()
@@ -402,16 +404,7 @@ def parse_question_line(
     if head == "c" and word[1:2].isspace():
         return Clarify(_text_after_command(line) or None)
     if head == "p" and (word == "p" or word[1].isspace() or word[1].isdigit()):
-        target = word[1:].strip()
-        options = count - 1 if other else count
-        if not re.fullmatch("[0-9]+", target):
-            raise Refused(f"say which option to preview: p N, with N from 1-{options}")
-        number = _number(target)
-        if not 1 <= number <= options:
-            raise Refused(
-                f"there is no option {_shown(number)} to preview; choose from 1-{options}"
-            )
-        return Preview(number)
+        return _preview(word[1:].strip(), count - 1 if other else count, previews)
     if text.startswith("{"):
         raise Refused(f"that looks like JSON, not an answer; type an option number from 1-{count}")
     if _ADJUST.fullmatch(text):  # whether they fit the question is the state's to say
@@ -423,6 +416,27 @@ def parse_question_line(
     if one_line is not None:
         return one_line
     raise Refused(f"type an option number from 1-{count}, or ? for help")
+
+
+def _preview(target: str, options: int, previews: Sequence[int] | None) -> Preview:
+    """``p N`` at a question of ``options`` options, of which ``previews`` have one (None:
+    not known): a refusal names those that do, rather than a range of options."""
+    if previews is None:
+        which = f"choose from 1-{options}"
+    elif not previews:
+        raise Refused("this question has no previews")
+    elif len(previews) == 1:
+        which = f"only option {previews[0]} has one"
+    else:
+        which = f"options {', '.join(map(str, previews))} have previews"
+    if not re.fullmatch("[0-9]+", target):
+        raise Refused(f"say which option to preview: p N; {which}")
+    number = _number(target)
+    if not 1 <= number <= options:
+        raise Refused(f"there is no option {_shown(number)} to preview; {which}")
+    if previews is not None and number not in previews:
+        raise Refused(f"option {number} has no preview; {which}")
+    return Preview(number)
 
 
 def parse_confirm(line: str, *, default: bool) -> Confirm:
@@ -439,10 +453,13 @@ def parse_confirm(line: str, *, default: bool) -> Confirm:
 
 def parse_review_line(line: str, *, count: int, extras: bool = False) -> ReviewCommand:
     """Read one line typed at the review screen of ``count`` questions (``extras``: ``m``
-    and ``r`` are taken). ``n`` and ``no`` answer ``Submit?`` too: not yet."""
+    and ``r`` are taken). ``n`` and ``no`` answer ``Submit?`` too: not yet. An empty line
+    is :class:`Default`: it submits, or goes to a question that still needs an answer."""
     text = normalize(line)
     word = text.lower()
-    if word in ("", "y", "yes"):
+    if not word:
+        return Default()
+    if word in ("y", "yes"):
         return Submit()
     if word in ("n", "no"):
         return NotSubmitted()

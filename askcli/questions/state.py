@@ -166,6 +166,12 @@ class AnswerState(NamedTuple):
             return chosen
         return (1,) if self.current.labels and self.current.recommended else None
 
+    def unanswered(self) -> list[int]:
+        """The questions (1-based) the review cannot submit without: required, no answer."""
+        return [
+            i + 1 for i, q in enumerate(self.questions) if q.required and q.text not in self.answers
+        ]
+
     def default_text(self) -> str | None:
         """What an empty line takes at a typed question: its answer, else the suggested."""
         question = self.current
@@ -561,17 +567,15 @@ def _moved_on(state: AnswerState) -> dict[str, Any]:
 
 
 def _review(state: AnswerState, action: Action) -> AnswerState:
-    if isinstance(action, Submit):
-        missing = [
-            i + 1
-            for i, q in enumerate(state.questions)
-            if q.required and q.text not in state.answers
-        ]
-        if missing:
+    if isinstance(action, Submit | Default):
+        missing = state.unanswered()
+        if not missing:
+            return _finish(state, Finish.SUBMITTED)
+        if isinstance(action, Submit):
             raise Refused(
-                f"question {missing[0]} has no answer yet; type {missing[0]} to answer it"
+                f"question {missing[0]} has no answer yet; Enter or {missing[0]} answers it"
             )
-        return _finish(state, Finish.SUBMITTED)
+        action = Reopen(missing[0])  # Enter: to what still needs an answer
     if isinstance(action, Reopen):
         i = action.number - 1
         if not 0 <= i < len(state.questions):

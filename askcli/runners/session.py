@@ -6,6 +6,7 @@ for harnesses that hand askcli their tool calls without the CLI.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
@@ -143,6 +144,26 @@ def _end_typed_line(conv: Conversation) -> None:
         conv.say("\n")
 
 
+ANSWER_HERE = (
+    "stdin held the call but no answer; to answer at this terminal, add --answers /dev/tty"
+)
+
+
+def _person_watching(conv: Conversation) -> bool:
+    """The calls come through a pipe with their answers (stdin is not a terminal) while a
+    person watches the screens at a terminal: a call piped in (``jq -n ... | askcli ask``)
+    ends at once with no answer, and they are told how to answer at the terminal."""
+    if not conv.options.calls_follow or conv.reader.interactive or conv.options.quiet:
+        return False
+    try:
+        if not os.isatty(conv.out.fileno()):
+            return False
+        os.close(os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY))  # a terminal to answer at
+    except (OSError, ValueError, AttributeError):
+        return False
+    return True
+
+
 def run(
     source: LineReader,
     conv: Conversation,
@@ -165,6 +186,7 @@ def run(
         nonlocal conv
         conv = conv.with_options(conv.options.told(found))
 
+    hint = answer is None and _person_watching(conv)
     if answer is None:
         answer = partial(answer_document, told=told)
     status = ExitStatus.ANSWERED
@@ -172,8 +194,12 @@ def run(
         for seq, document in enumerate(read_documents(source, conv.error, name=name), start=1):
             if on_document is not None:
                 on_document(document)
+            before = source.line
             reply = answer(document, conv, seq)
             _end_typed_line(conv)
+            if hint and reply.status is ExitStatus.NO_ANSWER and source.line == before:
+                conv.error(ANSWER_HERE)  # not one answer line came for the call
+                hint = False  # once: the calls after it end the same way
             for line in output_lines(reply.replies, reply.results, output):
                 out.write(line + "\n")
             out.flush()

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, TextIO
 
 from ..errors import LineTooLong, Withdrawn
-from ..escaping import visible
+from ..escaping import first_control, visible
 from ..lines import LineReader
 from ..questions.conclusion import Ending
 from . import editing
 from .options import RunOptions
-from .rendering import Style, terminal_text
+from .rendering import Style, terminal_text, wrap
 
 if TYPE_CHECKING:
     from .notify import Notice
@@ -52,14 +52,44 @@ def no_reply_within(seconds: float) -> str:
 
 TYPED_AHEAD = "(ignored what was typed before this question)"
 
+# what a person may have pressed, for the reason a line is refused
+_ARROWS = {"A": "Up", "B": "Down", "C": "Right", "D": "Left", "H": "Home", "F": "End"}
+_TILDE = {"1": "Home", "2": "Insert", "3": "Delete", "4": "End", "5": "Page Up", "6": "Page Down"}
+_KEYS = {
+    "\x1b": "Esc",
+    "\x7f": "Backspace",
+    "\x08": "Ctrl-H, Backspace",
+    **{f"\x1b{lead}{end}": f"the {key} key" for end, key in _ARROWS.items() for lead in "[O"},
+    **{f"\x1b[{n}~": f"the {key} key" for n, key in _TILDE.items()},
+}
+
+
+def control_refusal(line: str, *, secret: bool = False) -> str | None:
+    """Why ``line`` is not taken, when it holds a control character (a tab is text) or an
+    escape sequence: a key's code that a terminal without line editing passes on
+    (``\\x1b[D``, the Left key), a Ctrl key, a paste. Said visibly escaped; of a
+    ``secret`` line, only that it holds one. None for a line of text."""
+    found = first_control(line)
+    if found is None:
+        return None
+    if secret:
+        return "the line holds a control character, not text: it was not taken"
+    name = _KEYS.get(found)
+    if name is None and len(found) == 1 and found < " ":
+        name = f"Ctrl-{chr(ord(found) + 64)}"
+    elif name is None:
+        name = "a control character" if len(found) == 1 else "an escape sequence"
+    return f"{visible(found)} ({name}) is not text: the line was not taken"
+
 
 class _Screen:
     """What every view of one conversation shares (:meth:`Conversation.with_options`)."""
 
-    __slots__ = ("attention_due", "gone", "keys_shown", "open_line", "said")
+    __slots__ = ("apart", "attention_due", "gone", "keys_shown", "open_line", "said")
 
     def __init__(self, gone: bool) -> None:
         self.gone = gone  # the screens go nowhere: stderr is /dev/null, or the terminal went
+        self.apart: bool | None = None  # answers typed at a terminal, screens elsewhere
         self.open_line = False  # what was written last left the cursor after text
         self.attention_due = False  # the next prompt calls the person (--notify)
         self.said = 0  # writes to the person so far (what came last, for a host's lines)
@@ -128,6 +158,15 @@ class Conversation:
         self._screen.open_line = value
 
     @property
+    def apart(self) -> bool:
+        """The answers are typed at a terminal and the screens go elsewhere (a file,
+        another terminal): each line is written after its prompt, as a piped one is."""
+        screen = self._screen
+        if screen.apart is None:
+            screen.apart = editing.apart(self)
+        return screen.apart
+
+    @property
     def keys_shown(self) -> bool:
         """The keys of a choice question were shown in this run (they are shown once)."""
         return self._screen.keys_shown
@@ -192,7 +231,23 @@ class Conversation:
         what is on screen; False for a prompt that takes type-ahead, such as the next
         message to an agent). At a terminal the line is edited (:mod:`.editing`), with
         the earlier answers of its ``history`` kind under Up.
+
+        Every line a person types passes here: one that holds a control character or a
+        key's escape sequence is refused, saying which (:func:`control_refusal`), and the
+        prompt is shown again; it never reaches the agent.
         """
+        while True:
+            line = self._read_line(prompt, command, secret, fresh, history)
+            refused = None if line is None else control_refusal(line, secret=secret)
+            if refused is None:
+                return line
+            rows = wrap(f"! {refused}", self.style.width, rest="  ")
+            self.say("\n".join(self.style.warn(row) for row in rows) + "\n")
+
+    def _read_line(
+        self, prompt: str, command: bool, secret: bool, fresh: bool, history: str
+    ) -> str | None:
+        """One line as :meth:`read_answer` reads it, before it is looked at."""
         screen, options = self._screen, self._options
         if screen.attention_due:
             screen.attention_due = False
@@ -212,13 +267,13 @@ class Conversation:
                 if secret and hasattr(self.reader, "unechoed"):
                     with self.reader.unechoed():
                         line = self.reader.readline(options.timeout)
-                    if interactive:
+                    if interactive and not self.apart:  # (apart: the line is written)
                         self.say("\n")  # the Enter the terminal did not echo
                 else:
                     line = self.reader.readline(options.timeout)
                 break
             except LineTooLong as exc:
-                if not interactive:
+                if not interactive or self.apart:
                     self.say(f"(a line of {exc.size} characters)\n")
                 self.say(self.style.warn(f"! {exc}") + "\n")
         if line is None:
@@ -230,7 +285,7 @@ class Conversation:
             self.reader.unread(line)
             self.say("\n")
             return None
-        if not interactive and not screen.gone:
+        if (not interactive or self.apart) and not screen.gone:
             self.say(("(hidden)" if secret and line.strip() else visible(line)) + "\n")
         return line
 

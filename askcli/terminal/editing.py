@@ -1,16 +1,22 @@
 """Line editing at a terminal: Left/Right, Home/End, Backspace anywhere, Up/Down for earlier
 answers, with Python's :mod:`readline` (GNU readline or libedit).
 
-Only a person at a terminal gets it: the answers come from a terminal (stdin or ``--answers
-/dev/tty``) and the screens go to the same terminal. Pipes, files, a secret question, a
-missing ``readline`` module, a line already read into the reader's buffer or typed ahead
-whole, answers that share the terminal's stream with the calls (``ask -``: a call pasted,
-the Ctrl-D that ends the input, must keep their order with the answers), and a prompt too
-wide for a terminal that cannot wrap it (``TERM=dumb``) are read as before, by the reader.
+Only a person at a terminal gets it: the answers come from a terminal (stdin, ``--answers
+/dev/tty``, the terminal of an ssh session). A descriptor on ``/dev/tty`` has that device's
+number, not the terminal's own: it is the same terminal as another descriptor that is the
+controlling terminal too. When the screens go elsewhere (a file, another terminal,
+nowhere), the line is edited on the answer terminal itself, without the prompt (which is
+on the screens, with the line written after it once it is read: :func:`apart`). Pipes,
+files, a secret question, a missing ``readline`` module, a line already read into the
+reader's buffer or typed ahead whole, answers that share the terminal's stream with the
+calls (``ask -``: a call pasted, the Ctrl-D that ends the input, must keep their order with
+the answers), and a prompt too wide for a terminal that cannot wrap it (``TERM=dumb``) are
+read as before, by the reader.
 
 ``input()`` is what reaches readline from Python, and it edits only on descriptors 0 and 1.
 So, for the one read, the answer terminal is put on descriptor 0 and the screen's terminal
-on descriptor 1; stdout (the results, often a pipe) is put back before anything else runs,
+on descriptor 1 (screens elsewhere: the answer terminal on 1, and on 2 for readline's bell);
+stdout (the results, often a pipe) is put back before anything else runs,
 on every path: an answer, Ctrl-D, a timeout, a signal. Signals are blocked while the
 descriptors are swapped and put back. A ticker thread wakes the main thread every
 :data:`TICK` seconds (SIGALRM, to the main thread only) so that, while a line is edited,
@@ -21,7 +27,9 @@ History is kept in memory only, one list per kind of prompt (:data:`CHOICE`, :da
 :data:`MESSAGE`, :data:`INBOX`), at most :data:`HISTORY` lines each; readline's history is
 loaded with that kind's list for each read and never written to a file. The person's
 ``~/.inputrc`` (``~/.editrc`` for libedit) applies; bracketed paste is turned off, so that a
-pasted line ends at its line end as it does without editing.
+pasted line ends at its line end as it does without editing, and Tab inserts a tab, kept
+as it is without editing. A line that holds a control character is refused by the
+conversation (:func:`~askcli.terminal.conversation.control_refusal`) and never kept here.
 """
 
 from __future__ import annotations
@@ -39,6 +47,7 @@ from types import FrameType, ModuleType
 from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import AnswerTimeout, LineTooLong
+from ..escaping import first_control
 from ..lines import MAX_ANSWER_BYTES, FdLineReader, encode, terminal_mode
 from . import signals
 from .rendering import ROOM_TO_TYPE, display_width, terminal_text
@@ -118,8 +127,13 @@ def _readline(answers: int | None = None, screen: int | None = None) -> ModuleTy
 def _set_up(module: Any) -> None:
     module.set_auto_history(False)  # askcli adds the lines: never a secret, never a refusal
     module.set_completer(lambda text, state: None)  # no file names offered on Esc-Tab
-    if "libedit" not in (module.__doc__ or ""):
+    # a tab typed or pasted is text, kept as without editing (an ~/.inputrc's Tab that
+    # completes would drop it: there is nothing to complete)
+    if "libedit" in (module.__doc__ or ""):
+        module.parse_and_bind("bind ^I ed-insert")
+    else:
         module.parse_and_bind("set enable-bracketed-paste off")
+        module.parse_and_bind('"\\t": tab-insert')
 
 
 def _fd(stream: object) -> int | None:
@@ -131,18 +145,43 @@ def _fd(stream: object) -> int | None:
 
 
 def _same_terminal(one: int, other: int) -> bool:
+    """Both descriptors are on one terminal: the same device, or both on the controlling
+    terminal (one of them opened as ``/dev/tty``, which has a device number of its own)."""
     try:
-        return (
-            os.isatty(one) and os.isatty(other) and os.fstat(one).st_rdev == os.fstat(other).st_rdev
+        if not (os.isatty(one) and os.isatty(other)):
+            return False
+        return os.fstat(one).st_rdev == os.fstat(other).st_rdev or (
+            _controlling(one) and _controlling(other)
         )
     except OSError:
         return False
 
 
+def _controlling(fd: int) -> bool:
+    """``fd`` is on this process's controlling terminal (only there has it a foreground
+    process group to tell: ENOTTY elsewhere), on Linux and macOS alike."""
+    try:
+        os.tcgetpgrp(fd)
+    except OSError:
+        return False
+    return True
+
+
+def apart(conv: Conversation) -> bool:
+    """The answers are typed at a terminal and the screens go elsewhere: to a file, a pipe,
+    ``/dev/null`` or another terminal (``--answers /dev/tty 2>log``, another pane). A screen
+    that is no descriptor (``io.StringIO``) counts as the same: nothing is known of it."""
+    reader = conv.reader
+    if not isinstance(reader, FdLineReader) or not reader.interactive:
+        return False
+    screen = _fd(conv.out)
+    return screen is not None and not _same_terminal(reader.fd, screen)
+
+
 def editable(conv: Conversation, prompt: str = "", *, secret: bool) -> bool:
-    """The next line of ``conv`` is read with line editing: a person at a terminal, the
-    screens on the same terminal, nothing read ahead, not a secret, ``readline`` there, and
-    a ``prompt`` it can show whole."""
+    """The next line of ``conv`` is read with line editing: a person at a terminal, nothing
+    read ahead, not a secret, ``readline`` there, and a ``prompt`` it can show whole (on
+    the same terminal; a screen elsewhere shows it apart)."""
     reader = conv.reader
     if secret or not isinstance(reader, FdLineReader) or not reader.interactive:
         return False
@@ -153,8 +192,10 @@ def editable(conv: Conversation, prompt: str = "", *, secret: bool) -> bool:
     if _waiting(reader.fd):  # typed ahead for a prompt that keeps it: read as it was typed
         return False
     screen = _fd(conv.out)
-    if screen is None or not _same_terminal(reader.fd, screen):
+    if screen is None:  # an io.StringIO: not a person's screen
         return False
+    if conv.apart:  # the line is drawn on the answer terminal, without the prompt
+        return _readline(reader.fd, reader.fd) is not None
     if _scrolled_away(prompt.rpartition("\n")[2], screen, conv.style.width):
         return False
     return _readline(reader.fd, screen) is not None
@@ -192,18 +233,29 @@ def read_line(
     assert isinstance(reader, FdLineReader)
     module = _readline()
     assert module is not None
-    head, newline, last = prompt.rpartition("\n")
-    if newline:
-        conv.say(head + newline)
-    conv.open_line = bool(last)  # as if said: the cursor stays after the prompt
-    shown = _COLOUR.sub("\x01\\1\x02", terminal_text(last, colour=conv.style.colour))
     carried = _state.carried
     _state.carried = None
     start = carried[1] if carried is not None and carried[0] == kind and not fresh else ""
-    screen = _fd(conv.out)
-    assert screen is not None
+    drawing: contextlib.AbstractContextManager[int | None]
+    if conv.apart:  # the prompt on the screens, the line on the answer terminal
+        conv.say(prompt)
+        last = shown = ""
+        drawing = _drawing_on(reader.fd)
+    else:
+        head, newline, last = prompt.rpartition("\n")
+        if newline:
+            conv.say(head + newline)
+        conv.open_line = bool(last)  # as if said: the cursor stays after the prompt
+        shown = _COLOUR.sub("\x01\\1\x02", terminal_text(last, colour=conv.style.colour))
+        screen = _fd(conv.out)
+        assert screen is not None
+        drawing = contextlib.nullcontext(screen)
     try:
-        line = _edit(module, reader, screen, shown, kind, start, conv.options.timeout, conv.out)
+        with drawing as at:
+            if at is None:  # the answer terminal cannot be written: read as it is typed
+                return reader.readline(conv.options.timeout)
+            timeout = conv.options.timeout
+            line = _edit(module, reader, at, shown, kind, start, timeout, conv.out, conv.apart)
     except _Overlong as overlong:
         with contextlib.suppress(LineTooLong):
             reader.readline(conv.options.timeout)  # the rest of that line, read and dropped
@@ -219,8 +271,23 @@ def read_line(
     return line
 
 
+@contextlib.contextmanager
+def _drawing_on(answers: int) -> Iterator[int | None]:
+    """A descriptor that writes to the answer terminal (``answers`` is opened to read), for
+    readline to draw the line on; None when it cannot be opened."""
+    try:
+        fd = os.open(os.ttyname(answers), os.O_WRONLY | os.O_NOCTTY)
+    except OSError:
+        yield None
+        return
+    try:
+        yield fd
+    finally:
+        os.close(fd)
+
+
 def _remember(kind: str, line: str) -> None:
-    if not line.strip():
+    if not line.strip() or first_control(line) is not None:  # a refused line: not kept
         return
     kept = _state.histories.setdefault(kind, [])
     if kept and kept[-1] == line:
@@ -238,6 +305,7 @@ def _edit(
     start: str,
     timeout: float | None,
     out: TextIO,
+    apart: bool = False,
 ) -> str | _AsTyped | None:
     deadline = None if timeout is None else time.monotonic() + timeout
     live = [False]  # the ticks may act: input() is (about to be) waiting
@@ -267,7 +335,8 @@ def _edit(
         # line typed before is the terminal's own (readline would see Ctrl-D as a NUL)
         if _waiting(reader.fd):
             return _AsTyped()
-        with _keys(reader.fd), _at(reader.fd, screen, out), _ticking(tick, reader.watched):
+        at = _at(reader.fd, screen, out, bell=apart)
+        with _keys(reader.fd), at, _ticking(tick, reader.watched):
             return _read(module, kind, start, prompt, mask, live)
 
 
@@ -376,10 +445,13 @@ def _unblocked(mask: set[int | signal.Signals]) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _at(answers: int, screen: int, out: TextIO) -> Iterator[None]:
+def _at(answers: int, screen: int, out: TextIO, *, bell: bool = False) -> Iterator[None]:
     """Descriptor 0 reads the answer terminal and 1 writes to the screen's, for ``input()``;
-    sys.stdin and sys.stdout say so. Everything is put back on the way out."""
-    with _on(0, answers), _on(1, screen), _standard(out), _environment():
+    sys.stdin and sys.stdout say so. ``bell``: 2 writes there too (GNU readline rings its
+    bell on stderr: on the terminal being typed at, never into a log the screens go to).
+    Everything is put back on the way out."""
+    bells = _on(2, screen) if bell else contextlib.nullcontext()
+    with _on(0, answers), _on(1, screen), bells, _standard(out), _environment():
         yield
 
 

@@ -212,7 +212,11 @@ def prompt(state: AnswerState, width: int = 80, *, secret: bool = False) -> str:
     if state.mode is Mode.CLARIFY_TEXT:
         return "What would you like to clarify? "
     if state.mode is Mode.REVIEW:
-        return "Submit? [y]: "
+        missing = state.unanswered()
+        # [y] only where an empty line submits: else it goes to what needs an answer
+        return (
+            f"Answer question {missing[0]} first [{missing[0]}]: " if missing else "Submit? [y]: "
+        )
     if state.mode is Mode.CONFIRM_DECLINE:
         total = len(state.questions)
         what = "the question" if total == 1 else f"all {total} questions"
@@ -255,6 +259,10 @@ def review_block(data: AskInput, state: AnswerState, style: Style) -> str:
     count = len(data.questions)
     change = "1 changes the answer" if count == 1 else f"1-{count} changes an answer"
     hint = f"Enter or y submits, {change}, b goes back, q declines, ? for help."
+    missing = state.unanswered()
+    if missing:  # Enter cannot submit yet
+        first = f"Question {missing[0]} needs an answer first"
+        hint = f"{first}: Enter goes to it, q declines, ? for help."
     lines += wrap(hint, style.width)
     return "\n".join(lines) + "\n"
 
@@ -292,6 +300,19 @@ def resumed(data: AskInput, state: AnswerState, style: Style) -> str:
 
 
 RESUME_PROMPT = "Resume? [Y/n] "
+REPLACED_SHOWN = 40  # columns of each replaced answer shown
+
+
+def replaced(answers: list[tuple[int, str]], style: Style) -> str:
+    """Said when a one-line answer replaced answers resumed from before (question index,
+    the answer it replaced): they are never replaced unsaid."""
+    what = "the answer" if len(answers) == 1 else "the answers"
+    each = ", ".join(
+        f'question {i + 1} (was "{truncate(visible(answer), REPLACED_SHOWN)}")'
+        for i, answer in answers
+    )
+    text = f"Replaced {what} kept from before: {each}."
+    return "\n".join(wrap(text, style.width, rest="  ")) + "\n"
 
 
 def skipped(index: int) -> str:
@@ -347,7 +368,7 @@ HELP_FOOTER = (
 )
 
 REVIEW_HELP = (
-    ("Enter y", "submit these answers (yes too)"),
+    ("Enter y", "submit these answers (yes too); while a question has no answer, Enter goes to it"),
     ("n no", "do not submit yet (then a number, b or q)"),
     ("N", "change the answer to question N"),
     ("b back", "back to the last question"),

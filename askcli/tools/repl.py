@@ -7,14 +7,16 @@ returns the final state and how the conversation ended.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import AnswerTimeout, Refused
+from ..escaping import first_control
 from ..questions.answers import (
     Help,
     Notes,
     NotSubmitted,
+    OneLine,
     Preview,
     Skip,
     parse_confirm,
@@ -112,6 +114,7 @@ def ask_questions(
     if data.title and not quiet:
         conv.say(screens.title_block(data.title, conv.style))
     try:
+        kept: Mapping[str, str] = {}  # answers resumed: a one-line answer says what it replaced
         if state is not fresh and state != fresh:
             conv.say(screens.resumed(data, state, conv.style))
             going_on = _ask_resume(conv)
@@ -120,6 +123,8 @@ def ask_questions(
             if not going_on:
                 state = fresh
                 drop()
+            else:
+                kept = state.answers
         while state.mode is not Mode.DONE:
             if not quiet:  # screens nobody sees are not made
                 view = (Mode.REVIEW if state.mode is Mode.REVIEW else Mode.QUESTION, state.at)
@@ -168,10 +173,9 @@ def ask_questions(
                     continue
                 if Mode.CONFIRM_DECLINE not in (before.mode, state.mode):
                     keep(line)
-                if isinstance(meaning, Notes):
-                    conv.say(screens.notes_saved(state.notes, state.at))
-                elif isinstance(meaning, Skip):
-                    conv.say(screens.skipped(before.at))
+                said = _what_changed(meaning, before, state, kept, conv.style)
+                if said:
+                    conv.say(said)
     except AnswerTimeout:
         conv.say("\n")
         return Conclusion(state, Ending.TIMEOUT)
@@ -179,6 +183,31 @@ def ask_questions(
         conv.say("\n")
         return Conclusion(state, Ending.INTERRUPTED)
     return Conclusion(state, Ending.DONE)
+
+
+def _what_changed(
+    meaning: Action,
+    before: AnswerState,
+    after: AnswerState,
+    kept: Mapping[str, str],
+    style: Style,
+) -> str:
+    """What is said after a line moved the state on: notes saved, a question skipped, the
+    answers resumed from before that a one-line answer replaced (never silently)."""
+    if isinstance(meaning, Notes):
+        return screens.notes_saved(after.notes, after.at)
+    if isinstance(meaning, Skip):
+        return screens.skipped(before.at)
+    if not isinstance(meaning, OneLine) or not kept:
+        return ""
+    replaced = [
+        (i, kept[q.text])
+        for i, q in enumerate(before.questions)
+        if q.text in kept
+        and before.answers.get(q.text) == kept[q.text]  # still the resumed answer
+        and after.answers.get(q.text) != kept[q.text]
+    ]
+    return screens.replaced(replaced, style) if replaced else ""
 
 
 def _typing(state: AnswerState) -> bool:
@@ -212,6 +241,7 @@ def interpret(
         other=question.has_other,
         yesno=question.yesno,
         extras=state.extras,
+        previews=[n for n, preview in enumerate(question.previews, start=1) if preview],
     )
 
 
@@ -233,8 +263,12 @@ def replay(data: AskInput, state: AnswerState, lines: Sequence[str]) -> AnswerSt
 
     Kept lines never end the call: where one would submit it, the person gets the review
     instead, so a resumed call is always shown before it is submitted; a kept decline is
-    dropped and the person decides again."""
+    dropped and the person decides again. A kept line that a person could not type now
+    (a control character, :func:`~askcli.terminal.conversation.control_refusal`) is
+    skipped."""
     for line in lines:
+        if first_control(line) is not None:
+            continue
         try:
             meaning = interpret(data, state, line)
             if isinstance(meaning, Help | Preview | NotSubmitted):
