@@ -12,6 +12,7 @@ come through as lone surrogates (``surrogateescape``) for the consumer to refuse
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import select
 import stat
@@ -56,6 +57,10 @@ class LineReader(Protocol):
         """At a terminal, drop what was typed and not yet read (nothing elsewhere); True
         when something was dropped. ``keep_calls``: the calls share the stream, and a line
         that begins a JSON document, with all after it, is kept (a pasted next call)."""
+
+    @property
+    def hung_up(self) -> bool:
+        """The terminal the lines come from went away (its end was not a Ctrl-D)."""
 
 
 def each_line(stream: IO[bytes], handle: Callable[[str, int], None], keep: int) -> None:
@@ -155,6 +160,10 @@ class BufferedLineReader:
     @property
     def at_end(self) -> bool:
         return self._eof and self._pos >= len(self._buf) and not self._held
+
+    @property
+    def hung_up(self) -> bool:
+        return False  # only a terminal hangs up (FdLineReader)
 
     def unread(self, text: str, *, line_end: bool = True) -> None:
         data = encode(text) + (b"\n" if line_end else b"")
@@ -319,6 +328,21 @@ class FdLineReader(BufferedLineReader):
             self._wait = stat.S_ISFIFO(os.fstat(fd).st_mode)
         except OSError:
             self._wait = False
+
+    @property
+    def hung_up(self) -> bool:
+        """The terminal read here went away (an SSH connection dropped, a terminal window
+        closed): it no longer answers as a terminal (EIO), where after a Ctrl-D it does.
+        Its reads end as a Ctrl-D's would, whether or not SIGHUP reached askcli."""
+        if not self.interactive:
+            return False
+        import termios  # POSIX only, as askcli is
+
+        try:
+            termios.tcgetattr(self.fd)
+        except termios.error as exc:
+            return bool(exc.args) and exc.args[0] == errno.EIO
+        return False
 
     def unechoed(self) -> contextlib.AbstractContextManager[None]:
         """Lines read inside are not echoed by the terminal (a secret answer); nothing
