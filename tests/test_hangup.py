@@ -265,7 +265,7 @@ def test_the_mcp_server_started_by_nohup_outlives_a_sighup(tmp_path: Path) -> No
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=exit_env(tmp_path),
-        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),  # noqa: PLW1509
+        preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_IGN),
     )
     try:
         assert proc.stderr is not None
