@@ -284,3 +284,39 @@ def test_the_mcp_server_started_by_nohup_outlives_a_sighup(tmp_path: Path) -> No
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+@pytest.mark.parametrize("sighup", ["delivered", "withheld"])
+@pytest.mark.parametrize("host", ["claude", "acp"])
+def test_a_host_whose_stdout_is_the_terminal_that_hung_up_exits_129(
+    host: str, sighup: str, tmp_path: Path
+) -> None:
+    """``askcli claude`` and ``askcli acp`` as a person runs them over SSH: every stream on
+    the one terminal, which goes away at a question."""
+    if host == "claude":
+        args = ["claude", "--claude-bin", str(FAKE_CLAUDE), "go"]
+        env = {"FAKE_CLAUDE_MODE": "ask", "FAKE_CLAUDE_TOOL": "AskUserQuestion"}
+        prompt = "Choose 1-"
+    else:
+        pytest.importorskip("acp", reason="the ACP SDK is not installed")
+        script, log = tmp_path / "script.json", tmp_path / "log.jsonl"
+        script.write_text(json.dumps({"turns": [[ACP_PERMISSION]]}))
+        args = [
+            "acp",
+            "--prompt",
+            "go",
+            "--",
+            sys.executable,
+            str(ACP_AGENT),
+            str(script),
+            str(log),
+        ]
+        env, prompt = {}, "Choose 1-2, y = 1, n = 2: "
+    term = GoneTerminal(args, tmp_path, sighup=sighup, env=env, stdout_here=True)
+    try:
+        term.expect(prompt)
+        term.hang_up()
+        code, _ = term.finish()
+    finally:
+        term.close()
+    assert code == 129
