@@ -393,3 +393,20 @@ class GoneTerminal:
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
+
+
+def processes_under(folder: Path) -> list[str]:
+    """The processes (but this one) whose command line names ``folder`` or that run in it:
+    ``pid command``, to be shown when a test finds any left behind."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            cwd = os.readlink(entry / "cwd")
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        if str(folder) in command or cwd.startswith(str(folder)):
+            found.append(f"{entry.name} {command.strip()}")
+    return found

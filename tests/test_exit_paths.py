@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -184,3 +185,34 @@ def test_a_signal_while_check_reads_gives_its_status(
     assert proc.returncode == status
     if stderr is None:
         assert "Traceback" not in (tmp_path / "stderr").read_text()
+
+
+@pytest.mark.parametrize(("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
+def test_a_signal_while_a_command_is_set_up_gives_its_status(
+    sig: signal.Signals, status: int, tmp_path: Path
+) -> None:
+    """``askcli doctor`` waiting for a PostgreSQL server that never answers: a command that
+    asks nothing and runs no guarded work. Its status is the signal's, said by askcli (an
+    exit, not a death by the signal), and no traceback."""
+    pytest.importorskip(
+        "psycopg", reason="psycopg is not installed (pip install 'askcli[postgres]')"
+    )
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        server.settimeout(20)
+        port = server.getsockname()[1]
+        url = f"postgresql://nobody@127.0.0.1:{port}/db?connect_timeout=30&sslmode=disable"
+        proc = subprocess.Popen(
+            [str(askcli_path()), "doctor"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=exit_env(tmp_path, ASKCLI_INBOX=url),
+        )
+        connection, _ = server.accept()  # askcli is waiting for the server's first word
+        with connection:
+            proc.send_signal(sig)
+            _, err = proc.communicate(timeout=10)
+    assert proc.returncode == status, err.decode()
+    assert b"Traceback" not in err

@@ -74,6 +74,9 @@ _NO_ARGS_IS_HELP: tuple[type[click.UsageError], ...] = (
 
 
 def main() -> None:
+    # at once: a signal while a command is set up (the agents' SDKs take a while to import)
+    # gives its status, quietly; the commands that ask put in their own handling again
+    signals.install()
     CLOSED_AT_START.update(reopen_closed_fds())
     if 1 in CLOSED_AT_START:
         say_err("askcli: stdout is closed: nobody is left to read a result\n")
