@@ -58,10 +58,6 @@ class LineReader(Protocol):
         when something was dropped. ``keep_calls``: the calls share the stream, and a line
         that begins a JSON document, with all after it, is kept (a pasted next call)."""
 
-    @property
-    def hung_up(self) -> bool:
-        """The terminal the lines come from went away (its end was not a Ctrl-D)."""
-
 
 def each_line(stream: IO[bytes], handle: Callable[[str, int], None], keep: int) -> None:
     """Read ``stream`` to its end in bounded lines (another process's stderr): each line's
@@ -160,10 +156,6 @@ class BufferedLineReader:
     @property
     def at_end(self) -> bool:
         return self._eof and self._pos >= len(self._buf) and not self._held
-
-    @property
-    def hung_up(self) -> bool:
-        return False  # only a terminal hangs up (FdLineReader)
 
     def unread(self, text: str, *, line_end: bool = True) -> None:
         data = encode(text) + (b"\n" if line_end else b"")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from ..errors import LineTooLong, Withdrawn
 from ..escaping import visible
-from ..lines import LineReader
+from ..lines import FdLineReader, LineReader
 from ..questions.conclusion import Ending
 from . import editing, signals
 from .options import RunOptions
@@ -222,7 +222,7 @@ class Conversation:
                     self.say(f"(a line of {exc.size} characters)\n")
                 self.say(self.style.warn(f"! {exc}") + "\n")
         if line is None:
-            if interactive and self.reader.hung_up:
+            if isinstance(self.reader, FdLineReader) and self.reader.hung_up:
                 signals.hung_up()  # not a Ctrl-D: the terminal went away, as SIGHUP says
             self.say("\n")
             return None
