@@ -59,12 +59,8 @@ COMMANDS: dict[str, tuple[list[str], str, int]] = {
     "help": (["ask", "--help"], "", 0),
 }
 # what prints on stdout, and what each stdout that cannot be written then gives
-PRINTING = [
-    name
-    for name in COMMANDS
-    if name not in {"ask usage", "inbox", "inbox list", "inbox answer", "hook", "hook unusable"}
-    and name not in {"mcp", "claude", "acp"}
-]
+SILENT = {"ask usage", "inbox", "inbox list", "inbox answer", "hook", "hook unusable", "mcp"}
+PRINTING = [name for name in COMMANDS if name not in SILENT | {"acp"}]  # acp: an empty turn
 STDOUT_STATUS = {"gone-terminal": 74, "closed-pipe": 141, "full": 74}
 
 
@@ -101,8 +97,12 @@ def run_with(
     finally:
         os.close(out)
         os.close(err)
-    read = lambda path, kept: path.read_text() if kept is None and path.exists() else ""  # noqa: E731
-    return code, read(out_path, stdout), read(err_path, stderr)
+    return code, got(out_path, stdout), got(err_path, stderr)
+
+
+def got(path: Path, unwritable_kind: str | None) -> str:
+    """What the file at ``path`` got; nothing when the stream was an unwritable one."""
+    return path.read_text() if unwritable_kind is None and path.exists() else ""
 
 
 @pytest.mark.parametrize("name", COMMANDS)
