@@ -33,7 +33,7 @@ MCP_CONFORMANCE := .cache/mcp-conformance/.installed-$(MCP_CONFORMANCE_VERSION)-
 CODEX := .cache/codex/.installed-$(CODEX_VERSION)
 
 .DEFAULT_GOAL := help
-.PHONY: help install claude-code claude-code-current acp-agents mcp-clients run try-claude try-acp test faults fuzz lint bench docs clean
+.PHONY: help install claude-code claude-code-current acp-agents gemini-cli mcp-clients run try-claude try-acp test faults fuzz lint bench docs clean
 
 help: ## list the targets
 	@grep -E '^[a-z][a-z0-9_-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -57,11 +57,14 @@ install: $(VENV)/.test ## create .venv and install askcli with its test tools
 run: install ## answer the bundled example call at this terminal
 	@$(BIN)/askcli ask $(EXAMPLE); echo "(askcli exited with status $$?)" >&2
 
+# The try's own line says askcli's status. Ctrl-C: the shell ignores it, so that make adds no
+# line of its own (make itself then ends by it: 130); Python starts ignoring it too, so that
+# none comes as a traceback while it starts, and the try takes it from its first line on.
 try-claude: install claude-code ## askcli claude offline: the real Claude Code on a scripted stand-in model
-	@$(BIN)/python examples/offline.py claude; echo "(askcli exited with status $$?)" >&2
+	@trap '' INT; $(BIN)/python examples/offline.py claude || true
 
-try-acp: install acp-agents ## askcli acp offline: the real Gemini CLI over ACP on canned replies
-	@$(BIN)/python examples/offline.py acp; echo "(askcli exited with status $$?)" >&2
+try-acp: install gemini-cli ## askcli acp offline: the real Gemini CLI over ACP on canned replies
+	@trap '' INT; $(BIN)/python examples/offline.py acp || true
 
 # $(call npm_claude_code,FOLDER,VERSION): that release into FOLDER, then touch the target; without
 # npm, or when npm fails, a message and no target (the tests against it then skip, saying why)
@@ -113,6 +116,8 @@ $(CODEX_ACP):
 
 
 acp-agents: $(GEMINI_CLI) $(CLAUDE_AGENT_ACP) $(CLAUDE_AGENT_ACP_CURRENT) $(OPENCODE) $(CODEX_ACP) ## install Gemini CLI, claude-agent-acp (two releases), OpenCode and codex-acp (npm) for the ACP tests, once
+
+gemini-cli: $(GEMINI_CLI) ## install Gemini CLI alone (npm), the agent make try-acp uses, once
 
 claude-code: $(CLAUDE_CODE) ## install the real Claude Code 2.1.197 (npm) for the tests, once
 

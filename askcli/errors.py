@@ -14,7 +14,12 @@ class UsageError(AskcliError):
 
 
 class OutputFailed(AskcliError):
-    """stdout refused what askcli wrote (a full disk, ``/dev/full``, an I/O error)."""
+    """stdout refused what askcli wrote (a full disk, ``/dev/full``, an I/O error);
+    ``errno`` is the error's number (``errno.EIO``: a terminal that went away)."""
+
+    def __init__(self, message: str, errno: int | None = None) -> None:
+        super().__init__(message)
+        self.errno = errno
 
 
 class BadFixture(AskcliError, ValueError):

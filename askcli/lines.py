@@ -12,6 +12,7 @@ come through as lone surrogates (``surrogateescape``) for the consumer to refuse
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import select
 import stat
@@ -319,6 +320,21 @@ class FdLineReader(BufferedLineReader):
             self._wait = stat.S_ISFIFO(os.fstat(fd).st_mode)
         except OSError:
             self._wait = False
+
+    @property
+    def hung_up(self) -> bool:
+        """The terminal read here went away (an SSH connection dropped, a terminal window
+        closed): it no longer answers as a terminal (EIO), where after a Ctrl-D it does.
+        Its reads end as a Ctrl-D's would, whether or not SIGHUP reached askcli."""
+        if not self.interactive:
+            return False
+        import termios  # POSIX only, as askcli is
+
+        try:
+            termios.tcgetattr(self.fd)
+        except termios.error as exc:
+            return bool(exc.args) and exc.args[0] == errno.EIO
+        return False
 
     def unechoed(self) -> contextlib.AbstractContextManager[None]:
         """Lines read inside are not echoed by the terminal (a secret answer); nothing

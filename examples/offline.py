@@ -4,16 +4,22 @@
     python examples/offline.py claude   # the real Claude Code on a local stand-in API
     python examples/offline.py acp      # the real Gemini CLI over ACP, on canned replies
 
-(`make try-claude` and `make try-acp` install the agents first.) The model asks you one
-question and then for a permission to write a file, in a temporary folder that is removed
-afterwards; nothing leaves this machine. What you answer goes back to the agent, and its last
-message is printed on stdout.
+(`make try-claude` and `make try-acp` install the agents first.) Claude Code's scripted model
+asks you one question (AskUserQuestion) and then for a permission to write a file; Gemini
+CLI's canned replies ask for the permission alone (Gemini CLI has no question tool over ACP).
+All of it happens in a temporary folder that is removed afterwards; nothing leaves this
+machine. What you answer goes back to the agent, its last message is printed on stdout, and
+one line says askcli's exit status.
+
+Ctrl-C is askcli's to handle while it runs (it declines, or ends the session: status 130);
+before it starts, it ends the try at once, quietly, with 130 as well.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -26,6 +32,7 @@ ASKCLI = Path(sys.executable).with_name("askcli")
 CLAUDE = ROOT / ".cache/claude-code/node_modules/.bin/claude"
 GEMINI = ROOT / ".cache/gemini-cli/node_modules/.bin/gemini"
 STAND_IN = ROOT / "tests/peers/mock_anthropic.py"
+INTERRUPTED = 130  # Ctrl-C, as askcli and a shell report it
 
 QUESTION = {
     "questions": [
@@ -72,7 +79,8 @@ def try_claude(scratch: Path) -> int:
     port = free_port()
     log = scratch / "requests.jsonl"
     serve = ["--port", str(port), "--scenario", str(scenario), "--log", str(log)]
-    api = subprocess.Popen([sys.executable, str(STAND_IN), *serve])
+    # a session of its own: the terminal's Ctrl-C is askcli's, never the stand-in's
+    api = subprocess.Popen([sys.executable, str(STAND_IN), *serve], start_new_session=True)
     try:
         for _ in range(200):  # until it listens
             with socket.socket() as s:
@@ -91,7 +99,7 @@ def try_claude(scratch: Path) -> int:
         (scratch / "home").mkdir()
         prompt = "Set up date formatting for this project."
         command = [str(ASKCLI), "claude", "--claude-bin", str(CLAUDE), prompt]
-        return subprocess.run(command, env=env, cwd=scratch / "work", check=False).returncode
+        return run_askcli(command, env, scratch / "work")
     finally:
         api.kill()
         api.wait()
@@ -146,7 +154,15 @@ def try_acp(scratch: Path) -> int:
     agent = [str(GEMINI), "--acp", "--model", "gemini-2.5-flash"]
     agent += ["--fake-responses-non-strict", str(fake)]
     command = [str(ASKCLI), "acp", "--prompt", "Write a note about date formatting.", "--"]
-    return subprocess.run(command + agent, env=env, cwd=scratch / "work", check=False).returncode
+    return run_askcli(command + agent, env, scratch / "work")
+
+
+def run_askcli(command: list[str], env: dict[str, str], cwd: Path) -> int:
+    """askcli in the foreground; its exit status. From here on Ctrl-C is askcli's alone: this
+    process ignores it (askcli starts ignoring it too, so that one pressed while Python
+    starts is no traceback, and puts in its own handling at once)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return subprocess.run(command, env=env, cwd=cwd, check=False).returncode
 
 
 def main() -> int:
@@ -154,14 +170,21 @@ def main() -> int:
     which = tries.get(sys.argv[1]) if len(sys.argv) == 2 else None
     if which is None:
         sys.exit(__doc__)
-    with tempfile.TemporaryDirectory(prefix="askcli-try-") as folder:
-        scratch = Path(folder)
-        (scratch / "work").mkdir()
-        status = which(scratch)
-        notes = scratch / "work" / "NOTES.md"
-        if notes.exists():
-            print(f"(NOTES.md was written: {notes.read_text().strip()!r})", file=sys.stderr)
-        return status
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # make starts it ignoring Ctrl-C
+    try:
+        # the agents' children may still write in the folder for a moment after they end
+        with tempfile.TemporaryDirectory(prefix="askcli-try-", ignore_cleanup_errors=True) as folder:
+            scratch = Path(folder)
+            (scratch / "work").mkdir()
+            status = which(scratch)
+            notes = scratch / "work" / "NOTES.md"
+            if notes.exists():
+                print(f"(NOTES.md was written: {notes.read_text().strip()!r})", file=sys.stderr)
+    except KeyboardInterrupt:  # Ctrl-C before askcli started: the stand-in is ended already
+        print("(interrupted before askcli started)", file=sys.stderr)
+        return INTERRUPTED
+    print(f"(askcli exited with status {status})", file=sys.stderr)
+    return status
 
 
 if __name__ == "__main__":

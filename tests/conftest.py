@@ -16,6 +16,7 @@ os.environ.setdefault("ASKCLI_LEASE", "5")
 from askcli.inbox.postgres_store import GRACE
 from tests.postgres import Cluster, ClusterUnavailable
 from tests.real_agents import RELEASES
+from tests.sshd import Sshd, SshdUnavailable
 from tests.test_inbox_pty import Queue
 
 FAULTS = Path(__file__).resolve().parent / "faults"
@@ -99,3 +100,23 @@ def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
     yield postgres_cluster.url(name)
     if postgres_cluster.running:
         postgres_cluster.drop_database(name)
+
+
+@pytest.fixture(scope="session")
+def sshd() -> Iterator[Sshd]:
+    """The session's throwaway OpenSSH server on 127.0.0.1 (tests/sshd.py), started on first
+    use and stopped at the end; the tests using it skip, saying why, when it cannot be had."""
+    try:
+        server = Sshd()
+    except SshdUnavailable as exc:
+        pytest.skip(f"no sshd: {exc}")
+    atexit.register(server.close)  # an interrupted session (its watchdog covers a killed one)
+    try:
+        try:
+            server.start()
+        except SshdUnavailable as exc:
+            pytest.skip(f"no sshd: {exc}")
+        yield server
+    finally:
+        server.close()
+        atexit.unregister(server.close)

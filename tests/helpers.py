@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import copy
+import fcntl
 import io
 import json
 import os
+import select
+import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -266,3 +271,176 @@ def pty_shell(
     )
     child.logfile_read = log
     return child, log
+
+
+# -- streams that cannot be written, terminals that go away ----------------------------------
+
+UNWRITABLE = ("gone-terminal", "closed-pipe", "full")
+
+
+def unwritable(kind: str) -> int:
+    """A descriptor whose writes fail as ``kind`` says: ``gone-terminal`` a terminal whose
+    other end is closed (EIO), ``closed-pipe`` a pipe nobody reads (EPIPE), ``full``
+    ``/dev/full`` (ENOSPC). The caller closes it."""
+    if kind == "gone-terminal":
+        master, slave = os.openpty()
+        os.close(master)
+        return slave
+    if kind == "closed-pipe":
+        read, write = os.pipe()
+        os.close(read)
+        return write
+    assert kind == "full", kind
+    return os.open("/dev/full", os.O_WRONLY)
+
+
+def exit_env(tmp_path: Path, **env: str) -> dict[str, str]:
+    """The environment of an askcli whose exit is tested: its own state, no colour, and its
+    standard streams buffered as Python buffers them by default (without the
+    PYTHONUNBUFFERED of the environment the tests may run in, which would hide a write
+    left in a buffer that fails at exit)."""
+    full = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    full.update(
+        NO_COLOR="1",
+        TERM="dumb",
+        ASKCLI_NOTIFY="none",
+        XDG_STATE_HOME=str(tmp_path / "state"),
+        ASKCLI_INBOX=str(tmp_path / "inbox.db"),
+    )
+    full.update(env)
+    return full
+
+
+def handles(pid: int, sig: signal.Signals) -> bool:
+    """Process ``pid`` has a handler of its own for ``sig`` (``SigCgt`` in /proc): askcli's
+    are in (Python's own for SIGINT is there from the start)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
+    return bool(int(caught.split()[1], 16) >> (sig - 1) & 1)
+
+
+SIGHUP_FATES = ("delivered", "ignored", "withheld")
+
+
+class GoneTerminal:
+    """askcli on a terminal (a pty) whose other end only this test holds: :meth:`hang_up`
+    closes it, and the terminal really goes away, as when an SSH connection drops: its
+    reads end (or fail with EIO), its writes fail with EIO, and the kernel sends SIGHUP to
+    the session's leader.
+
+    ``sighup``: ``delivered``, askcli leads the session and gets SIGHUP; ``ignored``, askcli
+    leads it but was started with SIGHUP ignored (``nohup``); ``withheld``, a shell leads
+    it, traps SIGHUP and does not pass it on, and askcli runs in its foreground (a wrapper,
+    or a login shell that does not forward it). stderr is the terminal; stdout a file, or
+    the terminal too (``stdout_here``); stdin the terminal, or the descriptor ``stdin``
+    (the answers come from elsewhere). ``program``: what runs instead of the installed
+    askcli."""
+
+    def __init__(
+        self,
+        args: Sequence[str],
+        tmp_path: Path,
+        *,
+        sighup: str = "delivered",
+        stdout_here: bool = False,
+        stdin: int | None = None,
+        env: dict[str, str] | None = None,
+        columns: int = 80,
+        program: Sequence[str] = (),
+    ) -> None:
+        assert sighup in SIGHUP_FATES, sighup
+        self.sighup = sighup
+        self.out = tmp_path / "stdout.json"
+        self.rc = tmp_path / "rc"
+        self.shown = b""
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
+        argv = [*(program or [str(askcli_path())]), *args]
+        if sighup == "withheld":
+            script = f'trap : HUP; "$@"; echo $? > "{self.rc}"'
+            argv = ["/bin/sh", "-c", script, "sh", *argv]
+        stdout = slave if stdout_here else os.open(self.out, os.O_WRONLY | os.O_CREAT, 0o600)
+
+        def leader() -> None:  # in the child: its own session, the pty its terminal
+            os.setsid()
+            fcntl.ioctl(2, termios.TIOCSCTTY, 0)
+            if sighup == "ignored":
+                signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=slave if stdin is None else stdin,
+            stdout=stdout,
+            stderr=slave,
+            env=exit_env(tmp_path, COLUMNS=str(columns), **(env or {})),
+            cwd=tmp_path,
+            preexec_fn=leader,
+        )
+        os.close(slave)  # the child's copies alone: no process of the tests holds it open
+        if not stdout_here:
+            os.close(stdout)
+
+    def expect(self, text: str, timeout: float = 5) -> None:
+        """Wait until the terminal showed ``text``; fail showing everything it showed."""
+        deadline = time.monotonic() + timeout
+        while text.encode() not in self.shown:
+            left = deadline - time.monotonic()
+            ready = select.select([self.master], [], [], max(left, 0))[0] if left > 0 else []
+            data = b""
+            if ready:
+                try:
+                    data = os.read(self.master, 65536)
+                except OSError:  # EIO: nothing holds the terminal any more
+                    data = b""
+            if not data:
+                pytest.fail(f"did not see {text!r}; the terminal showed:\n{self.screen}")
+            self.shown += data
+
+    @property
+    def screen(self) -> str:
+        return self.shown.decode("utf-8", "replace")
+
+    def hang_up(self) -> None:
+        """Close the terminal's other end: the last holder of it, so it hangs up."""
+        os.close(self.master)
+        self.master = -1
+
+    def finish(self, timeout: float = 10) -> tuple[int, str]:
+        """askcli's exit status (as its wrapper saw it, for ``withheld``) and its stdout."""
+        try:
+            code = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.close()
+            pytest.fail(f"askcli did not exit after the hang-up; it showed:\n{self.screen}")
+        if self.sighup == "withheld":
+            assert self.rc.exists(), f"the wrapper ended with {code} and no status"
+            code = int(self.rc.read_text())
+        return code, self.out.read_text() if self.out.exists() else ""
+
+    def close(self) -> None:
+        if self.master >= 0:
+            os.close(self.master)
+            self.master = -1
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+
+def processes_under(folder: Path) -> list[str]:
+    """The processes (but this one) whose command line names ``folder`` or that run in it:
+    ``pid command``, to be shown when a test finds any left behind."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            cwd = os.readlink(entry / "cwd")
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        if str(folder) in command or cwd.startswith(str(folder)):
+            found.append(f"{entry.name} {command.strip()}")
+    return found

@@ -14,6 +14,7 @@ import pexpect
 import pytest
 
 from .helpers import EXAMPLES, askcli_path, poll, pty_shell, run_askcli
+from .sshd import Sshd, remote
 
 LIBRARY = EXAMPLES / "library.json"
 PROMPT = "Choose 1-4 [1]: "
@@ -132,28 +133,17 @@ def test_a_secret_typed_at_a_terminal_whose_screens_go_to_a_file(tmp_path: Path)
     assert "hunter2" in _reply(out, log)["output"]
 
 
-def test_answers_from_dev_tty_over_ssh_are_edited(
-    tmp_path: Path, request: pytest.FixtureRequest
-) -> None:
-    """The same over ssh: the remote side's /dev/tty is the pty sshd made for ``ssh -t``.
-    Needs the suite's ``sshd`` fixture (an sshd on loopback, this machine's files): its
-    ``command(remote, tty=True)`` is the argv of an ssh that runs ``remote`` (a shell
-    command line) there with a terminal (``-tt``). Skipped without it."""
-    try:
-        sshd = request.getfixturevalue("sshd")
-    except pytest.FixtureLookupError:
-        pytest.skip("no sshd fixture (an sshd on loopback) in this suite")
+def test_answers_from_dev_tty_over_ssh_are_edited(tmp_path: Path, sshd: Sshd) -> None:
+    """The same over ssh: the remote side's /dev/tty is the pty sshd made for ``ssh -tt``
+    (the suite's throwaway sshd on 127.0.0.1, tests/sshd.py)."""
     out = tmp_path / "stdout.txt"
     home = tmp_path / "home"
     home.mkdir()
     # ssh -t joins the remote stdout and stderr on its terminal: the result goes to a file
     piped = f"cat {LIBRARY} | {askcli_path()} ask --answers /dev/tty > {out}"
-    remote = (
-        f"HOME={shlex.quote(str(home))} INPUTRC=/dev/null TERM=dumb ASKCLI_NOTIFY=none "
-        f"sh -c {shlex.quote(piped)}"
-    )
-    ssh = " ".join(shlex.quote(part) for part in sshd.command(remote, tty=True))
-    child, log = pty_shell(ssh, tmp_path, 80, {})
+    env = {"HOME": str(home), "INPUTRC": "/dev/null", "TERM": "dumb", "ASKCLI_NOTIFY": "none"}
+    child = sshd.spawn(remote(["sh", "-c", piped], env=env))
+    log = child.logfile_read
     _expect(child, log, PROMPT)
     child.send("4" + ENTER)
     _expect(child, log, OTHER)

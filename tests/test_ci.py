@@ -59,12 +59,14 @@ def test_ci_fails_when_any_fails_and_still_runs_all(tmp_path: Path, failing: str
     assert run_ci(tmp_path, failing) == (2, RUNS)
 
 
-def _with_nft(tmp_path: Path) -> Path:
-    """A folder holding an executable nft: .ci/run finds the fault suite's tool there."""
+def _with_nft(tmp_path: Path, tools: tuple[str, ...] = ("nft", "sshd")) -> Path:
+    """A folder holding an executable nft and sshd: .ci/run finds the fault suite's tool and
+    the SSH tests' server there."""
     sbin = tmp_path / "sbin"
     sbin.mkdir(exist_ok=True)
-    (sbin / "nft").write_text("#!/bin/sh\nexit 0\n")
-    (sbin / "nft").chmod(0o755)
+    for tool in tools:
+        (sbin / tool).write_text("#!/bin/sh\nexit 0\n")
+        (sbin / tool).chmod(0o755)
     return sbin
 
 
@@ -76,7 +78,7 @@ def test_ci_installs_nftables_only_without_nft(tmp_path: Path, nft: bool) -> Non
     pg = tmp_path / "pg"
     (pg / "15" / "bin").mkdir(parents=True)
     (pg / "15" / "bin" / "initdb").touch()
-    sbin = _with_nft(tmp_path) if nft else tmp_path / "nowhere"
+    sbin = _with_nft(tmp_path) if nft else _with_nft(tmp_path, ("sshd",))
     env = {"ASKCLI_CI_PG_LIB": str(pg), "ASKCLI_CI_SBIN": str(sbin)}
     assert run_ci(tmp_path, env=env) == (0, RUNS)
     apt = tmp_path / "apt.log"
@@ -103,3 +105,25 @@ def test_ci_installs_postgresql_only_without_server_binaries(tmp_path: Path, ser
         assert not apt.exists()
     else:
         assert apt.read_text().splitlines() == ["update -qq", "install -y -qq postgresql"]
+
+
+@pytest.mark.parametrize("sshd", [False, True])
+def test_ci_installs_openssh_only_without_sshd(tmp_path: Path, sshd: bool) -> None:
+    """No sshd on PATH nor in the sbin folder: ``openssh-server`` (and its client) join the
+    apt packages."""
+    if shutil.which("sshd", path="/usr/bin:/bin"):
+        pytest.skip("sshd is in /usr/bin or /bin, on the PATH .ci/run is given here")
+    pg = tmp_path / "pg"
+    (pg / "15" / "bin").mkdir(parents=True)
+    (pg / "15" / "bin" / "initdb").touch()
+    sbin = _with_nft(tmp_path, ("nft", "sshd") if sshd else ("nft",))
+    env = {"ASKCLI_CI_PG_LIB": str(pg), "ASKCLI_CI_SBIN": str(sbin)}
+    assert run_ci(tmp_path, env=env) == (0, RUNS)
+    apt = tmp_path / "apt.log"
+    if sshd:
+        assert not apt.exists()
+    else:
+        assert apt.read_text().splitlines() == [
+            "update -qq",
+            "install -y -qq openssh-server openssh-client",
+        ]

@@ -27,7 +27,7 @@ from askcli.hosts.claude.showing import result_line
 from askcli.lines import TextLineReader
 from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
-from askcli.terminal.rendering import Style
+from askcli.terminal.rendering import Style, display_width
 from askcli.terminal.screens import tool_line
 from askcli.wire.envelopes import ToolCall
 from askcli.wire.results import ToolResult
@@ -93,12 +93,18 @@ RESULT = {
 
 
 def hosted(
-    lines: list[Any], answers: list[str], *, prompt: str | None = "go", **kw: Any
+    lines: list[Any],
+    answers: list[str],
+    *,
+    prompt: str | None = "go",
+    style: Style | None = None,
+    **kw: Any,
 ) -> tuple[int, str, str, list[dict]]:
     out, err = io.StringIO(), io.StringIO()
     link = ScriptedClaude(lines)
     reader = TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
-    status = host(link, Conversation(reader, err, Style()), out, prompt=prompt, **kw)
+    conv = Conversation(reader, err, style or Style())
+    status = host(link, conv, out, prompt=prompt, **kw)
     return status, out.getvalue(), err.getvalue(), link.sent
 
 
@@ -414,8 +420,9 @@ class Api:
             cwd=work,
         )
 
-    def spawn(self, cwd: Path, *args: str) -> tuple[pexpect.spawn, io.StringIO]:
-        """askcli claude with the real Claude Code in a pty; what it showed is logged."""
+    def spawn(self, cwd: Path, *args: str, columns: int = 80) -> tuple[pexpect.spawn, io.StringIO]:
+        """askcli claude with the real Claude Code in a pty ``columns`` wide; what it showed
+        is logged."""
         child = pexpect.spawn(
             str(askcli_path()),
             ["claude", "--claude-bin", str(self.claude_bin), *args],
@@ -423,6 +430,7 @@ class Api:
             cwd=str(cwd),
             timeout=60,
             encoding="utf-8",
+            dimensions=(24, columns),
         )
         log = io.StringIO()
         child.logfile_read = log
@@ -756,6 +764,40 @@ def test_the_session_line_is_shown_once_and_again_when_it_changes() -> None:
     assert "session s2, model sonnet)" in err
 
 
+SESSION_ID = "45d27c10-273c-41b4-be76-c4b662c3746b"
+
+
+@pytest.mark.parametrize("width", [40, 80])
+@pytest.mark.parametrize(
+    "model", ["claude-opus-4-8[1m]", "claude-opus-4-5[1m]", "claude-sonnet-4-5-20250929[1m]"]
+)
+def test_a_model_name_keeps_its_context_suffix_on_its_line(width: int, model: str) -> None:
+    """Claude Code names a 1M-context model ``claude-opus-4-5[1m]``: the line folds before
+    ``model``, never inside the name, so ``[1m]`` is never a line of its own (where it reads
+    as a leaked escape sequence)."""
+    init = {"type": "system", "subtype": "init", "session_id": SESSION_ID, "model": model}
+    _, _, err, _ = hosted([INIT_OK, init, RESULT], ["a"], style=Style(width=width, colour=False))
+    start = err.index("(Claude Code session")
+    shown = err[start : err.index(")", start) + 1].split("\n")
+    assert all(display_width(line) <= width for line in shown), shown
+    assert shown[-1] == f"model {model})" or shown == [
+        f"(Claude Code session {SESSION_ID}, model {model})"
+    ]
+    assert "".join(shown).replace(" ", "") == f"(ClaudeCodesession{SESSION_ID},model{model})"
+
+
+@pytest.mark.parametrize("width", [20, 24, 30])
+def test_a_model_name_wider_than_the_line_is_cut_but_never_before_its_suffix(width: int) -> None:
+    # "model " and the name fill two lines exactly: a cut at the width leaves [1m] alone
+    model = "claude-" + "x" * (2 * width - 13) + "[1m]"
+    init = {"type": "system", "subtype": "init", "session_id": "s", "model": model}
+    _, _, err, _ = hosted([INIT_OK, init, RESULT], ["a"], style=Style(width=width, colour=False))
+    start = err.index("(Claude Code session")
+    shown = err[start : err.index("])", start) + 2].split("\n")
+    assert all(display_width(line) <= width for line in shown), shown
+    assert not any(line.strip().startswith("[1m]") for line in shown), shown
+
+
 @needs_claude
 @pytest.mark.parametrize("api", [[]], indirect=True)
 def test_real_claude_code_api_retries_are_shown(api: Api, tmp_path: Path) -> None:
@@ -823,3 +865,29 @@ def test_real_claude_code_at_a_terminal_says_each_thing_once(api: Api, tmp_path:
     assert shown.count("First answer.") == 1, shown
     assert shown.count("Second answer.") == 1, shown
     assert shown.count("(Claude Code session") == 1, shown
+
+
+@needs_claude
+@pytest.mark.parametrize("columns", [40, 80])
+@pytest.mark.parametrize(
+    "api", [[{"content": [text("Hello.")], "stop_reason": "end_turn"}]], indirect=True
+)
+def test_real_claude_codes_model_is_shown_whole_on_its_line(
+    api: Api, tmp_path: Path, columns: int
+) -> None:
+    """The real Claude Code's model (2.1.197's ``claude-opus-4-8[1m]``, 2.1.332's
+    ``claude-opus-5-5``) at a terminal 40 and 80 columns wide: the name and its suffix on
+    one line of the width."""
+    (tmp_path / "work").mkdir()
+    child, log = api.spawn(tmp_path / "work", "hi", columns=columns)
+    try:
+        child.expect(pexpect.EOF, timeout=60)
+    except pexpect.TIMEOUT:
+        pytest.fail(f"the terminal showed:\n{log.getvalue()}")
+    child.close()
+    lines = log.getvalue().replace("\r\n", "\n").split("\n")
+    (named,) = [line for line in lines if "model " in line]
+    assert named.startswith(("model ", "(Claude Code session")) and named.endswith(")"), lines
+    assert named.rpartition("model ")[2].startswith("claude-"), named  # with its suffix if any
+    assert not any(line.lstrip().startswith("[") for line in lines), lines
+    assert all(display_width(line) <= columns for line in lines), lines

@@ -14,9 +14,19 @@ from typing import IO, Any, cast
 import click
 
 from .. import __version__
+from ..errors import OutputFailed
 from ..escaping import visible
-from ..runners.streams import CLOSED_AT_START, GatedStderr, quiet_stdout, reopen_closed_fds, say_err
+from ..runners.streams import (
+    CLOSED_AT_START,
+    GatedStderr,
+    quiet_stdout,
+    reader_gone,
+    reopen_closed_fds,
+    say_err,
+    settle_streams,
+)
 from ..status import ExitStatus
+from ..terminal import signals
 from .asking import ask, check, record, replay, schema, todo
 from .hosting import acp, claude
 from .serving import hook, inbox, mcp
@@ -64,10 +74,18 @@ _NO_ARGS_IS_HELP: tuple[type[click.UsageError], ...] = (
 
 
 def main() -> None:
+    # at once: a signal while a command is set up (the agents' SDKs take a while to import)
+    # gives its status, quietly; the commands that ask put in their own handling again
+    signals.install()
     CLOSED_AT_START.update(reopen_closed_fds())
     if 1 in CLOSED_AT_START:
         say_err("askcli: stdout is closed: nobody is left to read a result\n")
         sys.exit(ExitStatus.STDOUT_GONE)
+    sys.exit(settle_streams(_run()))
+
+
+def _run() -> int:
+    """Run the command line; its exit status."""
     try:
         status = cli.main(prog_name="askcli", standalone_mode=False)
     except _NO_ARGS_IS_HELP as exc:  # bare `askcli` or `askcli todo`: the usage, as lines
@@ -80,18 +98,32 @@ def main() -> None:
     except click.ClickException as exc:  # click's usage errors quote what was typed
         exc.show(file=cast(IO[Any], GatedStderr()))
         status = exc.exit_code
-    except click.Abort:
-        status = int(ExitStatus.INTERRUPTED)
-    except KeyboardInterrupt:
-        status = int(ExitStatus.INTERRUPTED)
+    except (click.Abort, KeyboardInterrupt):  # a signal no command took: its own status
+        status = signals.exit_status(ExitStatus.INTERRUPTED)
+    except SystemExit:
+        # click's own answer to a reader that went away (--help, --version, todo show): 1
+        if not reader_gone(1):
+            raise
+        with contextlib.suppress(OSError):
+            quiet_stdout()
+        status = ExitStatus.STDOUT_GONE
     except BrokenPipeError:  # the reader went away (`askcli todo show | head -1`)
         with contextlib.suppress(OSError):
             quiet_stdout()
         status = ExitStatus.STDOUT_GONE
-    except OSError as exc:  # most likely stdout refused what a command printed (a full disk)
+    except OSError as exc:
+        if isinstance(exc.__context__, KeyboardInterrupt):
+            # click's blank line after a signal, on a stderr that is gone
+            return signals.exit_status(ExitStatus.INTERRUPTED)
+        # most likely stdout refused what a command printed (a full disk)
         with contextlib.suppress(OSError):
             quiet_stdout()
         what = "cannot write to stdout: " if exc.errno in _OUTPUT_ERRORS else ""
         say_err(f"askcli: {what}{visible(exc.strerror or str(exc))}\n")
         status = ExitStatus.OUTPUT_FAILED
-    sys.exit(status if isinstance(status, int) else 0)
+    except OutputFailed as exc:  # stdout refused a line printed outside a guarded run
+        with contextlib.suppress(OSError):
+            quiet_stdout()
+        say_err(f"askcli: cannot write to stdout: {visible(str(exc))}\n")
+        status = ExitStatus.OUTPUT_FAILED
+    return status if isinstance(status, int) else 0

@@ -46,6 +46,7 @@ from ..inbox.store import Agent, QueuedQuestion, QueueState, Store
 from ..schema.models import TodoWriteInput
 from ..schema.names import ASK_USER_QUESTION, TODO_WRITE
 from ..status import ExitStatus
+from ..terminal import signals
 from ..terminal.signals import STATUS_OF_SIGNAL
 from ..tools.registry import checked
 from ..wire import results
@@ -619,7 +620,7 @@ def serve(
     web: list[Any] = []  # the HTTP server, once it runs
 
     async def watch_signals(scope: anyio.CancelScope) -> None:
-        with anyio.open_signal_receiver(*STATUS_OF_SIGNAL) as received:
+        with anyio.open_signal_receiver(*signals.handled()) as received:
             async for signum in received:
                 status[0] = STATUS_OF_SIGNAL.get(signal.Signals(signum), ExitStatus.TERMINATED)
                 say(f"stopped ({signal.Signals(signum).name})")

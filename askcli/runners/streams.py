@@ -4,8 +4,10 @@ exit statuses of a closed or failing stdout. Plain I/O, no click."""
 
 from __future__ import annotations
 
+import errno
 import io
 import os
+import select
 import stat
 import sys
 from collections.abc import Callable
@@ -83,7 +85,7 @@ class Stdout(io.TextIOBase):
         except BrokenPipeError:
             raise
         except OSError as exc:
-            raise OutputFailed(exc.strerror or str(exc)) from None
+            raise OutputFailed(exc.strerror or str(exc), exc.errno) from None
 
     def flush(self) -> None:
         try:
@@ -91,7 +93,7 @@ class Stdout(io.TextIOBase):
         except BrokenPipeError:
             raise
         except OSError as exc:
-            raise OutputFailed(exc.strerror or str(exc)) from None
+            raise OutputFailed(exc.strerror or str(exc), exc.errno) from None
 
 
 class Streams:
@@ -210,8 +212,24 @@ def reopen_closed_fds() -> set[int]:
 
 def quiet_stdout() -> None:
     """Point stdout at ``/dev/null``, so that the flush at exit cannot fail again."""
+    quiet(1)
+
+
+def reader_gone(fd: int) -> bool:
+    """``fd`` writes to a pipe or socket whose reader went away (poll says POLLERR)."""
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    try:
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except OSError:
+        return False
+
+
+def quiet(fd: int) -> None:
+    """Point descriptor ``fd`` at ``/dev/null``: what is still written there goes nowhere,
+    and fails nothing."""
     devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
+    os.dup2(devnull, fd)
     os.close(devnull)
 
 
@@ -242,16 +260,22 @@ class GatedStderr(io.TextIOBase):
 
 def guarded(work: Callable[[], int], *, every_sigint: bool = False) -> int:
     """Run ``work`` with askcli's signal handling; its exit status. A closed stdout ends
-    quietly, one that cannot be written or an inbox file that cannot be used is said."""
+    quietly, one that cannot be written or an inbox file that cannot be used is said; a
+    signal that ``work`` did not take (a command that asks nothing) gives its status."""
     signals.install(every_sigint=every_sigint)
     try:
         status = work()
+    except KeyboardInterrupt:
+        return signals.exit_status(ExitStatus.INTERRUPTED)
     except BrokenPipeError:
         # stdout's reader went away: nobody is left to read a result
         quiet_stdout()
         return ExitStatus.STDOUT_GONE
     except OutputFailed as exc:
         quiet_stdout()
+        if exc.errno == errno.EIO and signals.no_answer_reason() == signals.HUNG_UP:
+            # stdout was the terminal that hung up: that is what happened, not a full disk
+            return signals.exit_status(ExitStatus.INTERRUPTED)
         say_err(f"askcli: cannot write the result to stdout: {visible(str(exc))}\n")
         return ExitStatus.OUTPUT_FAILED
     except InboxError as exc:  # the queue file cannot be used: said in one line
@@ -259,6 +283,32 @@ def guarded(work: Callable[[], int], *, every_sigint: bool = False) -> int:
         return int(ExitStatus.INVALID)
     if status == ExitStatus.INTERRUPTED:
         status = signals.exit_status(ExitStatus.INTERRUPTED)
+    return status
+
+
+def settle_streams(status: int) -> int:
+    """The exit status, once stdout and stderr are flushed for the last time: Python's own
+    flush at exit must find nothing that can fail, or it turns any status into 120. What a
+    stream cannot take is dropped (the stream is pointed at ``/dev/null``): nobody can read
+    it. A stdout that fails here fails a run that had not failed: 141 or 74."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        quiet(1)
+        status = status or ExitStatus.STDOUT_GONE
+    except OSError as exc:
+        quiet(1)
+        if not status:
+            say_err(f"askcli: cannot write to stdout: {visible(exc.strerror or str(exc))}\n")
+            status = ExitStatus.OUTPUT_FAILED
+    except ValueError:  # closed: nothing to flush
+        pass
+    try:
+        sys.stderr.flush()
+    except OSError:  # a terminal that went away, a reader gone, a full disk: nobody to tell
+        quiet(2)
+    except ValueError:
+        pass
     return status
 
 

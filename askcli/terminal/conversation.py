@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, TextIO
 
 from ..errors import LineTooLong, Withdrawn
 from ..escaping import first_control, visible
-from ..lines import LineReader
+from ..lines import FdLineReader, LineReader
 from ..questions.conclusion import Ending
-from . import editing
+from . import editing, signals
 from .options import RunOptions
 from .rendering import Style, terminal_text, wrap
 
@@ -277,6 +277,8 @@ class Conversation:
                     self.say(f"(a line of {exc.size} characters)\n")
                 self.say(self.style.warn(f"! {exc}") + "\n")
         if line is None:
+            if isinstance(self.reader, FdLineReader) and self.reader.hung_up:
+                signals.hung_up()  # not a Ctrl-D: the terminal went away, as SIGHUP says
             self.say("\n")
             return None
         if command and options.calls_follow and line.lstrip().startswith("{"):

@@ -10,12 +10,16 @@ the results are written.
 turn, a second ends the session); the first SIGTERM or SIGHUP interrupts even after a
 Ctrl-C; once the session is ending (:func:`settle`) every signal is ignored, so that Claude
 Code is always ended and the status written.
+
+A SIGHUP that askcli was started ignoring (``nohup``) stays ignored: askcli goes on when the
+terminal goes, as it was asked to. A terminal that hung up is still seen where the answers
+are read from it (:func:`hung_up`), and ends the wait as SIGHUP does.
 """
 
 from __future__ import annotations
 
 import signal
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import FrameType
 
 from ..status import ExitStatus
@@ -26,9 +30,12 @@ STATUS_OF_SIGNAL = {
     signal.SIGTERM: ExitStatus.TERMINATED,
     signal.SIGHUP: ExitStatus.HANGUP,
 }
-NO_ANSWER_REASON = {signal.SIGHUP: "the terminal hung up", signal.SIGTERM: "askcli was stopped"}
+HUNG_UP = "the terminal hung up"
+NO_ANSWER_REASON = {signal.SIGHUP: HUNG_UP, signal.SIGTERM: "askcli was stopped"}
 _received: list[int] = []
 _settled: list[bool] = []
+_handlers: list[Callable[[int, FrameType | None], None]] = []  # the one install() put in
+_read_hang_up: list[bool] = []  # the hang-up was seen by a read, no SIGHUP came
 
 
 def _handler(signum: int, frame: FrameType | None) -> None:
@@ -47,9 +54,34 @@ def _hosting(signum: int, frame: FrameType | None) -> None:
 
 def install(*, every_sigint: bool = False) -> None:
     """Handle the three signals; with ``every_sigint`` each Ctrl-C interrupts (``askcli
-    claude``: the first stops Claude Code's turn, a second ends the session)."""
-    for sig in STATUS_OF_SIGNAL:
-        signal.signal(sig, _hosting if every_sigint else _handler)
+    claude``: the first stops Claude Code's turn, a second ends the session). A SIGHUP
+    ignored from the start stays ignored (:func:`handled`)."""
+    handler = _hosting if every_sigint else _handler
+    _handlers[:] = [handler]
+    for sig in handled():
+        signal.signal(sig, handler)
+
+
+def handled() -> list[signal.Signals]:
+    """The signals askcli handles: SIGINT, SIGTERM, and SIGHUP unless it is ignored (askcli
+    was started by ``nohup``, or by a parent that ignores it)."""
+    return [
+        sig
+        for sig in STATUS_OF_SIGNAL
+        if sig != signal.SIGHUP or signal.getsignal(sig) != signal.SIG_IGN
+    ]
+
+
+def hung_up() -> None:
+    """The terminal the answers are read from went away, seen by the read (its end was not a
+    Ctrl-D): the same as SIGHUP's arrival, whether SIGHUP was ignored, withheld by a parent,
+    or is still on its way. Raises KeyboardInterrupt as the handler would; nothing before
+    :func:`install` (the Python API: the input ended) or when the handler would ignore it."""
+    if not _handlers:
+        return
+    if signal.SIGHUP not in _received:
+        _read_hang_up.append(True)
+    _handlers[0](signal.SIGHUP, None)
 
 
 def settle() -> None:
@@ -100,6 +132,8 @@ def stop_notice() -> str:
     sig = _stopping()
     if sig is None:
         return "interrupted"
+    if sig == signal.SIGHUP and _read_hang_up:
+        return "the terminal hung up"
     return STOP_NOTICE.get(sig, "interrupted")
 
 

@@ -133,7 +133,10 @@ def main():
             msg = dict(evs[0]["message"], content=turn["content"], stop_reason=turn["stop_reason"])
             self.reply(200, "application/json", json.dumps(msg).encode())
 
-    ThreadingHTTPServer(("127.0.0.1", a.port), Handler).serve_forever()
+    try:
+        ThreadingHTTPServer(("127.0.0.1", a.port), Handler).serve_forever()
+    except KeyboardInterrupt:  # Ctrl-C at a terminal it shares: ended, quietly
+        pass
 
 
 if __name__ == "__main__":

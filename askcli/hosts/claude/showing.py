@@ -4,12 +4,13 @@ lists, and each turn's result on stdout."""
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, NamedTuple, TextIO
 
 from ...escaping import visible
 from ...status import ExitStatus
 from ...terminal.conversation import Conversation
-from ...terminal.rendering import terminal_text, truncate, wrap
+from ...terminal.rendering import display_width, terminal_text, truncate, wrap
 from ...terminal.screens import tool_line
 from ...tools.todos import checklist
 from ...wire.envelopes import capabilities
@@ -31,6 +32,25 @@ def _number(value: Any) -> float | None:
     except OverflowError:
         return None
     return number if math.isfinite(number) else None
+
+
+_SUFFIX = re.compile(r"\[[^\[\]]*\]\)")  # a line that is a model's suffix alone: "[1m])"
+
+
+def session_line(session: str, model: str, width: int) -> str:
+    """``(Claude Code session ID, model NAME)``, folded to ``width`` before ``model`` when it
+    does not fit, so that the name stays whole with its suffix: Claude Code names a model
+    with a 1M context ``claude-opus-4-5[1m]``, and ``[1m]`` alone on a line reads as a
+    leaked escape sequence. A name wider than a line is cut, never just before its suffix."""
+    session, model = shorten(session, 200), shorten(model, 200)
+    whole = f"(Claude Code session {session}, model {model})"
+    if display_width(whole) <= width:
+        return whole
+    tail = f"model {model})"
+    named = [tail] if display_width(tail) <= width else wrap(tail, width)
+    if len(named) > 1 and _SUFFIX.fullmatch(named[-1]):
+        named[-2], named[-1] = named[-2][:-4], named[-2][-4:] + named[-1]
+    return "\n".join([*wrap(f"(Claude Code session {session},", width), *named])
 
 
 def retry_line(message: dict[str, Any]) -> str:
@@ -142,7 +162,7 @@ class Showing:
             model = as_text(message.get("model"), "?")
             if self.session_shown != (session, model):  # once, and again when it changes
                 self.session_shown = (session, model)
-                self.say_item(f"(Claude Code session {session}, model {model})")
+                self.conv.say(session_line(session, model, self.conv.style.width) + "\n")
         elif kind == "system" and message.get("subtype") == "api_retry":
             self.say_item(retry_line(message))
         elif kind == "result":
