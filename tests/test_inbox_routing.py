@@ -478,3 +478,12 @@ def test_the_inbox_group_s_as_is_its_subcommands(queue: Store, tmp_path: Path) -
     assert said == f"askcli: question #{asked.id} is for bob, not for alice\n"
     asker.kill()
     asker.wait()
+
+
+def test_a_multi_select_decision_names_its_labels(queue: Store, tmp_path: Path) -> None:
+    extras = question("Which extras?", "Extras", ("Docs, guides", "Lint"), multi=True)
+    asked = queue.submit(call(extras), ASKER)
+    status, _, _ = answer_as(queue, "alice", asked.id, "2,1\n\n")
+    assert status == 0
+    (entry,) = queue.log()
+    assert entry.decision == "Extras: Lint, Docs, guides"
