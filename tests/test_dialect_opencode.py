@@ -732,4 +732,6 @@ def test_output_answers_gives_a_multiple_question_s_answer_as_a_list() -> None:
     outcome = play(calls=[CALL], answers=["1", "3,1,6", "my, own", ""], output=Output.ANSWERS)
     data = json.loads(outcome.stdout[0])
     assert data["answers"] == {Q1: "Postgres (Recommended)", Q2: ["Export", "Auth", "my, own"]}
-    assert data["metadata"] == {"answers": [["Postgres (Recommended)"], ["Export", "Auth", "my, own"]]}
+    assert data["metadata"] == {
+        "answers": [["Postgres (Recommended)"], ["Export", "Auth", "my, own"]]
+    }

@@ -173,7 +173,6 @@ class AnswerState(NamedTuple):
             return self.answers[question.text]
         return self.suggested_text.get(self.at)
 
-
     def parts(self, index: int) -> list[str]:
         """Question ``index``'s chosen labels in the order typed, Other's text as one part."""
         question = self.questions[index]
@@ -192,6 +191,7 @@ class AnswerState(NamedTuple):
             if question.multi and question.text in out and self.selections.get(i):
                 out[question.text] = self.parts(i)
         return out
+
 
 def spec(q: SharedQuestion) -> QuestionSpec:
     """The state machine's view of one question of the shared model."""
