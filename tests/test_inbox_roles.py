@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from askcli.errors import InboxError, InboxRefused
+from askcli.inbox.holding import own_inboxes, take_over
 from askcli.inbox.person import inbox_id
 from askcli.inbox.store import Agent, QueueState, Store
 
@@ -453,3 +454,28 @@ def test_a_team_before_askcli_s_roles_says_what_to_do(
         "askcli: team ops: the inbox has no group role askcli_teams yet: make askcli's roles"
         " first (askcli inbox roles --apply, as the database's owner)\n"
     )
+
+
+# -- taking a question over from one's own other inbox (issue 29, item 6) ---------------------
+
+
+def test_a_person_takes_over_only_a_question_their_own_other_inbox_holds(team: Team) -> None:
+    asked = team.store("ci_agent").submit(ask("Restart the database?"), AGENT, to="ops")
+    alice, alice_too, bob = team.store("alice"), team.store("alice"), team.store("bob")
+    first, second, bobs = inbox_id() + "-1", inbox_id() + "-2", inbox_id() + "-bob"
+    alice.heartbeat(first)
+    alice_too.heartbeat(second)
+    bob.heartbeat(bobs)
+    assert alice.claim(first, asked.id) is not None
+    assert set(own_inboxes(bob)) == {bobs}  # the role's own inboxes: the database's word
+    assert set(own_inboxes(alice_too)) == {first, second}
+    assert take_over(bob, bobs, asked.id, first) is None  # bob is in ops, but not alice
+    found = bob.get(asked.id)
+    assert found is not None and (found.holder, found.holder_inbox) == ("alice", first)
+    taken = take_over(alice_too, second, asked.id, first)  # row-level security lets her
+    assert taken is not None and taken.holder_inbox == second
+    assert not alice.answer(first, asked.id, REPLY)
+    assert not bob.answer(bobs, asked.id, REPLY)
+    assert alice_too.answer(second, asked.id, REPLY, decision="Yes")
+    done = bob.get(asked.id)
+    assert done is not None and done.answered_by == "alice"
