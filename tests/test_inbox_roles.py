@@ -479,3 +479,59 @@ def test_a_person_takes_over_only_a_question_their_own_other_inbox_holds(team: T
     assert alice_too.answer(second, asked.id, REPLY, decision="Yes")
     done = bob.get(asked.id)
     assert done is not None and done.answered_by == "alice"
+
+
+def test_another_person_s_inbox_keeps_saying_who_answers_and_never_takes_over(
+    team: Team,
+) -> None:
+    """ci_agent asks; alice's inbox holds the question; bob's inbox (another role) lists it
+    as alice's and cannot take it over with ``t 1``; alice's second inbox (her role too) is
+    offered it, takes it over and answers; her first is told; the agent gets one answer."""
+    source = team.tmp / "call.json"
+    source.write_text(json.dumps(LIBRARY))
+    env = {**os.environ, "PGPASSFILE": str(team.pgpass), "HOME": str(team.tmp), "COLUMNS": "200"}
+    asker = subprocess.Popen(
+        [str(askcli_path()), "ask", "--inbox", str(source)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env, "ASKCLI_INBOX": team.url("ci_agent")},
+    )
+    owner = Store(team.owner_url)
+    team.stores.append(owner)
+    poll(lambda: bool(owner.ids()), "the question in the inbox")
+    said = team.tmp / "alice-first.err"
+    with said.open("w") as err:
+        first = subprocess.Popen(  # answers from a pipe left open: it holds #1 and waits
+            [str(askcli_path()), "inbox"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            text=True,
+            env={**env, "ASKCLI_INBOX": team.url("alice"), "NO_COLOR": "1"},
+        )
+    try:
+        poll(lambda: "Answer #1?" in said.read_text(), "alice's first inbox holding #1")
+        bob = team.askcli("bob", ["inbox"], "l\nt 1\n")
+        assert bob.returncode == 0, bob.stderr
+        assert "(being answered by alice)" in bob.stderr
+        assert "! question #1 is being answered by alice in another inbox" in bob.stderr
+        assert "Take #1 over?" not in bob.stderr and "your other inbox" not in bob.stderr
+        found = owner.get(1)
+        assert found is not None and found.holder == "alice"
+        second = team.askcli("alice", ["inbox"], "y\n\n1\n")
+        assert second.returncode == 0, second.stderr
+        shown = second.stderr
+        assert f"is held by your other inbox (pid {first.pid}, since " in shown, shown
+        assert "Take #1 over? y takes it here, Enter leaves it [n]: y" in shown, shown
+        assert "#1 answered: sent to ask " in shown, shown
+        told = "; nothing was sent from here"  # taken over (or, if told late, answered)
+        poll(lambda: told in said.read_text(), f"{told!r} in {said.read_text()!r}", 10)
+    finally:
+        first.communicate("", timeout=20)  # the answers end: it leaves
+    out, err = asker.communicate(timeout=20)
+    assert asker.returncode == 0, err
+    assert len(out.splitlines()) == 1  # one answer, sent once
+    assert '"Which library?"="date-fns"' in json.loads(out)["content"]
+    (entry,) = owner.log()
+    assert entry.question.answered_by == "alice"
