@@ -601,3 +601,26 @@ def test_a_question_held_by_an_inbox_unheard_of_is_not_taken_over(store: Store) 
     store.heartbeat(mine)
     assert store.claim("an-inbox-with-no-heartbeat") is not None  # nobody's: no person
     assert take_over(store, mine, asked.id, "an-inbox-with-no-heartbeat") is None
+
+
+def test_an_inbox_file_of_the_askcli_before_gets_the_claims_times(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "three.db"
+    made = Store(path)
+    asked = made.submit(LIBRARY, AGENT)
+    made.heartbeat("an-inbox")
+    assert made.claim("an-inbox") is not None
+    made.close()
+    old = sqlite3.connect(path)  # as schema 3 left it: no claimed_at
+    old.execute("ALTER TABLE questions DROP COLUMN claimed_at")
+    old.execute("PRAGMA user_version = 3")
+    old.commit()
+    old.close()
+    store = Store(path)
+    held = store.get(asked.id)
+    assert held is not None and held.holder_inbox == "an-inbox" and held.held_since is None
+    store.release("an-inbox", asked.id)
+    store.heartbeat("another")
+    assert store.claim("another") is not None
+    assert store.get(asked.id).held_since is not None  # type: ignore[union-attr]
