@@ -868,3 +868,22 @@ def test_inbox_timeout_withdraws_and_answers_cancelled(tmp_path: Path) -> None:
     ]
     store = Store(tmp_path / "inbox.db")
     assert store.state(1) is QueueState.WITHDRAWN
+
+
+def test_a_multi_select_form_s_labels_holding_a_comma_are_sent_as_chosen() -> None:
+    from askcli.hosts.acp.forms import auq_content
+
+    questions = [
+        {
+            "question": "Which extras?",
+            "options": [{"label": "Docs, guides"}, {"label": "Lint"}, {"label": "Tests"}],
+        }
+    ]
+    chosen = {"answers": {"Which extras?": ["Lint", "Docs, guides"]}}
+    assert auq_content(chosen, [("question_0", True)], questions) == {
+        "question_0": ["Lint", "Docs, guides"]
+    }
+    typed = {"answers": {"Which extras?": ["Lint", "my, own"]}}  # Other's text: as before
+    assert auq_content(typed, [("question_0", True)], questions) == {
+        "question_0_custom": "Lint, my, own"
+    }

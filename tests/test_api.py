@@ -66,3 +66,12 @@ def test_the_minimal_agent_loop_from_the_readme() -> None:
     assert reply.envelope is not None
     tool_uses = [b["id"] for b in assistant_turn["content"] if b["type"] == "tool_use"]
     assert [b["tool_use_id"] for b in reply.envelope["content"]] == tool_uses
+
+
+def test_answers_gives_a_multi_select_answer_as_its_labels() -> None:
+    extras = question("Which extras?", "Extras", ("Docs, guides", "Lint"), multi=True)
+    reply = askcli.ask(call(extras), input=io.StringIO("2,1\n\n"), output=io.StringIO())
+    (result,) = reply.results
+    assert result.answers()["answers"] == {"Which extras?": ["Lint", "Docs, guides"]}
+    assert result.updated_input is not None  # the agent's shape: joined, as Claude Code's
+    assert result.updated_input["answers"] == {"Which extras?": "Lint, Docs, guides"}

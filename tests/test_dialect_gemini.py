@@ -852,3 +852,11 @@ def test_output_text_of_an_invalid_call_is_the_clis_text() -> None:
     assert play(calls=[bad], output=Output.TEXT).stdout == [
         "Question 1: type='choice' requires 'options' array with 2-4 items."
     ]
+
+
+def test_output_answers_gives_a_multi_select_answer_as_a_list() -> None:
+    answers = ["s", "3,1", "s", "s", ""]
+    (line,) = play(calls=[FOUR], answers=answers, output=Output.ANSWERS).stdout
+    assert json.loads(line)["answers"] == {"1": ["User Guide", "Changelog"]}  # option order
+    (text,) = play(calls=[FOUR], answers=answers, output=Output.TEXT).stdout
+    assert text == '{"answers":{"1":"User Guide, Changelog"}}'  # Gemini CLI's own, joined

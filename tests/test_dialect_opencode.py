@@ -726,3 +726,12 @@ def test_at_a_terminal(tmp_path: Path) -> None:
         "content": f'User has answered your questions: "{Q1}"="SQLite", "{Q2}"="Audit log, Auth".'
         + CLOSING,
     }
+
+
+def test_output_answers_gives_a_multiple_question_s_answer_as_a_list() -> None:
+    outcome = play(calls=[CALL], answers=["1", "3,1,6", "my, own", ""], output=Output.ANSWERS)
+    data = json.loads(outcome.stdout[0])
+    assert data["answers"] == {Q1: "Postgres (Recommended)", Q2: ["Export", "Auth", "my, own"]}
+    assert data["metadata"] == {
+        "answers": [["Postgres (Recommended)"], ["Export", "Auth", "my, own"]]
+    }

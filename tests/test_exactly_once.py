@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from askcli.inbox.holding import take_over
 from askcli.inbox.person import inbox_id
 from askcli.inbox.store import Agent, QueueState, Store
 
@@ -223,3 +224,19 @@ def test_the_hook_allows_what_the_person_allowed_across_a_lost_acknowledgement(
     assert proxy.cuts == 1, err
     decision = json.loads(out)["hookSpecificOutput"]["decision"]
     assert decision["behavior"] == "allow", (out, err)
+
+
+def test_take_over_after_a_lost_acknowledgement_holds_the_question(
+    direct: Store, cut: Store, proxy: CutProxy
+) -> None:
+    asked = direct.submit(LIBRARY, AGENT)
+    first, second = inbox_id(), inbox_id() + "-b"
+    direct.heartbeat(first)
+    cut.heartbeat(second)
+    assert direct.claim(first, asked.id) is not None
+    proxy.cut_after_commits()
+    taken = take_over(cut, second, asked.id, first)
+    assert proxy.cuts == 1
+    assert taken is not None and taken.holder_inbox == second  # not "another inbox holds it"
+    assert not direct.answer(first, asked.id, REPLY)
+    assert cut.answer(second, asked.id, REPLY)

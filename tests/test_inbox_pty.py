@@ -454,3 +454,148 @@ def test_inbox_answer_of_a_question_not_waiting(queue: Queue) -> None:
     assert proc.stdout == ""
     assert proc.stderr == "askcli: there is no question #7\n"
     assert pexpect  # the terminal tests above use it
+
+
+# -- one person's two inboxes: taking a question over (issue 29, item 6) ---------------------
+
+TWO = call(
+    question("Which database?", "DB", ("Postgres", "SQLite")),
+    question("Which port?", "Port", ("80", "8080")),
+    id="toolu_over",
+)
+
+
+def test_a_second_inbox_takes_the_question_over_mid_answer(queue: Queue) -> None:
+    asker = queue.ask(TWO, "over")
+    first = queue.inbox(name="a")
+    first.expect("] #1 ")
+    first.expect("[y]: ")
+    first.type("")
+    first.expect("(question 1 of 2)")
+    first.type("2")
+    first.expect("(question 2 of 2)")
+    first.expect("Choose 1-3: ")
+    first.child.send("1")  # typed, not yet entered, when the question is taken away
+    second = queue.inbox(name="b")
+    second.expect("#1 Which database? (+1 more)  ask ")
+    second.expect(f"  is held by your other inbox (pid {first.child.pid}, since ")
+    second.expect("Take #1 over? y takes it here, Enter leaves it [n]: ")
+    second.type("y")
+    first.expect(f"askcli: your other inbox (pid {second.child.pid}) took #1 over; nothing")
+    assert "Choose 1-3: 1\r\naskcli: your other" in first.log.getvalue()  # the typed line shown
+    first.expect("sent from here")
+    first.expect("(the line you were typing is kept: Up at a question brings it back)")
+    second.expect("[1 waiting] #1 Which database? (+1 more)  ask ")
+    second.expect("[y]: ")
+    second.type("")
+    second.expect("You were answering this call before; kept from then:")  # the first's lines
+    second.expect("[DB] Which database? -> SQLite")
+    second.expect("Resume? [Y/n] ")
+    second.type("")
+    second.expect("(question 2 of 2)")
+    second.type("2")
+    second.expect("Submit? [y]: ")
+    second.type("")
+    second.expect("#1 answered: sent to ask ")
+    status, replies, _ = result(asker)
+    assert status == 0
+    assert len(replies) == 1  # once, the second's
+    assert '"Which database?"="SQLite", "Which port?"="8080"' in replies[0]["content"]
+    first.expect("(nothing waits in the inbox)")  # not offered back what was taken from it
+    assert "Take #1 over?" not in first.log.getvalue()
+    second.expect("(nothing waits in the inbox)")
+    second.child.sendeof()
+    assert exit_status(second) == 0
+    later = queue.ask(labelled("Which port?", "Port", "80", "8080", id="toolu_later"), "later")
+    first.expect("[1 waiting] #2 Which port?  ask ")
+    first.expect("[y]: ")
+    first.type("")
+    first.expect("Choose 1-3: ")
+    first.child.send("\x1b[A\r")  # Up: the line being typed when #1 was taken, "1"
+    first.expect("#2 answered: sent to ask ")
+    assert '"Which port?"="80"' in result(later)[1][0]["content"]
+    first.child.sendeof()
+    assert exit_status(first) == 0
+
+
+def test_the_list_says_which_inbox_holds_a_question_and_t_takes_it_over(queue: Queue) -> None:
+    asker = queue.ask(labelled("Which cache?", "Cache", "Redis", "None", id="toolu_t"), "t")
+    first = queue.inbox(name="a")
+    first.expect("[1 waiting] #1 Which cache?  ask ")
+    first.expect("[y]: ")
+    second = queue.inbox(name="b")
+    second.expect("Take #1 over? y takes it here, Enter leaves it [n]: ")
+    second.type("")  # left where it is: not offered again
+    second.expect("(nothing waits in the inbox)")
+    second.expect("Waiting for questions (l lists, ? help, Ctrl-D leaves): ")
+    second.type("l")
+    second.expect("being answered")
+    second.expect(f"Which cache? (being answered by your other inbox, pid {first.child.pid},")
+    second.expect("t 1 takes it over from your other inbox")
+    second.type("1")
+    second.expect(f"! question #1 is held by your other inbox (pid {first.child.pid}, since ")
+    second.expect("; t 1 takes it")
+    second.type("t 1")
+    first.expect(f"askcli: your other inbox (pid {second.child.pid}) took #1 over; nothing")
+    second.expect("[1 waiting] #1 Which cache?  ask ")
+    second.expect("[y]: ")
+    first.type("")  # the first's Enter at its prompt answers nothing now
+    second.type("")
+    second.expect("Choose 1-3: ")
+    second.type("2")
+    second.expect("#1 answered: sent to ask ")
+    status, replies, _ = result(asker)
+    assert status == 0 and len(replies) == 1
+    assert '"Which cache?"="None"' in replies[0]["content"]
+    for term in (first, second):
+        term.child.sendeof()
+        assert exit_status(term) == 0
+    assert "Take #1 over?" not in first.log.getvalue()
+
+
+def test_an_offer_to_take_over_goes_once_the_other_inbox_answers(queue: Queue) -> None:
+    asker = queue.ask(labelled("Which cache?", "Cache", "Redis", "None", id="toolu_g"), "g")
+    first = queue.inbox(name="a")
+    first.expect("[y]: ")
+    second = queue.inbox(name="b")
+    second.expect("Take #1 over? y takes it here, Enter leaves it [n]: ")
+    first.type("")
+    first.expect("Choose 1-3: ")
+    first.type("1")
+    first.expect("#1 answered: sent to ask ")
+    second.expect("(nothing waits in the inbox)")  # the offer is out of date: gone
+    second.expect("Waiting for questions")
+    status, replies, _ = result(asker)
+    assert status == 0 and len(replies) == 1
+    for term in (first, second):
+        term.child.sendeof()
+        assert exit_status(term) == 0
+
+
+def test_inbox_answer_is_told_when_its_question_is_taken_over(queue: Queue) -> None:
+    asker = queue.ask(labelled("Which cache?", "Cache", "Redis", "None", id="toolu_ia"), "ia")
+    (queue.tmp / "answering").mkdir()
+    answering = Terminal(
+        ["inbox", "answer", "1"],
+        queue.tmp / "answering",
+        80,
+        ASKCLI_INBOX=queue.where,
+        XDG_STATE_HOME=str(queue.state),
+    )
+    answering.expect("Choose 1-3: ")
+    inbox = queue.inbox(name="b")
+    inbox.expect(f"is held by your other inbox (pid {answering.child.pid}, since ")
+    inbox.expect("[n]: ")
+    inbox.type("y")
+    answering.expect(f"askcli: question #1 is held by your other inbox (pid {inbox.child.pid}")
+    answering.expect("you answered; nothing was sent")
+    assert exit_status(answering) == 2
+    inbox.expect("[y]: ")
+    inbox.type("")
+    inbox.expect("Choose 1-3: ")
+    inbox.type("2")
+    inbox.expect("#1 answered: sent to ask ")
+    status, replies, _ = result(asker)
+    assert status == 0 and len(replies) == 1 and '"Which cache?"="None"' in replies[0]["content"]
+    inbox.child.sendeof()
+    assert exit_status(inbox) == 0

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from askcli.errors import InboxError, InboxRefused
+from askcli.inbox.holding import own_inboxes, take_over
 from askcli.inbox.person import inbox_id
 from askcli.inbox.store import Agent, QueueState, Store
 
@@ -453,3 +454,84 @@ def test_a_team_before_askcli_s_roles_says_what_to_do(
         "askcli: team ops: the inbox has no group role askcli_teams yet: make askcli's roles"
         " first (askcli inbox roles --apply, as the database's owner)\n"
     )
+
+
+# -- taking a question over from one's own other inbox (issue 29, item 6) ---------------------
+
+
+def test_a_person_takes_over_only_a_question_their_own_other_inbox_holds(team: Team) -> None:
+    asked = team.store("ci_agent").submit(ask("Restart the database?"), AGENT, to="ops")
+    alice, alice_too, bob = team.store("alice"), team.store("alice"), team.store("bob")
+    first, second, bobs = inbox_id() + "-1", inbox_id() + "-2", inbox_id() + "-bob"
+    alice.heartbeat(first)
+    alice_too.heartbeat(second)
+    bob.heartbeat(bobs)
+    assert alice.claim(first, asked.id) is not None
+    assert set(own_inboxes(bob)) == {bobs}  # the role's own inboxes: the database's word
+    assert set(own_inboxes(alice_too)) == {first, second}
+    assert take_over(bob, bobs, asked.id, first) is None  # bob is in ops, but not alice
+    found = bob.get(asked.id)
+    assert found is not None and (found.holder, found.holder_inbox) == ("alice", first)
+    taken = take_over(alice_too, second, asked.id, first)  # row-level security lets her
+    assert taken is not None and taken.holder_inbox == second
+    assert not alice.answer(first, asked.id, REPLY)
+    assert not bob.answer(bobs, asked.id, REPLY)
+    assert alice_too.answer(second, asked.id, REPLY, decision="Yes")
+    done = bob.get(asked.id)
+    assert done is not None and done.answered_by == "alice"
+
+
+def test_another_person_s_inbox_keeps_saying_who_answers_and_never_takes_over(
+    team: Team,
+) -> None:
+    """ci_agent asks; alice's inbox holds the question; bob's inbox (another role) lists it
+    as alice's and cannot take it over with ``t 1``; alice's second inbox (her role too) is
+    offered it, takes it over and answers; her first is told; the agent gets one answer."""
+    source = team.tmp / "call.json"
+    source.write_text(json.dumps(LIBRARY))
+    env = {**os.environ, "PGPASSFILE": str(team.pgpass), "HOME": str(team.tmp), "COLUMNS": "200"}
+    asker = subprocess.Popen(
+        [str(askcli_path()), "ask", "--inbox", str(source)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**env, "ASKCLI_INBOX": team.url("ci_agent")},
+    )
+    owner = Store(team.owner_url)
+    team.stores.append(owner)
+    poll(lambda: bool(owner.ids()), "the question in the inbox")
+    said = team.tmp / "alice-first.err"
+    with said.open("w") as err:
+        first = subprocess.Popen(  # answers from a pipe left open: it holds #1 and waits
+            [str(askcli_path()), "inbox"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            text=True,
+            env={**env, "ASKCLI_INBOX": team.url("alice"), "NO_COLOR": "1"},
+        )
+    try:
+        poll(lambda: "Answer #1?" in said.read_text(), "alice's first inbox holding #1")
+        bob = team.askcli("bob", ["inbox"], "l\nt 1\n")
+        assert bob.returncode == 0, bob.stderr
+        assert "(being answered by alice)" in bob.stderr
+        assert "! question #1 is being answered by alice in another inbox" in bob.stderr
+        assert "Take #1 over?" not in bob.stderr and "your other inbox" not in bob.stderr
+        found = owner.get(1)
+        assert found is not None and found.holder == "alice"
+        second = team.askcli("alice", ["inbox"], "y\n\n1\n")
+        assert second.returncode == 0, second.stderr
+        shown = second.stderr
+        assert f"is held by your other inbox (pid {first.pid}, since " in shown, shown
+        assert "Take #1 over? y takes it here, Enter leaves it [n]: y" in shown, shown
+        assert "#1 answered: sent to ask " in shown, shown
+        told = "; nothing was sent from here"  # taken over (or, if told late, answered)
+        poll(lambda: told in said.read_text(), f"{told!r} in {said.read_text()!r}", 10)
+    finally:
+        first.communicate("", timeout=20)  # the answers end: it leaves
+    out, err = asker.communicate(timeout=20)
+    assert asker.returncode == 0, err
+    assert len(out.splitlines()) == 1  # one answer, sent once
+    assert '"Which library?"="date-fns"' in json.loads(out)["content"]
+    (entry,) = owner.log()
+    assert entry.question.answered_by == "alice"

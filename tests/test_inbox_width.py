@@ -189,6 +189,7 @@ def test_the_help_at_80_columns() -> None:
         "              those of askcli ask; q there declines it too)\n"
         "  N, #N       show question #N instead (the one shown waits again)\n"
         "  l           list the questions waiting and being answered\n"
+        "  t N         take question #N over from your other inbox that holds it\n"
         "  q           decline the question shown (the agent gets the decline, as after q\n"
         "              in its screens) and go on\n"
         "  ?           this help\n"

@@ -128,3 +128,35 @@ def test_no_answer_in_sdk_mode() -> None:
         "behavior": "deny",
         "message": "No answer from the user (the input ended).",
     }
+
+
+# a multi-select whose labels hold ", ": joined, they cannot be split back
+EXTRAS = question("Which extras?", "Extras", ("Docs, guides", "Lint", "Tests"), multi=True)
+PICKED = call(QUESTION, EXTRAS, id="toolu_01Multi")
+TYPED = ["2", "3,1,4", "own, words", ""]  # Tests, then Docs, guides, then Other's text
+
+
+def test_answers_mode_gives_a_multi_select_answer_as_its_labels_in_the_order_typed() -> None:
+    (line,) = lines(PICKED, TYPED, Output.ANSWERS)
+    assert json.loads(line)["answers"] == {
+        "Which library?": "dayjs",  # single-select: a string, as before
+        "Which extras?": ["Tests", "Docs, guides", "own, words"],  # Other's text one element
+    }
+
+
+def test_the_agents_shapes_keep_a_multi_select_answer_joined() -> None:
+    joined = "Tests, Docs, guides, own, words"  # Claude Code's own shape, unchanged
+    (text,) = lines(PICKED, TYPED, Output.TEXT)
+    assert f'"Which extras?"="{joined}"' in text
+    (sdk,) = lines(PICKED, TYPED, Output.SDK)
+    assert json.loads(sdk)["updatedInput"]["answers"]["Which extras?"] == joined
+    (result,) = lines(PICKED, TYPED, Output.RESULT)
+    assert f'\\"Which extras?\\"=\\"{joined}\\"' in result
+
+
+def test_answers_mode_of_claude_code_s_current_wording_lists_the_labels_too() -> None:
+    from askcli.wire.wording import CLAUDE_CODE
+
+    outcome = play(calls=[PICKED], answers=TYPED, output=Output.ANSWERS, wording=CLAUDE_CODE)
+    (line,) = outcome.stdout
+    assert json.loads(line)["answers"]["Which extras?"] == ["Tests", "Docs, guides", "own, words"]

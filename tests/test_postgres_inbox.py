@@ -411,3 +411,28 @@ def test_an_asker_hears_only_of_its_own_questions(store: Store, postgres_url: st
     assert asker_hub.generation == heard
     store.withdraw(mine.id)
     poll(lambda: asker_hub.generation > heard, "the asker hearing of its own question")
+
+
+def test_the_schema_of_the_askcli_before_is_brought_to_this_one(postgres_url: str) -> None:
+    with psycopg.connect(postgres_url, autocommit=True) as db:
+        for statements in postgres_store.MIGRATIONS[:2]:  # schema 2, with a question in it
+            for statement in statements:
+                db.execute(statement)
+        db.execute("INSERT INTO askcli.version (app, version) VALUES ('askcli inbox', 2)")
+        db.execute(
+            "INSERT INTO askcli.questions (ticket, key, agent, arrived, call, status, claimed_by)"
+            " VALUES ('q_old', 'k', '{}', 1.0, '{}', 'waiting', NULL)"
+        )
+    store = Store(postgres_url)
+    try:
+        (old,) = store.questions()
+        assert old.ticket == "q_old" and old.held_since is None
+        store.heartbeat("an-inbox")
+        assert store.claim("an-inbox", old.id) is not None
+        held = store.get(old.id)
+        assert held is not None and held.held_since is not None
+    finally:
+        store.close()
+    with psycopg.connect(postgres_url) as db:
+        found = db.execute("SELECT version FROM askcli.version").fetchall()
+    assert found == [(postgres_store.VERSION,)] == [(3,)]

@@ -20,6 +20,7 @@ import pytest
 from askcli.errors import InboxError
 from askcli.inbox.askers import alive, process_start
 from askcli.inbox.asking import ask_inbox, reply_from_json, reply_to_json
+from askcli.inbox.holding import own_inboxes, take_over
 from askcli.inbox.person import inbox_id
 from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store
 from askcli.lines import TextLineReader
@@ -548,3 +549,78 @@ def test_a_second_store_in_a_process_loses_nothing_the_first_one_writes(
     assert second.ids(states=tuple(QueueState)) == [1, 2]
     first.close()
     second.close()
+
+
+# -- one person's two inboxes: a question taken over (issue 29, item 6) ---------------------
+
+
+def test_a_question_held_by_another_inbox_of_the_same_person_is_taken_over(store: Store) -> None:
+    asked = store.submit(LIBRARY, AGENT)
+    first, second = inbox_id(), inbox_id() + "-b"
+    for inbox in (first, second):
+        store.heartbeat(inbox)
+    before = time.time()
+    assert store.claim(first) is not None
+    held = store.get(asked.id)
+    assert held is not None and held.holder_inbox == first
+    assert held.held_since is not None and before - 1 <= held.held_since <= time.time() + 1
+    own = own_inboxes(store)
+    assert set(own) == {first, second}
+    assert own[first].pid == os.getpid() and own[first].host == socket.gethostname()
+    taken = take_over(store, second, asked.id, first)
+    assert taken is not None and taken.holder_inbox == second
+    assert taken.state is QueueState.ANSWERING
+    assert not store.answer(first, asked.id, {"replies": ["first"], "status": 0})  # not its
+    store.heartbeat(first)  # its heartbeat does not take it back
+    assert store.get(asked.id).holder_inbox == second  # type: ignore[union-attr]
+    store.release(first, asked.id)  # nor does its release give it away
+    assert store.get(asked.id).holder_inbox == second  # type: ignore[union-attr]
+    assert store.answer(second, asked.id, {"replies": ["second"], "status": 0})
+    assert store.take(asked.id) == {"replies": ["second"], "status": 0}  # once, the second's
+    assert store.take(asked.id) is None
+
+
+def test_only_the_holder_shown_is_taken_over_and_only_while_it_holds(store: Store) -> None:
+    asked = store.submit(LIBRARY, AGENT)
+    first, second, third = (inbox_id() + f"-{n}" for n in range(3))
+    for inbox in (first, second, third):
+        store.heartbeat(inbox)
+    assert take_over(store, second, asked.id, first) is None  # waiting: claimed, not taken
+    assert store.claim(first) is not None
+    assert take_over(store, third, asked.id, first) is not None
+    assert take_over(store, second, asked.id, first) is None  # the third holds it now
+    assert store.get(asked.id).holder_inbox == third  # type: ignore[union-attr]
+    assert store.answer(third, asked.id, {"replies": [], "status": 0})
+    assert take_over(store, second, asked.id, third) is None  # answered: nobody takes it
+    assert take_over(store, second, 999, first) is None  # no such question
+
+
+def test_a_question_held_by_an_inbox_unheard_of_is_not_taken_over(store: Store) -> None:
+    asked = store.submit(LIBRARY, AGENT)
+    mine = inbox_id()
+    store.heartbeat(mine)
+    assert store.claim("an-inbox-with-no-heartbeat") is not None  # nobody's: no person
+    assert take_over(store, mine, asked.id, "an-inbox-with-no-heartbeat") is None
+
+
+def test_an_inbox_file_of_the_askcli_before_gets_the_claims_times(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "three.db"
+    made = Store(path)
+    asked = made.submit(LIBRARY, AGENT)
+    made.heartbeat("an-inbox")
+    assert made.claim("an-inbox") is not None
+    made.close()
+    old = sqlite3.connect(path)  # as schema 3 left it: no claimed_at
+    old.execute("ALTER TABLE questions DROP COLUMN claimed_at")
+    old.execute("PRAGMA user_version = 3")
+    old.commit()
+    old.close()
+    store = Store(path)
+    held = store.get(asked.id)
+    assert held is not None and held.holder_inbox == "an-inbox" and held.held_since is None
+    store.release("an-inbox", asked.id)
+    store.heartbeat("another")
+    assert store.claim("another") is not None
+    assert store.get(asked.id).held_since is not None  # type: ignore[union-attr]

@@ -11,17 +11,21 @@ locked by another process for longer than askcli waits.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import signal
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..errors import InboxBusy, InboxError, UnreadableDocument
-from ..runners.session import Reply
+from ..errors import AnswerTimeout, InboxBusy, InboxError, UnreadableDocument
+from ..lines import TextLineReader
+from ..questions.conclusion import Ending
+from ..runners.session import Reply, answer_document
 from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation, no_reply_within
+from ..terminal.options import RunOptions
 from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import detect
@@ -61,16 +65,91 @@ def reply_from_json(kept: Any) -> Reply:
         raise UnreadableDocument(f"the inbox kept a reply askcli cannot read ({exc})") from None
 
 
-def unanswered(document: Any, text: str, status: ExitStatus) -> Reply:
-    """The reply of a document nobody answered: each call gets ``text``."""
+def unanswered(document: Any, text: str, status: ExitStatus, seq: int = 1) -> Reply:
+    """The reply of a document nobody answered: each call gets ``text`` alone."""
     try:
-        envelope = detect(document) if isinstance(document, dict) else None
+        envelope = detect(document, seq) if isinstance(document, dict) else None
     except UnreadableDocument:
         envelope = None
     if envelope is None or envelope.refusal is not None:
         result = ToolResult(None, text, status, is_error=True)
         return Reply([result.block()], status, [result])
     done = [ToolResult(call.id, text, status, is_error=True) for call in envelope.calls]
+    return Reply(envelope.replies(done), status, done)
+
+
+class _Ended(TextLineReader):
+    """Answer lines that end at once, as the wait in the inbox ended: ``stop`` (a signal's
+    KeyboardInterrupt, AnswerTimeout) is raised where the first line would be read, or,
+    without it, the input ends there."""
+
+    def __init__(self, stop: BaseException | None) -> None:
+        super().__init__(io.StringIO(), interactive=False)
+        self.stop = stop
+
+    def _more(self, timeout: float | None) -> bytes:
+        if self.stop is not None:
+            raise self.stop
+        return b""
+
+
+_STATUS = {
+    Ending.INTERRUPTED: ExitStatus.INTERRUPTED,
+    Ending.TIMEOUT: ExitStatus.NO_ANSWER,
+    Ending.ENDED: ExitStatus.NO_ANSWER,
+}
+
+
+def no_answer(
+    document: Any,
+    ending: Ending,
+    *,
+    options: RunOptions | None = None,
+    why: str | None = None,
+    seq: int = 1,
+) -> Reply:
+    """The reply of a document nobody answered in the inbox, made by the code that makes
+    ``ask``'s when nobody answers here: each call is asked, showing nothing, of answer
+    lines that end as the wait did (``ending``: Ctrl-C or SIGTERM / SIGHUP, the timeout of
+    ``options``, or nothing more came, for the reason ``why``), in the wording of
+    ``options``. So every ``--output`` prints what it prints without ``--inbox`` (for
+    AskUserQuestion, its questions and each question's fate). A call that asks nothing
+    (TodoWrite) or cannot be asked (an invalid call) gets the no-answer text alone."""
+    given = options or RunOptions()
+    stop: BaseException | None = None
+    if ending is Ending.INTERRUPTED:
+        stop = KeyboardInterrupt()
+    elif ending is Ending.TIMEOUT:
+        stop = AnswerTimeout(given.timeout or 0)
+    quiet = Conversation(
+        _Ended(stop),
+        io.StringIO(),
+        options=RunOptions(
+            timeout=given.timeout,
+            quiet=True,
+            wording=given.wording,
+            capabilities=given.capabilities,
+            ended=why,
+        ),
+    )
+    status = _STATUS[ending]
+    if ending is Ending.INTERRUPTED:
+        text = signals.interrupted_text({})
+    else:
+        text = results.no_answer_text(quiet.why(ending), {})
+    try:
+        envelope = detect(document, seq) if isinstance(document, dict) else None
+    except UnreadableDocument:
+        envelope = None
+    if envelope is None or envelope.refusal is not None or not envelope.calls:
+        return unanswered(document, text, status, seq)
+    reply = answer_document(Document(document), quiet, seq)
+    if all(result.status is status for result in reply.results):
+        return reply._replace(status=status)
+    done = [
+        r if r.status is status else ToolResult(r.tool_use_id, text, status, is_error=True)
+        for r in reply.results
+    ]
     return Reply(envelope.replies(done), status, done)
 
 
@@ -98,19 +177,23 @@ def ask_inbox(
     said: Callable[[str], None] = lambda _: None,
     locked_is_no_answer: bool = False,
     to: str | None = None,
+    options: RunOptions | None = None,
 ) -> Reply:
     """Queue one document (addressed ``to`` a person or team; None: anyone) and wait for
     an inbox to answer it; the reply ``ask`` would have printed. ``said`` gets the lines
     the person at this end should read. An inbox locked for longer than askcli waits
-    raises InboxBusy, or, ``locked_is_no_answer``, is the no-answer reply."""
+    raises InboxBusy, or, ``locked_is_no_answer``, is the no-answer reply. When nobody
+    answers, the reply is what ``ask`` with the asker's ``options`` (its wording) prints
+    when nobody answers it here (:func:`no_answer`)."""
+    given = (options or RunOptions())._replace(timeout=timeout)
     try:
-        return _ask_inbox(store, document, agent, timeout=timeout, said=said, to=to)
+        return _ask_inbox(store, document, agent, options=given, said=said, to=to)
     except InboxBusy as exc:  # no answer can come through a locked inbox
         if not locked_is_no_answer:
             raise
         said(str(exc))
         why = "the inbox is locked by another process"
-        return unanswered(document.value, results.no_answer_text(why, {}), ExitStatus.NO_ANSWER)
+        return no_answer(document.value, Ending.ENDED, options=given, why=why)
 
 
 def _ask_inbox(
@@ -118,10 +201,11 @@ def _ask_inbox(
     document: Document,
     agent: Agent,
     *,
-    timeout: float | None,
+    options: RunOptions,
     said: Callable[[str], None],
     to: str | None = None,
 ) -> Reply:
+    timeout = options.timeout
     if document.value is None:
         reason = document.report or document.error or "the input is not a JSON object"
         said(reason)
@@ -141,22 +225,22 @@ def _ask_inbox(
         found = store.wait(question.id, timeout)
     except KeyboardInterrupt:  # Ctrl-C declines; SIGHUP / SIGTERM: no answer came
         _withdraw(store, question.id, said)
-        return unanswered(document.value, signals.interrupted_text({}), ExitStatus.INTERRUPTED)
+        return no_answer(document.value, Ending.INTERRUPTED, options=options, seq=question.id)
     if found is None:  # --timeout: nobody answered in time
         withdrawn = _withdraw(store, question.id, said)
         if withdrawn is not False:
             why = no_reply_within(timeout) if timeout else "no reply"
             what = "was withdrawn" if withdrawn else "is withdrawn when its lease lapses"
             said(f"no answer ({why}); question {question.id} {what}")
-            return unanswered(document.value, results.no_answer_text(why, {}), ExitStatus.NO_ANSWER)
+            return no_answer(document.value, Ending.TIMEOUT, options=options, seq=question.id)
         found = store.get(question.id)  # answered just then
     if found is None or found.state is not QueueState.ANSWERED:
         why = "the question was withdrawn" if found is not None else "the question is gone"
-        return unanswered(document.value, results.no_answer_text(why, {}), ExitStatus.NO_ANSWER)
+        return no_answer(document.value, Ending.ENDED, options=options, why=why, seq=question.id)
     kept = store.take(question.id)
     if kept is None:
         why = "its answer was taken by another asker"
-        return unanswered(document.value, results.no_answer_text(why, {}), ExitStatus.NO_ANSWER)
+        return no_answer(document.value, Ending.ENDED, options=options, why=why, seq=question.id)
     return reply_from_json(kept)
 
 
@@ -191,6 +275,7 @@ def ask_answerer(
             said=conv.error,
             locked_is_no_answer=True,
             to=to,
+            options=conv.options,
         )
 
     return answer

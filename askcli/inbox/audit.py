@@ -82,7 +82,10 @@ def _answers(result: Any) -> list[str]:
     out = []
     for text, answer in answers.items():
         name = headers.get(str(text)) or str(text)
-        value = answer if isinstance(answer, str) else str(answer)
+        if isinstance(answer, list):  # a multi-select's labels
+            value = ", ".join(str(part) for part in answer)
+        else:
+            value = answer if isinstance(answer, str) else str(answer)
         out.append(f"{truncate(name, 40)}: {value}")
     return out
 

@@ -21,8 +21,9 @@ from ..errors import InboxRefused
 from ..files import SAFE_OPEN, lstat_or_none, not_regular
 
 APPLICATION_ID = 0x61736B63  # "askc": this SQLite file is an askcli inbox
-# PRAGMA user_version of an inbox of this askcli (2: routing, audit; 3: askers, retries)
-SCHEMA_VERSION = 3
+# PRAGMA user_version of an inbox of this askcli (2: routing, audit; 3: askers, retries;
+# 4: when a claim was made)
+SCHEMA_VERSION = 4
 _MAGIC = b"SQLite format 3\x00"
 
 

@@ -44,8 +44,9 @@ from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import Output, output_lines
 from ..wire.results import CLAUDE_CODE_2_1_88, Wording
-from . import askers, audit, routing, screens
+from . import askers, audit, holding, routing, screens
 from .asking import reply_to_json, unanswered
+from .holding import Others, OwnInbox, TakenAway, own_inboxes
 from .store import QueuedQuestion, QueueState, Store, new_token
 from .watch import ROUND, Commands, Event, Kind, Watch
 
@@ -145,16 +146,20 @@ class _Wake(Exception):
     """Something to tell the person at the inbox prompt: the prompt is left and shown again."""
 
 
-def not_waiting(store: Store, question_id: int, person: str | None = None) -> str:
-    """Why question ``question_id`` cannot be claimed (by ``person``): ``is being answered
-    in another inbox``, ``was withdrawn by its asker``, ``does not exist``, ``is for bob,
-    not for alice``."""
+def not_waiting(store: Store, question_id: int, person: str | None = None, inbox: str = "") -> str:
+    """Why question ``question_id`` cannot be claimed (by ``person``, at ``inbox``): ``is
+    being answered in another inbox``, ``is held by your other inbox (pid 1234, since
+    14:02)``, ``was withdrawn by its asker``, ``does not exist``, ``is for bob, not for
+    alice``."""
     found = store.get(question_id)
     if found is None:
         return f"there is no question #{question_id}"
     teams = store.teams() if found.to is not None else {}
     if person is not None and not routing.may_answer(found, person, teams):
         return routing.not_for(found, person, teams)
+    other = holding.other_inbox(found, own_inboxes(store), inbox)
+    if other is not None:
+        return f"question #{question_id} is held by {visible(holding.held_by(found, other))}"
     holder = f"by {visible(found.holder)} " if found.holder else ""
     why = {
         QueueState.ANSWERING: f"is being answered {holder}in another inbox",
@@ -214,6 +219,7 @@ class Inbox:
         self._offered: int | None = None  # the question the last offer prompt was for
         self._own: set[int] = set()  # questions of agents this inbox runs under: never taken
         self._unsent: tuple[int, bool] | None = None  # an answer being sent (journal kept)
+        self.others = Others(store, self.id, person)  # the person's other inboxes
 
     # -- the watch, seen from the main thread ----------------------------------------
 
@@ -232,9 +238,11 @@ class Inbox:
         held = self.current
         if self.asking:
             for event in self.pending:
-                gone = event.question if event.kind is Kind.WITHDRAWN else None
+                gone = event.question if event.kind in (Kind.WITHDRAWN, Kind.TAKEN) else None
                 if gone is not None and held is not None and gone.id == held.id:
                     self.pending.remove(event)
+                    if event.kind is Kind.TAKEN:
+                        raise TakenAway(gone)
                     raise AskerWithdrew(gone)
             return True
         if any(self._news(e) for e in self.pending):
@@ -244,6 +252,10 @@ class Inbox:
     def _news(self, event: Event) -> bool:
         if event.kind is Kind.RETURNED:  # wakes an inbox that has nothing to show
             return self.current is None and event.question is not None
+        if event.kind is Kind.TAKEN:  # of the question shown (not one sent from here)
+            return event.question is not None and self._holds(event.question)
+        if event.kind is Kind.MOVED:  # the offer to take one over is out of date
+            return self.current is None
         return True
 
     def _tell(self) -> None:
@@ -265,6 +277,25 @@ class Inbox:
                 self._say_line(screens.withdrew(question, self.conv.style))
                 if self.current is not None and self.current.id == question.id:
                     self.current = None
+            elif event.kind is Kind.TAKEN and self._holds(question):
+                self._taken(question)
+
+    def _taken(self, question: QueuedQuestion, typed: str | None = None) -> None:
+        """Say that ``question``, held here, is another inbox's now, and let it go (it is
+        not offered back from there); ``typed``: the line being typed was kept."""
+        self.current = None
+        self.watch.current = None
+        why = self.others.taken(question) or not_waiting(self.store, question.id, self.person)
+        kept = (
+            " (the line you were typing is kept: Up at a question brings it back)" if typed else ""
+        )
+        if self.conv.open_line:
+            self.conv.say("\n")
+        error(self.conv, f"{why}; nothing was sent from here{kept}")
+        self._idle_said = False
+
+    def _holds(self, question: QueuedQuestion) -> bool:
+        return self.current is not None and self.current.id == question.id
 
     def _mine(self, question: QueuedQuestion) -> bool:
         """Whether this inbox's person may answer ``question`` (or holds it)."""
@@ -370,6 +401,9 @@ class Inbox:
         )
 
     def _idle(self) -> int | None:
+        elsewhere = self._held_elsewhere()
+        if elsewhere is not None:
+            return self._offer_takeover(*elsewhere)
         if not self._idle_said:
             say_wrapped(self.conv, "(nothing waits in the inbox)")
             self._idle_said = True
@@ -381,6 +415,50 @@ class Inbox:
             return ExitStatus.OK
         self._command(line.strip(), None)
         return None
+
+    def _held_elsewhere(self) -> tuple[QueuedQuestion, OwnInbox] | None:
+        """The oldest question to offer to take over from the person's other inbox."""
+        for question, other in self.others.to_offer():
+            if question.id in self._own or own_question(question) is not None:
+                self._own.add(question.id)  # an agent's this inbox runs under: never offered
+                continue
+            return question, other
+        return None
+
+    def _offer_takeover(self, question: QueuedQuestion, other: OwnInbox) -> int | None:
+        """Offer to take ``question`` over from ``other``: ``y`` takes it, Enter (or ``n``)
+        leaves it there, anything else is an inbox prompt's word (and the offer comes again)."""
+        teams = self._teams() if question.to is not None else screens.NO_TEAMS
+        self.conv.say(holding.offer_text(question, other, self.conv.style, teams) + "\n")
+        self.watch.offered = question.id, other.id  # answered there meanwhile: it wakes
+        try:
+            line = self._read(holding.offer_prompt(question.id, self.conv.style.width))
+        finally:
+            self.watch.offered = None
+        if line is None:
+            self._left("left the inbox")
+            return ExitStatus.OK
+        word = line.strip().lower()
+        if word in ("y", "yes"):
+            self._take(question.id, other.id, None)
+        elif word in ("", "n", "no"):
+            self.others.left.add((question.id, other.id))
+        else:
+            self._command(word, None)
+        return None
+
+    def _take(self, number: int, holder: str, held: QueuedQuestion | None) -> None:
+        """Take question ``number`` over from ``holder``, another inbox of this person's,
+        instead of ``held``; said in one line when it is not that inbox's any more."""
+        taken = self.others.take(number, holder)
+        if taken is None:
+            why = not_waiting(self.store, number, self.person, self.id)
+            say_wrapped(self.conv, f"! {why}", warn=True)
+            return
+        if held is not None:
+            self.store.release(self.id, held.id)
+        self.current = taken
+        self.watch.current = taken.id
 
     def _offer(self, held: QueuedQuestion) -> int | None:
         waiting = 1 + len(self.store.ids(person=self.person))
@@ -406,14 +484,11 @@ class Inbox:
         """The words both prompts take: ``l``, ``?``, a question's number."""
         style = self.conv.style
         number = _number(word)
+        taking = _number(word[1:].strip()) if word.startswith("t") else None
         if word in ("l", "list", "ls"):
-            shown = self.store.questions(states=screens.STATES_SHOWN, person=self.person)
-            if not shown:
-                self.conv.say("  (no questions waiting)\n")
-            mine = held.id if held is not None else None
-            teams = self._teams()
-            for question in shown:
-                self.conv.say(screens.list_line(question, style, mine=mine, teams=teams) + "\n")
+            self._list(held)
+        elif taking is not None:
+            self._take_listed(taking, held)
         elif word in ("?", "h", "help"):
             self.conv.say(screens.help_text(style.width))
         elif number is not None:
@@ -424,6 +499,30 @@ class Inbox:
             what = visible(word)
             say_wrapped(self.conv, f"! {what!s} means nothing here; ? shows what does", warn=True)
 
+    def _list(self, held: QueuedQuestion | None) -> None:
+        """``l``: the questions waiting and being answered; those the person's other inboxes
+        hold say which (and ``t N`` takes one over)."""
+        shown = self.store.questions(states=screens.STATES_SHOWN, person=self.person)
+        if not shown:
+            self.conv.say("  (no questions waiting)\n")
+        mine = held.id if held is not None else None
+        teams = self._teams()
+        shown, elsewhere = self.others.listed(shown)
+        for question in shown:
+            line = screens.list_line(question, self.conv.style, mine=mine, teams=teams)
+            self.conv.say(line + "\n")
+        if elsewhere:
+            say_wrapped(self.conv, holding.list_hint(elsewhere))
+
+    def _take_listed(self, number: int, held: QueuedQuestion | None) -> None:
+        """``t N``: take question N over from the person's other inbox that holds it (any
+        other is picked, as ``N`` picks it)."""
+        other = self.others.holder(self.store.get(number))
+        if other is None:
+            self._pick(number, held)
+        else:
+            self._take(number, other.id, held)
+
     def _pick(self, number: int, held: QueuedQuestion | None) -> None:
         if held is not None and number == held.id:
             return
@@ -433,7 +532,9 @@ class Inbox:
         if picked is None:
             if number in self._own:
                 return
-            why = not_waiting(self.store, number, self.person)
+            why = not_waiting(self.store, number, self.person, self.id)
+            if self.others.holder(self.store.get(number)) is not None:
+                why += f"; t {number} takes it over"
             say_wrapped(self.conv, f"! {why}", warn=True)
             return
         if held is not None:
@@ -514,6 +615,10 @@ class Inbox:
             words = f" withdrew #{held.id} while you answered; nothing was sent"
             self._say_line(screens.about(gone.question, self.conv.style, words))
             return None
+        except TakenAway as taken:
+            self.asking = False
+            self._taken(taken.question, editing.shelve())
+            return None
         finally:
             self.asking = False
         if reply.status is ExitStatus.INTERRUPTED:
@@ -569,9 +674,9 @@ def answer_by_id(
 
     def ready() -> bool:
         for event in watch.events():
-            gone = event.question if event.kind is Kind.WITHDRAWN else None
+            gone = event.question if event.kind in (Kind.WITHDRAWN, Kind.TAKEN) else None
             if gone is not None and gone.id == held.id:
-                raise AskerWithdrew(gone)
+                raise AskerWithdrew(gone) if event.kind is Kind.WITHDRAWN else TakenAway(gone)
         return True
 
     watch.start()
@@ -582,9 +687,10 @@ def answer_by_id(
         asking = conv.with_options(conv.options._replace(session=held.agent.session))
         try:
             reply = answer_document(Document(held.call), asking, held.id)
-        except AskerWithdrew:
+        except (AskerWithdrew, TakenAway):
             conv.say("\n")
-            error(conv, f"{not_waiting(store, held.id)} while you answered; nothing was sent")
+            why = not_waiting(store, held.id, inbox=inbox)
+            error(conv, f"{why} while you answered; nothing was sent")
             return ExitStatus.INVALID
         if reply.status is ExitStatus.INTERRUPTED:
             error(conv, f"{signals.stop_notice()}; #{held.id} waits again for an inbox")

@@ -35,7 +35,8 @@ from .store import LEASE, Changes, QueueState, Store, asker_id
 T = TypeVar("T")
 SCHEMA = "askcli"
 APP = "askcli inbox"
-VERSION = 2  # the schema this askcli makes (2: roles, row-level security, retries)
+# the schema this askcli makes (2: roles, row-level security, retries; 3: claimed_at)
+VERSION = 3
 CHANNEL = "askcli_inbox"  # what the trigger notifies of every change (the inboxes listen)
 ASKER_CHANNEL = "askcli_asker_"  # + md5(asker): of the changes of one asker's questions
 RECONNECT = 30.0  # seconds an operation keeps trying to reach a server that went away
@@ -232,6 +233,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             WITH CHECK (role = session_user)""",
         f"""CREATE POLICY own_lease_renewed ON {SCHEMA}.askers FOR UPDATE
             USING (role = session_user)""",
+    ),
+    (  # 3: when a claim was made (an inbox says since when another of its person's holds one)
+        f"ALTER TABLE {SCHEMA}.questions ADD COLUMN claimed_at DOUBLE PRECISION",
     ),
 )
 
@@ -440,6 +444,10 @@ class PostgresStore(Store):
 
     def _answerer(self) -> str | None:
         return None  # the database writes session_user (the trigger guard())
+
+    def own_inbox_condition(self) -> tuple[str, tuple[Any, ...]]:
+        """The inboxes of this role (the database writes each inbox's role)."""
+        return "inboxes.role = session_user", ()
 
     def role(self) -> str:
         """The role this store connects as: who answers and asks here."""

@@ -374,6 +374,7 @@ HELP_ROWS = (
     ),
     ("N, #N", "show question #N instead (the one shown waits again)"),
     ("l", "list the questions waiting and being answered"),
+    ("t N", "take question #N over from your other inbox that holds it"),
     (
         "q",
         "decline the question shown (the agent gets the decline, as after q in its screens)"

@@ -56,7 +56,8 @@ CREATE TABLE IF NOT EXISTS questions (
     claim_token TEXT,
     answer_token TEXT,
     take_token TEXT,
-    withdraw_token TEXT
+    withdraw_token TEXT,
+    claimed_at REAL
 )""",
     "CREATE INDEX IF NOT EXISTS questions_status ON questions (status, id)",
     "CREATE INDEX IF NOT EXISTS questions_key ON questions (key, id)",
@@ -105,6 +106,7 @@ ADDED = {
     ("questions", "answer_token"): "TEXT",
     ("questions", "take_token"): "TEXT",
     ("questions", "withdraw_token"): "TEXT",
+    ("questions", "claimed_at"): "REAL",
     ("inboxes", "person"): "TEXT",
     ("inboxes", "place"): "TEXT",
 }

@@ -108,6 +108,8 @@ class QueuedQuestion(NamedTuple):
     asker_pid: int | None = None  # the asking process (on that machine)
     asker_start: str | None = None  # and when it started (see :mod:`.askers`)
     answered_from: str | None = None  # the address it was answered from, as the server saw it
+    holder_inbox: str | None = None  # the inbox answering it now (its id)
+    held_since: float | None = None  # and since when it holds it
 
 
 class Logged(NamedTuple):
@@ -554,8 +556,9 @@ class Store:
             self._x(
                 db,
                 "UPDATE questions SET status = 'being answered', claimed_by = ?,"
-                " claimed_until = ?, claim_token = ? WHERE id = ? AND status = 'waiting'",
-                (inbox, now + LEASE, token, row[0]),
+                " claimed_until = ?, claim_token = ?, claimed_at = ? WHERE id = ? AND"
+                " status = 'waiting'",
+                (inbox, now + LEASE, token, now, row[0]),
             )
             return self._get(db, row[0])
 
@@ -638,6 +641,11 @@ class Store:
     def _answerer(self) -> str | None:
         """Who answers through this store, as the store knows it (not as anyone says)."""
         return unix_user()
+
+    def own_inbox_condition(self) -> tuple[str, tuple[Any, ...]]:
+        """The condition (and its parameters) on ``inboxes`` of the inboxes of whoever uses
+        this store, as the store knows them: the Unix user's, on one machine."""
+        return "inboxes.person = ?", (unix_user(),)
 
     def _asker_gone(self, db: Any, question_id: int, now: float) -> bool:
         """The question's asker is known to be gone: an answer would reach nobody."""
@@ -772,7 +780,8 @@ def new_token() -> str:
 _COLUMNS = (
     "id, ticket, agent, arrived, call, status, result, addressed_to, answered_by,"
     " answered_host, finished, (SELECT person FROM inboxes WHERE inboxes.id ="
-    " questions.claimed_by), asker_host, asker_pid, asker_start, answered_from"
+    " questions.claimed_by), asker_host, asker_pid, asker_start, answered_from, claimed_by,"
+    " claimed_at"
 )
 
 
@@ -781,22 +790,7 @@ def _question(row: Any) -> QueuedQuestion:
     agent = Agent(**{k: v for k, v in parse_json(row[2]).items() if k in Agent._fields})
     result = parse_json(row[6]) if row[6] is not None else None
     state = QueueState(row[5])
-    holder = row[11] if state is QueueState.ANSWERING else None  # its inbox, while it holds it
-    return QueuedQuestion(
-        row[0],
-        row[1],
-        agent,
-        row[3],
-        parse_json(row[4]),
-        state,
-        result,
-        row[7],
-        row[8],
-        row[9],
-        row[10],
-        holder,
-        row[12],
-        row[13],
-        row[14],
-        row[15],
-    )
+    # who holds it (its person, its inbox, since when): said only while one does
+    held = (row[11], row[16], row[17]) if state is QueueState.ANSWERING else (None, None, None)
+    fields = (row[0], row[1], agent, row[3], parse_json(row[4]), state, result, *row[7:11])
+    return QueuedQuestion._make((*fields, held[0], *row[12:16], *held[1:]))

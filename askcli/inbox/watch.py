@@ -43,6 +43,8 @@ class Kind(enum.Enum):
     ARRIVED = "arrived"  # a new question waits
     RETURNED = "returned"  # a question waits again (its inbox closed or died)
     WITHDRAWN = "withdrawn"  # its asker gave up, or died
+    TAKEN = "taken"  # the question this inbox holds is another inbox's now (taken over)
+    MOVED = "moved"  # one offered to be taken over is not that inbox's any more
     PROBLEM = "problem"  # something to say in one line (a failed --notify-command)
 
 
@@ -73,6 +75,8 @@ class Watch:
         self.on_arrival = on_arrival
         self.period = period
         self.current: int | None = None
+        # (question, inbox holding it) offered to be taken over, while the offer is shown
+        self.offered: tuple[int, str] | None = None
         self._events: list[Event] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -83,6 +87,7 @@ class Watch:
         self._thread = threading.Thread(target=self._run, name="askcli-inbox-watch", daemon=True)
         self._beating = threading.Thread(target=self._beat, name="askcli-inbox-beat", daemon=True)
         self._failed = False
+        self._taken_told: set[tuple[int, str]] = set()  # (question, its new inbox) said
         self.beats: list[float] = []  # when the last heartbeats were made (monotonic)
 
     def start(self, timeout: float = 5.0) -> None:
@@ -183,6 +188,20 @@ class Watch:
             self._ready.set()
             store.close()
 
+    def _taken(self, question: QueuedQuestion) -> bool:
+        """``question``, held here, is another inbox's now, or answered there already
+        (said once for each inbox). An answer from here is no news: the main thread lets
+        the question go once it is sent."""
+        holder = question.holder_inbox or ""
+        if question.state is QueueState.ANSWERED:
+            holder = "(answered)"
+        elif question.state is not QueueState.ANSWERING or holder in ("", self.inbox):
+            return False
+        if (question.id, holder) in self._taken_told:
+            return False
+        self._taken_told.add((question.id, holder))
+        return True
+
     def _look(self, store: Store, seen: set[int], before: set[int], told: set[int]) -> set[int]:
         now = set(store.ids(person=self.person))
         current = self.current
@@ -207,6 +226,17 @@ class Watch:
             if question is not None and question.state is QueueState.WITHDRAWN:
                 told.add(qid)
                 self.put(Event(Kind.WITHDRAWN, question))
+            elif question is not None and qid == current and self._taken(question):
+                self.put(Event(Kind.TAKEN, question))
+        offered = self.offered
+        if offered is not None:  # still held where the offer says?
+            found = store.get(offered[0])
+            if found is None or (found.state, found.holder_inbox) != (
+                QueueState.ANSWERING,
+                offered[1],
+            ):
+                self.offered = None
+                self.put(Event(Kind.MOVED, found))
         # a question that arrived and was claimed by another inbox between two looks
         # is not an arrival here: it never waited for this person
         seen.update(store.ids(states=(QueueState.ANSWERING,)))

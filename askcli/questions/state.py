@@ -179,6 +179,25 @@ class AnswerState(NamedTuple):
             return self.answers[question.text]
         return self.suggested_text.get(self.at)
 
+    def parts(self, index: int) -> list[str]:
+        """Question ``index``'s chosen labels in the order typed, Other's text as one part."""
+        question = self.questions[index]
+        return [
+            self.other_text.get(index, "") if n == question.other else question.labels[n - 1]
+            for n in self.selections.get(index, ())
+            if n == question.other or n <= len(question.labels)
+        ]
+
+    def listed(self) -> dict[str, str | list[str]]:
+        """The answers for scripts: a multi-select's as the list of its :meth:`parts` (a
+        label may hold ``", "``, so the joined text cannot be split back), the rest as
+        given."""
+        out: dict[str, str | list[str]] = dict(self.answers)
+        for i, question in enumerate(self.questions):
+            if question.multi and question.text in out and self.selections.get(i):
+                out[question.text] = self.parts(i)
+        return out
+
 
 def spec(q: SharedQuestion) -> QuestionSpec:
     """The state machine's view of one question of the shared model."""

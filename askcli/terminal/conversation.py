@@ -297,4 +297,4 @@ class Conversation:
         timeout = self._options.timeout
         if ending is Ending.TIMEOUT and timeout:
             return no_reply_within(timeout)
-        return "the input ended"
+        return self._options.ended or "the input ended"

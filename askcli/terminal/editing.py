@@ -101,6 +101,17 @@ def reset() -> None:
     _state.carried = None
 
 
+def shelve() -> str | None:
+    """The line being typed when the last read was woken, put in its kind's history (Up
+    brings it back) instead of typed on at the next read: its question was taken away (the
+    inbox). The line, or None when none was being typed."""
+    carried, _state.carried = _state.carried, None
+    if carried is None or not carried[1].strip():
+        return None
+    _remember(*carried)
+    return carried[1]
+
+
 def history(kind: str) -> list[str]:
     """The lines kept for ``kind``, oldest first."""
     return list(_state.histories.get(kind, ()))

@@ -52,7 +52,9 @@ class RunOptions(NamedTuple):
     (system/init, the initialize response). ``permission_always``: the permission prompt
     offers "always" (``askcli claude``). ``settle``: where a finished call's journal
     entries are to be dropped later, once its answer is known to have been delivered (the
-    inbox: when the queue took it), instead of at once (None).
+    inbox: when the queue took it), instead of at once (None). ``ended``: why no answer
+    came when the answer lines end (None: the input ended; the inbox's askers say why their
+    question went unanswered).
     """
 
     timeout: float | None = None
@@ -67,6 +69,7 @@ class RunOptions(NamedTuple):
     capabilities: frozenset[str] = frozenset()
     permission_always: bool = False
     settle: list[Callable[[], None]] | None = None
+    ended: str | None = None
 
     def told(self, capabilities: Iterable[str]) -> RunOptions:
         """These options, with the ``capabilities`` Claude Code said it supports added."""

@@ -109,7 +109,7 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
     annotations = final_annotations(data, conclusion)
     payload: dict[str, Any] = {
         "questions": call.input["questions"],
-        "answers": answers,
+        "answers": state.listed(),  # for scripts: a multi-select's labels as a list
         "annotations": annotations,
         # an interrupted conversation's questions: dismissed when SIGTERM or SIGHUP stopped
         # askcli, declined after Ctrl-C

@@ -279,13 +279,8 @@ class ClaudeCodeToday(Wording):
         :func:`join_labels` (a label holding ``", "`` quoted)."""
         out = dict(state.answers)
         for i, question in enumerate(state.questions):
-            chosen = state.selections.get(i)
-            if question.multi and chosen and question.text in out:
-                parts = [
-                    state.other_text.get(i, "") if n == question.other else question.labels[n - 1]
-                    for n in chosen
-                ]
-                out[question.text] = join_labels(parts)
+            if question.multi and state.selections.get(i) and question.text in out:
+                out[question.text] = join_labels(state.parts(i))
         return out
 
     def answered_text(

@@ -68,9 +68,16 @@ def auq_content(
     content: dict[str, Any] = {}
     for (key, multi), question in zip(fields, questions, strict=False):
         answer = answers.get(question["question"])
+        labels = {o["label"] for o in question["options"]}
+        if isinstance(answer, list):  # a multi-select's labels (and Other's text), as chosen
+            parts = [str(part) for part in answer]
+            if all(part in labels for part in parts):
+                content[key] = parts
+            else:
+                content[f"{key}_custom"] = ", ".join(parts)
+            continue
         if not isinstance(answer, str):
             continue
-        labels = {o["label"] for o in question["options"]}
         if answer in labels:
             content[key] = [answer] if multi else answer
         elif multi and all(part in labels for part in answer.split(", ")):

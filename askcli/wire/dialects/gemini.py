@@ -247,9 +247,16 @@ def _answer(asked: Asked, index: int) -> str:
     question = asked.data.questions[index]
     if question.typed:
         return js_trim(asked.answers.get(question.question, ""))
+    return SEPARATOR.join(_parts(asked, index))
+
+
+def _parts(asked: Asked, index: int) -> list[str]:
+    """The labels chosen at choice question ``index`` in option order ("All of the above":
+    every one), then Other's text: what the dialog joins."""
+    question = asked.data.questions[index]
     chosen = asked.selections(index)
     if not chosen:
-        return ""
+        return []
     raw = asked.call.input["questions"][index]
     count = len(question.options)
     if question.kind == "choice" and question.multiSelect:
@@ -260,7 +267,7 @@ def _answer(asked: Asked, index: int) -> str:
     other = asked.other_text(index)
     if other is not None and js_trim(other):
         labels.append(js_trim(other))
-    return SEPARATOR.join(labels)
+    return labels
 
 
 def answers(asked: Asked) -> dict[str, str]:
@@ -274,9 +281,15 @@ def answers(asked: Asked) -> dict[str, str]:
 
 
 def _data(asked: Asked, given: Mapping[str, str], **extra: Any) -> dict[str, Any]:
+    """The data for scripts: the answers by index, a multi-select's as a list of its parts."""
+    listed: dict[str, str | list[str]] = dict(given)
+    for key in given:
+        question = asked.data.questions[int(key)]
+        if not question.typed and question.kind == "choice" and question.multiSelect:
+            listed[key] = _parts(asked, int(key))
     return {
         "questions": asked.call.input["questions"],
-        "answers": dict(given),
+        "answers": listed,
         "status": asked.statuses(),
         **extra,
     }

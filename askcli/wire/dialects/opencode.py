@@ -236,6 +236,15 @@ def answered_text(questions: Sequence[str], answers: Sequence[Sequence[str]]) ->
     )
 
 
+def _listed(asked: Asked, lists: Sequence[list[str]]) -> dict[str, str | list[str]]:
+    """The answers by question text for scripts: a multiple question's as its list."""
+    out: dict[str, str | list[str]] = dict(asked.answers)
+    for question, given in zip(asked.data.questions, lists, strict=True):
+        if question.multiSelect and not question.typed and question.question in out:
+            out[question.question] = given
+    return out
+
+
 def title(count: int) -> str:
     """The tool part's title: ``Asked 1 question``, ``Asked 3 questions``."""
     return f"Asked {count} question{'s' if count > 1 else ''}"
@@ -252,7 +261,7 @@ def reply(asked: Asked) -> ToolResult:
     }
     data: dict[str, Any] = {
         "questions": asked.call.input["questions"],
-        "answers": dict(asked.answers),
+        "answers": _listed(asked, lists),
         "annotations": notes,
         "status": asked.statuses(),
         "title": title(len(texts)),
