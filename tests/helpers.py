@@ -6,12 +6,14 @@ import copy
 import io
 import json
 import os
+import shlex
 import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pexpect
 import pytest
 
 from askcli.lines import TextLineReader
@@ -232,3 +234,85 @@ def another_asker(store: Store, question_id: int) -> subprocess.Popen[bytes]:
     child = subprocess.Popen(["sleep", "600"])
     as_if_asked_by(store, question_id, child.pid, process_start(child.pid))
     return child
+
+
+# -- askcli in a pty (pexpect) ---------------------------------------------------------
+
+
+def pty_shell(
+    command: str, tmp_path: Path, columns: int, env: dict[str, str]
+) -> tuple[pexpect.spawn, io.StringIO]:
+    """``command`` run by /bin/sh in a pty ``columns`` wide, and the log of what it showed;
+    ``env`` over the test's environment (an empty value removes a variable)."""
+    full_env = {
+        **os.environ,
+        "TERM": "dumb",
+        "ASKCLI_NOTIFY": "none",  # what is shown never depends on the terminal running tests
+        "COLUMNS": str(columns),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        **env,
+    }
+    for key in [k for k, v in env.items() if v == ""]:
+        full_env.pop(key)
+    log = io.StringIO()
+    child = pexpect.spawn(
+        "/bin/sh",
+        ["-c", command],
+        env=full_env,
+        timeout=5,
+        encoding="utf-8",
+        dimensions=(24, columns),
+    )
+    child.logfile_read = log
+    return child, log
+
+
+class Terminal:
+    """askcli in a pty, stdout to a file (``stdout_here``: to the same terminal); failures
+    show everything the terminal showed. ``after``: askcli starts that many seconds late,
+    so that what a test types first is typed ahead. ``program``: what runs instead of the
+    installed askcli (e.g. :data:`WITHOUT_LINE_EDITING`)."""
+
+    def __init__(
+        self,
+        args: list[str],
+        tmp_path: Path,
+        columns: int = 80,
+        *,
+        stdout_here: bool = False,
+        after: float = 0,
+        program: tuple[str, ...] = (),
+        **env: str,
+    ) -> None:
+        self.out = tmp_path / "stdout.json"
+        program = program or (str(askcli_path()),)
+        command = "exec " + " ".join(shlex.quote(a) for a in [*program, *args])
+        if not stdout_here:
+            command += f" > {shlex.quote(str(self.out))}"
+        if after:  # askcli starts ``after`` seconds later: what is typed meanwhile waits
+            command = f"sleep {after}; {command}"
+        self.child, self.log = pty_shell(command, tmp_path, columns, env)
+
+    def expect(self, text: str) -> None:
+        try:
+            self.child.expect_exact(text)
+        except (pexpect.TIMEOUT, pexpect.EOF):
+            pytest.fail(f"did not see {text!r}; the terminal showed:\n{self.log.getvalue()}")
+
+    def type(self, line: str) -> None:
+        self.child.sendline(line)
+
+    def finish(self) -> tuple[int, Any]:
+        """Wait for the exit; the status and the stdout line as JSON."""
+        self.expect_end()
+        self.child.close()
+        status = self.child.exitstatus
+        assert status is not None, self.log.getvalue()
+        text = self.out.read_text()
+        return status, json.loads(text) if text.strip() else None
+
+    def expect_end(self) -> None:
+        try:
+            self.child.expect(pexpect.EOF)
+        except pexpect.TIMEOUT:
+            pytest.fail(f"askcli did not exit; the terminal showed:\n{self.log.getvalue()}")
