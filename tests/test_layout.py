@@ -126,7 +126,7 @@ def test_the_prompt_leaves_room_to_type_on_its_line(tmp_path: Path, columns: str
     if columns == "80":
         term.expect("Choose 1-4, several allowed (e.g. 1,3): ")
     else:
-        term.expect("Choose 1-4 (e.g. 1,3): ")
+        term.expect("Several of 1-4 (e.g. 1,3): ")
     term.type("7")
     term.expect("! there is no option 7")
     term.type("3,1")
@@ -168,7 +168,7 @@ def test_a_real_tall_question_takes_2_as_its_answer(
     path = tmp_path / "call.json"
     path.write_text(json.dumps(tool_use))
     term = Terminal(["ask", str(path)], tmp_path, COLUMNS=columns, LINES="24")
-    term.expect("Choose 1-")
+    term.child.expect_exact(["Choose 1-", "Several of 1-"])
     term.type("2")
     try:
         term.child.expect_exact(["(question 2 of", "Submit? [y]: "])

@@ -15,7 +15,7 @@ from ..lines import LineReader
 from ..questions.conclusion import Ending
 from . import editing
 from .options import RunOptions
-from .rendering import Style, terminal_text
+from .rendering import Style, display_width, on_terminal, terminal_text, wrap
 
 if TYPE_CHECKING:
     from .notify import Notice
@@ -56,10 +56,11 @@ TYPED_AHEAD = "(ignored what was typed before this question)"
 class _Screen:
     """What every view of one conversation shares (:meth:`Conversation.with_options`)."""
 
-    __slots__ = ("attention_due", "gone", "keys_shown", "open_line", "said")
+    __slots__ = ("attention_due", "gone", "keys_shown", "open_line", "said", "terminal")
 
-    def __init__(self, gone: bool) -> None:
+    def __init__(self, gone: bool, terminal: bool) -> None:
         self.gone = gone  # the screens go nowhere: stderr is /dev/null, or the terminal went
+        self.terminal = terminal  # the screens go to a terminal
         self.open_line = False  # what was written last left the cursor after text
         self.attention_due = False  # the next prompt calls the person (--notify)
         self.said = 0  # writes to the person so far (what came last, for a host's lines)
@@ -88,7 +89,7 @@ class Conversation:
         self.out = out
         self.style = style if style is not None else Style()
         self._options = options if options is not None else RunOptions()
-        self._screen = _Screen(gone=self._options.quiet)
+        self._screen = _Screen(gone=self._options.quiet, terminal=on_terminal(out))
         # the control request this view answers: a control_cancel_request for it, where an
         # answer line is read from the calls' own stream, withdraws it
         self._request: object = None
@@ -171,8 +172,13 @@ class Conversation:
             self._screen.gone = True
 
     def error(self, message: str) -> None:
-        """One ``askcli: ...`` line; the message may quote the model, so it is escaped."""
-        self.say(f"askcli: {visible(message)}\n")
+        """One ``askcli: ...`` line; the message may quote the model, so it is escaped. At
+        a terminal it is folded at spaces to the width (going on under two spaces), so no
+        word is split; elsewhere it stays one line, for logs and ``grep``."""
+        text = f"askcli: {visible(message)}"
+        if self._screen.terminal and display_width(text) > self.style.width:
+            text = "\n".join(wrap(text, self.style.width, rest="  "))
+        self.say(text + "\n")
 
     def read_answer(
         self,
@@ -232,6 +238,8 @@ class Conversation:
             return None
         if not interactive and not screen.gone:
             self.say(("(hidden)" if secret and line.strip() else visible(line)) + "\n")
+        elif interactive:  # the Enter typed ended the line; Ctrl-D after text did not
+            screen.open_line = self.reader.at_end
         return line
 
     def why(self, ending: Ending) -> str:

@@ -61,7 +61,7 @@ def display_width(text: str) -> int:
 
 def truncate(text: str, columns: int, *, words: bool = False) -> str:
     """``text`` cut to ``columns`` display columns, the last one an ellipsis when cut;
-    ``words``: cut after a whole word when one ends in the second half of what is kept."""
+    ``words``: cut after a whole word (inside one only when the first does not fit)."""
     if display_width(text) <= columns:
         return text
     out, used = [], 0
@@ -72,9 +72,9 @@ def truncate(text: str, columns: int, *, words: bool = False) -> str:
         out.append(ch)
         used += w
     kept = "".join(out)
-    if words and text[len(kept)] != " ":
+    if words and text[len(kept)] != " " and not kept.endswith(" "):
         space = kept.rfind(" ")
-        if space > 0 and display_width(kept[:space]) * 2 >= columns:
+        if space > 0:
             kept = kept[:space]
     return kept.rstrip(" ") + "…" if words else kept + "…"
 
@@ -223,6 +223,29 @@ def terminal_width(stream: TextIO | None = None) -> int:
 def terminal_height(stream: TextIO | None = None) -> int:
     """``LINES`` if set, else the height of ``stream``'s terminal, else 24."""
     return _terminal_size(stream, "LINES", 1, 5, 24)
+
+
+def on_terminal(stream: object) -> bool:
+    """``stream`` is a terminal (a closed or odd stream is not)."""
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def folded_for(stream: object, text: str) -> str:
+    """askcli's own message ``text`` (``askcli: ...``) as ``stream`` should get it: at a
+    terminal each line wider than it folded at spaces, going on under two spaces, so that
+    no word is split; elsewhere as it is, one line per message for logs and ``grep``."""
+    if not on_terminal(stream):
+        return text
+    width = terminal_width(stream)  # type: ignore[arg-type]
+    if all(display_width(line) <= width for line in text.split("\n")):
+        return text
+    rows = []
+    for line in text.split("\n"):
+        rows += wrap(line, width, rest="  ") if display_width(line) > width else [line]
+    return "\n".join(rows)
 
 
 def colour_wanted(stream: TextIO) -> bool:

@@ -229,11 +229,14 @@ def prompt(state: AnswerState, width: int = 80, *, secret: bool = False) -> str:
     choices = question.choices
     if question.yesno:
         return f"Choose 1-{choices} or y/n{bracket}: "
-    if question.multi:
-        text = f"Choose 1-{choices}, several allowed (e.g. 1,3){bracket}: "
-        if len(text) + ROOM_TO_TYPE > width:
-            text = f"Choose 1-{choices} (e.g. 1,3){bracket}: "
-        return text
+    if question.multi:  # every form says that several may be chosen
+        forms = (
+            f"Choose 1-{choices}, several allowed (e.g. 1,3){bracket}: ",
+            f"Choose 1-{choices}, several (e.g. 1,3){bracket}: ",
+            f"Several of 1-{choices} (e.g. 1,3){bracket}: ",
+            f"Several of 1-{choices}{bracket}: ",
+        )
+        return next((f for f in forms if len(f) + ROOM_TO_TYPE <= width), forms[-1])
     return f"Choose 1-{choices}{bracket}: "
 
 
@@ -275,7 +278,8 @@ def title_block(title: str, style: Style) -> str:
 def resumed(data: AskInput, state: AnswerState, style: Style) -> str:
     """Shown when a journal has lines kept from an interrupted conversation about this call,
     before ``Resume? [Y/n]``."""
-    lines = ["", style.strong("You were answering this call before; kept from then:")]
+    head = wrap("You were answering this call before; kept from then:", style.width, rest="  ")
+    lines = ["", *(style.strong(row) for row in head)]
     kept = 0
     for i, question in enumerate(data.questions):
         if question.question not in state.answers:
@@ -294,9 +298,10 @@ def resumed(data: AskInput, state: AnswerState, style: Style) -> str:
 RESUME_PROMPT = "Resume? [Y/n] "
 
 
-def skipped(index: int) -> str:
+def skipped(index: int, width: int = 80) -> str:
     """Said after ``s``."""
-    return f"Skipped question {index + 1}; answer it from the review.\n"
+    text = f"Skipped question {index + 1}; answer it from the review."
+    return "\n".join(wrap(text, width, rest="  ")) + "\n"
 
 
 PREVIEW_HANG = "  "

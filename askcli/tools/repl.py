@@ -25,7 +25,7 @@ from ..questions.answers import (
 from ..questions.conclusion import Conclusion, Ending
 from ..questions.state import Action, AnswerState, Finish, Mode, Text, reduce, specs, start
 from ..schema.inputs import AskInput
-from ..terminal import editing, screens, signals
+from ..terminal import editing, paging, screens, signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style
 
@@ -153,7 +153,7 @@ def ask_questions(
                 conv.say(screens.refusal(str(refused), conv.style))
                 continue
             if isinstance(meaning, Help):
-                conv.say(screens.help_text(state, conv.style.width))
+                paging.page(conv, screens.help_text(state, conv.style.width))
             elif isinstance(meaning, NotSubmitted):
                 conv.say(screens.not_submitted(len(data.questions), conv.style))
             elif isinstance(meaning, Preview):
@@ -171,7 +171,7 @@ def ask_questions(
                 if isinstance(meaning, Notes):
                     conv.say(screens.notes_saved(state.notes, state.at))
                 elif isinstance(meaning, Skip):
-                    conv.say(screens.skipped(before.at))
+                    conv.say(screens.skipped(before.at, conv.style.width))
     except AnswerTimeout:
         conv.say("\n")
         return Conclusion(state, Ending.TIMEOUT)
