@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import re
 from pathlib import Path
 from types import ModuleType
@@ -68,7 +69,7 @@ def test_no_help_is_wider_than_80_columns(monkeypatch: pytest.MonkeyPatch) -> No
     assert [f"{name}: {line}" for name, line in lines if len(line) > 80] == []
     split = [  # a hyphenated word broken at its hyphen (claude-code-2.1.88, FILE.askcli-backup)
         f"{name}: {line}"
-        for (name, line), (_, after) in zip(lines, lines[1:])
+        for (name, line), (_, after) in itertools.pairwise(lines)
         if re.search(r"[\w.]-$", line) and after.strip()
     ]
     assert split == []

@@ -64,8 +64,8 @@ def setup(
     (~/.config/opencode/opencode.json).
 
     Everything else in the file is kept, and the former file beside it, as
-    FILE.askcli-backup. A second run changes nothing. --undo removes the entry as setup wrote it, with whatever
-    --inbox-url and --to it was written with.
+    FILE.askcli-backup. A second run changes nothing. --undo removes the entry as setup
+    wrote it, with whatever --inbox-url and --to it was written with.
 
     \b
     Exit status: 0 done (or nothing to do); 1 the file cannot be written;
