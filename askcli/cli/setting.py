@@ -111,7 +111,7 @@ def setup(
     if dry_run:
         click.echo(visible(setting.unified_diff(planned), multiline=True), nl=False)
         say_err(
-            f"askcli setup: {agent}: would have {visible(planned.said)} in {where} "
+            f"askcli setup: {agent}: {visible(planned.would)} in {where} "
             "(dry run: nothing written)\n"
         )
         ctx.exit(0)
