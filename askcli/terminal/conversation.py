@@ -239,7 +239,7 @@ class Conversation:
         if not interactive and not screen.gone:
             self.say(("(hidden)" if secret and line.strip() else visible(line)) + "\n")
         elif interactive:  # the Enter typed ended the line; Ctrl-D after text did not
-            screen.open_line = self.reader.at_end
+            screen.open_line = bool(getattr(self.reader, "at_end", False))
         return line
 
     def why(self, ending: Ending) -> str:

@@ -197,6 +197,8 @@ def wrap_prompt(text: str, width: int) -> str:
     return "\n".join(wrap(body, width)) + text[len(body) :]
 
 
+CONTINUED = "\u21aa "  # starts a line that a long line wrapped onto (a value, a preview)
+
 MAX_CELLS = 1000  # a larger COLUMNS or LINES is taken as this many; --columns at most this
 ROOM_TO_TYPE = 12  # columns a prompt leaves free for the answer on its line
 

@@ -12,7 +12,7 @@ from typing import Any
 from ..escaping import visible
 from ..questions.state import AnswerState, Mode
 from ..schema.inputs import AskInput, SharedQuestion
-from .rendering import ROOM_TO_TYPE, Style, display_width, truncate, wrap
+from .rendering import CONTINUED, ROOM_TO_TYPE, Style, display_width, truncate, wrap
 
 HEADER_COLUMNS = 12
 OTHER_LABEL = "Other"
@@ -304,18 +304,17 @@ def skipped(index: int, width: int = 80) -> str:
     return "\n".join(wrap(text, width, rest="  ")) + "\n"
 
 
-PREVIEW_HANG = "  "
-
-
 def preview_block(question: SharedQuestion, number: int, style: Style) -> str:
     option = question.options[number - 1]
     if not option.preview:
         missing = f"Option {number} ({visible(option.label)}) has no preview."
         return "\n".join(wrap(missing, style.width, rest="  ")) + "\n"
     title = wrap(f"--- preview of {number}. {visible(option.label)} ---", style.width, rest="  ")
-    # each line wraps under its own indent and two more, so code keeps its shape and a
-    # wrapped line reads as one
-    body = wrap(visible(option.preview, multiline=True), style.width, hang=PREVIEW_HANG)
+    # each line wraps under its own indent, going on after the mark the permission prompts
+    # use (which the preview itself cannot write: it is escaped), so code keeps its shape
+    # and a wrap is never taken for a line of the preview
+    shown = visible(option.preview, multiline=True).replace(CONTINUED[0], "\\u21aa")
+    body = wrap(shown, style.width, hang=CONTINUED)
     end = style.dim("--- end of preview ---")
     return "\n".join([*(style.dim(row) for row in title), *body, end]) + "\n"
 

@@ -35,7 +35,14 @@ from ..schema.issues import zod_type
 from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
-from ..terminal.rendering import ROOM_TO_TYPE, Style, display_width, wrap, wrap_prompt
+from ..terminal.rendering import (
+    CONTINUED,
+    ROOM_TO_TYPE,
+    Style,
+    display_width,
+    wrap,
+    wrap_prompt,
+)
 from ..wire import results, urls
 from ..wire.envelopes import ToolCall
 from ..wire.results import ToolResult
@@ -80,7 +87,6 @@ EXACT = "don't ask again for this exact {what} in this session"
 SPACE_RUN = 4  # a longer run of spaces inside a line is shown counted
 INDENT = 24  # leading spaces kept as indentation up to this many
 BLANK_RUN = 2  # a longer run of empty lines inside a value is shown counted
-CONTINUED = "\u21aa "  # starts a line that a long line wrapped onto
 # askcli's own marks; in a value they are shown escaped, so a value cannot forge them
 _MARKS = {"\u27e8": "\\u27e8", "\u27e9": "\\u27e9", "\u21aa": "\\u21aa"}
 _MARK_RE = re.compile("[\u27e8\u27e9\u21aa]")
