@@ -16,7 +16,7 @@ import pytest
 from askcli.hosts.child import TAIL, AgentStderr
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
-from askcli.terminal.rendering import Style
+from askcli.terminal.rendering import Style, wrap
 from tests.helpers import ROOT, askcli_path
 
 
@@ -239,7 +239,8 @@ def test_the_real_claude_code_exiting_early_says_why(tmp_path: Path, columns: in
     child.close()
     shown = log.getvalue().replace("\r\n", "\n")
     assert child.exitstatus == 1, shown
-    said = f"(Claude Code stderr) Error: Settings file not found: {missing}\n"
+    line = f"(Claude Code stderr) Error: Settings file not found: {missing}"
+    said = "\n".join(wrap(line, columns, rest="  ")) + "\n"  # wrapped at the width
     if columns == 80:
         assert shown == said + "askcli: Claude Code ended unexpectedly (exit status 1)\n"
     else:

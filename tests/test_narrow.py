@@ -18,6 +18,7 @@ from typing import Any
 import pexpect
 import pytest
 
+from askcli import fixtures
 from askcli.escaping import visible
 from askcli.inbox import screens as inbox_screens
 from askcli.inbox.store import Agent, QueuedQuestion, QueueState
@@ -85,20 +86,25 @@ def unsplit(calls: Sequence[Any], answers: Sequence[str], stdin: bool = False) -
     return split_words(narrow, NARROW, wide)
 
 
-FIXTURES = sorted(
-    path
-    for path in (ROOT / "fixtures").glob("*.json")
-    if {"calls", "stdin"} & set(json.loads(path.read_text()))
-)
+FIXTURES = sorted((ROOT / "fixtures").glob("*.json"))
+
+
+def hosted(fixture: dict[str, Any], width: int) -> str:
+    """What a hosted session (askcli claude, askcli acp) shows at ``width`` columns."""
+    _, now = fixtures.replay({**fixture, "columns": width})
+    return now.stderr
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=[p.stem for p in FIXTURES])
 def test_no_word_is_split_at_40_columns_in_any_recorded_session(path: Path) -> None:
-    fixture = json.loads(path.read_text())
+    fixture = fixtures.load(path)
     if "stdin" in fixture:
         assert unsplit(fixture["stdin"], (), stdin=True) == []
-    else:
+    elif "calls" in fixture:
         assert unsplit(fixture["calls"], fixture["answers"]) == []
+    else:
+        narrow = typed_off(hosted(fixture, NARROW), fixture["answers"])
+        assert split_words(narrow, NARROW, hosted(fixture, WIDE)) == []
 
 
 BASH = {

@@ -124,8 +124,8 @@ class AgentStderr:
         with self.lock:
             self.count += 1
             self.kept.append((text, more))
-            if self.live:
-                self.conv.say(line)
+            if self.live:  # wrapped at spaces, going on under two
+                self.conv.say("\n".join(wrap(line[:-1], self.conv.style.width, rest="  ")) + "\n")
                 self.shown, self.mark = self.count, self.conv.said
 
     def hold(self) -> None:

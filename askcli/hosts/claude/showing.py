@@ -102,11 +102,9 @@ class Showing:
         self.conv.say("\n".join(lines) + "\n")
 
     def say_item(self, text: str, prefix: str = "") -> None:
-        """One item (a tool use, an id) on one line: a newline in it shows as ``\\n``."""
-        if not prefix:
-            self.conv.say(shorten(text, 2000) + "\n")
-            return
-        rest = " " * (len(prefix) + 1)
+        """One item (a tool use, an id): a newline in it shows as ``\\n``; wrapped at spaces
+        to the width, going on indented past where it starts."""
+        rest = " " * (len(prefix) + 1) if prefix else "  "
         lines = wrap(shorten(text, 2000), self.conv.style.width, first=prefix, rest=rest)
         self.conv.say("\n".join(lines) + "\n")
 
