@@ -22,6 +22,8 @@ no "don't ask again" is offered.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import re
 from typing import Any, NamedTuple
@@ -254,14 +256,13 @@ class _Folding:
         self.sizes = [widths.get(t) or widths.setdefault(t, display_width(t)) for t in tokens]
         self.keep = _kept_whole(text, tokens)
         start = 0
-        for end, token in enumerate(tokens, 1):
-            if token == " ":  # a word goes with the space after it
-                self._word(start, end)
-                start = end
-            elif token.endswith("\u27e9"):  # a mark: a place to break on both sides
-                self._word(start, end - 1)
-                self._word(end - 1, end)
-                start = end
+        for at in [n for n, token in enumerate(tokens) if token == " " or token[-1] == "\u27e9"]:
+            if tokens[at] == " ":  # a word goes with the space after it
+                self._word(start, at + 1)
+            else:  # a mark: a place to break on both sides
+                self._word(start, at)
+                self._word(at, at + 1)
+            start = at + 1
         self._word(start, len(tokens))
         self.lines.append(self.prefix + "".join(self.line))
 
@@ -311,20 +312,19 @@ def _kept_whole(text: str, tokens: list[str]) -> dict[int, int]:
     (scheme to port) starts -> the token after it, and the same for its host and port."""
     if "http" not in text.lower():
         return {}
-    starts: dict[int, int] = {}
-    offset = 0
-    for n, token in enumerate(tokens):
-        starts[offset] = n
-        offset += len(token)
-    starts[offset] = len(tokens)
+    offsets = list(itertools.accumulate(map(len, tokens), initial=0))  # where each starts
+
+    def token_at(offset: int) -> int | None:
+        n = bisect.bisect_left(offsets, offset)
+        return n if offsets[n] == offset else None
+
     kept = {}
     for begin, host, end in urls.heads(text):
-        while end not in starts:  # a head ends inside an escape: up to its end
-            end += 1
-        if host in starts:
-            kept[starts[host]] = starts[end]
-        if begin in starts and end - begin <= 1000:
-            kept[starts[begin]] = starts[end]
+        after = bisect.bisect_left(offsets, end)  # a head ends inside an escape: up to its end
+        for start in (host, begin):  # the whole head wins where both start at one token
+            first = token_at(start)
+            if first is not None and (start == host or end - begin <= 1000):
+                kept[first] = after
     return kept
 
 
