@@ -156,7 +156,7 @@ class AgentStderr:
                 said.append(f"  its last stderr line{plural}{of}:")
                 for text, more in lines:
                     shown = visible(text) + (f"… ({more} more bytes)" if more else "")
-                    said.append(truncate("  | " + shown, width))
+                    said.append(truncate("  | " + shown, width, words=True))
             self.conv.say("\n".join(said) + "\n")
 
 
