@@ -60,8 +60,8 @@ def result_text(content: Any) -> str:
 
 
 def result_line(name: str, content: Any, failed: bool, width: int) -> str:
-    """One line for a tool result: ``  <- Bash: first line  (+2 lines)``, cut to ``width``;
-    a failed one says ``error:``."""
+    """One line for a tool result: ``  <- Bash: first line  (+2 lines)``, cut after a
+    whole word to ``width``; a failed one says ``error:``."""
     text = result_text(content).strip("\n")
     first, _, rest = text.partition("\n")
     more = rest.count("\n") + 1 if rest else 0
@@ -69,7 +69,7 @@ def result_line(name: str, content: Any, failed: bool, width: int) -> str:
     head = f"  <- {truncate(visible(name), 40)}: " + ("error: " if failed else "")
     shown = visible(first[: width * 4]) if first.strip() else "(no output)"
     room = max(width - len(head) - len(extra), 10)
-    return head + truncate(shown, room) + extra
+    return head + truncate(shown, room, words=True) + extra
 
 
 class Ended(NamedTuple):
