@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shlex
 import signal
 import subprocess
@@ -255,22 +256,26 @@ def test_question_help_at_40x20_is_paged_and_q_stops_it(tmp_path: Path) -> None:
     assert pages[0] - start <= 19  # a page and its prompt fit 20 rows
 
 
-def test_inbox_help_at_40x20_fits_with_the_question_shown(tmp_path: Path) -> None:
-    where = tmp_path / "inbox.db"
-    env = {"ASKCLI_INBOX": str(where), "XDG_STATE_HOME": str(tmp_path / "state")}
+def asking(tmp_path: Path, text: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """``askcli ask --inbox`` with one question (``text``), in the inbox ``env`` names."""
     source = tmp_path / "q.json"
-    source.write_text(json.dumps(call(question(LONG))))
-    asker = subprocess.Popen(
+    source.write_text(json.dumps(call(question(text))))
+    return subprocess.Popen(
         [str(askcli_path()), "ask", "--inbox", str(source)],
-        env={**_environ(), **env},
+        env={**os.environ, **env},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+
+
+def test_inbox_help_at_40x20_is_paged_with_the_question_shown(tmp_path: Path) -> None:
+    env = {"ASKCLI_INBOX": str(tmp_path / "inbox.db"), "XDG_STATE_HOME": str(tmp_path / "s")}
+    asker = asking(tmp_path, LONG, env)
     try:
         term = Terminal(["inbox"], tmp_path, 40, LINES="20", **env)
         term.expect("[y]: ")
         term.type("?")
-        term.expect("--more-- (")
+        term.expect("--more-- (")  # 19 rows of help, and the question's 2 and its prompt
         term.type("")
         term.expect("[y]: ")
         rows = term.log.getvalue().replace("\r\n", "\n").split("\n")
@@ -282,22 +287,9 @@ def test_inbox_help_at_40x20_fits_with_the_question_shown(tmp_path: Path) -> Non
         asker.wait()
 
 
-def _environ() -> dict[str, str]:
-    import os
-
-    return dict(os.environ)
-
-
 def test_a_question_given_back_starts_its_own_line(tmp_path: Path) -> None:
     env = {"ASKCLI_INBOX": str(tmp_path / "inbox.db"), "XDG_STATE_HOME": str(tmp_path / "s")}
-    source = tmp_path / "q.json"
-    source.write_text(json.dumps(call(question("Which database?"))))
-    asker = subprocess.Popen(
-        [str(askcli_path()), "ask", "--inbox", str(source)],
-        env={**_environ(), **env},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    asker = asking(tmp_path, "Which database?", env)
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     try:
@@ -369,7 +361,7 @@ def test_a_long_message_folds_at_a_terminal_and_stays_one_line_elsewhere(
         [str(askcli_path()), "ask", str(path)],
         capture_output=True,
         text=True,
-        env={**_environ(), "COLUMNS": "40"},
+        env={**os.environ, "COLUMNS": "40"},
     )
     (line,) = piped.stderr.splitlines()
     assert line.startswith("askcli: invalid AskUserQuestion call")
