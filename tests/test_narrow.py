@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -21,6 +22,7 @@ import pytest
 
 from askcli import fixtures
 from askcli.escaping import visible
+from askcli.hosts.child import AgentStderr
 from askcli.inbox import screens as inbox_screens
 from askcli.inbox.store import Agent, QueuedQuestion, QueueState
 from askcli.lines import TextLineReader
@@ -103,9 +105,30 @@ def test_no_word_is_split_at_40_columns_in_any_recorded_session(path: Path) -> N
         assert unsplit(fixture["stdin"], (), stdin=True) == []
     elif "calls" in fixture:
         assert unsplit(fixture["calls"], fixture["answers"]) == []
-    else:
-        narrow = typed_off(hosted(fixture, NARROW), fixture["answers"])
+    else:  # off a terminal a program's stderr lines stay one line each (folded below)
+        shown = typed_off(hosted(fixture, NARROW), fixture["answers"]).split("\n")
+        narrow = "\n".join(row for row in shown if not re.match(r"\(\w[\w ]* stderr\) ", row))
         assert split_words(narrow, NARROW, hosted(fixture, WIDE)) == []
+
+
+@pytest.mark.parametrize("screen", [TerminalText, io.StringIO])
+def test_a_program_s_stderr_line_folds_at_a_terminal_and_stays_one_line_elsewhere(
+    screen: type[io.StringIO],
+) -> None:
+    out = screen()
+    conv = Conversation(TextLineReader(io.StringIO("")), out, Style(width=NARROW))
+    said = "Skipping project agents due to untrusted folder. To enable, ensure it is trusted."
+    AgentStderr(conv, "agent")(said, 0)
+    conv.error(f"the agent failed: {said}")
+    if screen is TerminalText:
+        assert (
+            split_words(out.getvalue(), NARROW, said + " (agent stderr) askcli: the agent failed")
+            == []
+        )
+        assert "\n  ensure it is trusted.\n" in out.getvalue()
+        assert all(display_width(row) <= NARROW for row in out.getvalue().split("\n"))
+    else:
+        assert out.getvalue() == f"(agent stderr) {said}\naskcli: the agent failed: {said}\n"
 
 
 BASH = {

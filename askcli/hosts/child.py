@@ -18,7 +18,7 @@ from ..runners.streams import quiet_stdout
 from ..status import ExitStatus
 from ..terminal import screens
 from ..terminal.conversation import Conversation
-from ..terminal.rendering import truncate, wrap
+from ..terminal.rendering import truncate
 
 MAX_LINE = 16 * 1024 * 1024  # a longer line from the agent is skipped unread
 MAX_NAMES = 4096  # tool calls remembered for what still comes of them
@@ -124,8 +124,8 @@ class AgentStderr:
         with self.lock:
             self.count += 1
             self.kept.append((text, more))
-            if self.live:  # wrapped at spaces, going on under two
-                self.conv.say("\n".join(wrap(line[:-1], self.conv.style.width, rest="  ")) + "\n")
+            if self.live:  # folded at a terminal, as askcli's own messages
+                self.conv.say(self.conv.folded(line[:-1]) + "\n")
                 self.shown, self.mark = self.count, self.conv.said
 
     def hold(self) -> None:
@@ -146,10 +146,7 @@ class AgentStderr:
             if above:  # only what came after them
                 lines = lines[len(lines) - min(len(lines), self.count - self.shown) :]
             width = self.conv.style.width
-            said = [f"askcli: {visible(message)}"]
-            if _is_terminal(self.conv.out):
-                said = wrap(visible(message), width, first="askcli: ", rest="  ")
-            said += then
+            said = [*self.conv.folded(f"askcli: {visible(message)}").split("\n"), *then]
             if lines:
                 of = f" ({len(lines)} of {self.count})" if len(lines) < self.count else ""
                 plural = "s" if len(lines) > 1 else ""
@@ -160,16 +157,9 @@ class AgentStderr:
             self.conv.say("\n".join(said) + "\n")
 
 
-def _is_terminal(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, OSError, ValueError):
-        return False
-
-
 def show_stderr(conv: Conversation, who: str = "Claude Code") -> AgentStderr:
-    """Where a child's stderr lines go: to the person, escaped, one line each; the last
-    ones kept for an early end."""
+    """Where a child's stderr lines go: to the person, escaped, one line each (folded at a
+    terminal); the last ones kept for an early end."""
     return AgentStderr(conv, who)
 
 

@@ -172,13 +172,16 @@ class Conversation:
             self._screen.gone = True
 
     def error(self, message: str) -> None:
-        """One ``askcli: ...`` line; the message may quote the model, so it is escaped. At
-        a terminal it is folded at spaces to the width (going on under two spaces), so no
-        word is split; elsewhere it stays one line, for logs and ``grep``."""
-        text = f"askcli: {visible(message)}"
-        if self._screen.terminal and display_width(text) > self.style.width:
-            text = "\n".join(wrap(text, self.style.width, rest="  "))
-        self.say(text + "\n")
+        """One ``askcli: ...`` line; the message may quote the model, so it is escaped."""
+        self.say(self.folded(f"askcli: {visible(message)}") + "\n")
+
+    def folded(self, line: str) -> str:
+        """A message's ``line`` (escaped already): at a terminal folded at spaces to the
+        width, going on under two spaces, so that no word is split; elsewhere one line, for
+        logs and ``grep``."""
+        if self._screen.terminal and display_width(line) > self.style.width:
+            return "\n".join(wrap(line, self.style.width, rest="  "))
+        return line
 
     def read_answer(
         self,
