@@ -8,6 +8,7 @@ import io
 import json
 import os
 import select
+import shlex
 import signal
 import struct
 import subprocess
@@ -245,6 +246,9 @@ def another_asker(store: Store, question_id: int) -> subprocess.Popen[bytes]:
     return child
 
 
+# -- askcli in a pty (pexpect) ---------------------------------------------------------
+
+
 def pty_shell(
     command: str, tmp_path: Path, columns: int, env: dict[str, str]
 ) -> tuple[pexpect.spawn, io.StringIO]:
@@ -443,4 +447,117 @@ def processes_under(folder: Path) -> list[str]:
             continue
         if str(folder) in command or cwd.startswith(str(folder)):
             found.append(f"{entry.name} {command.strip()}")
+
+
+class Terminal:
+    """askcli in a pty, stdout to a file (``stdout_here``: to the same terminal); failures
+    show everything the terminal showed. ``after``: askcli starts that many seconds late,
+    so that what a test types first is typed ahead. ``program``: what runs instead of the
+    installed askcli (e.g. :data:`WITHOUT_LINE_EDITING`)."""
+
+    def __init__(
+        self,
+        args: list[str],
+        tmp_path: Path,
+        columns: int = 80,
+        *,
+        stdout_here: bool = False,
+        after: float = 0,
+        program: tuple[str, ...] = (),
+        **env: str,
+    ) -> None:
+        self.out = tmp_path / "stdout.json"
+        program = program or (str(askcli_path()),)
+        command = "exec " + " ".join(shlex.quote(a) for a in [*program, *args])
+        if not stdout_here:
+            command += f" > {shlex.quote(str(self.out))}"
+        if after:  # askcli starts ``after`` seconds later: what is typed meanwhile waits
+            command = f"sleep {after}; {command}"
+        self.child, self.log = pty_shell(command, tmp_path, columns, env)
+
+    def expect(self, text: str) -> None:
+        try:
+            self.child.expect_exact(text)
+        except (pexpect.TIMEOUT, pexpect.EOF):
+            pytest.fail(f"did not see {text!r}; the terminal showed:\n{self.log.getvalue()}")
+
+    def type(self, line: str) -> None:
+        self.child.sendline(line)
+
+    def finish(self) -> tuple[int, Any]:
+        """Wait for the exit; the status and the stdout line as JSON."""
+        self.expect_end()
+        self.child.close()
+        status = self.child.exitstatus
+        assert status is not None, self.log.getvalue()
+        text = self.out.read_text()
+        return status, json.loads(text) if text.strip() else None
+
+    def expect_end(self) -> None:
+        try:
+            self.child.expect(pexpect.EOF)
+        except pexpect.TIMEOUT:
+            pytest.fail(f"askcli did not exit; the terminal showed:\n{self.log.getvalue()}")
+
+
+# -- narrow screens: no word split -------------------------------------------------------
+
+
+class TerminalText(io.StringIO):
+    """A screen in memory that says it is a terminal (askcli's messages fold to its width)."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _rows(text: str, width: int) -> list[str]:
+    """``text`` as a terminal ``width`` columns wide shows it: a line wider than that goes
+    on in the next row, cut wherever the column runs out."""
+    from askcli.terminal.rendering import char_width
+
+    rows = []
+    for line in text.split("\n"):
+        row, used = "", 0
+        for ch in line:
+            if used + char_width(ch) > width:
+                rows.append(row)
+                row, used = "", 0
+            row, used = row + ch, used + char_width(ch)
+        rows.append(row)
+    return rows
+
+
+def _word(token: str) -> str:
+    """A token as a word: the punctuation around it and the wrap mark off, digits as 0."""
+    import re
+
+    token = re.sub(r"\d+", "0", token.replace("↪", "").lower())
+    return token.strip(".,:;!?()[]{}<>\"'`-=*#+|/")
+
+
+def split_words(shown: str, width: int, whole: str) -> list[str]:
+    """The pieces of words a screen ``width`` columns wide shows split: the first and last
+    word of each row (as the terminal shows the text ``shown``) that is not a word of
+    ``whole``, the same screens where nothing needs to wrap. A word cut with ``…`` counts
+    as whole when what it keeps is a word; a folder shortened from the left (``…/api``) too.
+    A word too wide for a line may break anywhere, and so may words of wide (CJK)
+    characters."""
+    from askcli.terminal.rendering import display_width
+
+    words = {_word(token) for token in whole.split()}
+    too_wide = [token for token in whole.split() if display_width(token) > width - 10]
+    found = []
+    for row in _rows(shown, width):
+        tokens = row.split()
+        for token in {tokens[0], tokens[-1]} if tokens else ():
+            word = _word(token)
+            if not word or word in words or not word.isascii():
+                continue
+            if any(token.replace("↪", "") in wide for wide in too_wide):
+                continue
+            if word.endswith("…") and _word(word[:-1]) in words:
+                continue
+            if word.startswith("…") and (word[1:2] == "/" or _word(word[1:]) in words):
+                continue
+            found.append(f"{row!r}: {token!r}")
     return found

@@ -16,7 +16,7 @@ import pytest
 from askcli.hosts.child import TAIL, AgentStderr
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
-from askcli.terminal.rendering import Style
+from askcli.terminal.rendering import Style, wrap
 from tests.helpers import ROOT, askcli_path
 
 
@@ -60,7 +60,7 @@ def test_lines_written_as_it_ends_come_with_its_end_cut_to_the_width() -> None:
     ]
     assert lines[3:] == [
         *(f"  | line {n}" for n in range(4, 13)),
-        "  | a \\x1b[31mred\\x1b[0m and a very lon…",
+        "  | a \\x1b[31mred\\x1b[0m and a very…",  # cut after a whole word
     ]
     assert all(len(line) <= 40 for line in lines)
     assert "(agent stderr)" not in err.getvalue()  # held: shown once, at the end
@@ -76,7 +76,7 @@ def test_askcli_s_line_stays_one_line_for_a_script_and_what_to_do_comes_before_t
         "askcli: the agent failed: it needs you to sign in: no key\n"
         "sign in, then run again\n"
         "  its last stderr line:\n"
-        "  | Skipping project agents due to untr…\n"
+        "  | Skipping project agents due to…\n"
     )
 
 
@@ -166,7 +166,7 @@ def test_an_agent_that_exits_shows_its_last_stderr_lines(tmp_path: Path, columns
             "  status 3)\n"
             "  its last stderr lines (10 of 12):\n"
             + "".join(f"  | warning {n}\n" for n in range(3, 12))
-            + "  | Error: GEMINI_MODEL=foo is not a mo…\n"
+            + "  | Error: GEMINI_MODEL=foo is not a…\n"  # cut after a whole word
         )
     assert shown.count("warning 3") == 2  # once as it came, once with the end
     assert "\x07" not in shown
@@ -197,7 +197,7 @@ def test_stderr_held_until_the_agent_ends_comes_once_with_its_end(
             "askcli: the agent failed: RequestError:\n  Internal error (the settings are bad)"
         )
         assert end.endswith(
-            "\n  its last stderr lines:\n  | Error in settings.json: Expected ',…\n  | Fix it.\n"
+            "\n  its last stderr lines:\n  | Error in settings.json: Expected…\n  | Fix it.\n"
         )
         assert all(len(line) <= 40 for line in end.splitlines())
     assert "(agent stderr)" not in shown  # not shown twice
@@ -239,7 +239,8 @@ def test_the_real_claude_code_exiting_early_says_why(tmp_path: Path, columns: in
     child.close()
     shown = log.getvalue().replace("\r\n", "\n")
     assert child.exitstatus == 1, shown
-    said = f"(Claude Code stderr) Error: Settings file not found: {missing}\n"
+    line = f"(Claude Code stderr) Error: Settings file not found: {missing}"
+    said = "\n".join(wrap(line, columns, rest="  ")) + "\n"  # wrapped at the width
     if columns == 80:
         assert shown == said + "askcli: Claude Code ended unexpectedly (exit status 1)\n"
     else:

@@ -32,8 +32,10 @@ def test_a_withdrawn_request_stops_the_prompt(
         FAKE_CLAUDE_LOG=str(log),
     )
     term.expect(asked)
-    term.expect(f"askcli: Claude Code withdrew {what} (control_cancel_request); nothing was sent")
+    term.expect(f"askcli: Claude Code withdrew {what} (control_cancel_request);")
     term.expect("-- turn done")
+    said = " ".join(term.log.getvalue().split())  # folded at the terminal's width
+    assert f"withdrew {what} (control_cancel_request); nothing was sent" in said
     term.expect_end()
     term.child.close()
     assert term.child.exitstatus == 0, term.log.getvalue()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import re
 from pathlib import Path
 from types import ModuleType
@@ -51,6 +52,40 @@ def test_cli_md_holds_what_the_installed_askcli_prints(command: tuple[str, ...])
     printed = run_askcli(*command, "--help", env={"COLUMNS": "80"}).stdout
     name = " ".join(("askcli", *command))
     assert f"## `{name}`\n\n```\n{printed}```\n" in (DOCS / "cli.md").read_text(encoding="utf-8")
+
+
+def every_help(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """(command, its --help at 80 columns) for every command and subcommand."""
+    from askcli.cli import cli
+
+    monkeypatch.setenv("COLUMNS", "80")
+    return [(" ".join(path), text) for path, text in gen_cli()._commands(cli, ("askcli",), None)]
+
+
+def test_no_help_is_wider_than_80_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    helps = every_help(monkeypatch)
+    assert {"askcli inbox team", "askcli inbox roles", "askcli todo show"} <= dict(helps).keys()
+    lines = [(name, line) for name, text in helps for line in text.split("\n")]
+    assert [f"{name}: {line}" for name, line in lines if len(line) > 80] == []
+    split = [  # a hyphenated word broken at its hyphen (claude-code-2.1.88, FILE.askcli-backup)
+        f"{name}: {line}"
+        for (name, line), (_, after) in itertools.pairwise(lines)
+        if re.search(r"[\w.]-$", line) and after.strip()
+    ]
+    assert split == []
+
+
+def test_every_command_list_shows_each_first_line_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    cut = []
+    for name, text in every_help(monkeypatch):
+        listed = text.partition("\nCommands:\n")[2]
+        cut += [f"{name}: {line.strip()}" for line in listed.split("\n") if line.endswith("...")]
+    assert cut == []
+
+
+def test_no_help_says_the_in_house_word_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    said = [name for name, text in every_help(monkeypatch) if "seed" in text.lower()]
+    assert said == []
 
 
 def test_the_readme_is_a_front_page() -> None:

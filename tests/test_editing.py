@@ -27,9 +27,16 @@ from askcli.terminal.conversation import Conversation
 from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style
 
-from .helpers import EXAMPLES, WITHOUT_LINE_EDITING, askcli_path, call, pty_shell, question
+from .helpers import (
+    EXAMPLES,
+    WITHOUT_LINE_EDITING,
+    Terminal,
+    askcli_path,
+    call,
+    pty_shell,
+    question,
+)
 from .test_inbox_pty import Queue, exit_status, labelled
-from .test_pty import Terminal
 
 LIBRARY = EXAMPLES / "library.json"
 PROMPT = "Choose 1-4 [1]: "

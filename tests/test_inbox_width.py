@@ -77,16 +77,16 @@ EXPECTED = {
         "list": ["#3 waiting 2m  Which authentication…", "  ask …/services/api (pid 4242)"],
         "sent": ["#3 answered: sent to", "  ask …/services/api (pid 4242)"],
     },
-    20: {
-        "line": ["[2 waiting] #3", "  Which authenticat…", "  ask (pid 4242)"],
-        "arrival": ["new #3: Which authe…", "  ask (pid 4242)"],
+    20: {  # cut after a whole word, never inside one (issue 29)
+        "line": ["[2 waiting] #3", "  Which…", "  ask (pid 4242)"],
+        "arrival": ["new #3: Which…", "  ask (pid 4242)"],
         "withdrew": [
             "#3 withdrawn,",
             "  nothing was sent:",
-            "  Which authenticat…",
+            "  Which…",
             "  ask (pid 4242)",
         ],
-        "list": ["#3 waiting 2m", "  Which authenticat…", "  ask (pid 4242)"],
+        "list": ["#3 waiting 2m", "  Which…", "  ask (pid 4242)"],
         "sent": ["#3 answered: sent to", "  ask (pid 4242)"],
     },
 }

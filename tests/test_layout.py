@@ -74,6 +74,20 @@ def test_a_preview_wraps_and_keeps_the_indent_of_code() -> None:
     assert all(display_width(row) <= 20 for row in missing.split("\n"))
 
 
+def test_a_wrapped_preview_line_goes_on_under_the_mark_permission_prompts_use() -> None:
+    code = "def f():\n    return compute(" + ", ".join(f"arg{n}" for n in range(12)) + ")\nok ↪ x"
+    q = {"question": "Q?", "header": "h", "options": [option("a", "", preview=code), option("b")]}
+    data = parse_ask(call(q)["input"])
+    rows = preview_block(data.questions[0], 1, Style(width=40)).split("\n")
+    body = rows[1:-2]
+    assert body[0] == "def f():"
+    assert body[1].startswith("    return compute(")
+    assert len(body) > 3 and all(row.startswith("    ↪ ") for row in body[2:-1]), body
+    assert body[-1] == "ok \\u21aa x"  # a preview cannot forge the mark
+    wide = preview_block(data.questions[0], 1, Style(width=200)).split("\n")
+    assert not any("↪" in row for row in wide)
+
+
 @pytest.mark.parametrize("columns", ["80", "40"])
 def test_at_a_terminal_the_layout_follows_the_width(tmp_path: Path, columns: str) -> None:
     q = question(
@@ -126,7 +140,7 @@ def test_the_prompt_leaves_room_to_type_on_its_line(tmp_path: Path, columns: str
     if columns == "80":
         term.expect("Choose 1-4, several allowed (e.g. 1,3): ")
     else:
-        term.expect("Choose 1-4 (e.g. 1,3): ")
+        term.expect("Several of 1-4 (e.g. 1,3): ")
     term.type("7")
     term.expect("! there is no option 7")
     term.type("3,1")
@@ -168,7 +182,7 @@ def test_a_real_tall_question_takes_2_as_its_answer(
     path = tmp_path / "call.json"
     path.write_text(json.dumps(tool_use))
     term = Terminal(["ask", str(path)], tmp_path, COLUMNS=columns, LINES="24")
-    term.expect("Choose 1-")
+    term.child.expect_exact(["Choose 1-", "Several of 1-"])
     term.type("2")
     try:
         term.child.expect_exact(["(question 2 of", "Submit? [y]: "])

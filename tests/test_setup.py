@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -261,6 +262,49 @@ def test_cli_dry_run_setup_again_undo(agent: str, tmp_path: Path) -> None:
     assert f"the former file is {path}.askcli-backup" in undone.stderr
     assert Path(f"{path}.askcli-backup").read_bytes() == written
     assert f"{agent}: not set up in {path}" in run_askcli("doctor", env=env).stdout
+
+
+def test_cli_dry_run_says_what_it_would_do_for_every_change(tmp_path: Path) -> None:
+    env = env_for(tmp_path)
+    path = setup.config_path("claude-code", tmp_path)
+    both = "the PreToolUse hook; would {verb} the PermissionRequest hook"
+    dry = run_askcli("setup", "claude-code", "--dry-run", env=env)
+    assert dry.stderr == (
+        f"askcli setup: claude-code: would add {both.format(verb='add')} in {path}"
+        " (dry run: nothing written)\n"
+    )
+    assert run_askcli("setup", "claude-code", env=env).returncode == 0
+    other = run_askcli("setup", "claude-code", "--to", "ops", "--dry-run", env=env)
+    assert f"would replace {both.format(verb='replace')} in {path}" in other.stderr
+    settings = json.loads(path.read_text())
+    settings["hooks"]["PermissionRequest"][0]["hooks"][0]["timeout"] = 5  # edited by hand
+    path.write_text(json.dumps(settings))
+    undo = run_askcli("setup", "claude-code", "--undo", "--dry-run", env=env)
+    assert undo.stderr == (
+        "askcli setup: claude-code: would remove the PreToolUse hook; would leave the"
+        f" PermissionRequest hook alone: it is not as setup wrote it in {path}"
+        " (dry run: nothing written)\n"
+    )
+    for proc in (dry, other, undo):
+        assert proc.returncode == 0
+        assert not re.search(r"\b(added|replaced|removed|left)\b", proc.stderr), proc.stderr
+    done = run_askcli("setup", "claude-code", "--undo", env=env)
+    assert done.stderr.startswith(
+        "askcli setup: claude-code: removed the PreToolUse hook; left the PermissionRequest"
+        " hook alone: it is not as setup wrote it in "
+    )
+
+
+@pytest.mark.parametrize("agent", ["codex", "gemini"])
+def test_cli_dry_run_of_an_mcp_server_says_would(agent: str, tmp_path: Path) -> None:
+    env = env_for(tmp_path)
+    dry = run_askcli("setup", agent, "--dry-run", env=env)
+    assert ": would add " in dry.stderr and "added" not in dry.stderr
+    assert run_askcli("setup", agent, env=env).returncode == 0
+    other = run_askcli("setup", agent, "--to", "ops", "--dry-run", env=env)
+    assert ": would replace " in other.stderr and "replaced" not in other.stderr
+    undo = run_askcli("setup", agent, "--undo", "--dry-run", env=env)
+    assert ": would remove " in undo.stderr and "removed" not in undo.stderr
 
 
 def test_cli_bad_file_exit_2_one_line(tmp_path: Path) -> None:

@@ -176,8 +176,8 @@ def test_a_preview_wraps_its_code_under_its_indent(tmp_path: Path, columns: int)
     assert rows[0] == "def handler(request):"
     assert rows[1] == '    if request.method == "POST":'
     assert rows[2].startswith("        return JSONResponse(")
-    if columns == 40:  # the rest of that line, two spaces under its indent
-        assert rows[3].startswith("          ") and rows[3][10] != " "
+    if columns == 40:  # the rest of that line under its indent, after the wrap mark
+        assert rows[3].startswith("        ↪ ") and rows[3][10] != " "
     assert rows[-1] == "    return redirect(next_url)"
     term.child.sendintr()
     term.expect_end()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import select
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ from askcli.schema.values import ValueRule
 from askcli.wire import wording
 from askcli.wire.envelopes import Output
 
-from .helpers import askcli_path, run_askcli
+from .helpers import ROOT, askcli_path, run_askcli
 
 COLOR = {
     "question": "Which color?",
@@ -209,6 +210,17 @@ def test_claude_code_2_1_88_is_the_default_wording_and_seed_its_old_name() -> No
     bad = run_askcli("ask", "--wording", "claude-code-2.1.87", "-", input=typed)
     assert bad.returncode == 2
     assert "'claude-code-2.1.87' is not one of 'claude-code-2.1.88', 'claude-code'" in bad.stderr
+
+
+def test_a_fixture_reads_the_old_name_but_no_message_offers_it(tmp_path: Path) -> None:
+    recorded = json.loads((ROOT / "fixtures" / "decline.json").read_text())
+    for name, status, said in (("seed", 0, "ok "), ("claude-code-2.1.87", 2, "wording: ")):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({**recorded, "wording": name}))
+        proc = run_askcli("replay", str(path))
+        assert proc.returncode == status, proc.stdout + proc.stderr
+        assert said in proc.stdout + proc.stderr
+        assert "seed" not in (proc.stdout + proc.stderr).replace(str(path), "")
 
 
 # --- what a host gets: followUp, response, unanswered ------------------------------------

@@ -86,15 +86,16 @@ def ask(
     inbox: bool,
     to: str | None,
 ) -> None:
-    """Ask the person the questions of each call in SOURCE (a file, or - for stdin).
+    """Ask the person the questions of the calls in SOURCE.
 
-    When SOURCE is stdin, each call's answer lines follow it in the same stream.
+    SOURCE is a file, or - for stdin; when it is stdin, each call's answer lines follow it
+    in the same stream.
 
     \b
     Exit status: 0 answered, 1 declined, 2 invalid call or usage,
     3 no answer (input ended or --timeout), 130 Ctrl-C (the person declined),
-    129 SIGHUP (the terminal hung up) and 143 SIGTERM (askcli was stopped): no answer,
-    141 stdout closed, 74 stdout cannot be written.
+    129 SIGHUP (the terminal hung up) and 143 SIGTERM (askcli was stopped):
+    no answer, 141 stdout closed, 74 stdout cannot be written.
     """
     try:
         streams = Streams(source, answers_path)
@@ -158,11 +159,11 @@ def record(
     description: str,
     columns: int,
 ) -> None:
-    """Run a live session on SOURCE and save it as a fixture for `askcli replay`.
+    """Run a live session on SOURCE and save it as a fixture.
 
-    The fixture keeps the calls, the answer lines typed, and what askcli printed; its
-    transcript is written without colour at --columns, with the answers echoed. TodoWrite
-    calls start from an empty state, as a replay does.
+    `askcli replay` runs the fixture again. It keeps the calls, the answer lines typed, and
+    what askcli printed; its transcript is written without colour at --columns, with the
+    answers echoed. TodoWrite calls start from an empty state, as a replay does.
     """
     from ..runners.recording import record_command
 
@@ -187,10 +188,11 @@ def record(
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.pass_context
 def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
-    """Re-run recorded fixtures (files, or folders of *.json) without a person.
+    """Re-run recorded fixtures without a person.
 
-    Prints `ok` or a unified diff per fixture. Exit status: 0 when all match, 1 when any
-    differs, 2 when a fixture cannot be read, 141 stdout closed, 74 stdout cannot be written.
+    PATHS are fixtures, or folders of *.json. Prints `ok` or a unified diff per fixture.
+    Exit status: 0 when all match, 1 when any differs, 2 when a fixture cannot be read, 141
+    stdout closed, 74 stdout cannot be written.
     """
     from .. import fixtures
     from ..runners.fixture_files import fixture_files
@@ -228,13 +230,13 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
 @click.option("--strict", is_flag=True, help="Also warn about Claude Code's soft rules.")
 @click.pass_context
 def check(ctx: click.Context, sources: tuple[str, ...], strict: bool) -> None:
-    """Validate the calls in each SOURCE (a file, or - for stdin; default -) without asking
-    anything.
+    """Validate the calls in each SOURCE without asking anything.
 
-    Prints ok/invalid (with the reasons) per call, each line beginning with the file's name
-    when there are several, then one summary. --strict also reports Claude Code's hints as
-    warnings: header over 12 characters, question without ?, label over 5 words, an Other
-    option, (Recommended) not first, a preview on a multiSelect question.
+    SOURCE is a file, or - for stdin (the default). Prints ok/invalid (with the reasons) per
+    call, each line beginning with the file's name when there are several, then one summary.
+    --strict also reports Claude Code's hints as warnings: header over 12 characters,
+    question without ?, label over 5 words, an Other option, (Recommended) not first, a
+    preview on a multiSelect question.
 
     Exit status: 0 every call valid, 2 any invalid or a source without any, or a source
     that cannot be read, 141 stdout closed, 74 stdout cannot be written.
@@ -257,13 +259,14 @@ def check(ctx: click.Context, sources: tuple[str, ...], strict: bool) -> None:
     "--format",
     "fmt",
     type=click.Choice(SCHEMA_FORMATS),
+    metavar="FORMAT",
     default="anthropic",
     show_default=True,
-    help="anthropic: a Messages API tool; openai: a Chat Completions function tool; "
-    "json-schema: the input schema alone; claude-code: AskUserQuestion as the current Claude "
-    "Code release defines it (-extended: with text and number questions); opencode, codex, "
-    "gemini: that agent's own question tool; "
-    "elicitation: the MCP elicitation/create params askcli answers.",
+    help="One of anthropic (a Messages API tool), openai (a Chat Completions function tool), "
+    "json-schema (the input schema alone), claude-code (AskUserQuestion as the current Claude "
+    "Code release defines it; claude-code-extended with text and number questions too), "
+    "opencode, codex, gemini (that agent's own question tool), elicitation (the MCP "
+    "elicitation/create params askcli answers).",
 )
 @click.pass_context
 def schema(ctx: click.Context, fmt: str) -> None:

@@ -59,18 +59,18 @@ def claude(
     notify: str | None,
     wording: Wording,
 ) -> None:
-    """Host Claude Code in plain lines: its questions and permission requests are asked
-    here, its answers shown, each turn's result printed on stdout.
+    """Host Claude Code in plain lines.
 
-    With PROMPT (its words are joined by spaces), one turn; without, prompts are read at
-    `> ` until the input ends. The prompt goes to Claude Code as a message, never as an
-    argument. Arguments after `--` go to Claude Code. Ctrl-C interrupts a turn; a second
-    Ctrl-C, or Ctrl-D at `> `, ends the session.
+    Its questions and permission requests are asked here, its answers shown, each turn's
+    result printed on stdout. With PROMPT (its words are joined by spaces), one turn;
+    without, prompts are read at `> ` until the input ends. The prompt goes to Claude Code
+    as a message, never as an argument. Arguments after `--` go to Claude Code. Ctrl-C
+    interrupts a turn; a second Ctrl-C, or Ctrl-D at `> `, ends the session.
 
     \b
     Exit status: 0 done, 1 Claude Code failed or a turn ended in error, 2 usage,
-    3 no answer (the input ended at a question), 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP
-    (an open question is denied with the no-answer text first),
+    3 no answer (the input ended at a question), 130 Ctrl-C, 143 SIGTERM,
+    129 SIGHUP (an open question is denied with the no-answer text first),
     141 stdout closed, 74 stdout cannot be written.
     """
     from ..hosts.claude.command import claude_command
@@ -170,19 +170,21 @@ def acp(
     config: tuple[tuple[str, str], ...],
     to: str | None,
 ) -> None:
-    """Host any Agent Client Protocol agent in plain lines: its permission requests and
-    forms are asked here, its messages shown, each turn's final text printed on stdout.
+    """Host any Agent Client Protocol agent in plain lines.
 
-    The agent's command line comes after `--` (`askcli acp -- gemini --acp`); with no
-    `--`, the words are the agent's command and the prompt is given with --prompt. With a
-    prompt, one turn; without, prompts are read at `> ` until the input ends. Ctrl-C
-    cancels a turn (session/cancel); a second Ctrl-C, or Ctrl-D at `> `, ends the session.
+    Its permission requests and forms are asked here, its messages shown, each turn's final
+    text printed on stdout. The agent's command line comes after `--` (`askcli acp -- gemini
+    --acp`); with no `--`, the words are the agent's command and the prompt is given with
+    --prompt. With a prompt, one turn; without, prompts are read at `> ` until the input
+    ends. Ctrl-C cancels a turn (session/cancel); a second Ctrl-C, or Ctrl-D at `> `, ends
+    the session.
 
     \b
-    Exit status: 0 done, 1 the agent failed or a turn ended early (max_tokens, refusal),
-    2 usage (a --mode or --config the agent does not offer too) or an inbox file that cannot
-    be used, 3 no answer (the input ended at a question, or --timeout; it is answered cancelled),
-    130 Ctrl-C, 143 SIGTERM, 129 SIGHUP, 141 stdout closed, 74 stdout cannot be written.
+    Exit status: 0 done, 1 the agent failed or a turn ended early (max_tokens,
+    refusal), 2 usage (a --mode or --config the agent does not offer too) or an
+    inbox file that cannot be used, 3 no answer (the input ended at a question, or
+    --timeout; it is answered cancelled), 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP,
+    141 stdout closed, 74 stdout cannot be written.
     """
     from ..hosts.acp.command import acp_command
 

@@ -131,8 +131,8 @@ wording_option = click.option(
     type=WordingChoice(wordings.NAMES),
     envvar="ASKCLI_WORDING",
     default=wordings.DEFAULT.name,
-    help="The texts of AskUserQuestion's results: Claude Code 2.1.88's (the name seed is "
-    "accepted too) or the current Claude Code release's (see docs/dialects.md) "
+    help="The texts of AskUserQuestion's results, as Claude Code 2.1.88 or the current "
+    "Claude Code release words them (see docs/dialects.md) "
     "[default: $ASKCLI_WORDING, else claude-code-2.1.88].",
 )
 output_option = click.option(

@@ -100,14 +100,17 @@ def mcp(
     reuse_for: float,
     to: str | None,
 ) -> None:
-    """An MCP server (stdio) whose tools ask_user_questions, todo_write and get_answer are
-    answered by a person in `askcli inbox` [inbox file: $ASKCLI_INBOX, else
-    $XDG_STATE_HOME/askcli/inbox.db]. Needs the MCP SDK: pip install 'askcli[mcp]'.
+    """An MCP server whose tools a person answers in `askcli inbox`.
+
+    It serves stdio, or HTTP with --http. Its tools are ask_user_questions, todo_write
+    and get_answer [inbox file: $ASKCLI_INBOX, else $XDG_STATE_HOME/askcli/inbox.db].
+    Needs the MCP SDK: pip install 'askcli[mcp]'.
 
     \b
-    Exit status: 0 the client closed the connection, 2 usage, no SDK or the port cannot
-    be used, 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (within a second, even when the client
-    reads nothing), 141 the client went away in the middle of a reply.
+    Exit status: 0 the client closed the connection, 2 usage, no SDK or the port
+    cannot be used, 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (within a second, even
+    when the client reads nothing), 141 the client went away in the middle of
+    a reply.
     """
     from ..hosts import mcp as host
 
@@ -170,10 +173,10 @@ def inbox(
     wording: Wording,
     person: str | None,
 ) -> None:
-    """Answer every agent's queued questions here, one after another [inbox file:
-    $ASKCLI_INBOX, else $XDG_STATE_HOME/askcli/inbox.db].
+    """Answer every agent's queued questions here, one after another.
 
-    Each waiting question is shown in one line; Enter asks it (the screens and answers
+    The inbox file: $ASKCLI_INBOX, else $XDG_STATE_HOME/askcli/inbox.db. Each waiting
+    question is shown in one line; Enter asks it (the screens and answers
     of `askcli ask`), a number shows another one, l lists, q declines it, ? helps. When
     nothing waits, the inbox waits and says each arrival.
 
@@ -215,9 +218,10 @@ def inbox(
 @inbox_url_option
 @click.pass_context
 def inbox_list(ctx: click.Context, as_json: bool, every: bool, person: str | None) -> None:
-    """List the questions waiting and being answered, oldest first (the questions of
-    askers that died are withdrawn first); with --all, a question answered by a decline
-    says declined. When there is none, stdout stays empty and stderr says so.
+    """List the questions waiting and being answered, oldest first.
+
+    The questions of askers that died are withdrawn first. With --all, a question answered
+    by a decline says declined. When there is none, stdout stays empty and stderr says so.
 
     A question addressed to a person or team says so (for bob, for team ops), and one
     being answered says by whom.
@@ -278,15 +282,17 @@ def inbox_answer(
     wording: Wording,
     person: str | None,
 ) -> None:
-    """Answer queued question ID (see `askcli inbox list`) with the answer lines on stdin;
-    print its result on stdout, as `askcli ask` does.
+    """Answer queued question ID with the answer lines on stdin.
+
+    ID is as `askcli inbox list` shows it. The result is printed on stdout, as `askcli
+    ask` does.
 
     \b
     Exit status: as for `askcli ask` (0 answered, 1 declined, 3 the answers ended,
-    130 Ctrl-C, 143 SIGTERM, 129 SIGHUP: then nothing is printed and the question waits
-    again), and 2 when question ID is not waiting (answered, being answered elsewhere,
-    withdrawn: its asker gave up or died), is not for the person answering (--as) or its
-    asker withdrew it meanwhile.
+    130 Ctrl-C, 143 SIGTERM, 129 SIGHUP: then nothing is printed and the question
+    waits again), and 2 when question ID is not waiting (answered, being answered
+    elsewhere, withdrawn: its asker gave up or died), is not for the person
+    answering (--as) or its asker withdrew it meanwhile.
     """
     from ..inbox.person import answer_by_id
     from ..inbox.store import Store
@@ -324,17 +330,19 @@ def inbox_answer(
 @inbox_url_option
 @click.pass_context
 def hook(ctx: click.Context, here: bool, timeout: float | None, to: str | None) -> None:
-    """A Claude Code hook: answers PreToolUse for AskUserQuestion and PermissionRequest
-    for any tool through the inbox (or --here), in Claude Code's hook protocol.
+    """A Claude Code hook that asks through the inbox (or --here).
 
-    Reads the hook input (JSON) on stdin and prints the decision (JSON) on stdout. Other
-    events and tools get no output: Claude Code goes on as without the hook.
+    It answers PreToolUse for AskUserQuestion and PermissionRequest for any tool, in Claude
+    Code's hook protocol. Reads the hook input (JSON) on stdin and prints the decision
+    (JSON) on stdout. Other events and tools get no output: Claude Code goes on as without
+    the hook.
 
     \b
-    Exit status: 0 a decision printed, or none to give; 1 the hook cannot work (its
-    input, the inbox file, no terminal for --here; one line on stderr): Claude Code goes
-    on without it; 143 SIGTERM, 129 SIGHUP, 141 Claude Code went away (stdout closed):
-    the question is withdrawn, no decision; 74 stdout cannot be written.
+    Exit status: 0 a decision printed, or none to give; 1 the hook cannot work
+    (its input, the inbox file, no terminal for --here; one line on stderr):
+    Claude Code goes on without it; 143 SIGTERM, 129 SIGHUP, 141 Claude Code went
+    away (stdout closed): the question is withdrawn, no decision; 74 stdout cannot
+    be written.
     """
     from ..hosts import hook as hooks
 

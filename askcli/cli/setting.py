@@ -57,17 +57,20 @@ def setup(
     inbox_url: str | None,
     to: str | None,
 ) -> None:
-    """Write askcli into AGENT's user config: Claude Code's hooks (~/.claude/settings.json),
-    or askcli mcp as an MCP server for Codex (~/.codex/config.toml), Gemini CLI
-    (~/.gemini/settings.json) and OpenCode (~/.config/opencode/opencode.json).
+    """Write askcli into AGENT's user config.
 
-    Everything else in the file is kept; the former file is kept as FILE.askcli-backup. A
-    second run changes nothing. --undo removes the entry as setup wrote it, with whatever
-    --inbox-url and --to it was written with.
+    For Claude Code its hooks (~/.claude/settings.json); askcli mcp as an MCP server for
+    Codex (~/.codex/config.toml), Gemini CLI (~/.gemini/settings.json) and OpenCode
+    (~/.config/opencode/opencode.json).
+
+    Everything else in the file is kept, and the former file beside it, as
+    FILE.askcli-backup. A second run changes nothing. --undo removes the entry as setup
+    wrote it, with whatever --inbox-url and --to it was written with.
 
     \b
-    Exit status: 0 done (or nothing to do); 1 the file cannot be written; 2 a usage error,
-    a config file that is not valid JSON or TOML (nothing written).
+    Exit status: 0 done (or nothing to do); 1 the file cannot be written;
+    2 a usage error, a config file that is not valid JSON or TOML (nothing
+    written).
     """
     from ..hosts import setup as setting
     from ..inbox.location import password_refused
@@ -108,7 +111,7 @@ def setup(
     if dry_run:
         click.echo(visible(setting.unified_diff(planned), multiline=True), nl=False)
         say_err(
-            f"askcli setup: {agent}: would have {visible(planned.said)} in {where} "
+            f"askcli setup: {agent}: {visible(planned.would)} in {where} "
             "(dry run: nothing written)\n"
         )
         ctx.exit(0)
@@ -124,8 +127,10 @@ def setup(
 
 @click.command()
 def doctor() -> None:
-    """Say, for each agent, whether askcli is set up there (which file, hook or MCP server),
-    which inbox file is used and whether it is usable, and which extras are installed.
+    """Say, for each agent, whether askcli is set up there.
+
+    Which file, hook or MCP server; which inbox file is used and whether it is usable;
+    which extras are installed.
 
     Exit status: 0.
     """

@@ -28,8 +28,10 @@ def _names(ctx: click.Context, what: str, names: tuple[str, ...]) -> list[str]:
 @click.group()
 @inbox_url_option
 def team() -> None:
-    """The teams of the inbox: a question addressed to a team (--to TEAM) is answered by
-    any of its members (askcli inbox --as NAME)."""
+    """The teams of the inbox.
+
+    A question addressed to a team (--to TEAM) is answered by any of its members
+    (askcli inbox --as NAME)."""
 
 
 @team.command("add")
@@ -63,10 +65,10 @@ def team_add(ctx: click.Context, name: str, members: tuple[str, ...]) -> None:
 @inbox_url_option
 @click.pass_context
 def team_remove(ctx: click.Context, name: str, members: tuple[str, ...]) -> None:
-    """Remove the people NAME... from team TEAM; without NAME, the whole team.
+    """Remove the people NAME... from team TEAM.
 
-    Exit status: 0 removed, 1 nobody was removed (no such team or member), 2 usage or the
-    inbox cannot be used.
+    Without NAME, the whole team is removed. Exit status: 0 removed, 1 nobody was removed
+    (no such team or member), 2 usage or the inbox cannot be used.
     """
     from ..inbox.store import Store
 
@@ -90,8 +92,10 @@ def team_remove(ctx: click.Context, name: str, members: tuple[str, ...]) -> None
 @inbox_url_option
 @click.pass_context
 def team_list(ctx: click.Context, as_json: bool) -> None:
-    """List the teams and their members (`ops: alice, bob`); with --json, one object per
-    line: team, members. When there is none, stdout stays empty and stderr says so.
+    """List the teams and their members (`ops: alice, bob`).
+
+    With --json, one object per line: team, members. When there is none, stdout stays empty
+    and stderr says so.
 
     Exit status: 0 listed, 2 the inbox cannot be used.
     """
@@ -124,10 +128,11 @@ def team_list(ctx: click.Context, as_json: bool) -> None:
 @inbox_url_option
 @click.pass_context
 def log(ctx: click.Context, as_json: bool, limit: int | None) -> None:
-    """The audit trail: a line per question answered or withdrawn, oldest first: when (local
-    time), #id, who asked and on which host, the question, and who answered on which host
-    and what was decided (`Library: date-fns`, `allowed`, `denied`, `declined`), or
-    `withdrawn`. A secret answer is never shown (it is not kept).
+    """The audit trail: a line per question answered or withdrawn.
+
+    Oldest first: when (local time), #id, who asked and on which host, the question, and who
+    answered on which host and what was decided (`Library: date-fns`, `allowed`, `denied`,
+    `declined`), or `withdrawn`. A secret answer is never shown (it is not kept).
 
     With --json, one object per line: id, status, agent, asker_host, to, question, arrived,
     finished (ISO 8601, UTC), answered_by, answered_host, answered_from (the address, on
@@ -185,16 +190,18 @@ def roles(
     agents: tuple[str, ...],
     apply: bool,
 ) -> None:
-    """The SQL that gives a team inbox on PostgreSQL its people, teams and agents: each
-    person and agent logs in as a role of their own, a team is a group role (GRANT ops TO
-    alice), and row-level security lets a role see and answer only what is addressed to
-    nobody, to it or to one of its teams; an agent's role asks and never answers.
+    """The SQL that gives a team inbox on PostgreSQL its roles.
+
+    Its people, teams and agents: each person and agent logs in as a role of their own, a
+    team is a group role (GRANT ops TO alice), and row-level security lets a role see and
+    answer only what is addressed to nobody, to it or to one of its teams; an agent's role
+    asks and never answers.
 
     Prints the SQL on stdout (for psql); with --apply, runs it on the inbox.
 
     \b
-    Exit status: 0 printed or applied, 2 usage, an inbox that is not PostgreSQL or that
-    refuses (too few rights).
+    Exit status: 0 printed or applied, 2 usage, an inbox that is not PostgreSQL
+    or that refuses (too few rights).
     """
     from ..inbox import roles as making
 

@@ -18,7 +18,7 @@ from ..runners.streams import quiet_stdout
 from ..status import ExitStatus
 from ..terminal import screens
 from ..terminal.conversation import Conversation
-from ..terminal.rendering import truncate, wrap
+from ..terminal.rendering import truncate
 
 MAX_LINE = 16 * 1024 * 1024  # a longer line from the agent is skipped unread
 MAX_NAMES = 4096  # tool calls remembered for what still comes of them
@@ -124,8 +124,8 @@ class AgentStderr:
         with self.lock:
             self.count += 1
             self.kept.append((text, more))
-            if self.live:
-                self.conv.say(line)
+            if self.live:  # folded at a terminal, as askcli's own messages
+                self.conv.say(self.conv.folded(line[:-1]) + "\n")
                 self.shown, self.mark = self.count, self.conv.said
 
     def hold(self) -> None:
@@ -146,30 +146,20 @@ class AgentStderr:
             if above:  # only what came after them
                 lines = lines[len(lines) - min(len(lines), self.count - self.shown) :]
             width = self.conv.style.width
-            said = [f"askcli: {visible(message)}"]
-            if _is_terminal(self.conv.out):
-                said = wrap(visible(message), width, first="askcli: ", rest="  ")
-            said += then
+            said = [*self.conv.folded(f"askcli: {visible(message)}").split("\n"), *then]
             if lines:
                 of = f" ({len(lines)} of {self.count})" if len(lines) < self.count else ""
                 plural = "s" if len(lines) > 1 else ""
                 said.append(f"  its last stderr line{plural}{of}:")
                 for text, more in lines:
                     shown = visible(text) + (f"… ({more} more bytes)" if more else "")
-                    said.append(truncate("  | " + shown, width))
+                    said.append(truncate("  | " + shown, width, words=True))
             self.conv.say("\n".join(said) + "\n")
 
 
-def _is_terminal(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, OSError, ValueError):
-        return False
-
-
 def show_stderr(conv: Conversation, who: str = "Claude Code") -> AgentStderr:
-    """Where a child's stderr lines go: to the person, escaped, one line each; the last
-    ones kept for an early end."""
+    """Where a child's stderr lines go: to the person, escaped, one line each (folded at a
+    terminal); the last ones kept for an early end."""
     return AgentStderr(conv, who)
 
 

@@ -56,7 +56,7 @@ from ..files import read_bounded
 from ..schema.names import ASK_USER_QUESTION
 from ..status import ExitStatus
 from ..terminal import signals
-from ..terminal.rendering import terminal_text
+from ..terminal.rendering import folded_for, terminal_text
 from ..wire.care import passed_on
 from ..wire.documents import MAX_DOCUMENT_BYTES, loads_limited
 from ..wire.envelopes import detect
@@ -478,7 +478,7 @@ def main(*, here: bool, timeout: float | None, to: str | None = None) -> int:
 
     def say(text: str) -> None:
         with contextlib.suppress(OSError, ValueError):
-            err.write(terminal_text(f"askcli hook: {visible(text)}\n"))
+            err.write(terminal_text(folded_for(err, f"askcli hook: {visible(text)}\n")))
             err.flush()
 
     watch = Watch()

@@ -19,7 +19,7 @@ import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..files import lstat_or_none, replace_whole
 
@@ -40,6 +40,26 @@ class SetupError(Exception):
     """A config file setup cannot edit: one line naming the file (exit 2)."""
 
 
+class Change(NamedTuple):
+    """One thing setup does to a file, in words: ``verb`` (add, replace, remove, leave) and
+    what, said as done (:attr:`done`) or, for a dry run, as it would be (:attr:`would`)."""
+
+    verb: str
+    what: str  # "the PreToolUse hook", "[mcp_servers.askcli] alone: it is not as ..."
+
+    @property
+    def done(self) -> str:
+        return f"{_PAST[self.verb]} {self.what}"
+
+    @property
+    def would(self) -> str:
+        return f"would {self.verb} {self.what}"
+
+
+_PAST = {"add": "added", "replace": "replaced", "remove": "removed", "leave": "left"}
+NOT_OURS = "alone: it is not as setup wrote it"
+
+
 @dataclass(frozen=True)
 class Plan:
     """What setup (or undo) does to one file: its text before (None: no file) and after."""
@@ -47,11 +67,21 @@ class Plan:
     path: Path
     before: str | None
     after: str | None
-    said: str  # what changes, or why nothing does
+    done: tuple[Change, ...]  # what changes, or why nothing does
 
     @property
     def changes(self) -> bool:
         return self.after is not None and self.after != self.before
+
+    @property
+    def said(self) -> str:
+        """What it did, in words: ``added the PreToolUse hook; ...``."""
+        return "; ".join(change.done for change in self.done)
+
+    @property
+    def would(self) -> str:
+        """What it would do, in words (a dry run): ``would add the PreToolUse hook; ...``."""
+        return "; ".join(change.would for change in self.done)
 
 
 def config_path(agent: str, home: Path) -> Path:
@@ -201,13 +231,13 @@ def _object(doc: dict[str, Any], key: str, path: Path) -> dict[str, Any]:
 
 def _claude(
     doc: dict[str, Any], askcli: str, undo: bool, path: Path, options: Options = ()
-) -> list[str]:
-    """Add (or remove) the hook groups in ``doc``; what was done, in words."""
+) -> list[Change]:
+    """Add (or remove) the hook groups in ``doc``; what was done."""
     want = entry("claude-code", askcli, options)
     if undo and not isinstance(doc.get("hooks"), dict):
         return []
     hooks = _object(doc, "hooks", path)
-    said = []
+    said: list[Change] = []
     for event, matcher in HOOK_EVENTS:
         groups = hooks.get(event)
         if groups is None:
@@ -220,9 +250,9 @@ def _claude(
             for i in reversed(exact):
                 del groups[i]
             if exact:
-                said.append(f"removed the {event} hook")
+                said.append(Change("remove", f"the {event} hook"))
             if len(ours) > len(exact):
-                said.append(f"left the {event} hook alone: it is not as setup wrote it")
+                said.append(Change("leave", f"the {event} hook {NOT_OURS}"))
             if event in hooks and not groups:
                 del hooks[event]
         elif ours and groups[ours[0]] == want[event]:
@@ -230,10 +260,10 @@ def _claude(
         elif ours:
             groups[ours[0]] = want[event]
             hooks[event] = groups
-            said.append(f"replaced the {event} hook")
+            said.append(Change("replace", f"the {event} hook"))
         else:
             hooks[event] = [*groups, want[event]]
-            said.append(f"added the {event} hook")
+            said.append(Change("add", f"the {event} hook"))
     if not hooks:
         del doc["hooks"]
     return said
@@ -241,25 +271,25 @@ def _claude(
 
 def _mcp_json(
     doc: dict[str, Any], agent: str, askcli: str, undo: bool, path: Path, options: Options = ()
-) -> list[str]:
-    """Add (or remove) the MCP server ``askcli`` in a JSON config; what was done, in words."""
+) -> list[Change]:
+    """Add (or remove) the MCP server ``askcli`` in a JSON config; what was done."""
     key = "mcpServers" if agent == "gemini" else "mcp"
     want = entry(agent, askcli, options)
     if undo and not isinstance(doc.get(key), dict):
         return []
     servers = _object(doc, key, path)
     found = servers.get("askcli")
-    said = []
+    said: list[Change] = []
     if undo:
         if written(agent, askcli, found):
             del servers["askcli"]
-            said.append(f"removed the MCP server {key}.askcli")
+            said.append(Change("remove", f"the MCP server {key}.askcli"))
         elif found is not None:
-            said.append(f"left {key}.askcli alone: it is not as setup wrote it")
+            said.append(Change("leave", f"{key}.askcli {NOT_OURS}"))
     elif found != want:
-        verb = "added" if found is None else "replaced"
+        verb = "add" if found is None else "replace"
         servers["askcli"] = want
-        said.append(f"{verb} the MCP server {key}.askcli")
+        said.append(Change(verb, f"the MCP server {key}.askcli"))
     if not servers:
         del doc[key]
     return said
@@ -300,7 +330,7 @@ def toml_entry(askcli: str, options: Options = ()) -> str:
 
 def _codex(
     path: Path, text: str, askcli: str, undo: bool, options: Options = ()
-) -> tuple[str, list[str]]:
+) -> tuple[str, list[Change]]:
     doc = parse(path, text)
     servers = doc.get("mcp_servers")
     found = servers.get("askcli") if isinstance(servers, dict) else None
@@ -312,7 +342,7 @@ def _codex(
     if found is None and undo:
         return text, []
     if undo and found != want:
-        return text, ["left [mcp_servers.askcli] alone: it is not as setup wrote it"]
+        return text, [Change("leave", f"[mcp_servers.askcli] {NOT_OURS}")]
     lines = text.splitlines(keepends=True)
     block = _toml_block(lines)
     if found is not None and block is None:
@@ -323,15 +353,15 @@ def _codex(
         if start > 0 and not lines[start - 1].strip():
             start -= 1
         new = "".join(lines[:start] + lines[end:])
-        said = ["removed [mcp_servers.askcli]"]
+        said = [Change("remove", "[mcp_servers.askcli]")]
     elif block is not None:
         start, end = block
         new = "".join(lines[:start]) + toml_entry(askcli, options) + "".join(lines[end:])
-        said = ["replaced [mcp_servers.askcli]"]
+        said = [Change("replace", "[mcp_servers.askcli]")]
     else:
         head = text if not text or text.endswith("\n") else text + "\n"
         new = head + ("\n" if head else "") + toml_entry(askcli, options)
-        said = ["added [mcp_servers.askcli]"]
+        said = [Change("add", "[mcp_servers.askcli]")]
     try:
         now = tomllib.loads(new)
     except tomllib.TOMLDecodeError:
@@ -356,10 +386,10 @@ def plan(agent: str, askcli: str, home: Path, *, undo: bool = False, options: Op
             said = _claude(doc, askcli, undo, path, options)
         else:
             said = _mcp_json(doc, agent, askcli, undo, path, options)
-        after = _dumps(doc) if said and any(s.split()[0] != "left" for s in said) else before
+        after = _dumps(doc) if any(change.verb != "leave" for change in said) else before
     if before is None and not after:
         after = None
-    return Plan(path, before, after, "; ".join(said))
+    return Plan(path, before, after, tuple(said))
 
 
 def backup_path(path: Path) -> Path:

@@ -36,10 +36,10 @@ from ..escaping import visible
 from ..lines import FdLineReader, TextLineReader
 from ..runners.session import Reply, answer_document
 from ..status import ExitStatus
-from ..terminal import editing, signals
+from ..terminal import editing, paging, signals
 from ..terminal.conversation import Conversation
 from ..terminal.options import RunOptions
-from ..terminal.rendering import truncate, wrap
+from ..terminal.rendering import wrap
 from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import Output, output_lines
@@ -170,7 +170,10 @@ def not_waiting(store: Store, question_id: int, person: str | None = None, inbox
 
 
 def say_wrapped(conv: Conversation, text: str, *, warn: bool = False) -> None:
-    """``text`` (escaped already) in lines wrapped at spaces to the terminal's width."""
+    """``text`` (escaped already) in lines wrapped at spaces to the terminal's width, from
+    the start of a line (a prompt left open is ended first)."""
+    if conv.open_line:
+        conv.say("\n")
     for row in wrap(text, conv.style.width, rest=screens.INDENT):
         conv.say((conv.style.warn(row) if warn else row) + "\n")
 
@@ -265,7 +268,7 @@ class Inbox:
         for event in events:
             question = event.question
             if event.kind is Kind.PROBLEM:
-                self._say_line(truncate(f"askcli: {visible(event.text)}", self.conv.style.width))
+                self._say_line(self._folded(f"askcli: {visible(event.text)}"))
             elif question is None:
                 continue
             elif event.kind is Kind.ARRIVED:
@@ -308,6 +311,10 @@ class Inbox:
     def _teams(self) -> screens.Teams:
         """The teams, as a line saying who a question is for needs them."""
         return self.store.teams()
+
+    def _folded(self, text: str) -> str:
+        """``text`` (escaped) wrapped at spaces to the terminal's width."""
+        return "\n".join(wrap(text, self.conv.style.width, rest=screens.INDENT))
 
     def _say_line(self, text: str) -> None:
         if self.conv.open_line:
@@ -463,6 +470,8 @@ class Inbox:
     def _offer(self, held: QueuedQuestion) -> int | None:
         waiting = 1 + len(self.store.ids(person=self.person))
         teams = self._teams() if held.to is not None else screens.NO_TEAMS
+        if self.conv.open_line:  # the prompt it woke from (a question given back)
+            self.conv.say("\n")
         self.conv.say(screens.line(held, waiting, self.conv.style, teams) + "\n")
         # the offer of a question newly on screen drops what was typed before it; the same
         # offer shown again (after an arrival's or a notice's line) keeps what is typed
@@ -490,7 +499,10 @@ class Inbox:
         elif taking is not None:
             self._take_listed(taking, held)
         elif word in ("?", "h", "help"):
-            self.conv.say(screens.help_text(style.width))
+            below = 1  # the prompt, after the question's line(s) when one is shown
+            if held is not None:
+                below += screens.line(held, 1, style).count("\n") + 1
+            paging.page(self.conv, screens.help_text(style.width), below)
         elif number is not None:
             self._pick(number, held)
         elif held is None and word in ("", "q", "quit", "y"):
@@ -557,10 +569,9 @@ class Inbox:
 
         def away() -> None:
             self._say_line(
-                truncate(
+                self._folded(
                     f"askcli: the inbox server cannot be reached; your answer to #{held.id}"
-                    f" is kept and is sent when it is back{journal}; Ctrl-C leaves",
-                    self.conv.style.width,
+                    f" is kept and is sent when it is back{journal}; Ctrl-C leaves"
                 )
             )
 

@@ -220,7 +220,11 @@ def lay_out(
     if first < min(size, 12):
         lines += wrap(head.rstrip(), width, rest=INDENT)
         head, first = INDENT, width - display_width(INDENT + more)
-    lines.append(f"{head}{truncate(text, first, words=True)}{more}")
+    if first < min(size, 12):  # what it says after the text takes lines of its own
+        lines.append(f"{head}{truncate(text, width - display_width(head), words=True)}")
+        lines += wrap(more.strip(), width, first=INDENT, rest=INDENT)
+    else:
+        lines.append(f"{head}{truncate(text, first, words=True)}{more}")
     asker = who(agent, width - display_width(INDENT + tail))
     return [*lines, f"{INDENT}{asker}{tail}"]
 
@@ -403,6 +407,7 @@ ROOM_TO_TYPE = 6  # columns an inbox prompt leaves for what is typed (a key, a n
 
 def prompt(question: QueuedQuestion | None, width: int = 80) -> str:
     """The inbox prompt, in fewer words where the full ones do not fit ``width``."""
+    forms: tuple[str, ...]
     if question is None:
         forms = (
             "Waiting for questions (l lists, ? help, Ctrl-D leaves): ",
@@ -411,9 +416,11 @@ def prompt(question: QueuedQuestion | None, width: int = 80) -> str:
         )
     else:
         n = question.id
-        forms = (
+        forms = (  # the keys are kept as long as any form with them fits
             f"Answer #{n}? Enter answers, N picks another, l lists, q declines [y]: ",
             f"Answer #{n}? Enter, N, l, q, ? [y]: ",
+            f"Answer #{n}? Enter,N,l,q,? [y]: ",
+            f"#{n}? Enter,N,l,q,? [y]: ",
             f"Answer #{n}? [y]: ",
         )
     for form in forms:

@@ -22,7 +22,7 @@ from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
 from ..terminal.options import RunOptions
-from ..terminal.rendering import Style, terminal_text
+from ..terminal.rendering import Style, folded_for, terminal_text
 from ..tools.journal import default_dir as journal_default_dir
 from ..tools.todo_store import TodoStore, default_path
 from ..wire.results import CLAUDE_CODE_2_1_88, Wording
@@ -116,7 +116,7 @@ class Streams:
 
     def say(self, text: str) -> None:
         try:
-            self.err.write(terminal_text(text))
+            self.err.write(terminal_text(folded_for(self.err, text)))
             self.err.flush()
         except (OSError, ValueError):  # a stderr that is full or gone: nobody to tell
             pass
@@ -242,9 +242,10 @@ def discarded(stream: TextIO) -> bool:
 
 
 def say_err(text: str) -> None:
-    """Write to stderr through the terminal gate; a stderr that is gone is no error."""
+    """Write to stderr through the terminal gate (folded to a terminal's width); a stderr
+    that is gone is no error."""
     try:
-        sys.stderr.write(terminal_text(text))
+        sys.stderr.write(terminal_text(folded_for(sys.stderr, text)))
         sys.stderr.flush()
     except (OSError, ValueError):
         pass

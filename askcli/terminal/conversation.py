@@ -15,7 +15,7 @@ from ..lines import FdLineReader, LineReader
 from ..questions.conclusion import Ending
 from . import editing, signals
 from .options import RunOptions
-from .rendering import Style, terminal_text, wrap
+from .rendering import Style, display_width, on_terminal, terminal_text, wrap
 
 if TYPE_CHECKING:
     from .notify import Notice
@@ -85,11 +85,12 @@ def control_refusal(line: str, *, secret: bool = False) -> str | None:
 class _Screen:
     """What every view of one conversation shares (:meth:`Conversation.with_options`)."""
 
-    __slots__ = ("apart", "attention_due", "gone", "keys_shown", "open_line", "said")
+    __slots__ = ("apart", "attention_due", "gone", "keys_shown", "open_line", "said", "terminal")
 
-    def __init__(self, gone: bool) -> None:
+    def __init__(self, gone: bool, terminal: bool) -> None:
         self.gone = gone  # the screens go nowhere: stderr is /dev/null, or the terminal went
         self.apart: bool | None = None  # answers typed at a terminal, screens elsewhere
+        self.terminal = terminal  # the screens go to a terminal
         self.open_line = False  # what was written last left the cursor after text
         self.attention_due = False  # the next prompt calls the person (--notify)
         self.said = 0  # writes to the person so far (what came last, for a host's lines)
@@ -118,7 +119,7 @@ class Conversation:
         self.out = out
         self.style = style if style is not None else Style()
         self._options = options if options is not None else RunOptions()
-        self._screen = _Screen(gone=self._options.quiet)
+        self._screen = _Screen(gone=self._options.quiet, terminal=on_terminal(out))
         # the control request this view answers: a control_cancel_request for it, where an
         # answer line is read from the calls' own stream, withdraws it
         self._request: object = None
@@ -211,7 +212,15 @@ class Conversation:
 
     def error(self, message: str) -> None:
         """One ``askcli: ...`` line; the message may quote the model, so it is escaped."""
-        self.say(f"askcli: {visible(message)}\n")
+        self.say(self.folded(f"askcli: {visible(message)}") + "\n")
+
+    def folded(self, line: str) -> str:
+        """A message's ``line`` (escaped already): at a terminal folded at spaces to the
+        width, going on under two spaces, so that no word is split; elsewhere one line, for
+        logs and ``grep``."""
+        if self._screen.terminal and display_width(line) > self.style.width:
+            return "\n".join(wrap(line, self.style.width, rest="  "))
+        return line
 
     def read_answer(
         self,
@@ -289,6 +298,8 @@ class Conversation:
             return None
         if (not interactive or self.apart) and not screen.gone:
             self.say(("(hidden)" if secret and line.strip() else visible(line)) + "\n")
+        elif interactive:  # the Enter typed ended the line; Ctrl-D after text did not
+            screen.open_line = bool(getattr(self.reader, "at_end", False))
         return line
 
     def why(self, ending: Ending) -> str:

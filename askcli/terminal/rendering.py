@@ -61,7 +61,7 @@ def display_width(text: str) -> int:
 
 def truncate(text: str, columns: int, *, words: bool = False) -> str:
     """``text`` cut to ``columns`` display columns, the last one an ellipsis when cut;
-    ``words``: cut after a whole word when one ends in the second half of what is kept."""
+    ``words``: cut after a whole word (inside one only when the first does not fit)."""
     if display_width(text) <= columns:
         return text
     out, used = [], 0
@@ -72,9 +72,9 @@ def truncate(text: str, columns: int, *, words: bool = False) -> str:
         out.append(ch)
         used += w
     kept = "".join(out)
-    if words and text[len(kept)] != " ":
+    if words and text[len(kept)] != " " and not kept.endswith(" "):
         space = kept.rfind(" ")
-        if space > 0 and display_width(kept[:space]) * 2 >= columns:
+        if space > 0:
             kept = kept[:space]
     return kept.rstrip(" ") + "…" if words else kept + "…"
 
@@ -109,7 +109,9 @@ def wrap(
     shape; ``hang`` is added to the indent of the lines a long line wraps onto, so that
     they read as its continuation. A word wider than a whole line, or one with wide (CJK)
     characters, is broken to fill the current line first: CJK text has no spaces and
-    breaks between any two characters.
+    breaks between any two characters. A URL that fits on a line is moved whole, a longer
+    one breaks after its host (never inside its scheme, user name, host and port when
+    they fit on a line, never inside its host).
     """
     rest = first if rest is None else rest
     if "\n" not in text and display_width(first) + display_width(text) <= width:
@@ -126,6 +128,7 @@ def wrap(
 def _wrap_line(text: str, width: int, first: str, rest: str) -> list[str]:
     lines: list[str] = []
     prefix, line, used = first, "", 0
+    whole = max(width - display_width(rest), 10)  # the room of a line of its own
 
     def room() -> int:
         return max(width - display_width(prefix), 10)
@@ -136,24 +139,53 @@ def _wrap_line(text: str, width: int, first: str, rest: str) -> list[str]:
         if used + gap + w <= room():
             line, used = line + " " * gap + word, used + gap + w
             continue
-        plain = w == len(word)  # no wide characters
-        if line and plain and w <= max(width - display_width(rest), 10):
+        kept = _kept(word, whole)
+        plain = w == len(word) or bool(kept)  # no wide characters, or a URL
+        if line and plain and w <= whole:
             lines.append(prefix + line)  # the word moves to the next line whole
             prefix, line, used = rest, word, w
             continue
+        at = 0
         while True:  # too wide for any line, or CJK: break it, filling this line first
             space = room() - used - gap
-            head, word = _cut(word, space) if space > 0 else ("", word)
+            head = _cut(word[at:], space)[0] if space > 0 else ""
+            head = head[: _outside(kept, at, at + len(head)) - at]
             if not head and not line:  # never loop without progress
-                head, word = word[:1], word[1:]
+                head = _cut(word[at:], room())[0] or word[at : at + 1]
             if head:
                 line, used = line + " " * gap + head, used + gap + display_width(head)
-            if not word:
+                at += len(head)
+            if at >= len(word):
                 break
             lines.append(prefix + line)
             prefix, line, used, gap = rest, "", 0, 0
     lines.append((prefix + line).rstrip())
     return lines
+
+
+def _kept(word: str, whole: int) -> list[tuple[int, int]]:
+    """What a break of ``word`` stays out of: each URL's scheme to its port, or its host
+    and port, when that fits in ``whole`` columns (:func:`askcli.wire.urls.heads`)."""
+    if "http" not in word.lower():
+        return []
+    from ..wire.urls import heads
+
+    kept = []
+    for begin, host, end in heads(word):
+        if display_width(word[begin:end]) <= whole:
+            kept.append((begin, end))
+        elif display_width(word[host:end]) <= whole:
+            kept.append((host, end))
+    return kept
+
+
+def _outside(kept: list[tuple[int, int]], start: int, cut: int) -> int:
+    """Where to break a word at ``cut`` or before it (but after ``start``), so that no
+    span of ``kept`` is split."""
+    for begin, end in kept:
+        if begin < cut < end:
+            return max(begin, start)
+    return cut
 
 
 def wrap_prompt(text: str, width: int) -> str:
@@ -164,6 +196,8 @@ def wrap_prompt(text: str, width: int) -> str:
         return text
     return "\n".join(wrap(body, width)) + text[len(body) :]
 
+
+CONTINUED = "\u21aa "  # starts a line that a long line wrapped onto (a value, a preview)
 
 MAX_CELLS = 1000  # a larger COLUMNS or LINES is taken as this many; --columns at most this
 ROOM_TO_TYPE = 12  # columns a prompt leaves free for the answer on its line
@@ -191,6 +225,29 @@ def terminal_width(stream: TextIO | None = None) -> int:
 def terminal_height(stream: TextIO | None = None) -> int:
     """``LINES`` if set, else the height of ``stream``'s terminal, else 24."""
     return _terminal_size(stream, "LINES", 1, 5, 24)
+
+
+def on_terminal(stream: object) -> bool:
+    """``stream`` is a terminal (a closed or odd stream is not)."""
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def folded_for(stream: object, text: str) -> str:
+    """askcli's own message ``text`` (``askcli: ...``) as ``stream`` should get it: at a
+    terminal each line wider than it folded at spaces, going on under two spaces, so that
+    no word is split; elsewhere as it is, one line per message for logs and ``grep``."""
+    if not on_terminal(stream):
+        return text
+    width = terminal_width(stream)  # type: ignore[arg-type]
+    if all(display_width(line) <= width for line in text.split("\n")):
+        return text
+    rows = []
+    for line in text.split("\n"):
+        rows += wrap(line, width, rest="  ") if display_width(line) > width else [line]
+    return "\n".join(rows)
 
 
 def colour_wanted(stream: TextIO) -> bool:

@@ -12,7 +12,7 @@ from typing import Any
 from ..escaping import visible
 from ..questions.state import AnswerState, Mode
 from ..schema.inputs import AskInput, SharedQuestion
-from .rendering import ROOM_TO_TYPE, Style, display_width, truncate, wrap
+from .rendering import CONTINUED, ROOM_TO_TYPE, Style, display_width, truncate, wrap
 
 HEADER_COLUMNS = 12
 OTHER_LABEL = "Other"
@@ -233,11 +233,14 @@ def prompt(state: AnswerState, width: int = 80, *, secret: bool = False) -> str:
     choices = question.choices
     if question.yesno:
         return f"Choose 1-{choices} or y/n{bracket}: "
-    if question.multi:
-        text = f"Choose 1-{choices}, several allowed (e.g. 1,3){bracket}: "
-        if len(text) + ROOM_TO_TYPE > width:
-            text = f"Choose 1-{choices} (e.g. 1,3){bracket}: "
-        return text
+    if question.multi:  # every form says that several may be chosen
+        forms = (
+            f"Choose 1-{choices}, several allowed (e.g. 1,3){bracket}: ",
+            f"Choose 1-{choices}, several (e.g. 1,3){bracket}: ",
+            f"Several of 1-{choices} (e.g. 1,3){bracket}: ",
+            f"Several of 1-{choices}{bracket}: ",
+        )
+        return next((f for f in forms if len(f) + ROOM_TO_TYPE <= width), forms[-1])
     return f"Choose 1-{choices}{bracket}: "
 
 
@@ -283,7 +286,8 @@ def title_block(title: str, style: Style) -> str:
 def resumed(data: AskInput, state: AnswerState, style: Style) -> str:
     """Shown when a journal has lines kept from an interrupted conversation about this call,
     before ``Resume? [Y/n]``."""
-    lines = ["", style.strong("You were answering this call before; kept from then:")]
+    head = wrap("You were answering this call before; kept from then:", style.width, rest="  ")
+    lines = ["", *(style.strong(row) for row in head)]
     kept = 0
     for i, question in enumerate(data.questions):
         if question.question not in state.answers:
@@ -315,12 +319,10 @@ def replaced(answers: list[tuple[int, str]], style: Style) -> str:
     return "\n".join(wrap(text, style.width, rest="  ")) + "\n"
 
 
-def skipped(index: int) -> str:
+def skipped(index: int, width: int = 80) -> str:
     """Said after ``s``."""
-    return f"Skipped question {index + 1}; answer it from the review.\n"
-
-
-PREVIEW_HANG = "  "
+    text = f"Skipped question {index + 1}; answer it from the review."
+    return "\n".join(wrap(text, width, rest="  ")) + "\n"
 
 
 def preview_block(question: SharedQuestion, number: int, style: Style) -> str:
@@ -329,9 +331,11 @@ def preview_block(question: SharedQuestion, number: int, style: Style) -> str:
         missing = f"Option {number} ({visible(option.label)}) has no preview."
         return "\n".join(wrap(missing, style.width, rest="  ")) + "\n"
     title = wrap(f"--- preview of {number}. {visible(option.label)} ---", style.width, rest="  ")
-    # each line wraps under its own indent and two more, so code keeps its shape and a
-    # wrapped line reads as one
-    body = wrap(visible(option.preview, multiline=True), style.width, hang=PREVIEW_HANG)
+    # each line wraps under its own indent, going on after the mark the permission prompts
+    # use (which the preview itself cannot write: it is escaped), so code keeps its shape
+    # and a wrap is never taken for a line of the preview
+    shown = visible(option.preview, multiline=True).replace(CONTINUED[0], "\\u21aa")
+    body = wrap(shown, style.width, hang=CONTINUED)
     end = style.dim("--- end of preview ---")
     return "\n".join([*(style.dim(row) for row in title), *body, end]) + "\n"
 

@@ -22,6 +22,8 @@ no "don't ask again" is offered.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
 import re
 from typing import Any, NamedTuple
@@ -35,8 +37,15 @@ from ..schema.issues import zod_type
 from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
-from ..terminal.rendering import ROOM_TO_TYPE, Style, display_width, wrap, wrap_prompt
-from ..wire import results
+from ..terminal.rendering import (
+    CONTINUED,
+    ROOM_TO_TYPE,
+    Style,
+    display_width,
+    wrap,
+    wrap_prompt,
+)
+from ..wire import results, urls
 from ..wire.envelopes import ToolCall
 from ..wire.results import ToolResult
 
@@ -80,7 +89,6 @@ EXACT = "don't ask again for this exact {what} in this session"
 SPACE_RUN = 4  # a longer run of spaces inside a line is shown counted
 INDENT = 24  # leading spaces kept as indentation up to this many
 BLANK_RUN = 2  # a longer run of empty lines inside a value is shown counted
-CONTINUED = "\u21aa "  # starts a line that a long line wrapped onto
 # askcli's own marks; in a value they are shown escaped, so a value cannot forge them
 _MARKS = {"\u27e8": "\\u27e8", "\u27e9": "\\u27e9", "\u21aa": "\\u21aa"}
 _MARK_RE = re.compile("[\u27e8\u27e9\u21aa]")
@@ -223,48 +231,101 @@ def fold(text: str, width: int, first: str, rest: str) -> list[str]:
     """``text`` (one marked line) wrapped to ``width`` columns, never cut.
 
     A line that goes on after a wrap begins with :data:`CONTINUED`, so a wrap can never
-    be taken for a line break of the value. Marks and escapes are never split.
+    be taken for a line break of the value. Lines break at spaces and after marks; a word
+    that fits on a line of its own is moved there whole, a longer one fills the line and
+    goes on, but never inside a URL's scheme, user name, host and port (when those fit on
+    a line). Marks and escapes are never split.
     """
     if text.isascii() and len(first) + len(text) <= width:
         return [first + text]
-    lines: list[str] = []
-    prefix = first
-    later = rest + CONTINUED
-    room = max(width - display_width(first), 10)
-    later_room = max(width - display_width(later), 10)
-    current: list[str] = []
-    sizes: list[int] = []
-    used = 0
-    cut = 0  # where the current line may be broken: after a space or a mark
-    widths: dict[str, int] = {}
-    for token in _TOKEN.findall(text):
-        size = widths.get(token, -1)
-        if size < 0:
-            size = widths[token] = display_width(token)
-        if size > later_room:  # a mark wider than a whole line (a narrow terminal)
-            if current:
-                lines.append(prefix + "".join(current))
-                prefix = later
-            for piece in _pieces(token, later_room):
-                lines.append(prefix + piece)
-                prefix = later
-            current, sizes, used, room, cut = [], [], 0, later_room, 0
-            continue
-        while current and used + size > room:
-            if cut > 0 and cut * 2 >= len(current) and sum(sizes[cut:]) <= later_room:
-                lines.append(prefix + "".join(current[:cut]))
-                current, sizes = current[cut:], sizes[cut:]
+    return _Folding(text, width, first, rest).lines
+
+
+class _Folding:
+    """The lines of one :func:`fold`, built a word at a time."""
+
+    def __init__(self, text: str, width: int, first: str, rest: str) -> None:
+        self.lines: list[str] = []
+        self.prefix, self.later = first, rest + CONTINUED
+        self.room = max(width - display_width(first), 10)
+        self.later_room = max(width - display_width(self.later), 10)
+        self.line: list[str] = []
+        self.used = 0
+        self.tokens = tokens = _TOKEN.findall(text)
+        widths: dict[str, int] = {}
+        self.sizes = [widths.get(t) or widths.setdefault(t, display_width(t)) for t in tokens]
+        self.keep = _kept_whole(text, tokens)
+        start = 0
+        for at in [n for n, token in enumerate(tokens) if token == " " or token[-1] == "\u27e9"]:
+            if tokens[at] == " ":  # a word goes with the space after it
+                self._word(start, at + 1)
+            else:  # a mark: a place to break on both sides
+                self._word(start, at)
+                self._word(at, at + 1)
+            start = at + 1
+        self._word(start, len(tokens))
+        self.lines.append(self.prefix + "".join(self.line))
+
+    def _newline(self) -> None:
+        self.lines.append(self.prefix + "".join(self.line))
+        self.prefix, self.room, self.line, self.used = self.later, self.later_room, [], 0
+
+    def _put(self, start: int, end: int, size: int) -> None:
+        self.line += self.tokens[start:end]
+        self.used += size
+
+    def _word(self, start: int, end: int) -> None:
+        size = sum(self.sizes[start:end])
+        if self.used + size <= self.room:
+            self._put(start, end, size)
+            return
+        if self.line and size <= self.later_room:  # it fits on a line of its own: moved whole
+            self._newline()
+            self._put(start, end, size)
+            return
+        at = start
+        while at < end:  # too wide for any line: it fills this one and goes on
+            kept = self.keep.get(at, at + 1)
+            size = sum(self.sizes[at:kept])
+            if kept > at + 1 and size <= self.later_room:  # a URL's head, or its host
+                if self.used + size > self.room:
+                    self._newline()
+                self._put(at, kept, size)
+                at = kept
+                continue
+            token, size = self.tokens[at], self.sizes[at]
+            if size > self.later_room:  # a mark wider than a whole line (narrow)
+                for piece in _pieces(token, self.later_room):
+                    if self.line:
+                        self._newline()
+                    self.line.append(piece)
+                    self.used += display_width(piece)
             else:
-                lines.append(prefix + "".join(current))
-                current, sizes = [], []
-            prefix, room, used, cut = later, later_room, sum(sizes), 0
-        current.append(token)
-        sizes.append(size)
-        used += size
-        if token == " " or token.endswith("\u27e9"):
-            cut = len(current)
-    lines.append(prefix + "".join(current))
-    return lines
+                if self.used + size > self.room:
+                    self._newline()
+                self._put(at, at + 1, size)
+            at += 1
+
+
+def _kept_whole(text: str, tokens: list[str]) -> dict[int, int]:
+    """What a long word is not broken inside: for each URL, the token where its head
+    (scheme to port) starts -> the token after it, and the same for its host and port."""
+    if "http" not in text.lower():
+        return {}
+    offsets = list(itertools.accumulate(map(len, tokens), initial=0))  # where each starts
+
+    def token_at(offset: int) -> int | None:
+        n = bisect.bisect_left(offsets, offset)
+        return n if offsets[n] == offset else None
+
+    kept = {}
+    for begin, host, end in urls.heads(text):
+        after = bisect.bisect_left(offsets, end)  # a head ends inside an escape: up to its end
+        for start in (host, begin):  # the whole head wins where both start at one token
+            first = token_at(start)
+            if first is not None and (start == host or end - begin <= 1000):
+                kept[first] = after
+    return kept
 
 
 def _pieces(token: str, room: int) -> list[str]:
@@ -283,11 +344,13 @@ def _json(value: Any) -> str:
 
 
 def input_lines(value: Any, style: Style) -> list[str]:
-    """The input as ``key: value`` lines, every key and value whole, wrapped to the width."""
+    """The input as ``key: value`` lines, every key and value whole, wrapped to the width;
+    then where each URL in it leads (:func:`url_lines`)."""
     width = style.width
     if not isinstance(value, dict):
-        return [row for line in value_lines(_json(value)) for row in fold(line, width, "  ", "  ")]
-    lines: list[str] = []
+        lines = [row for line in value_lines(_json(value)) for row in fold(line, width, "  ", "  ")]
+        return lines + url_lines(value, width)
+    lines = []
     for key, item in value.items():
         label = f"{shown(str(key))}:"
         rows = value_lines(item if isinstance(item, str) else _json(item))
@@ -297,7 +360,20 @@ def input_lines(value: Any, style: Style) -> list[str]:
         lines += fold(label, width, "  ", "      ")
         for row in rows:  # each line of the value indented, so code keeps its shape
             lines += fold(row, width, "      ", "      ") if row else [""]
-    return lines or ["  (no input)"]
+    return (lines or ["  (no input)"]) + url_lines(value, width)
+
+
+def url_lines(value: Any, width: int) -> list[str]:
+    """Under a request's input, for every URL in any of its strings: the host a browser
+    would open, and the warnings (:func:`askcli.wire.urls.report`). Unindented, so no line
+    of the input can pass for one."""
+    lines = []
+    for row in urls.report(urls.strings_in(value), shown):
+        if row.startswith("  "):
+            lines += fold(row[2:], width, "  ", "  ")
+        else:
+            lines += fold(row, width, "", "  ")
+    return lines
 
 
 class Offer(NamedTuple):

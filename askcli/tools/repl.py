@@ -27,7 +27,7 @@ from ..questions.answers import (
 from ..questions.conclusion import Conclusion, Ending
 from ..questions.state import Action, AnswerState, Finish, Mode, Text, reduce, specs, start
 from ..schema.inputs import AskInput
-from ..terminal import editing, screens, signals
+from ..terminal import editing, paging, screens, signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style
 
@@ -158,7 +158,7 @@ def ask_questions(
                 conv.say(screens.refusal(str(refused), conv.style))
                 continue
             if isinstance(meaning, Help):
-                conv.say(screens.help_text(state, conv.style.width))
+                paging.page(conv, screens.help_text(state, conv.style.width))
             elif isinstance(meaning, NotSubmitted):
                 conv.say(screens.not_submitted(len(data.questions), conv.style))
             elif isinstance(meaning, Preview):
@@ -197,7 +197,7 @@ def _what_changed(
     if isinstance(meaning, Notes):
         return screens.notes_saved(after.notes, after.at)
     if isinstance(meaning, Skip):
-        return screens.skipped(before.at)
+        return screens.skipped(before.at, style.width)
     if not isinstance(meaning, OneLine) or not kept:
         return ""
     replaced = [

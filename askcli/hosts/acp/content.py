@@ -9,7 +9,7 @@ from typing import Any
 from ...escaping import visible
 from ...terminal.conversation import Conversation
 from ...terminal.rendering import wrap
-from ...tools.permission import input_lines
+from ...tools.permission import fold, input_lines, shown
 from ..child import as_dict, as_text
 
 
@@ -86,7 +86,9 @@ def permission_lines(
 ) -> list[str]:
     style = conv.style
     title = as_text(tool_call.get("title")) or as_text(tool_call.get("toolCallId"), "a tool call")
-    lines = ["", style.strong("The agent asks to run: " + visible(title))]
+    # the title is the agent's: a wrap of it goes on after the mark, never as a line of input
+    head = fold(f"The agent asks to run: {shown(title)}", style.width, "", "  ")
+    lines = ["", *(style.strong(row) for row in head)]
     lines += input_lines(tool_details(tool_call), style)
     for n, option in enumerate(options, 1):
         name = visible(as_text(option.get("name"), "?"))

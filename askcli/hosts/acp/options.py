@@ -14,6 +14,7 @@ from typing import Any
 
 from ...questions.allowing import command_word
 from ...status import ExitStatus
+from ...wire import urls
 from ...wire.results import ToolResult
 
 FIELD = "option"
@@ -76,6 +77,7 @@ def form(number: int, title: str, details: dict[str, Any], options: list[dict[st
             lines.append(f"  {key}: {rows[0]}")
         else:
             lines += [f"  {key}:", *(f"      {row}" for row in rows)]
+    lines += urls.report(urls.strings_in(details), str)  # escaped where the form is shown
     lines.append("It offers no once option for y or n: choose one of its options.")
     choices = [{"const": str(n), "title": _name(o)} for n, o in enumerate(options, 1)]
     schema = {

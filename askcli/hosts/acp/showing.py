@@ -55,7 +55,10 @@ class Showing:
             self.conv.say("".join(self.conv.style.dim(line) + "\n" for line in lines))
 
     def say_item(self, text: str) -> None:
-        self.conv.say(shorten(text, 2000) + "\n")
+        """One item on one line of its own, wrapped at spaces to the width (going on
+        indented past where it starts)."""
+        lines = wrap(shorten(text, 2000), self.conv.style.width, rest="   ")
+        self.conv.say("\n".join(lines) + "\n")
 
     def update(self, update: dict[str, Any]) -> None:
         kind = update.get("sessionUpdate")

@@ -80,8 +80,8 @@ def result_text(content: Any) -> str:
 
 
 def result_line(name: str, content: Any, failed: bool, width: int) -> str:
-    """One line for a tool result: ``  <- Bash: first line  (+2 lines)``, cut to ``width``;
-    a failed one says ``error:``."""
+    """One line for a tool result: ``  <- Bash: first line  (+2 lines)``, cut after a
+    whole word to ``width``; a failed one says ``error:``."""
     text = result_text(content).strip("\n")
     first, _, rest = text.partition("\n")
     more = rest.count("\n") + 1 if rest else 0
@@ -89,7 +89,7 @@ def result_line(name: str, content: Any, failed: bool, width: int) -> str:
     head = f"  <- {truncate(visible(name), 40)}: " + ("error: " if failed else "")
     shown = visible(first[: width * 4]) if first.strip() else "(no output)"
     room = max(width - len(head) - len(extra), 10)
-    return head + truncate(shown, room) + extra
+    return head + truncate(shown, room, words=True) + extra
 
 
 class Ended(NamedTuple):
@@ -122,11 +122,9 @@ class Showing:
         self.conv.say("\n".join(lines) + "\n")
 
     def say_item(self, text: str, prefix: str = "") -> None:
-        """One item (a tool use, an id) on one line: a newline in it shows as ``\\n``."""
-        if not prefix:
-            self.conv.say(shorten(text, 2000) + "\n")
-            return
-        rest = " " * (len(prefix) + 1)
+        """One item (a tool use, an id): a newline in it shows as ``\\n``; wrapped at spaces
+        to the width, going on indented past where it starts."""
+        rest = " " * (len(prefix) + 1) if prefix else "  "
         lines = wrap(shorten(text, 2000), self.conv.style.width, first=prefix, rest=rest)
         self.conv.say("\n".join(lines) + "\n")
 

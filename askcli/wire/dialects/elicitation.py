@@ -41,7 +41,7 @@ from ...schema.names import ELICITATION
 from ...schema.values import FORMATS, MAX_PATTERN, ValueRule, as_number
 from ...status import ExitStatus
 from ..results import ToolResult
-from ..urls import BadURL, Target, web_target
+from ..urls import BadURL, Target, target_lines, web_target
 from . import Asked, Dialect
 
 MAX_PROPERTIES = 100  # properties of one form
@@ -540,9 +540,7 @@ def url_question_text(url: str, target: Target) -> str:
     """The consent question: the whole URL, its domain on a line of its own, the warnings.
     The URL and host are escaped here, on one line each, so that nothing in them can
     start a line of its own."""
-    lines = [URL_QUESTION, visible(url), f"domain: {visible(target.domain_line)}"]
-    lines += [f"! {visible(w)}" for w in target.warnings]
-    lines.append(URL_NOTE)
+    lines = [URL_QUESTION, visible(url), *target_lines(target), URL_NOTE]
     return "\n".join(lines)
 
 
