@@ -319,6 +319,8 @@ def test_a_question_given_back_starts_its_own_line(tmp_path: Path) -> None:
         first = Terminal(["inbox"], tmp_path / "a", 40, **env)
         first.expect("[y]: ")  # it holds the question
         second = Terminal(["inbox"], tmp_path / "b", 40, **env)
+        second.expect("Take #1 over? [n]: ")  # the person's other inbox holds it
+        second.type("")  # left there
         second.expect("Waiting (? help, Ctrl-D leaves): ")
         first.child.sendeof()  # gives it back
         first.expect_end()
