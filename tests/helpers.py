@@ -424,6 +424,16 @@ class GoneTerminal:
             code = int(self.rc.read_text())
         return code, self.out.read_text() if self.out.exists() else ""
 
+    def hung_up_at(self, text: str) -> tuple[int, str]:
+        """Wait until the terminal shows ``text``, hang up, and give what :meth:`finish`
+        gives; the terminal is closed whatever happens."""
+        try:
+            self.expect(text)
+            self.hang_up()
+            return self.finish()
+        finally:
+            self.close()
+
     def close(self) -> None:
         if self.master >= 0:
             os.close(self.master)

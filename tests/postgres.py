@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
+from tests.watchdog import start_watchdog
+
 if TYPE_CHECKING:
     from psycopg import Connection
     from psycopg.rows import TupleRow
@@ -215,9 +217,7 @@ class Cluster:
         at once (SIGQUIT) and removes the folder; ``close()`` ends it first."""
         pidfile = shlex.quote(str(self.data / "postmaster.pid"))
         data = shlex.quote(str(self.data))
-        script = f"""
-            trap '' INT HUP
-            while kill -0 {os.getpid()} 2>/dev/null; do sleep 1; done
+        tidy = f"""
             pid=$(head -n 1 {pidfile} 2>/dev/null)
             if [ -n "$pid" ] && tr '\\0' ' ' < /proc/"$pid"/cmdline | grep -qF -- {data}; then
               kill -QUIT "$pid" 2>/dev/null
@@ -226,13 +226,7 @@ class Cluster:
             fi
             rm -rf {shlex.quote(str(self.dir))}
         """
-        self._watchdog = subprocess.Popen(
-            ["sh", "-c", script],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        self._watchdog = start_watchdog(tidy)
 
     def _initdb(self) -> None:
         argv: list[str | Path] = [

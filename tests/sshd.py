@@ -32,6 +32,8 @@ from pathlib import Path
 
 import pexpect
 
+from tests.watchdog import start_watchdog
+
 READY_TIMEOUT = 10.0  # seconds for the server to accept connections once started
 SBIN = "/usr/sbin:/sbin"  # where Debian puts sshd, often off a user's PATH
 PRIVSEP = Path("/run/sshd")  # the empty folder sshd run by root chroots its children into
@@ -192,22 +194,14 @@ class Sshd:
         """A process of its own session that waits for this one to end, then stops the
         server and removes the folder; ``close()`` ends it first."""
         assert self.proc is not None
-        script = f"""
-            trap '' INT HUP
-            while kill -0 {os.getpid()} 2>/dev/null; do sleep 1; done
+        tidy = f"""
             kill -TERM -{self.proc.pid} 2>/dev/null
             rm -rf {shlex.quote(str(self.dir))}
         """
         if self._watchdog is not None:
             self._watchdog.kill()
             self._watchdog.wait()
-        self._watchdog = subprocess.Popen(
-            ["sh", "-c", script],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        self._watchdog = start_watchdog(tidy)
 
     def ssh_argv(self, command: str, *, tty: bool = True) -> list[str]:
         """``ssh`` to the server as the user running the tests, running ``command`` there:

@@ -39,12 +39,7 @@ def test_a_question_whose_terminal_hangs_up_gets_no_answer_and_129(
     sighup: str, tmp_path: Path
 ) -> None:
     term = GoneTerminal(["ask", str(LIBRARY)], tmp_path, sighup=sighup)
-    try:
-        term.expect("Choose 1-4 [1]: ")
-        term.hang_up()
-        code, out = term.finish()
-    finally:
-        term.close()
+    code, out = term.hung_up_at("Choose 1-4 [1]: ")
     assert code == 129, out
     reply = result_of(out)
     assert reply["content"] == HUNG_UP
@@ -79,12 +74,7 @@ def test_stdout_on_the_terminal_that_hung_up_too_still_exits_129(
     """The result cannot be written anywhere (stdout is the terminal that went): the status
     still says what happened, not that a disk is full (74)."""
     term = GoneTerminal(["ask", str(LIBRARY)], tmp_path, sighup=sighup, stdout_here=True)
-    try:
-        term.expect("Choose 1-4 [1]: ")
-        term.hang_up()
-        code, _ = term.finish()
-    finally:
-        term.close()
+    code, _ = term.hung_up_at("Choose 1-4 [1]: ")
     assert code == 129
 
 
@@ -189,12 +179,7 @@ def test_claude_denies_the_open_question_when_the_terminal_hangs_up(
     }
     args = ["claude", "--claude-bin", str(FAKE_CLAUDE), "go"]
     term = GoneTerminal(args, tmp_path, sighup=sighup, env=env)
-    try:
-        term.expect("Choose 1-")
-        term.hang_up()
-        code, _ = term.finish()
-    finally:
-        term.close()
+    code, _ = term.hung_up_at("Choose 1-")
     assert code == 129
     received = [json.loads(line) for line in log.read_text().splitlines()]
     (answer,) = [m["response"] for m in received if m["type"] == "control_response"]
@@ -209,12 +194,7 @@ def test_claude_at_its_message_prompt_exits_129_when_the_terminal_hangs_up(
     not: 129."""
     args = ["claude", "--claude-bin", str(FAKE_CLAUDE)]
     term = GoneTerminal(args, tmp_path, sighup=sighup)
-    try:
-        term.expect("> ")
-        term.hang_up()
-        code, _ = term.finish()
-    finally:
-        term.close()
+    code, _ = term.hung_up_at("> ")
     assert code == 129
 
 
@@ -239,12 +219,7 @@ def test_acp_cancels_the_open_permission_when_the_terminal_hangs_up(
     script.write_text(json.dumps({"turns": [[ACP_PERMISSION]]}))
     agent = [sys.executable, str(ACP_AGENT), str(script), str(log)]
     term = GoneTerminal(["acp", "--prompt", "go", "--", *agent], tmp_path, sighup=sighup)
-    try:
-        term.expect("Choose 1-2, y = 1, n = 2: ")
-        term.hang_up()
-        code, _ = term.finish()
-    finally:
-        term.close()
+    code, _ = term.hung_up_at("Choose 1-2, y = 1, n = 2: ")
     assert code == 129
     replies = [json.loads(line) for line in log.read_text().splitlines()]
     assert {"outcome": {"outcome": "cancelled"}} in [
@@ -313,10 +288,5 @@ def test_a_host_whose_stdout_is_the_terminal_that_hung_up_exits_129(
         ]
         env, prompt = {}, "Choose 1-2, y = 1, n = 2: "
     term = GoneTerminal(args, tmp_path, sighup=sighup, env=env, stdout_here=True)
-    try:
-        term.expect(prompt)
-        term.hang_up()
-        code, _ = term.finish()
-    finally:
-        term.close()
+    code, _ = term.hung_up_at(prompt)
     assert code == 129

@@ -23,6 +23,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from tests.watchdog import start_watchdog
+
 SUBNET = "10.213"  # 10.213.N.0/24: the pair between the database and machine N
 NFT_TABLE = "askcli_faults"
 COMMAND_TIMEOUT = 20.0  # seconds for one ip / nft / nsenter set-up command
@@ -245,21 +247,13 @@ class Lab:
     def _start_watchdog(self) -> None:
         """A process of its own session that waits for this one to end, then ends what the
         lab started and deletes its namespaces; ``close()`` ends it first."""
-        script = f"""
-            trap '' INT HUP TERM
-            while kill -0 {os.getpid()} 2>/dev/null; do sleep 1; done
+        tidy = f"""
             for ns in $(ip netns list | awk '{{print $1}}' | grep '^{self.prefix}-'); do
               for pid in $(ip netns pids "$ns"); do kill -KILL "$pid" 2>/dev/null; done
               ip netns del "$ns" 2>/dev/null
             done
         """
-        self._watchdog = subprocess.Popen(
-            ["sh", "-c", script],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        self._watchdog = start_watchdog(tidy)
 
     def close(self) -> None:
         """End the machines, delete the namespaces (their veths and nft tables with them) and
