@@ -92,6 +92,23 @@ class Queue:
             term.child.close()
 
 
+def resumes_the_first_s_answer(second: Terminal) -> None:
+    """``second`` takes #1 (Which database? and Which port?) with the first answer kept by
+    the inbox that had it, answers the second question with 2 and sends."""
+    second.expect("[1 waiting] #1 Which database? (+1 more)  ask ")
+    second.expect("[y]: ")  # its prompt: what is typed before is dropped
+    second.type("")
+    second.expect("You were answering this call before; kept from then:")  # the first's lines
+    second.expect("[DB] Which database? -> SQLite")
+    second.expect("Resume? [Y/n] ")
+    second.type("")
+    second.expect("(question 2 of 2)")
+    second.type("2")
+    second.expect("Submit? [y]: ")
+    second.type("")
+    second.expect("#1 answered")
+
+
 def result(proc: subprocess.Popen[str]) -> tuple[int, list[Any], str]:
     out, err = proc.communicate(timeout=10)
     assert "Traceback" not in err, err
@@ -253,18 +270,7 @@ def test_an_inbox_killed_mid_answer_gives_the_question_to_the_next_with_its_line
     first.child.kill(signal.SIGKILL)
     assert exit_status(first) == 128 + signal.SIGKILL
     second = queue.inbox(*args, name="b")
-    second.expect("[1 waiting] #1 Which database? (+1 more)  ask ")
-    second.expect("[y]: ")  # its prompt: what is typed before is dropped
-    second.type("")
-    second.expect("You were answering this call before; kept from then:")
-    second.expect("[DB] Which database? -> SQLite")
-    second.expect("Resume? [Y/n] ")
-    second.type("")
-    second.expect("(question 2 of 2)")
-    second.type("2")
-    second.expect("Submit? [y]: ")
-    second.type("")
-    second.expect("#1 answered")
+    resumes_the_first_s_answer(second)
     status, replies, _ = result(asker)
     assert status == 0
     assert '"Which database?"="SQLite", "Which port?"="8080"' in replies[0]["content"]
@@ -485,18 +491,8 @@ def test_a_second_inbox_takes_the_question_over_mid_answer(queue: Queue) -> None
     assert "Choose 1-3: 1\r\naskcli: your other" in first.log.getvalue()  # the typed line shown
     first.expect("sent from here")
     first.expect("(the line you were typing is kept: Up at a question brings it back)")
-    second.expect("[1 waiting] #1 Which database? (+1 more)  ask ")
-    second.expect("[y]: ")
-    second.type("")
-    second.expect("You were answering this call before; kept from then:")  # the first's lines
-    second.expect("[DB] Which database? -> SQLite")
-    second.expect("Resume? [Y/n] ")
-    second.type("")
-    second.expect("(question 2 of 2)")
-    second.type("2")
-    second.expect("Submit? [y]: ")
-    second.type("")
-    second.expect("#1 answered: sent to ask ")
+    resumes_the_first_s_answer(second)
+    second.expect(" sent to ask ")
     status, replies, _ = result(asker)
     assert status == 0
     assert len(replies) == 1  # once, the second's
