@@ -528,6 +528,14 @@ def test_the_list_says_which_inbox_holds_a_question_and_t_takes_it_over(queue: Q
     second.expect("being answered")
     second.expect(f"Which cache? (being answered by your other inbox, pid {first.child.pid},")
     second.expect("t 1 takes it over from your other inbox")
+    listed = subprocess.run(  # the command, run by the person: every inbox is theirs
+        [str(askcli_path()), "inbox", "list"],
+        env={**os.environ, "ASKCLI_INBOX": queue.where, "COLUMNS": "200"},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert f"Which cache? (being answered by your inbox, pid {first.child.pid}, since " in listed
     second.type("1")
     second.expect(f"! question #1 is held by your other inbox (pid {first.child.pid}, since ")
     second.expect("; t 1 takes it")

@@ -173,11 +173,27 @@ class Others:
         return out, elsewhere
 
 
-def held_note(question: QueuedQuestion, inbox: OwnInbox) -> str:
+def held_note(question: QueuedQuestion, inbox: OwnInbox, whose: str = "your other inbox") -> str:
     """``your other inbox, pid 1234, since 14:02``: who answers it, in a list's line. Not
     escaped."""
     when = since(question.held_since)
-    return f"your other inbox, {held_here(inbox)}{', ' + when if when else ''}"
+    return f"{whose}, {held_here(inbox)}{', ' + when if when else ''}"
+
+
+def yours(store: Store, questions: list[QueuedQuestion]) -> list[QueuedQuestion]:
+    """``questions``, those an inbox of whoever uses ``store`` holds saying which (``being
+    answered by your inbox, pid 1234, since 14:02``): ``inbox list`` is run by the person,
+    and every inbox of theirs is theirs, not "root"'s."""
+    if not any(question.state is QueueState.ANSWERING for question in questions):
+        return questions
+    own = own_inboxes(store)
+    shown = []
+    for question in questions:
+        found = own.get(question.holder_inbox or "")
+        if question.state is QueueState.ANSWERING and found is not None:
+            question = question._replace(holder=held_note(question, found, "your inbox"))
+        shown.append(question)
+    return shown
 
 
 # -- what the person sees --------------------------------------------------------------

@@ -46,7 +46,7 @@ from ..wire.envelopes import Output, output_lines
 from ..wire.results import CLAUDE_CODE_2_1_88, Wording
 from . import askers, audit, holding, routing, screens
 from .asking import reply_to_json, unanswered
-from .holding import Others, OwnInbox, TakenAway, own_inboxes
+from .holding import Others, OwnInbox, TakenAway, own_inboxes, yours
 from .store import QueuedQuestion, QueueState, Store, new_token
 from .watch import ROUND, Commands, Event, Kind, Watch
 
@@ -774,6 +774,8 @@ def list_questions(
     store.tidy()  # askers that died withdrawn, claims whose lease ran out waiting again
     now = time.time()
     found = store.questions(states=states, person=person)
+    if not as_json:  # (the JSON says the holder's name, as the store keeps it)
+        found = yours(store, found)
     teams = store.teams() if any(q.to is not None for q in found) else {}
     if not found:
         said("nothing waits in the inbox" if not every else "the inbox holds no questions")
