@@ -473,6 +473,29 @@ def flush_terminal(fd: int) -> bool:
     return waiting > 0
 
 
+def same_terminal(one: int, other: int) -> bool:
+    """Both descriptors are on one terminal: the same device, or both on the controlling
+    terminal (one of them opened as ``/dev/tty``, which has a device number of its own)."""
+    try:
+        if not (os.isatty(one) and os.isatty(other)):
+            return False
+        return os.fstat(one).st_rdev == os.fstat(other).st_rdev or (
+            _controlling(one) and _controlling(other)
+        )
+    except OSError:
+        return False
+
+
+def _controlling(fd: int) -> bool:
+    """``fd`` is on this process's controlling terminal (only there has it a foreground
+    process group to tell: ENOTTY elsewhere), on Linux and macOS alike."""
+    try:
+        os.tcgetpgrp(fd)
+    except OSError:
+        return False
+    return True
+
+
 def waiting_at_terminal(fd: int) -> int:
     """The bytes of whole lines waiting to be read at the terminal ``fd`` (0 on failure)."""
     import fcntl  # POSIX only, as askcli is

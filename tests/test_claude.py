@@ -11,8 +11,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import pty
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -740,6 +742,33 @@ def test_same_terminal_compares_the_devices(tmp_path: Path) -> None:
     finally:
         for fd in (main, tty, other_main, other_tty, read, write, again):
             os.close(fd)
+
+
+def test_dev_tty_is_the_same_terminal_as_the_controlling_one() -> None:
+    """``askcli claude > /dev/tty``: /dev/tty has a device number of its own, yet it is the
+    terminal stderr writes to (a process whose controlling terminal is a pty checks)."""
+    check = (
+        "import os, sys; from askcli.hosts.child import same_terminal\n"
+        "tty = open('/dev/tty', 'w')\n"
+        "other_main, other = os.openpty()\n"
+        "with open(other, 'w') as elsewhere:\n"
+        "    ok = same_terminal(tty, sys.stderr) and not same_terminal(tty, elsewhere)\n"
+        "sys.exit(0 if ok else 1)\n"
+    )
+    pid, main = pty.fork()
+    if pid == 0:  # the pty is this child's controlling terminal
+        os.execv(sys.executable, [sys.executable, "-c", check])
+    try:
+        while True:  # drained, so that nothing written there blocks
+            try:
+                if not os.read(main, 1024):
+                    break
+            except OSError:
+                break
+        _, status = os.waitpid(pid, 0)
+    finally:
+        os.close(main)
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_the_session_line_is_shown_once_and_again_when_it_changes() -> None:

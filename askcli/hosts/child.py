@@ -5,7 +5,6 @@ described, and the reading of what it sends, which may be anything."""
 from __future__ import annotations
 
 import collections
-import os
 import re
 import signal
 import sys
@@ -13,6 +12,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import lines
 from ..escaping import visible
 from ..runners.streams import quiet_stdout
 from ..status import ExitStatus
@@ -87,19 +87,13 @@ def describe_exit(code: int) -> str:
 
 
 def same_terminal(out: Any, err: Any) -> bool:
-    """Whether ``out`` and ``err`` write to one terminal (the same tty device), so that what
-    one shows the person already sees on the other."""
+    """Whether ``out`` and ``err`` write to one terminal (the same tty device, or both the
+    controlling terminal, one opened as ``/dev/tty``), so that what one shows the person
+    already sees on the other."""
     try:
-        first, second = os.fstat(out.fileno()), os.fstat(err.fileno())
-        ttys = os.isatty(out.fileno()) and os.isatty(err.fileno())
+        return lines.same_terminal(out.fileno(), err.fileno())
     except (AttributeError, OSError, ValueError):
         return False
-    if not ttys:
-        return False
-    return first.st_rdev == second.st_rdev or (first.st_dev, first.st_ino) == (
-        second.st_dev,
-        second.st_ino,
-    )
 
 
 class AgentStderr:

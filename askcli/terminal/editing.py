@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from ..errors import AnswerTimeout, LineTooLong
 from ..escaping import first_control
-from ..lines import MAX_ANSWER_BYTES, FdLineReader, encode, terminal_mode
+from ..lines import MAX_ANSWER_BYTES, FdLineReader, encode, same_terminal, terminal_mode
 from . import signals
 from .rendering import ROOM_TO_TYPE, display_width, terminal_text
 
@@ -155,29 +155,6 @@ def _fd(stream: object) -> int | None:
     return fd if isinstance(fd, int) else None
 
 
-def _same_terminal(one: int, other: int) -> bool:
-    """Both descriptors are on one terminal: the same device, or both on the controlling
-    terminal (one of them opened as ``/dev/tty``, which has a device number of its own)."""
-    try:
-        if not (os.isatty(one) and os.isatty(other)):
-            return False
-        return os.fstat(one).st_rdev == os.fstat(other).st_rdev or (
-            _controlling(one) and _controlling(other)
-        )
-    except OSError:
-        return False
-
-
-def _controlling(fd: int) -> bool:
-    """``fd`` is on this process's controlling terminal (only there has it a foreground
-    process group to tell: ENOTTY elsewhere), on Linux and macOS alike."""
-    try:
-        os.tcgetpgrp(fd)
-    except OSError:
-        return False
-    return True
-
-
 def apart(conv: Conversation) -> bool:
     """The answers are typed at a terminal and the screens go elsewhere: to a file, a pipe,
     ``/dev/null`` or another terminal (``--answers /dev/tty 2>log``, another pane). A screen
@@ -186,7 +163,7 @@ def apart(conv: Conversation) -> bool:
     if not isinstance(reader, FdLineReader) or not reader.interactive:
         return False
     screen = _fd(conv.out)
-    return screen is not None and not _same_terminal(reader.fd, screen)
+    return screen is not None and not same_terminal(reader.fd, screen)
 
 
 def editable(conv: Conversation, prompt: str = "", *, secret: bool) -> bool:
@@ -469,7 +446,7 @@ def _at(answers: int, screen: int, out: TextIO, *, bell: bool = False) -> Iterat
 @contextlib.contextmanager
 def _on(fd: int, target: int) -> Iterator[None]:
     """Descriptor ``fd`` is ``target``'s terminal inside."""
-    if fd == target or _same_terminal(fd, target):
+    if fd == target or same_terminal(fd, target):
         yield
         return
     saved = os.dup(fd)
