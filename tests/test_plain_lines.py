@@ -17,7 +17,7 @@ import pytest
 from askcli.escaping import first_control
 from askcli.inbox.person import Inbox
 from askcli.inbox.store import Agent, Store
-from askcli.lines import TextLineReader
+from askcli.lines import BytesLineReader, TextLineReader
 from askcli.runners.session import ask
 from askcli.terminal import editing
 from askcli.terminal.conversation import Conversation, control_refusal
@@ -107,6 +107,19 @@ def test_a_refused_line_is_followed_by_the_same_prompt(kind: dict[str, Any]) -> 
         "! \\x1b[2J (an escape sequence) is not text: the line was not taken\n"
         "> then go\n"
     )
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [{"command": True}, {"command": False, "fresh": False, "history": editing.MESSAGE}],
+    ids=["answer", "message"],
+)
+def test_a_line_that_is_not_utf8_is_refused_at_every_prompt(kind: dict[str, Any]) -> None:
+    screen = io.StringIO()
+    reader = BytesLineReader(io.BytesIO(b"caf\xe9\nthen go\n"))
+    conv = Conversation(reader, screen, Style(width=200), RunOptions())
+    assert conv.read_answer("> ", **kind) == "then go"
+    assert "! that line is not valid UTF-8; type it again\n> then go\n" in screen.getvalue()
 
 
 def test_lines_that_are_all_refused_end_as_no_answer() -> None:

@@ -64,13 +64,19 @@ _KEYS = {
 }
 
 
+NOT_UTF8 = "that line is not valid UTF-8; type it again"
+
+
 def control_refusal(line: str, *, secret: bool = False) -> str | None:
     """Why ``line`` is not taken, when it holds a control character (a tab is text) or an
     escape sequence: a key's code that a terminal without line editing passes on
     (``\\x1b[D``, the Left key), a Ctrl key, a paste. Said visibly escaped; of a
-    ``secret`` line, only that it holds one. None for a line of text."""
+    ``secret`` line, only that it holds one. A line with bytes that were not UTF-8 is
+    refused too. None for a line of text."""
     found = first_control(line)
     if found is None:
+        if any("\udc80" <= ch <= "\udcff" for ch in line):  # bytes that were not UTF-8
+            return NOT_UTF8
         return None
     if secret:
         return "the line holds a control character, not text: it was not taken"
