@@ -191,8 +191,8 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
     """Re-run recorded fixtures without a person.
 
     PATHS are fixtures, or folders of *.json. Prints `ok` or a unified diff per fixture.
-    Exit status: 0 when all match, 1 when any differs, 2 when a fixture cannot be read, 141
-    stdout closed, 74 stdout cannot be written.
+    Exit status: 0 when all match, 1 when any differs, 2 when a fixture cannot be read, 130
+    Ctrl-C, 129 SIGHUP, 143 SIGTERM, 141 stdout closed, 74 stdout cannot be written.
     """
     from .. import fixtures
     from ..runners.fixture_files import fixture_files
@@ -239,7 +239,8 @@ def check(ctx: click.Context, sources: tuple[str, ...], strict: bool) -> None:
     preview on a multiSelect question.
 
     Exit status: 0 every call valid, 2 any invalid or a source without any, or a source
-    that cannot be read, 141 stdout closed, 74 stdout cannot be written.
+    that cannot be read, 130 Ctrl-C, 129 SIGHUP, 143 SIGTERM, 141 stdout closed, 74
+    stdout cannot be written.
     """
     from ..runners.check import check_all
 
