@@ -315,6 +315,8 @@ def test_every_value_is_shown_whole(name: str, width: int) -> None:
 
 @settings(max_examples=400, deadline=None)
 @example("0\x08\U000e00000", 20)  # a wrap whose tail was wider than the next line
+@example("000\x1f\x1f\x1f\u0b02", 20)  # a spacing mark: a column after a letter, none alone
+@example("a" * 14 + "\u2764\ufe0f", 20)  # a variation selector widens the heart
 @given(st.text(st.characters(blacklist_characters="\\"), max_size=200), st.sampled_from([20, 80]))
 def test_any_value_can_be_read_back_from_the_screen(value: str, width: int) -> None:
     assert decode(shown_value(value, width)) == _expected(value)

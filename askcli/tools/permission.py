@@ -26,6 +26,7 @@ import bisect
 import itertools
 import json
 import re
+import unicodedata
 from typing import Any, NamedTuple
 
 from ..errors import AnswerTimeout, InvalidCall
@@ -253,7 +254,7 @@ class _Folding:
         self.used = 0
         self.tokens = tokens = _TOKEN.findall(text)
         widths: dict[str, int] = {}
-        self.sizes = [widths.get(t) or widths.setdefault(t, display_width(t)) for t in tokens]
+        self.sizes = [widths.get(t) or widths.setdefault(t, _columns(t)) for t in tokens]
         self.keep = _kept_whole(text, tokens)
         start = 0
         for at in [n for n, token in enumerate(tokens) if token == " " or token[-1] == "\u27e9"]:
@@ -314,6 +315,17 @@ class _Folding:
             if size <= self.later_room:
                 return kept, size
         return None
+
+
+def _columns(token: str) -> int:
+    """The most columns ``token`` can take in a line: widths do not add up everywhere (a
+    spacing mark takes a column after a letter and none alone; a variation selector can
+    widen the character before it), so each of those counts one, and a line of tokens is
+    never wider than their sum."""
+    width = display_width(token)
+    if token.isascii():
+        return width
+    return width + sum(1 for ch in token if ch == "\ufe0f" or unicodedata.category(ch) == "Mc")
 
 
 def _kept_whole(text: str, tokens: list[str]) -> dict[int, list[int]]:
