@@ -137,3 +137,22 @@ def test_wrapping_emoji_fills_lines_by_their_columns() -> None:
     lines = wrap("🇯🇵 " * 30, 20)
     assert all(display_width(line) <= 20 for line in lines)
     assert len(lines) == 5
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\u0b15\u0b02" * 30,  # Oriya: a letter and a spacing mark, 30 times
+        "किताब पढ़ो " * 10,  # Devanagari's vowel signs are spacing marks
+        "ab\u2764\ufe0f" * 20,  # a heart in emoji presentation takes two columns
+    ],
+    ids=["oriya", "devanagari", "emoji-presentation"],
+)
+@pytest.mark.parametrize("width", [20, 40])
+def test_a_wrapped_line_is_never_wider_than_the_terminal(text: str, width: int) -> None:
+    """The widths of characters add up to what the whole line takes (wcwidth measures a
+    spacing mark after a letter as a column, alone as none)."""
+    lines = wrap(text, width)
+    assert all(display_width(line) <= width for line in lines), [
+        (display_width(line), line) for line in lines
+    ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from typing import NamedTuple, TextIO
 
 from ..escaping import LONE_VS16, UNSAFE_BEYOND_C0, escape_character, escape_controls
@@ -41,12 +42,19 @@ def terminal_text(text: str, *, colour: bool = False) -> str:
 
 def char_width(ch: str) -> int:
     """Columns one character takes on a terminal (``wcwidth``): 2 for wide East Asian
-    characters and emoji, 0 for combining marks; a control counts 0 (it is shown escaped)."""
+    characters and emoji, 0 for combining marks; a control counts 0 (it is shown escaped).
+    A spacing mark (a vowel sign of Devanagari, say) counts 1, as glibc and the terminals
+    count it, and an emoji's presentation selector 1, for the column it adds to the
+    character before it: the widths of a line's characters add up to no less than what
+    :func:`display_width` measures of the whole."""
     if ch.isascii():
         return 1 if ch.isprintable() else 0
     from wcwidth import wcwidth  # its tables cost ~20 ms: only for text that needs them
 
-    return max(wcwidth(ch), 0)
+    width = wcwidth(ch)
+    if width == 0 and (ch == "\ufe0f" or unicodedata.category(ch) == "Mc"):
+        return 1
+    return max(width, 0)
 
 
 def display_width(text: str) -> int:
