@@ -181,11 +181,11 @@ class AnswerState(NamedTuple):
 
     def parts(self, index: int) -> list[str]:
         """Question ``index``'s chosen labels in the order typed, Other's text as one part."""
-        question = self.questions[index]
+        labels, other = self.questions[index].labels, self.questions[index].other
         return [
-            self.other_text.get(index, "") if n == question.other else question.labels[n - 1]
+            self.other_text.get(index, "") if n == other else labels[n - 1]
             for n in self.selections.get(index, ())
-            if n == question.other or n <= len(question.labels)
+            if n == other or n <= len(labels)
         ]
 
     def listed(self) -> dict[str, str | list[str]]:

@@ -7,6 +7,7 @@ style, and the run's settings (:class:`askcli.terminal.options.RunOptions`).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, TextIO
 
 from ..errors import LineTooLong, Withdrawn
@@ -65,6 +66,7 @@ _KEYS = {
 
 
 NOT_UTF8 = "that line is not valid UTF-8; type it again"
+_UNDECODED = re.compile("[\udc80-\udcff]")  # bytes that were not UTF-8 (surrogateescape)
 
 
 def control_refusal(line: str, *, secret: bool = False) -> str | None:
@@ -75,7 +77,7 @@ def control_refusal(line: str, *, secret: bool = False) -> str | None:
     refused too. None for a line of text."""
     found = first_control(line)
     if found is None:
-        if any("\udc80" <= ch <= "\udcff" for ch in line):  # bytes that were not UTF-8
+        if _UNDECODED.search(line):  # bytes that were not UTF-8
             return NOT_UTF8
         return None
     if secret:
@@ -253,7 +255,9 @@ class Conversation:
         """
         while True:
             line = self._read_line(prompt, command, secret, fresh, history)
-            refused = None if line is None else control_refusal(line, secret=secret)
+            if line is None or (line.isascii() and line.isprintable()):  # the usual line
+                return line
+            refused = control_refusal(line, secret=secret)
             if refused is None:
                 return line
             rows = wrap(f"! {refused}", self.style.width, rest="  ")

@@ -173,7 +173,11 @@ def ask_questions(
                     continue
                 if Mode.CONFIRM_DECLINE not in (before.mode, state.mode):
                     keep(line)
-                said = _what_changed(meaning, before, state, kept, conv.style)
+                said = (
+                    _what_changed(meaning, before, state, kept, conv.style)
+                    if isinstance(meaning, (Notes, Skip, OneLine))
+                    else ""
+                )
                 if said:
                     conv.say(said)
     except AnswerTimeout:
