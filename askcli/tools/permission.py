@@ -46,7 +46,7 @@ from ..terminal.rendering import (
     wrap,
     wrap_prompt,
 )
-from ..wire import results, urls
+from ..wire import results
 from ..wire.envelopes import ToolCall
 from ..wire.results import ToolResult
 
@@ -335,6 +335,8 @@ def _kept_whole(text: str, tokens: list[str]) -> dict[int, list[int]]:
     name that reads as a host is not cut either); and the same for its host and port."""
     if "http" not in text.lower():
         return {}
+    from ..wire import urls  # its patterns cost 1.7 ms to make: only where a URL may be
+
     offsets = list(itertools.accumulate(map(len, tokens), initial=0))  # where each starts
 
     def token_at(offset: int) -> int | None:
@@ -391,6 +393,8 @@ def url_lines(value: Any, width: int) -> list[str]:
     """Under a request's input, for every URL in any of its strings: the host a browser
     would open, and the warnings (:func:`askcli.wire.urls.report`). Unindented, so no line
     of the input can pass for one."""
+    from ..wire import urls  # (as in _kept_whole)
+
     lines = []
     for row in urls.report(urls.strings_in(value), shown):
         if row.startswith("  "):
