@@ -457,6 +457,7 @@ def processes_under(folder: Path) -> list[str]:
             continue
         if str(folder) in command or cwd.startswith(str(folder)):
             found.append(f"{entry.name} {command.strip()}")
+    return found
 
 
 class Terminal:
