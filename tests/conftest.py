@@ -14,9 +14,10 @@ import pytest
 os.environ.setdefault("ASKCLI_LEASE", "5")
 
 from askcli.inbox.postgres_store import GRACE
-from tests.postgres import Cluster, ClusterUnavailable
-from tests.real_agents import RELEASES
-from tests.sshd import Sshd, SshdUnavailable
+
+from tests.support.postgres import Cluster, ClusterUnavailable
+from tests.support.real_agents import RELEASES
+from tests.support.sshd import Sshd, SshdUnavailable
 from tests.test_inbox_pty import Queue
 
 FAULTS = Path(__file__).resolve().parent / "faults"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import askcli_path
+from tests.support.processes import askcli_path
 
 pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
 import pexpect

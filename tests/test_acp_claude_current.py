@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import askcli_path
-from tests.real_agents import ADAPTER_CURRENT, claude_env, needs_adapter_current, stand_in
+from tests.support.processes import askcli_path
+from tests.support.real_agents import ADAPTER_CURRENT, claude_env, needs_adapter_current, stand_in
 from tests.test_acp_sessions import Terminal, last_tool_results, replays_the_same, sent_answers
 
 pytestmark = needs_adapter_current

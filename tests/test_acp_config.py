@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import askcli_path
+from tests.support.processes import askcli_path
 from tests.test_acp import chunk, read_log, run, setup
 
 pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")

@@ -19,8 +19,14 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import askcli_path
-from tests.real_agents import OPENCODE, needs_opencode, opencode_config, opencode_env, stand_in
+from tests.support.processes import askcli_path
+from tests.support.real_agents import (
+    OPENCODE,
+    needs_opencode,
+    opencode_config,
+    opencode_env,
+    stand_in,
+)
 
 pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import askcli_path
-from tests.real_agents import (
+from tests.support.processes import askcli_path
+from tests.support.real_agents import (
     ADAPTER_CURRENT,
     ADAPTERS,
     GEMINI,

@@ -22,8 +22,8 @@ from typing import Any
 import pexpect  # type: ignore[import-untyped]
 import pytest
 
-from tests.helpers import askcli_path
-from tests.real_agents import (
+from tests.support.processes import askcli_path
+from tests.support.real_agents import (
     ADAPTER_CURRENT,
     ADAPTERS,
     claude_env,
@@ -31,7 +31,7 @@ from tests.real_agents import (
     gemini_reply,
     needs_gemini,
 )
-from tests.real_agents import stand_in as api_stand_in
+from tests.support.real_agents import stand_in as api_stand_in
 from tests.test_acp_real import ASK, mode_default
 
 TIMEOUT = 60  # the real agents take seconds to start; a turn is well under one

@@ -653,7 +653,7 @@ def test_a_terminal_left_running_is_ended_with_the_session(tmp_path: Path) -> No
 def test_askcli_killed_ends_the_agent_and_its_terminals(tmp_path: Path) -> None:
     import subprocess
 
-    from tests.helpers import askcli_path
+    from tests.support.processes import askcli_path
     from tests.test_acp import setup
 
     shell, agent_pid = tmp_path / "shell", tmp_path / "agent"
@@ -728,7 +728,7 @@ def test_thoughts_only_with_the_flag(tmp_path: Path) -> None:
 def test_timeout_answers_a_permission_cancelled(tmp_path: Path) -> None:
     import subprocess
 
-    from tests.helpers import askcli_path
+    from tests.support.processes import askcli_path
     from tests.test_acp import read_log, setup
 
     agent, log = setup(tmp_path, [[SHORT, chunk("after")]])
@@ -755,7 +755,7 @@ def test_timeout_answers_a_permission_cancelled(tmp_path: Path) -> None:
 def test_timeout_is_not_for_the_prompt(tmp_path: Path) -> None:
     import pexpect
 
-    from tests.helpers import askcli_path
+    from tests.support.processes import askcli_path
     from tests.test_acp import setup
 
     agent, _ = setup(tmp_path, [[chunk("hello back")]])

@@ -17,7 +17,9 @@ from askcli.hosts.child import TAIL, AgentStderr
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style, wrap
-from tests.helpers import ROOT, askcli_path
+
+from tests.support.paths import ROOT
+from tests.support.processes import askcli_path
 
 
 class Screen(io.StringIO):
@@ -111,7 +113,7 @@ def test_the_tail_is_bounded_whatever_the_agent_writes() -> None:
 
 pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
 
-from tests.real_agents import ADAPTER_CURRENT, ADAPTERS, claude_env  # noqa: E402
+from tests.support.real_agents import ADAPTER_CURRENT, ADAPTERS, claude_env  # noqa: E402
 from tests.test_acp import setup  # noqa: E402
 
 

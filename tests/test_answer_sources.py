@@ -13,7 +13,8 @@ import pytest
 from askcli import fixtures
 from askcli.terminal.rendering import MAX_CELLS, terminal_height, terminal_width
 
-from .helpers import askcli_path, call, run_askcli
+from tests.support.calls import call
+from tests.support.processes import askcli_path, run_askcli
 
 
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "/dev/full"])

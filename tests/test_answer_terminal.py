@@ -13,8 +13,10 @@ from typing import Any
 import pexpect
 import pytest
 
-from .helpers import EXAMPLES, askcli_path, poll, pty_shell, run_askcli
-from .sshd import Sshd, remote
+from tests.support.paths import EXAMPLES
+from tests.support.processes import askcli_path, poll, run_askcli
+from tests.support.sshd import Sshd, remote
+from tests.support.terminals import pty_shell
 
 LIBRARY = EXAMPLES / "library.json"
 PROMPT = "Choose 1-4 [1]: "

@@ -20,7 +20,9 @@ from askcli.schema.inputs import parse_ask
 from askcli.terminal import screens
 from askcli.tools.journal import Journal, input_digest
 
-from .helpers import EXAMPLES, call, question, run_askcli
+from tests.support.calls import call, question
+from tests.support.paths import EXAMPLES
+from tests.support.processes import run_askcli
 
 LIBRARY = EXAMPLES / "library.json"  # no option has a preview
 LOGIN = EXAMPLES / "login.json"  # options 1 and 2 of question 1 have previews

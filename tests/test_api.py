@@ -10,7 +10,7 @@ import askcli
 from askcli import ExitStatus
 from askcli.terminal.rendering import Style
 
-from .helpers import call, example, question
+from tests.support.calls import call, example, question
 
 
 def test_ask_a_tool_use_block_with_string_streams() -> None:

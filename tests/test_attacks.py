@@ -22,7 +22,8 @@ import askcli
 from askcli.runners.fixtures import play
 from askcli.terminal.rendering import Style
 
-from .helpers import askcli_path, call, option, question
+from tests.support.calls import call, option, question
+from tests.support.processes import askcli_path
 
 ATTACKS = [
     "\x1b[2J",  # clear the screen

@@ -16,7 +16,9 @@ import pytest
 
 from askcli.terminal import notify
 
-from .helpers import EXAMPLES, askcli_path, call, poll, question, run_askcli
+from tests.support.calls import call, question
+from tests.support.paths import EXAMPLES
+from tests.support.processes import askcli_path, poll, run_askcli
 
 LOGIN = EXAMPLES / "login.json"
 BASH = EXAMPLES / "bash.json"

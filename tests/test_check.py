@@ -15,7 +15,9 @@ from askcli.schema.inputs import parse_ask as parse_input
 from askcli.schema.inputs import soft_rule_warnings
 from askcli.status import ExitStatus
 
-from .helpers import EXAMPLES, askcli_path, call, option, question
+from tests.support.calls import call, option, question
+from tests.support.paths import EXAMPLES
+from tests.support.processes import askcli_path
 
 
 def run_check(text: str, strict: bool = False) -> tuple[ExitStatus, list[str]]:

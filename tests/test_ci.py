@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import ROOT
+from tests.support.paths import ROOT
 
 MAKE = """#!/bin/sh
 echo "$@" >> "{log}"

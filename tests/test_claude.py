@@ -34,9 +34,10 @@ from askcli.terminal.screens import tool_line
 from askcli.wire.envelopes import ToolCall
 from askcli.wire.results import ToolResult
 
-from . import helpers
-from .helpers import ROOT, askcli_path
-from .real_agents import REAL, start_stand_in
+from tests.support import processes
+from tests.support.paths import ROOT
+from tests.support.processes import askcli_path
+from tests.support.real_agents import REAL, start_stand_in
 
 PEERS = ROOT / "tests" / "peers"
 FAKE = PEERS / "fake-claude"
@@ -290,7 +291,7 @@ def test_tool_lines(name: str, tool_input: dict, line: str) -> None:
 
 
 def run_askcli(*args: str, input: str = "", env: dict[str, str] | None = None) -> Any:
-    return helpers.run_askcli("claude", *args, input=input, env=env, timeout=30)
+    return processes.run_askcli("claude", *args, input=input, env=env, timeout=30)
 
 
 def test_a_missing_claude_says_how_to_install_it() -> None:
@@ -411,7 +412,7 @@ class Api:
     def run(self, work: Path, *args: str, input: str = "") -> Any:
         """askcli claude with the real Claude Code, in ``work``, against this API."""
         work.mkdir(exist_ok=True)
-        return helpers.run_askcli(
+        return processes.run_askcli(
             "claude",
             "--claude-bin",
             str(self.claude_bin),

@@ -32,10 +32,11 @@ from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 
-from . import helpers
-from .helpers import ROOT, askcli_path
-from .test_attacks import ATTACKS
-from .test_claude import (
+from tests.support import processes
+from tests.support.paths import ROOT
+from tests.support.processes import askcli_path
+from tests.test_attacks import ATTACKS
+from tests.test_claude import (
     CLAUDE_ARGV,
     FAKE,
     INIT_OK,
@@ -85,7 +86,7 @@ def fake_env(modes: str, **more: str) -> dict[str, str]:
 
 def run_fake(*args: str, modes: str = "echo", input: str = "", **more: str) -> Any:
     """askcli claude with the stand-in Claude Code (no traceback, or the test fails)."""
-    return helpers.run_askcli(
+    return processes.run_askcli(
         "claude", "--claude-bin", str(FAKE), *args, input=input, env=fake_env(modes, **more)
     )
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from .test_claude import FAKE
-from .test_pty import Terminal
+from tests.test_claude import FAKE
+from tests.test_pty import Terminal
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,9 @@ import pytest
 
 from askcli.wire.results import REJECT_MESSAGE
 
-from .helpers import EXAMPLES, askcli_path, call, question, run_askcli
+from tests.support.calls import call, question
+from tests.support.paths import EXAMPLES
+from tests.support.processes import askcli_path, run_askcli
 
 LIBRARY = EXAMPLES / "library.json"
 

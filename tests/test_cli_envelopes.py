@@ -10,8 +10,8 @@ import pytest
 
 from askcli.runners.fixtures import source_text
 
-from .goldens_tools import TOOL_SESSIONS
-from .helpers import askcli_path
+from tests.support.goldens_tools import TOOL_SESSIONS
+from tests.support.processes import askcli_path
 
 
 @pytest.mark.parametrize("name", TOOL_SESSIONS)

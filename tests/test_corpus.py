@@ -16,7 +16,7 @@ from askcli.runners.fixtures import play
 from askcli.schema.inputs import parse_ask as parse_input
 from askcli.wire.results import REJECT_MESSAGE
 
-from .helpers import ROOT
+from tests.support.paths import ROOT
 
 CORPUS = sorted((ROOT / "tests" / "corpus").glob("aq-*.json"))
 ANSWERED_PREFIX = "User has answered your questions: "

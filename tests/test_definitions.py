@@ -21,7 +21,9 @@ from askcli.wire.definitions import (
     tool_definition,
 )
 
-from .helpers import EXAMPLES, ROOT, askcli_path, question
+from tests.support.calls import question
+from tests.support.paths import EXAMPLES, ROOT
+from tests.support.processes import askcli_path
 
 CORPUS = sorted((ROOT / "tests" / "corpus").glob("aq-*.json"))
 

@@ -12,7 +12,7 @@ import pytest
 
 from askcli.cli import cli
 
-from .doc_examples import (
+from tests.support.doc_examples import (
     ROOT,
     Example,
     Step,

@@ -10,7 +10,7 @@ from types import ModuleType
 
 import pytest
 
-from .helpers import run_askcli
+from tests.support.processes import run_askcli
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -122,7 +122,7 @@ def test_the_inbox_example_shows_what_askcli_ask_says(tmp_path: Path) -> None:
     import signal
     import subprocess
 
-    from .helpers import askcli_path
+    from tests.support.processes import askcli_path
 
     page = (DOCS / "inbox.md").read_text()
     (notice,) = re.findall(r"^# (askcli: question 1 is waiting in the inbox .*)$", page, re.M)

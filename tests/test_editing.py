@@ -27,16 +27,11 @@ from askcli.terminal.conversation import Conversation
 from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style
 
-from .helpers import (
-    EXAMPLES,
-    WITHOUT_LINE_EDITING,
-    Terminal,
-    askcli_path,
-    call,
-    pty_shell,
-    question,
-)
-from .test_inbox_pty import Queue, exit_status, labelled
+from tests.support.calls import call, question
+from tests.support.paths import EXAMPLES
+from tests.support.processes import askcli_path
+from tests.support.terminals import WITHOUT_LINE_EDITING, Terminal, pty_shell
+from tests.test_inbox_pty import Queue, exit_status, labelled
 
 LIBRARY = EXAMPLES / "library.json"
 PROMPT = "Choose 1-4 [1]: "
@@ -378,7 +373,7 @@ def test_a_terminal_is_edited_but_not_a_secret_and_not_the_calls_stream() -> Non
         shared = Conversation(FdLineReader(terminal), screen, Style(), follow)
         assert not editing.editable(shared, secret=False)
         os.write(keyboard, b"typed ahead\n")  # a whole line waits: read as it was typed
-        from .helpers import poll
+        from tests.support.processes import poll
 
         poll(lambda: editing._waiting(terminal), "the line at the terminal")
         assert not editing.editable(conv, secret=False)
@@ -547,7 +542,7 @@ def test_the_agents_prompt_recalls_earlier_messages_not_answers(tmp_path: Path) 
     """``askcli acp``'s ``> ``: Up gives the earlier message; the choice typed at the agent's
     permission request is in another history."""
     pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
-    from .test_acp import SHORT, chunk, ended, expect, read_log, spawn
+    from tests.test_acp import SHORT, chunk, ended, expect, read_log, spawn
 
     child, shown, log = spawn(tmp_path, [[SHORT, chunk("one")], [chunk("two")]])
     expect(child, shown, "> ")

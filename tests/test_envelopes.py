@@ -11,7 +11,7 @@ from askcli.status import ExitStatus
 from askcli.wire.envelopes import Context, Kind, ToolCall, detect, generated_id, json_line
 from askcli.wire.results import ToolResult
 
-from .helpers import call, example, question
+from tests.support.calls import call, example, question
 
 
 def test_bare_input_gets_a_stable_generated_id() -> None:

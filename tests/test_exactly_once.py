@@ -20,8 +20,9 @@ from askcli.inbox.holding import take_over
 from askcli.inbox.person import inbox_id
 from askcli.inbox.store import Agent, QueueState, Store
 
-from .helpers import askcli_path, call, question
-from .pgproxy import CutProxy
+from tests.support.calls import call, question
+from tests.support.pgproxy import CutProxy
+from tests.support.processes import askcli_path
 
 pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
@@ -148,7 +149,7 @@ def test_submit_after_a_lost_acknowledgement_queues_one_question(
 def test_an_answer_to_an_asker_that_died_is_not_told_sent(direct: Store) -> None:
     """The asker was killed just before the person answered: its question is withdrawn,
     and the person is told their answer reached nobody."""
-    from .helpers import as_if_asked_by
+    from tests.support.inbox import as_if_asked_by
 
     child = subprocess.Popen(["sleep", "60"])
     asked = direct.submit(LIBRARY, AGENT)

@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from .helpers import EXAMPLES, UNWRITABLE, askcli_path, exit_env, handles, poll, unwritable
+from tests.support.paths import EXAMPLES
+from tests.support.processes import UNWRITABLE, askcli_path, exit_env, handles, poll, unwritable
 
 LIBRARY = str(EXAMPLES / "library.json")
 FAKE_CLAUDE = str(Path(__file__).parent / "peers" / "fake-claude")

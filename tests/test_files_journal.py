@@ -17,7 +17,8 @@ import pytest
 from askcli.tools import journal as journal_module
 from askcli.tools.journal import Journal
 
-from .helpers import EXAMPLES, run_askcli
+from tests.support.paths import EXAMPLES
+from tests.support.processes import run_askcli
 
 LOGIN = EXAMPLES / "login.json"
 ANSWERS = "2\n3\ny\n"  # both questions of login.json, then submit

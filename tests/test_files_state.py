@@ -29,7 +29,7 @@ from askcli.tools import todo_store
 from askcli.tools.todo_store import TodoStore
 from askcli.wire.documents import Document
 
-from .helpers import askcli_path, run_askcli
+from tests.support.processes import askcli_path, run_askcli
 
 ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="mknod needs root")
 
@@ -387,7 +387,7 @@ def test_one_document_of_many_todo_writes_is_one_write(tmp_path: Path, writes: l
 
 
 def test_a_document_cut_short_still_keeps_its_todo_lists(tmp_path: Path) -> None:
-    from .helpers import call, question
+    from tests.support.calls import call, question
 
     store = TodoStore(tmp_path / "todos.json")
     doc = message(todo_call(todo("kept")), call(question()))
@@ -410,7 +410,7 @@ def test_a_call_that_fails_after_a_todo_write_still_keeps_it(
         return real(item, conv, **kw)
 
     monkeypatch.setattr(askcli.runners.session, "run_call", failing)
-    from .helpers import call
+    from tests.support.calls import call
 
     with pytest.raises(RuntimeError):
         answer_document(message(todo_call(todo("kept")), call()), conversation(store))

@@ -8,7 +8,7 @@ import pytest
 
 from askcli import fixtures
 
-from .helpers import ROOT
+from tests.support.paths import ROOT
 
 FIXTURES = sorted((ROOT / "fixtures").glob("*.json"))
 

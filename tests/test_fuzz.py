@@ -31,7 +31,7 @@ from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.wire.envelopes import Kind, detect
 
-from .helpers import ROOT
+from tests.support.paths import ROOT
 
 settings.register_profile(
     "default",

@@ -19,7 +19,9 @@ import pytest
 
 from askcli.inbox.store import QueueState, Store
 
-from .helpers import EXAMPLES, GoneTerminal, askcli_path, exit_env, handles, poll
+from tests.support.paths import EXAMPLES
+from tests.support.processes import askcli_path, exit_env, handles, poll
+from tests.support.terminals import GoneTerminal
 
 LIBRARY = EXAMPLES / "library.json"
 LOGIN = EXAMPLES / "login.json"

@@ -36,7 +36,9 @@ from askcli.wire import results
 from askcli.wire.documents import MAX_DOCUMENT_BYTES, Document
 from askcli.wire.results import ToolResult
 
-from .helpers import COLOR, answer_queued, askcli_path, run_askcli
+from tests.support.calls import COLOR
+from tests.support.inbox import answer_queued
+from tests.support.processes import askcli_path, run_askcli
 
 QUESTIONS = {"questions": [COLOR]}
 SUGGESTIONS = [

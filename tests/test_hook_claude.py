@@ -30,12 +30,12 @@ import pytest
 from askcli.inbox.store import QueueState, Store
 from askcli.wire import results
 
-from . import helpers
-from .helpers import askcli_path
-from .real_agents import CURRENT
-from .test_claude import Api, needs_claude, text, use
+from tests.support import calls
+from tests.support.processes import askcli_path
+from tests.support.real_agents import CURRENT
+from tests.test_claude import Api, needs_claude, text, use
 
-COLOR = {"questions": [helpers.COLOR]}
+COLOR = {"questions": [calls.COLOR]}
 BASH = {"command": 'python3 -c "print(6*7)"', "description": "compute"}
 KEY = "sk-ant-offline-test-key-0123456789abcdef"
 

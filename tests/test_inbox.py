@@ -26,7 +26,9 @@ from askcli.tools.todo_store import TodoStore
 from askcli.wire.documents import Document
 from askcli.wire.envelopes import Output
 
-from .helpers import as_if_asked_by, askcli_path, call, example, poll, question
+from tests.support.calls import call, example, question
+from tests.support.inbox import as_if_asked_by
+from tests.support.processes import askcli_path, poll
 
 ASKER = Agent("claude", "s1", "/work/api")
 
@@ -436,7 +438,7 @@ def test_inbox_list_command_escapes_and_prints_json(tmp_path: Path) -> None:
     path = tmp_path / "inbox.db"
     Store(path).submit(call(question("Red\x1b[31m?")), ASKER)
     env = {"ASKCLI_INBOX": str(path)}
-    from .helpers import run_askcli
+    from tests.support.processes import run_askcli
 
     shown = run_askcli("inbox", "list", env=env)
     assert shown.returncode == 0

@@ -22,7 +22,8 @@ from askcli.questions.conclusion import Ending
 from askcli.status import ExitStatus
 from askcli.terminal.options import RunOptions
 
-from .helpers import askcli_path, call, example, poll, question
+from tests.support.calls import call, example, question
+from tests.support.processes import askcli_path, poll
 
 LOGIN = example("login.json")  # a message: a text, a single- and a multi-select question
 PERMISSION = {"type": "tool_use", "id": "toolu_01Bash", "name": "Bash", "input": {"command": "ls"}}

@@ -14,7 +14,8 @@ from pathlib import Path
 from askcli.inbox.askers import unix_user
 from askcli.inbox.store import QueueState, Store
 
-from .helpers import askcli_path, call, question
+from tests.support.calls import call, question
+from tests.support.processes import askcli_path
 
 # an agent: queues a question in the inbox, then runs the command after it as its child
 AGENT = """

@@ -16,8 +16,9 @@ import pytest
 
 from askcli.inbox.store import QueueState, Store
 
-from .helpers import askcli_path, call, poll, question
-from .test_pty import Terminal
+from tests.support.calls import call, question
+from tests.support.processes import askcli_path, poll
+from tests.test_pty import Terminal
 
 
 class Queue:

@@ -21,8 +21,9 @@ from askcli.inbox.holding import own_inboxes, take_over
 from askcli.inbox.person import inbox_id
 from askcli.inbox.store import Agent, QueueState, Store
 
-from .helpers import askcli_path, call, poll, question
-from .postgres import Cluster
+from tests.support.calls import call, question
+from tests.support.postgres import Cluster
+from tests.support.processes import askcli_path, poll
 
 psycopg = pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
@@ -406,7 +407,7 @@ def test_asking_a_name_that_is_no_role_is_one_line(team: Team) -> None:
     assert asked.returncode == 2, asked.stderr
     assert len(asked.stderr.splitlines()) == 1
     assert "--to nobody_here: the inbox" in asked.stderr and "has no person or team" in asked.stderr
-    from .test_hook import hook_input
+    from tests.test_hook import hook_input
 
     hooked = team.askcli("ci_agent", ["hook", "--to", "nobody_here"], json.dumps(hook_input()))
     assert hooked.returncode == 1 and hooked.stdout == "", hooked.stderr

@@ -30,9 +30,11 @@ from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style, display_width
 from askcli.wire.documents import Document
 
-from .helpers import another_asker, askcli_path, call, example, poll, question
-from .test_hook import hook_input
-from .test_inbox_pty import Queue, exit_status
+from tests.support.calls import call, example, question
+from tests.support.inbox import another_asker
+from tests.support.processes import askcli_path, poll
+from tests.test_hook import hook_input
+from tests.test_inbox_pty import Queue, exit_status
 
 LIBRARY = example("library.json")
 AGENT = Agent("ask", "s1", "/tmp/work")

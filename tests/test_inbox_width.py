@@ -27,8 +27,9 @@ from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style, display_width, truncate, wrap_prompt
 from askcli.wire.documents import Document
 
-from .helpers import askcli_path, call, question
-from .test_inbox_pty import Queue, exit_status, labelled
+from tests.support.calls import call, question
+from tests.support.processes import askcli_path
+from tests.test_inbox_pty import Queue, exit_status, labelled
 
 LONG_QUESTION = (
     "Which authentication method should the new API gateway use for service-to-service calls?"

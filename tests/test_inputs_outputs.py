@@ -26,7 +26,9 @@ from askcli.tools.registry import check_call
 from askcli.wire.documents import MAX_DOCUMENT_BYTES
 from askcli.wire.envelopes import Output, _arguments, json_document, json_line
 
-from .helpers import EXAMPLES, ROOT, askcli_path, call, question, run_askcli
+from tests.support.calls import call, question
+from tests.support.paths import EXAMPLES, ROOT
+from tests.support.processes import askcli_path, run_askcli
 
 LIBRARY = EXAMPLES / "library.json"
 GOOD_TODO = {"content": "a", "status": "pending", "activeForm": "doing a"}

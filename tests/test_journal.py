@@ -10,7 +10,8 @@ import pytest
 
 from askcli.tools.journal import Journal, default_dir, input_digest, journal_name
 
-from .helpers import EXAMPLES, run_askcli
+from tests.support.paths import EXAMPLES
+from tests.support.processes import run_askcli
 
 LOGIN = EXAMPLES / "login.json"
 

@@ -11,8 +11,9 @@ import pytest
 from askcli.runners.fixtures import play
 from askcli.terminal.screens import keys_hint
 
-from .helpers import EXAMPLES, call, question
-from .test_pty import Terminal
+from tests.support.calls import call, question
+from tests.support.paths import EXAMPLES
+from tests.test_pty import Terminal
 
 LONG = "  (keys: 1-4 choose, ? help, q decline)"
 
@@ -130,7 +131,7 @@ def test_the_message_prompt_says_its_keys_in_one_line() -> None:
 def test_the_first_message_prompt_of_askcli_claude_says_its_keys(
     tmp_path: Path, columns: int, shown: str
 ) -> None:
-    from .helpers import ROOT
+    from tests.support.paths import ROOT
 
     fake = ROOT / "tests" / "peers" / "fake-claude"
     term = Terminal(["claude", "--claude-bin", str(fake)], tmp_path, columns)
@@ -148,7 +149,8 @@ def test_the_first_message_prompt_of_askcli_claude_says_its_keys(
 def test_a_piped_session_gets_no_hint(tmp_path: Path) -> None:
     import subprocess
 
-    from .helpers import ROOT, askcli_path
+    from tests.support.paths import ROOT
+    from tests.support.processes import askcli_path
 
     fake = ROOT / "tests" / "peers" / "fake-claude"
     proc = subprocess.run(
@@ -164,7 +166,7 @@ def test_a_piped_session_gets_no_hint(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("columns", [80, 40])
 def test_the_first_message_prompt_of_askcli_acp_says_its_keys(tmp_path: Path, columns: int) -> None:
-    from .test_acp import setup
+    from tests.test_acp import setup
 
     update = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "Hi."}}
     agent, _ = setup(tmp_path, [[{"update": update}], [{"update": update}]])

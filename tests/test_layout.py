@@ -13,8 +13,8 @@ from askcli.schema.inputs import parse_ask
 from askcli.terminal.rendering import Style, display_width
 from askcli.terminal.screens import option_lines, preview_block, question_block, refusal
 
-from .helpers import call, option, question
-from .test_pty import Terminal
+from tests.support.calls import call, option, question
+from tests.test_pty import Terminal
 
 
 def test_a_label_and_description_that_fit_share_a_line() -> None:

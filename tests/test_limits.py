@@ -19,7 +19,8 @@ from askcli.terminal.rendering import Style
 from askcli.tools.repl import ask_questions
 from askcli.wire.documents import MAX_DEPTH, MAX_DOCUMENT_BYTES
 
-from .helpers import askcli_path, call, question
+from tests.support.calls import call, question
+from tests.support.processes import askcli_path
 
 
 def test_the_limits_are_what_the_readme_says() -> None:

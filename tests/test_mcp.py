@@ -33,8 +33,10 @@ from askcli.tools.todos import RESULT_TEXT as TODO_RESULT
 from askcli.wire.definitions import input_schema
 from askcli.wire.results import REJECT_MESSAGE
 
-from .helpers import COLOR, answer_queued, askcli_path
-from .real_agents import free_port
+from tests.support.calls import COLOR
+from tests.support.inbox import answer_queued
+from tests.support.processes import askcli_path
+from tests.support.real_agents import free_port
 
 ASKED = {"questions": [COLOR]}
 BLUE = (

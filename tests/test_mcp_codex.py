@@ -20,9 +20,11 @@ import pytest
 from askcli.hosts.mcp import still_waiting_text
 from askcli.inbox.store import QueuedQuestion, QueueState, Store
 
-from .helpers import ROOT, answer_queued, askcli_path
-from .real_agents import PEERS, free_port
-from .test_mcp import listening, serve_http
+from tests.support.inbox import answer_queued
+from tests.support.paths import ROOT
+from tests.support.processes import askcli_path
+from tests.support.real_agents import PEERS, free_port
+from tests.test_mcp import listening, serve_http
 
 CODEX = ROOT / ".cache" / "codex" / "node_modules" / ".bin" / "codex"
 pytestmark = pytest.mark.skipif(

@@ -19,8 +19,9 @@ from typing import Any
 
 import pytest
 
-from .helpers import ROOT, askcli_path
-from .real_agents import PEERS, free_port
+from tests.support.paths import ROOT
+from tests.support.processes import askcli_path
+from tests.support.real_agents import PEERS, free_port
 
 SUITE = ROOT / ".cache" / "mcp-conformance" / "node_modules"
 NODE = SUITE / ".bin" / "node"

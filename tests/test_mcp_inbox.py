@@ -14,8 +14,8 @@ from mcp.shared.exceptions import MCPError
 
 from askcli.inbox.store import QueueState, Store
 
-from .test_mcp import ASKED, BLUE, COLOR, connected, run, server_log, text_of
-from .test_pty import Terminal
+from tests.test_mcp import ASKED, BLUE, COLOR, connected, run, server_log, text_of
+from tests.test_pty import Terminal
 
 PORT = {
     "questions": [

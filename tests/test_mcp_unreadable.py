@@ -33,8 +33,8 @@ from askcli.hosts.unreadable import (
     with_id,
 )
 
-from .helpers import askcli_path
-from .real_agents import free_port
+from tests.support.processes import askcli_path
+from tests.support.real_agents import free_port
 
 DEPTHS = [300, 1000, 100_000]
 TOKEN = "a-token-for-the-unreadable-tests"

@@ -35,17 +35,10 @@ from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style, display_width
 from askcli.tools.todo_store import TodoStore
 
-from .helpers import (
-    ROOT,
-    Terminal,
-    TerminalText,
-    askcli_path,
-    call,
-    option,
-    pty_shell,
-    question,
-    split_words,
-)
+from tests.support.calls import call, option, question
+from tests.support.paths import ROOT
+from tests.support.processes import askcli_path
+from tests.support.terminals import Terminal, TerminalText, pty_shell, split_words
 
 NARROW = 40
 WIDE = 1000  # nothing wraps

@@ -11,7 +11,9 @@ import pytest
 from askcli import fixtures
 from askcli.wire.envelopes import Kind, detect, generated_id
 
-from .helpers import EXAMPLES, call, question, run_askcli
+from tests.support.calls import call, question
+from tests.support.paths import EXAMPLES
+from tests.support.processes import run_askcli
 
 
 def without_id(block: dict[str, Any]) -> dict[str, Any]:

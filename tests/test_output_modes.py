@@ -11,7 +11,7 @@ from askcli.runners.fixtures import play
 from askcli.wire.envelopes import Output
 from askcli.wire.results import REJECT_MESSAGE
 
-from .helpers import call, question
+from tests.support.calls import call, question
 
 QUESTION = question("Which library?", "Library", ("date-fns", "dayjs"), multi=False)
 BARE = {"questions": [QUESTION]}

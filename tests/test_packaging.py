@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 
-from .helpers import ROOT
+from tests.support.paths import ROOT
 
 
 @pytest.fixture(scope="module")

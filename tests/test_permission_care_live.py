@@ -21,8 +21,8 @@ import pytest
 
 from askcli.tools.permission import NO_LASTING_RULE
 
-from .test_claude import Api, text, use
-from .test_wording_live import CURRENT, FOREIGN, current_claude_code  # noqa: F401
+from tests.test_claude import Api, text, use
+from tests.test_wording_live import CURRENT, FOREIGN, current_claude_code  # noqa: F401
 
 PEERS = Path(__file__).parent / "peers"
 RED_REASON = "\x1b[31mred\x1b[0m reason"

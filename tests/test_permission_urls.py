@@ -25,7 +25,8 @@ from askcli.tools.permission import input_lines
 from askcli.wire.dialects.elicitation import url_question_text
 from askcli.wire.urls import web_target
 
-from .helpers import Terminal, answer_queued
+from tests.support.inbox import answer_queued
+from tests.support.terminals import Terminal
 
 INSTALL = "https://example.com/install.sh"
 USERINFO = "https://docs.python.org@evil.example.net/install.sh"

@@ -26,15 +26,10 @@ from askcli.terminal.rendering import Style
 from askcli.tools.journal import Journal, input_digest
 from askcli.tools.todo_store import TodoStore
 
-from .helpers import (
-    EXAMPLES,
-    WITHOUT_LINE_EDITING,
-    askcli_path,
-    call,
-    pty_shell,
-    question,
-    run_askcli,
-)
+from tests.support.calls import call, question
+from tests.support.paths import EXAMPLES
+from tests.support.processes import askcli_path, run_askcli
+from tests.support.terminals import WITHOUT_LINE_EDITING, pty_shell
 
 LIBRARY = EXAMPLES / "library.json"
 BASH = EXAMPLES / "bash.json"

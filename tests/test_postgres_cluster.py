@@ -15,10 +15,16 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tests import postgres
-from tests.postgres import PASSWORD, PASSWORD_ROLE, Cluster, ClusterUnavailable, alive, find_bindir
-
-from .helpers import ROOT
+from tests.support import postgres
+from tests.support.paths import ROOT
+from tests.support.postgres import (
+    PASSWORD,
+    PASSWORD_ROLE,
+    Cluster,
+    ClusterUnavailable,
+    alive,
+    find_bindir,
+)
 
 
 def listening_addresses(port: int) -> set[str]:
@@ -164,7 +170,7 @@ def test_close_stops_the_server_and_removes_its_folder() -> None:
 
 KILLED = """
 import os, signal, sys
-from tests.postgres import Cluster, ClusterUnavailable
+from tests.support.postgres import Cluster, ClusterUnavailable
 try:
     cluster = Cluster()
     cluster.start()

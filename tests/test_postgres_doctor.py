@@ -10,8 +10,8 @@ import pytest
 
 from askcli.inbox.store import Store
 
-from .helpers import run_askcli
-from .postgres import PASSWORD, PASSWORD_ROLE, Cluster
+from tests.support.postgres import PASSWORD, PASSWORD_ROLE, Cluster
+from tests.support.processes import run_askcli
 
 psycopg = pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 

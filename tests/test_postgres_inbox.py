@@ -20,10 +20,12 @@ from askcli.errors import InboxError, InboxRefused
 from askcli.inbox import postgres_store
 from askcli.inbox.store import Agent, QueueState, Store
 
-from .helpers import COLOR, askcli_path, call, poll, question, tamper
-from .postgres import PASSWORD, PASSWORD_ROLE, Cluster
-from .test_inbox_pty import Queue, exit_status, labelled, result
-from .test_inbox_safety import COMMANDS, run_command
+from tests.support.calls import COLOR, call, question
+from tests.support.inbox import tamper
+from tests.support.postgres import PASSWORD, PASSWORD_ROLE, Cluster
+from tests.support.processes import askcli_path, poll
+from tests.test_inbox_pty import Queue, exit_status, labelled, result
+from tests.test_inbox_safety import COMMANDS, run_command
 
 psycopg = pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
@@ -270,7 +272,7 @@ def test_a_waiting_asker_is_woken_by_the_answer_not_by_polling(
 @pytest.fixture
 def own_cluster() -> Iterator[Cluster]:
     """A cluster of this test alone: restarting it leaves the session's one as it was."""
-    from .postgres import ClusterUnavailable
+    from tests.support.postgres import ClusterUnavailable
 
     try:
         cluster = Cluster()
@@ -372,7 +374,7 @@ def _home(tmp_path: Path, name: str, url: str) -> dict[str, str]:
 def test_doctor_says_whether_the_postgresql_inbox_answers(
     postgres_cluster: Cluster, postgres_url: str, tmp_path: Path
 ) -> None:
-    from .helpers import run_askcli
+    from tests.support.processes import run_askcli
 
     home = {"HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state")}
     good = run_askcli("doctor", env={**home, "ASKCLI_INBOX": postgres_url})

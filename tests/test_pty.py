@@ -12,7 +12,9 @@ import pytest
 
 from askcli.wire.results import REJECT_MESSAGE
 
-from .helpers import EXAMPLES, Terminal, call, option
+from tests.support.calls import call, option
+from tests.support.paths import EXAMPLES
+from tests.support.terminals import Terminal
 
 LIBRARY = EXAMPLES / "library.json"
 LOGIN = EXAMPLES / "login.json"

@@ -29,15 +29,9 @@ from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.wire.documents import Document
 
-from .helpers import (
-    answer_one,
-    answer_queued,
-    as_if_asked_by,
-    askcli_path,
-    example,
-    opened_at,
-    tamper,
-)
+from tests.support.calls import example
+from tests.support.inbox import answer_one, answer_queued, as_if_asked_by, opened_at, tamper
+from tests.support.processes import askcli_path
 
 LIBRARY = example("library.json")
 AGENT = Agent("ask", "s1", "/tmp/work")

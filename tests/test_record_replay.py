@@ -8,7 +8,9 @@ from pathlib import Path
 
 from askcli import fixtures
 
-from .helpers import EXAMPLES, askcli_path, call, run_askcli
+from tests.support.calls import call
+from tests.support.paths import EXAMPLES
+from tests.support.processes import askcli_path, run_askcli
 
 
 def askcli(*args: str, input: str = "") -> subprocess.CompletedProcess[str]:

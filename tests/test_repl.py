@@ -20,7 +20,7 @@ from askcli.tools.repl import ask_questions
 from askcli.wire.documents import Document
 from askcli.wire.results import REJECT_MESSAGE
 
-from .helpers import call, question
+from tests.support.calls import call, question
 
 TWO = call(
     question("Q1?", "One", ("A", "B")),

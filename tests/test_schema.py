@@ -11,7 +11,7 @@ from askcli.schema.inputs import UNIQUENESS_MESSAGE, is_recommended
 from askcli.schema.inputs import parse_ask as parse_input
 from askcli.schema.issues import describe_issues
 
-from .helpers import option, question
+from tests.support.calls import option, question
 
 
 def issues(data: Any) -> list[dict[str, Any]]:

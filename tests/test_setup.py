@@ -20,8 +20,8 @@ import pytest
 
 from askcli.hosts import doctor, setup
 
-from .helpers import askcli_path, poll, run_askcli
-from .test_inbox_roles import Team, team  # noqa: F401 (the fixture)
+from tests.support.processes import askcli_path, poll, run_askcli
+from tests.test_inbox_roles import Team, team  # noqa: F401 (the fixture)
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -336,8 +336,8 @@ def test_cli_doctor_names_askcli_inbox(tmp_path: Path) -> None:
 
 
 def test_real_claude_code_runs_the_hooks_setup_wrote(tmp_path: Path) -> None:
-    from .test_claude import Api, needs_claude, use
-    from .test_hook_claude import COLOR, Headless, answer_in_inbox, turns
+    from tests.test_claude import Api, needs_claude, use
+    from tests.test_hook_claude import COLOR, Headless, answer_in_inbox, turns
 
     if needs_claude.args[0]:
         pytest.skip(needs_claude.kwargs["reason"])
@@ -371,8 +371,8 @@ def test_real_claude_code_asks_a_team_on_postgresql_as_setup_wrote(
     is offered it; the answer reaches the model; the log names the role that answered."""
     from askcli.inbox.store import Store
 
-    from .test_claude import Api, needs_claude, use
-    from .test_hook_claude import COLOR, Headless, turns
+    from tests.test_claude import Api, needs_claude, use
+    from tests.test_hook_claude import COLOR, Headless, turns
 
     if needs_claude.args[0]:
         pytest.skip(needs_claude.kwargs["reason"])
@@ -416,9 +416,9 @@ def test_real_claude_code_asks_a_team_on_postgresql_as_setup_wrote(
 def test_real_codex_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
     from askcli.inbox.store import Store
 
-    from .helpers import answer_queued
-    from .real_agents import free_port
-    from .test_mcp_codex import CODEX, PNPM, config, outputs, running
+    from tests.support.inbox import answer_queued
+    from tests.support.real_agents import free_port
+    from tests.test_mcp_codex import CODEX, PNPM, config, outputs, running
 
     if not CODEX.exists():
         pytest.skip("Codex CLI is not installed (make test installs it with npm)")
@@ -469,8 +469,8 @@ def test_real_opencode_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> Non
 
     from askcli.inbox.store import Store
 
-    from .helpers import answer_queued
-    from .real_agents import OPENCODE, stand_in
+    from tests.support.inbox import answer_queued
+    from tests.support.real_agents import OPENCODE, stand_in
 
     if not OPENCODE.exists():
         pytest.skip("OpenCode is not installed (make test installs it with npm)")
@@ -529,7 +529,7 @@ COLOR_QUESTION = {
 
 def _run_opencode(work: Path, home: Path, port: int) -> subprocess.CompletedProcess[str]:
     """``opencode run`` in ``work`` (its model the stand-in at ``port``), HOME ``home``."""
-    from .real_agents import OPENCODE, opencode_config, opencode_env
+    from tests.support.real_agents import OPENCODE, opencode_config, opencode_env
 
     (work / "opencode.json").write_text(json.dumps(opencode_config(port)))
     env = opencode_env(home)
@@ -550,8 +550,8 @@ def _run_opencode(work: Path, home: Path, port: int) -> subprocess.CompletedProc
 def test_real_gemini_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
     from askcli.inbox.store import QueueState, Store
 
-    from .helpers import answer_queued
-    from .real_agents import GEMINI, gemini, gemini_reply
+    from tests.support.inbox import answer_queued
+    from tests.support.real_agents import GEMINI, gemini, gemini_reply
 
     if not GEMINI.exists():
         pytest.skip("Gemini CLI is not installed (make test installs it with npm)")

@@ -18,7 +18,9 @@ from askcli.terminal import signals
 from askcli.terminal.signals import interrupted_text
 from askcli.wire.results import REJECT_MESSAGE
 
-from .helpers import EXAMPLES, askcli_path, call, question
+from tests.support.calls import call, question
+from tests.support.paths import EXAMPLES
+from tests.support.processes import askcli_path
 
 LOGIN = EXAMPLES / "login.json"
 BASH = EXAMPLES / "bash.json"

@@ -18,8 +18,11 @@ from askcli.questions.conclusion import Ending
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.options import RunOptions
 
-from .helpers import EXAMPLES, ROOT, WITHOUT_LINE_EDITING, askcli_path, call, question, run_askcli
-from .test_pty import Terminal
+from tests.support.calls import call, question
+from tests.support.paths import EXAMPLES, ROOT
+from tests.support.processes import askcli_path, run_askcli
+from tests.support.terminals import WITHOUT_LINE_EDITING
+from tests.test_pty import Terminal
 
 WIDTHS = [80, 40]
 

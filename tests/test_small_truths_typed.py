@@ -13,9 +13,10 @@ import pytest
 from askcli.escaping import visible
 from askcli.terminal.rendering import terminal_text
 
-from .helpers import EXAMPLES, call, option, question
-from .test_pty import LOGIN, Terminal
-from .test_small_truths import Pty
+from tests.support.calls import call, option, question
+from tests.support.paths import EXAMPLES
+from tests.test_pty import LOGIN, Terminal
+from tests.test_small_truths import Pty
 
 WIDTHS = [80, 40]
 

@@ -14,9 +14,9 @@ from typing import Any
 import pexpect
 import pytest
 
-from tests.sshd import Sshd, remote
-
-from .helpers import EXAMPLES, askcli_path, exit_env, poll
+from tests.support.paths import EXAMPLES
+from tests.support.processes import askcli_path, exit_env, poll
+from tests.support.sshd import Sshd, remote
 
 LIBRARY = EXAMPLES / "library.json"
 FORWARD_HUP = Path(__file__).parent / "peers" / "forward_hup.py"

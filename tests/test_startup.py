@@ -6,7 +6,9 @@ import json
 import subprocess
 import sys
 
-from .helpers import EXAMPLES, askcli_path, call, question
+from tests.support.calls import call, question
+from tests.support.paths import EXAMPLES
+from tests.support.processes import askcli_path
 
 SLOW = ("pydantic", "pydantic_core", "importlib_metadata", "pkg_resources", "dataclasses")
 PROBE = """

@@ -9,7 +9,8 @@ import subprocess
 from pathlib import Path
 from typing import IO
 
-from .helpers import askcli_path, call, question
+from tests.support.calls import call, question
+from tests.support.processes import askcli_path
 
 
 def read_line(stream: IO[str], timeout: float = 5) -> str:

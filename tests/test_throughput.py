@@ -26,7 +26,7 @@ from askcli.tools.todo_store import TodoStore
 from askcli.wire import documents
 from askcli.wire.envelopes import json_line
 
-from .helpers import call, question
+from tests.support.calls import call, question
 
 CALL = call(
     question("Which library?", "Library", ("date-fns (Recommended)", "dayjs", "Temporal")),

@@ -20,7 +20,8 @@ from askcli.tools.todo_store import TodoStore, default_path
 from askcli.tools.todos import RESULT_TEXT, VERIFICATION_NOTE, checklist, needs_verification_note
 from askcli.wire.envelopes import Output
 
-from .helpers import ROOT, askcli_path, run_askcli
+from tests.support.paths import ROOT
+from tests.support.processes import askcli_path, run_askcli
 
 CORPUS = sorted((ROOT / "tests" / "corpus").glob("tw-*.json"))
 
@@ -342,7 +343,7 @@ def test_status_colours_are_styles_the_terminal_gate_lets_through() -> None:
 
 @pytest.mark.parametrize("columns", [80, 40])
 def test_a_second_list_shows_its_changes_at_a_terminal(tmp_path: Path, columns: int) -> None:
-    from .test_small_truths import Pty
+    from tests.test_small_truths import Pty
 
     calls = tmp_path / "calls.json"
     first = call(todo("Read the code", "in_progress"), todo("Plan the fix"), todo("Fix it"))

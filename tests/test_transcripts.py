@@ -8,8 +8,8 @@ import pytest
 
 from askcli.runners.fixtures import play
 
-from .goldens_tools import TOOL_SESSIONS
-from .helpers import call, example, option, question
+from tests.support.calls import call, example, option, question
+from tests.support.goldens_tools import TOOL_SESSIONS
 
 LIBRARY = example("library.json")
 TWO = call(

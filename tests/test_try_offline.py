@@ -19,8 +19,9 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from .helpers import ROOT, processes_under
-from .real_agents import GEMINI, REAL, needs_gemini
+from tests.support.paths import ROOT
+from tests.support.processes import processes_under
+from tests.support.real_agents import GEMINI, REAL, needs_gemini
 
 needs_claude = pytest.mark.skipif(
     not REAL.exists(), reason="Claude Code is not installed (make test installs it with npm)"

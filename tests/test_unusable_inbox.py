@@ -18,7 +18,8 @@ import pytest
 
 from askcli.inbox.store import Store
 
-from .helpers import COLOR, askcli_path
+from tests.support.calls import COLOR
+from tests.support.processes import askcli_path
 
 HOOK = {
     "hook_event_name": "PreToolUse",

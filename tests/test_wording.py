@@ -17,7 +17,8 @@ from askcli.schema.values import ValueRule
 from askcli.wire import wording
 from askcli.wire.envelopes import Output
 
-from .helpers import ROOT, askcli_path, run_askcli
+from tests.support.paths import ROOT
+from tests.support.processes import askcli_path, run_askcli
 
 COLOR = {
     "question": "Which color?",
@@ -343,7 +344,7 @@ def test_the_capability_is_named_once() -> None:
 def test_a_recorded_claude_session_keeps_its_wording() -> None:
     from askcli import fixtures
 
-    from .test_claude import INIT_OK, RESULT, can_use_tool
+    from tests.test_claude import INIT_OK, RESULT, can_use_tool
 
     asked = can_use_tool("req_1", "AskUserQuestion", {"questions": [COLOR, SIZES]})
     fixture = fixtures.make_claude(

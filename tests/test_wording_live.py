@@ -21,9 +21,9 @@ import pytest
 from askcli.runners.fixtures import play
 from askcli.wire import wording
 
-from .helpers import run_askcli
-from .real_agents import CURRENT
-from .test_claude import Api
+from tests.support.processes import run_askcli
+from tests.support.real_agents import CURRENT
+from tests.test_claude import Api
 
 VERSION = wording.VERSION  # the release the Makefile installs for these tests
 # what the outer environment must not decide for Claude Code (a test run inside a Claude Code

@@ -1,8 +1,8 @@
-"""Shared builders for the tests."""
+"""askcli at a terminal: in a pty driven with pexpect, on a terminal that goes away, and
+what a narrow screen shows."""
 
 from __future__ import annotations
 
-import copy
 import fcntl
 import io
 import json
@@ -15,21 +15,15 @@ import subprocess
 import sys
 import termios
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pexpect
 import pytest
 
-from askcli.lines import TextLineReader
+from tests.support.processes import askcli_path, exit_env
 
-if TYPE_CHECKING:
-    from askcli.inbox.store import QueuedQuestion, Store
-    from askcli.terminal.conversation import Conversation
-
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
 # askcli with no readline module: a terminal's own line mode, no line editing
 WITHOUT_LINE_EDITING = (
     sys.executable,
@@ -38,212 +32,7 @@ WITHOUT_LINE_EDITING = (
 )
 
 
-def option(label: str, description: str = "", **extra: Any) -> dict[str, Any]:
-    return {"label": label, "description": description, **extra}
-
-
-# the question the inbox, hook and MCP tests ask ({"questions": [COLOR]} is the input)
-COLOR = {
-    "question": "Which color?",
-    "header": "Color",
-    "multiSelect": False,
-    "options": [option("Red", "warm"), option("Blue", "cool")],
-}
-
-
-def question(
-    text: str = "Which one?",
-    header: str = "Pick",
-    labels: tuple[str, ...] = ("A", "B"),
-    multi: bool | None = False,
-    **extra: Any,
-) -> dict[str, Any]:
-    q: dict[str, Any] = {
-        "question": text,
-        "header": header,
-        "options": [option(label, f"about {label}") for label in labels],
-        **extra,
-    }
-    if multi is not None:
-        q["multiSelect"] = multi
-    return q
-
-
-def call(*questions: dict[str, Any], id: str = "toolu_test", **extra: Any) -> dict[str, Any]:
-    """A tool_use block for AskUserQuestion."""
-    return {
-        "type": "tool_use",
-        "id": id,
-        "name": "AskUserQuestion",
-        "input": {"questions": list(questions) or [question()], **extra},
-    }
-
-
-def example(name: str) -> dict[str, Any]:
-    return json.loads((EXAMPLES / name).read_text())
-
-
-def deep(value: dict[str, Any]) -> dict[str, Any]:
-    return copy.deepcopy(value)
-
-
-def run_askcli(
-    *args: str,
-    input: str = "",
-    env: dict[str, str] | None = None,
-    timeout: float = 20,
-    cwd: Path | None = None,
-) -> subprocess.CompletedProcess[str]:
-    """The installed askcli with text pipes, colour off; it must never print a traceback."""
-    proc = subprocess.run(
-        [str(askcli_path()), *args],
-        input=input,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        timeout=timeout,
-        cwd=cwd,
-        env={**os.environ, "NO_COLOR": "1", "COLUMNS": "80", **(env or {})},
-    )
-    assert "Traceback" not in proc.stderr, proc.stderr
-    return proc
-
-
-def askcli_path() -> Path:
-    """The installed ``askcli`` script next to the running interpreter."""
-    path = Path(sys.executable).with_name("askcli")
-    if not path.exists():
-        raise RuntimeError(f"askcli is not installed next to {sys.executable}; run make test")
-    return path
-
-
-def poll(check: Callable[[], bool], what: str, timeout: float = 5.0) -> None:
-    """Wait until ``check()`` holds; the test fails after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out waiting for {what}")
-        time.sleep(0.02)
-
-
-class Stopping(TextLineReader):
-    """Lines from a string, then ``exc`` raised where the next line would be read (a
-    timeout, Ctrl-C, or a signal's KeyboardInterrupt)."""
-
-    def __init__(self, text: str, exc: BaseException) -> None:
-        super().__init__(io.StringIO(text), interactive=False)
-        self.exc = exc
-
-    def _more(self, timeout: float | None) -> bytes:
-        data = super()._more(timeout)
-        if not data:
-            raise self.exc
-        return data
-
-
-def ask_stopped(document: dict[str, Any], lines: str, exc: BaseException) -> tuple[Any, str]:
-    """Answer ``document`` (a copy) with ``lines`` typed, then ``exc`` where the next line
-    would be read: (the Reply, what the person saw)."""
-    from askcli.errors import AnswerTimeout
-    from askcli.runners.session import answer_document
-    from askcli.terminal.conversation import Conversation
-    from askcli.terminal.options import RunOptions
-    from askcli.terminal.rendering import Style
-    from askcli.wire.documents import Document
-
-    err = io.StringIO()
-    conv = Conversation(
-        reader=Stopping(lines, exc),
-        out=err,
-        style=Style(width=80, colour=False),
-        options=RunOptions(timeout=5 if isinstance(exc, AnswerTimeout) else None),
-    )
-    return answer_document(Document(copy.deepcopy(document)), conv), err.getvalue()
-
-
 # -- the inbox's person side, as askcli inbox answers ---------------------------------------
-
-
-def answer_one(store: Store, inbox: str, question: QueuedQuestion, conv: Conversation) -> bool:
-    """Ask a question ``inbox`` claimed and store its reply, as ``askcli inbox`` does; False
-    when it was no longer this inbox's to answer (its asker withdrew it meanwhile)."""
-    from askcli.inbox.asking import reply_to_json
-    from askcli.runners.session import answer_document
-    from askcli.wire.documents import Document
-
-    reply = answer_document(Document(question.call), conv, question.id)
-    return store.answer(inbox, question.id, reply_to_json(reply))
-
-
-def answer_queued(
-    store: Store, lines: str, question_id: int | None = None, screen: io.StringIO | None = None
-) -> bool:
-    """A person at an inbox of ``store`` answers question ``question_id`` (None: the oldest
-    waiting) with the answer ``lines``: True when the answer was stored. ``screen`` gets
-    what they saw."""
-    from askcli.inbox.person import inbox_id
-    from askcli.terminal.conversation import Conversation
-    from askcli.terminal.rendering import Style
-
-    me = inbox_id()
-    store.heartbeat(me)
-    question = store.claim(me, question_id)
-    assert question is not None, f"question {question_id} is not waiting"
-    out = screen if screen is not None else io.StringIO()
-    conv = Conversation(TextLineReader(io.StringIO(lines)), out, Style())
-    try:
-        return answer_one(store, me, question, conv)
-    finally:
-        store.leave(me)
-
-
-def tamper(store: Store, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-    """Run ``sql`` (``?`` parameters) on the store's database, as another askcli or time
-    would have left it; the rows it returns."""
-
-    def work(db: Any) -> list[Any]:
-        cursor = store._x(db, sql, params)
-        return list(cursor.fetchall()) if cursor.description else []
-
-    return store._run(work)
-
-
-def opened_at(store: Store) -> str:
-    """What ``Store(...)`` takes to open ``store`` again: its file or its URL."""
-    url: str | None = getattr(store, "url", None)
-    return url if url is not None else str(getattr(store, "path"))  # noqa: B009
-
-
-def as_if_asked_by(store: Store, question_id: int, pid: int, start: str | None) -> None:
-    """Make the question another process's of this machine (on PostgreSQL, with its lease)."""
-    import socket
-
-    from askcli.inbox.askers import Process, place
-    from askcli.inbox.store import asker_id
-
-    asker = asker_id(Process(socket.gethostname(), pid, start))
-    tamper(
-        store,
-        "UPDATE questions SET asker_pid = ?, asker_start = ?, asker = ? WHERE id = ?",
-        (pid, start, asker, question_id),
-    )
-    if store.pushes:
-        tamper(
-            store,
-            "INSERT INTO askers (id, host, seen, place, pid, start) VALUES (?, ?, ?, ?, ?, ?)",
-            (asker, socket.gethostname(), time.time(), place(), pid, start),
-        )
-
-
-def another_asker(store: Store, question_id: int) -> subprocess.Popen[bytes]:
-    """Make the question one of a process of its own (``sleep``), not of the tests: an
-    ``askcli inbox answer`` the tests start runs under them, and an agent does not answer
-    its own question. The caller ends the process (``kill()``, ``wait()``)."""
-    from askcli.inbox.askers import process_start
-
-    child = subprocess.Popen(["sleep", "600"])
-    as_if_asked_by(store, question_id, child.pid, process_start(child.pid))
-    return child
 
 
 # -- askcli in a pty (pexpect) ---------------------------------------------------------
@@ -278,52 +67,6 @@ def pty_shell(
 
 
 # -- streams that cannot be written, terminals that go away ----------------------------------
-
-UNWRITABLE = ("gone-terminal", "closed-pipe", "full")
-
-
-def unwritable(kind: str) -> int:
-    """A descriptor whose writes fail as ``kind`` says: ``gone-terminal`` a terminal whose
-    other end is closed (EIO), ``closed-pipe`` a pipe nobody reads (EPIPE), ``full``
-    ``/dev/full`` (ENOSPC). The caller closes it."""
-    if kind == "gone-terminal":
-        master, slave = os.openpty()
-        os.close(master)
-        return slave
-    if kind == "closed-pipe":
-        read, write = os.pipe()
-        os.close(read)
-        return write
-    assert kind == "full", kind
-    return os.open("/dev/full", os.O_WRONLY)
-
-
-def exit_env(tmp_path: Path, **env: str) -> dict[str, str]:
-    """The environment of an askcli whose exit is tested: its own state, no colour, and its
-    standard streams buffered as Python buffers them by default (without the
-    PYTHONUNBUFFERED of the environment the tests may run in, which would hide a write
-    left in a buffer that fails at exit)."""
-    full = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
-    full.update(
-        NO_COLOR="1",
-        TERM="dumb",
-        ASKCLI_NOTIFY="none",
-        XDG_STATE_HOME=str(tmp_path / "state"),
-        ASKCLI_INBOX=str(tmp_path / "inbox.db"),
-    )
-    full.update(env)
-    return full
-
-
-def handles(pid: int, sig: signal.Signals) -> bool:
-    """Process ``pid`` has a handler of its own for ``sig`` (``SigCgt`` in /proc): askcli's
-    are in (Python's own for SIGINT is there from the start)."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return False
-    caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
-    return bool(int(caught.split()[1], 16) >> (sig - 1) & 1)
 
 
 SIGHUP_FATES = ("delivered", "ignored", "withheld")
@@ -441,23 +184,6 @@ class GoneTerminal:
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait()
-
-
-def processes_under(folder: Path) -> list[str]:
-    """The processes (but this one) whose command line names ``folder`` or that run in it:
-    ``pid command``, to be shown when a test finds any left behind."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
-            cwd = os.readlink(entry / "cwd")
-        except OSError:  # gone meanwhile, or not ours to read
-            continue
-        if str(folder) in command or cwd.startswith(str(folder)):
-            found.append(f"{entry.name} {command.strip()}")
-    return found
 
 
 class Terminal:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from tests.watchdog import start_watchdog
+from tests.support.watchdog import start_watchdog
 
 if TYPE_CHECKING:
     from psycopg import Connection

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .helpers import question
+from tests.support.calls import question
 
 Q = {"questions": [question("Which runtime?", "Runtime", ("Node", "Bun"))]}
 STREAM = [

@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from askcli.wire import wording
-from tests.helpers import ROOT
+
+from tests.support.paths import PEERS, ROOT
 
 BIN = ROOT / ".cache"
 GEMINI = BIN / "gemini-cli" / "node_modules" / ".bin" / "gemini"
@@ -28,7 +29,6 @@ ADAPTER = BIN / "claude-agent-acp" / "node_modules" / ".bin" / "claude-agent-acp
 ADAPTER_CURRENT = BIN / "claude-agent-acp-0.101.0" / "node_modules" / ".bin" / "claude-agent-acp"
 CODEX_ACP = BIN / "codex-acp" / "node_modules" / ".bin" / "codex-acp"
 OPENCODE = BIN / "opencode" / "node_modules" / ".bin" / "opencode"
-PEERS = Path(__file__).parent / "peers"
 
 needs_gemini = pytest.mark.skipif(
     not GEMINI.exists(), reason="Gemini CLI is not installed (make test installs it with npm)"

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pexpect
 
-from tests.watchdog import start_watchdog
+from tests.support.watchdog import start_watchdog
 
 READY_TIMEOUT = 10.0  # seconds for the server to accept connections once started
 SBIN = "/usr/sbin:/sbin"  # where Debian puts sshd, often off a user's PATH
