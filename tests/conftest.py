@@ -15,10 +15,12 @@ os.environ.setdefault("ASKCLI_LEASE", "5")
 
 from askcli.inbox.postgres_store import GRACE
 
+from tests.support.claude import Api
+from tests.support.inbox import Queue
 from tests.support.postgres import Cluster, ClusterUnavailable
 from tests.support.real_agents import RELEASES
 from tests.support.sshd import Sshd, SshdUnavailable
-from tests.test_inbox_pty import Queue
+from tests.support.teams import team  # noqa: F401 (a fixture: a team inbox on PostgreSQL)
 
 FAULTS = Path(__file__).resolve().parent / "faults"
 
@@ -58,6 +60,15 @@ def claude_bin(request: pytest.FixtureRequest) -> Path:
     if not path.exists():
         pytest.skip(f"Claude Code is not installed at {path} (make test installs it with npm)")
     return path
+
+
+@pytest.fixture
+def api(tmp_path: Path, request: pytest.FixtureRequest, claude_bin: Path) -> Iterator[Api]:
+    """The stand-in Anthropic API serving the turns the test gives (``indirect``), with the
+    real Claude Code of each release (``claude_bin``) to run against it."""
+    server = Api(tmp_path, request.param, claude_bin=claude_bin)
+    yield server
+    server.stop()
 
 
 @pytest.fixture(scope="session")

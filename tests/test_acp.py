@@ -8,7 +8,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,19 @@ from tests.support.processes import askcli_path
 pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
 import pexpect
 
-AGENT = Path(__file__).parent / "peers" / "acp_agent.py"
+from tests.support.acp import (
+    OPTIONS,
+    SHORT,
+    chunk,
+    ended,
+    expect,
+    inbox_env,
+    read_log,
+    run,
+    setup,
+    spawn,
+    wait_log,
+)
 
 PLAN = {
     "sessionUpdate": "plan",
@@ -29,11 +40,6 @@ PLAN = {
         {"content": "Write", "priority": "low", "status": "pending"},
     ],
 }
-OPTIONS = [
-    {"optionId": "proceed_always", "name": "Allow for this session", "kind": "allow_always"},
-    {"optionId": "proceed_once", "name": "Allow", "kind": "allow_once"},
-    {"optionId": "cancel", "name": "Reject", "kind": "reject_once"},
-]
 LONG = "x" * 3000  # a permission request is shown whole, never shortened
 PERMISSION = {
     "request": "session/request_permission",
@@ -51,21 +57,6 @@ PERMISSION = {
         "options": OPTIONS,
     },
 }
-
-
-SHORT = {
-    "request": "session/request_permission",
-    "params": {"toolCall": {"toolCallId": "t1", "title": "echo hi"}, "options": OPTIONS},
-}
-
-
-def chunk(text: str) -> dict[str, Any]:
-    return {
-        "update": {
-            "sessionUpdate": "agent_message_chunk",
-            "content": {"type": "text", "text": text},
-        }
-    }
 
 
 def tool(status: str, new: bool = False) -> dict[str, Any]:
@@ -130,51 +121,6 @@ URL = {
         "url": "https://example.com/login",
     },
 }
-
-
-class Run:
-    def __init__(self, rc: int, out: str, err: str, log: list[dict[str, Any]]) -> None:
-        self.rc, self.out, self.err, self.log = rc, out, err, log
-
-    def replies(self) -> list[Any]:
-        return [e["reply"]["result"] for e in self.log if "reply" in e]
-
-    def kinds(self) -> list[str]:
-        return [next(iter(e)) for e in self.log]
-
-
-def setup(tmp_path: Path, turns: list[list[dict[str, Any]]], **more: Any) -> tuple[list[str], Path]:
-    """The scripted agent's command line playing ``turns`` (``more``: the script's other
-    keys), and its log."""
-    script = tmp_path / "script.json"
-    script.write_text(json.dumps({"turns": turns, **more}))
-    log = tmp_path / "log.jsonl"
-    return [sys.executable, str(AGENT), str(script), str(log)], log
-
-
-def read_log(log: Path) -> list[dict[str, Any]]:
-    if not log.exists():
-        return []
-    return [json.loads(line) for line in log.read_text().splitlines()]
-
-
-def run(
-    tmp_path: Path,
-    turns: list[list[dict[str, Any]]],
-    answers: str,
-    *args: str,
-    script: dict[str, Any] | None = None,
-) -> Run:
-    agent, log = setup(tmp_path, turns, **(script or {}))
-    proc = subprocess.run(
-        [str(askcli_path()), "acp", *args, "--", *agent],
-        input=answers,
-        capture_output=True,
-        text=True,
-        timeout=30,
-        cwd=tmp_path,
-    )
-    return Run(proc.returncode, proc.stdout, proc.stderr, read_log(log))
 
 
 def test_a_whole_turn(tmp_path: Path) -> None:
@@ -424,45 +370,6 @@ def test_usage(tmp_path: Path) -> None:
 # --- at a terminal: Ctrl-C, signals ----------------------------------------------------
 
 
-def spawn(
-    tmp_path: Path, turns: list[list[dict[str, Any]]], *args: str
-) -> tuple[Any, io.StringIO, Path]:
-    agent, log = setup(tmp_path, turns)
-    child = pexpect.spawn(
-        str(askcli_path()),
-        ["acp", *args, "--", *agent],
-        cwd=str(tmp_path),
-        timeout=5,
-        encoding="utf-8",
-        dimensions=(40, 120),
-    )
-    shown = io.StringIO()
-    child.logfile_read = shown
-    return child, shown, log
-
-
-def expect(child: Any, shown: io.StringIO, text: str) -> None:
-    try:
-        child.expect_exact(text, timeout=5)
-    except (pexpect.TIMEOUT, pexpect.EOF):
-        raise AssertionError(f"{text!r} not shown; the session:\n{shown.getvalue()}") from None
-
-
-def ended(child: Any, shown: io.StringIO) -> int:
-    expect(child, shown, pexpect.EOF)
-    child.close()
-    return int(child.exitstatus if child.exitstatus is not None else 128 + child.signalstatus)
-
-
-def wait_log(log: Path, kind: str) -> list[dict[str, Any]]:
-    for _ in range(100):
-        entries = read_log(log)
-        if any(kind in e for e in entries):
-            return entries
-        time.sleep(0.05)
-    raise AssertionError(f"no {kind} in the agent's log: {read_log(log)}")
-
-
 def test_ctrl_c_cancels_the_turn_then_ctrl_d_ends(tmp_path: Path) -> None:
     child, shown, log = spawn(tmp_path, [[chunk("working"), {"wait_cancel": True}], [chunk("2")]])
     expect(child, shown, "> ")
@@ -693,10 +600,6 @@ def test_replay_refuses_a_broken_acp_fixture(tmp_path: Path) -> None:
 
 
 # --- askcli acp --inbox ----------------------------------------------------------------
-
-
-def inbox_env(tmp_path: Path) -> dict[str, str]:
-    return {**os.environ, "ASKCLI_INBOX": str(tmp_path / "inbox.db")}
 
 
 def acp_in_inbox(tmp_path: Path, agent: list[str]) -> subprocess.Popen[str]:

@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
+from tests.support.acp_sessions import Terminal, last_tool_results, replays_the_same, sent_answers
 from tests.support.processes import askcli_path
 from tests.support.real_agents import ADAPTER_CURRENT, claude_env, needs_adapter_current, stand_in
-from tests.test_acp_sessions import Terminal, last_tool_results, replays_the_same, sent_answers
 
 pytestmark = needs_adapter_current
 

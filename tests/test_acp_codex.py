@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
+from tests.support.acp_sessions import Terminal, replays_the_same, sent_answers
 from tests.support.processes import askcli_path
 from tests.support.real_agents import CODEX_ACP, codex_env, needs_codex_acp, stand_in
-from tests.test_acp_sessions import Terminal, replays_the_same, sent_answers
 
 pytestmark = needs_codex_acp
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from tests.support.acp import chunk, read_log, run, setup
 from tests.support.processes import askcli_path
-from tests.test_acp import chunk, read_log, run, setup
 
 pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
 

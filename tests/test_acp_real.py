@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from tests.support.acp_sessions import ASK, mode_default
 from tests.support.processes import askcli_path
 from tests.support.real_agents import (
-    ADAPTER_CURRENT,
     ADAPTERS,
     GEMINI,
     claude_env,
@@ -249,27 +249,6 @@ def test_gemini_without_a_key_says_how_to_sign_in(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
     expected, actual = fixtures.replay(fixtures.load(record))
     assert actual == expected
-
-
-def mode_default(adapter: Path) -> list[str]:
-    """askcli's options that start the adapter's session in its ``default`` mode (ask before
-    every change): 0.101.0 starts in ``auto``, where Claude decides."""
-    return ["--config", "mode=default"] if adapter == ADAPTER_CURRENT else []
-
-
-ASK = {
-    "questions": [
-        {
-            "question": "Which database?",
-            "header": "DB",
-            "multiSelect": False,
-            "options": [
-                {"label": "Postgres", "description": "server"},
-                {"label": "SQLite", "description": "file"},
-            ],
-        }
-    ]
-}
 
 
 @pytest.mark.parametrize("adapter", ADAPTERS)

@@ -461,7 +461,7 @@ def test_bad_terminal_requests_are_refused(
 
 pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
 
-from tests.test_acp import SHORT, chunk, run  # noqa: E402
+from tests.support.acp import SHORT, chunk, run  # noqa: E402
 
 
 def request(method: str, **params: Any) -> dict[str, Any]:
@@ -653,8 +653,8 @@ def test_a_terminal_left_running_is_ended_with_the_session(tmp_path: Path) -> No
 def test_askcli_killed_ends_the_agent_and_its_terminals(tmp_path: Path) -> None:
     import subprocess
 
+    from tests.support.acp import setup
     from tests.support.processes import askcli_path
-    from tests.test_acp import setup
 
     shell, agent_pid = tmp_path / "shell", tmp_path / "agent"
     turn = [
@@ -728,8 +728,8 @@ def test_thoughts_only_with_the_flag(tmp_path: Path) -> None:
 def test_timeout_answers_a_permission_cancelled(tmp_path: Path) -> None:
     import subprocess
 
+    from tests.support.acp import read_log, setup
     from tests.support.processes import askcli_path
-    from tests.test_acp import read_log, setup
 
     agent, log = setup(tmp_path, [[SHORT, chunk("after")]])
     silent, kept_open = os.pipe()  # open and silent: only the timeout ends the wait
@@ -755,8 +755,8 @@ def test_timeout_answers_a_permission_cancelled(tmp_path: Path) -> None:
 def test_timeout_is_not_for_the_prompt(tmp_path: Path) -> None:
     import pexpect
 
+    from tests.support.acp import setup
     from tests.support.processes import askcli_path
-    from tests.test_acp import setup
 
     agent, _ = setup(tmp_path, [[chunk("hello back")]])
     child = pexpect.spawn(

@@ -113,8 +113,8 @@ def test_the_tail_is_bounded_whatever_the_agent_writes() -> None:
 
 pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
 
+from tests.support.acp import setup  # noqa: E402
 from tests.support.real_agents import ADAPTER_CURRENT, ADAPTERS, claude_env  # noqa: E402
-from tests.test_acp import setup  # noqa: E402
 
 
 def session(tmp_path: Path, script: dict[str, Any], columns: int) -> str:

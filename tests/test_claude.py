@@ -16,7 +16,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +23,7 @@ import pexpect
 import pytest
 
 from askcli.hosts.child import same_terminal
-from askcli.hosts.claude import ScriptedClaude, host
 from askcli.hosts.claude.showing import result_line
-from askcli.lines import TextLineReader
 from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style, display_width
@@ -35,84 +32,25 @@ from askcli.wire.envelopes import ToolCall
 from askcli.wire.results import ToolResult
 
 from tests.support import processes
+from tests.support.claude import (
+    CLAUDE_ARGV,
+    FAKE,
+    INIT_OK,
+    QUESTIONS,
+    RESULT,
+    Api,
+    _alive,
+    can_use_tool,
+    hosted,
+    needs_claude,
+    responses,
+    text,
+    use,
+)
 from tests.support.paths import ROOT
 from tests.support.processes import askcli_path
-from tests.support.real_agents import REAL, start_stand_in
 
 PEERS = ROOT / "tests" / "peers"
-FAKE = PEERS / "fake-claude"
-# what askcli puts on Claude Code's command line, written out: no more, no less
-CLAUDE_ARGV = [
-    "-p",
-    "--input-format",
-    "stream-json",
-    "--output-format",
-    "stream-json",
-    "--verbose",
-    "--permission-prompt-tool",
-    "stdio",
-]
-
-QUESTIONS = {
-    "questions": [
-        {
-            "question": "Which runtime?",
-            "header": "Runtime",
-            "options": [
-                {"label": "Node", "description": "n"},
-                {"label": "Bun", "description": "b"},
-            ],
-        },
-        {
-            "question": "Which extras?",
-            "header": "Extras",
-            "multiSelect": True,
-            "options": [
-                {"label": "Lint", "description": "l"},
-                {"label": "Tests", "description": "t"},
-            ],
-        },
-    ]
-}
-
-
-def can_use_tool(rid: str, name: str, tool_input: Any, tool_use_id: str = "toolu_1") -> dict:
-    request = {"subtype": "can_use_tool", "tool_name": name, "input": tool_input}
-    return {
-        "type": "control_request",
-        "request_id": rid,
-        "request": {**request, "tool_use_id": tool_use_id},
-    }
-
-
-INIT_OK = {"type": "control_response", "response": {"subtype": "success", "request_id": "x"}}
-RESULT = {
-    "type": "result",
-    "subtype": "success",
-    "is_error": False,
-    "num_turns": 2,
-    "result": "Done.",
-}
-
-
-def hosted(
-    lines: list[Any],
-    answers: list[str],
-    *,
-    prompt: str | None = "go",
-    style: Style | None = None,
-    **kw: Any,
-) -> tuple[int, str, str, list[dict]]:
-    out, err = io.StringIO(), io.StringIO()
-    link = ScriptedClaude(lines)
-    reader = TextLineReader(io.StringIO("".join(a + "\n" for a in answers)))
-    conv = Conversation(reader, err, style or Style())
-    status = host(link, conv, out, prompt=prompt, **kw)
-    return status, out.getvalue(), err.getvalue(), link.sent
-
-
-def responses(sent: list[dict]) -> list[Any]:
-    return [m["response"]["response"] for m in sent if m["type"] == "control_response"]
 
 
 def test_initialize_then_the_prompt_then_the_result_on_stdout() -> None:
@@ -328,15 +266,6 @@ def test_claude_code_dying_is_a_clear_error() -> None:
     assert "Claude Code ended unexpectedly (exit status 3)" in proc.stderr
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    status = Path(f"/proc/{pid}/status")
-    return not (status.exists() and "State:\tZ" in status.read_text())
-
-
 def _wait_for(path: Path) -> int:
     for _ in range(100):
         if path.exists() and path.read_text():
@@ -372,91 +301,6 @@ def test_no_orphaned_claude_code(how: str, tmp_path: Path) -> None:
 
 
 # --- the real Claude Code -------------------------------------------------------------
-
-needs_claude = pytest.mark.skipif(
-    not REAL.exists(), reason="Claude Code is not installed (make claude-code needs npm)"
-)
-
-
-class Api:
-    """The stand-in Anthropic API, with a log of what Claude Code sent it."""
-
-    def __init__(self, tmp_path: Path, turns: list[dict], claude_bin: Path = REAL) -> None:
-        self.claude_bin = claude_bin  # the Claude Code that run and spawn start
-        self.proc, self.port, self.log = start_stand_in(tmp_path, turns)
-        home = tmp_path / "home"
-        home.mkdir()
-        self.env = {
-            **os.environ,
-            "HOME": str(home),
-            "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{self.port}",
-            "ANTHROPIC_API_KEY": "test-key",
-            "DISABLE_TELEMETRY": "1",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_AUTOUPDATER": "1",
-            "NO_COLOR": "1",
-            "XDG_STATE_HOME": str(tmp_path / "state"),
-        }
-
-    def tool_results(self) -> dict[str, dict]:
-        """Every tool_result Claude Code sent back to the model, by tool_use_id."""
-        found = {}
-        for line in self.log.read_text().splitlines():
-            for message in json.loads(line)["request"].get("messages", []):
-                content = message.get("content")
-                for block in content if isinstance(content, list) else []:
-                    if block.get("type") == "tool_result":
-                        found[block["tool_use_id"]] = block
-        return found
-
-    def run(self, work: Path, *args: str, input: str = "") -> Any:
-        """askcli claude with the real Claude Code, in ``work``, against this API."""
-        work.mkdir(exist_ok=True)
-        return processes.run_askcli(
-            "claude",
-            "--claude-bin",
-            str(self.claude_bin),
-            *args,
-            input=input,
-            env=self.env,
-            timeout=120,
-            cwd=work,
-        )
-
-    def spawn(self, cwd: Path, *args: str, columns: int = 80) -> tuple[pexpect.spawn, io.StringIO]:
-        """askcli claude with the real Claude Code in a pty ``columns`` wide; what it showed
-        is logged."""
-        child = pexpect.spawn(
-            str(askcli_path()),
-            ["claude", "--claude-bin", str(self.claude_bin), *args],
-            env=self.env,
-            cwd=str(cwd),
-            timeout=60,
-            encoding="utf-8",
-            dimensions=(24, columns),
-        )
-        log = io.StringIO()
-        child.logfile_read = log
-        return child, log
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        self.proc.wait(timeout=10)
-
-
-@pytest.fixture
-def api(tmp_path: Path, request: pytest.FixtureRequest, claude_bin: Path) -> Iterator[Api]:
-    server = Api(tmp_path, request.param, claude_bin=claude_bin)
-    yield server
-    server.stop()
-
-
-def text(s: str) -> dict:
-    return {"type": "text", "text": s}
-
-
-def use(tool_id: str, name: str, tool_input: dict) -> dict:
-    return {"type": "tool_use", "id": tool_id, "name": name, "input": tool_input}
 
 
 SESSION = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.test_claude import INIT_OK, RESULT, hosted
+from tests.support.claude import INIT_OK, RESULT, hosted
 
 
 def elicitation(rid: str, **request: Any) -> dict[str, Any]:

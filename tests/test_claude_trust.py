@@ -33,10 +33,8 @@ from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 
 from tests.support import processes
-from tests.support.paths import ROOT
-from tests.support.processes import askcli_path
-from tests.test_attacks import ATTACKS
-from tests.test_claude import (
+from tests.support.attacks import ATTACKS
+from tests.support.claude import (
     CLAUDE_ARGV,
     FAKE,
     INIT_OK,
@@ -51,6 +49,8 @@ from tests.test_claude import (
     text,
     use,
 )
+from tests.support.paths import ROOT
+from tests.support.processes import askcli_path
 
 # what a terminal must never get raw: C0 but tab/newline, DEL, C1, bidi controls, line
 # separators, invisible (default-ignorable and format) characters, lone surrogates

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_claude import FAKE
-from tests.test_pty import Terminal
+from tests.support.claude import FAKE
+from tests.support.terminals import Terminal
 
 
 @pytest.mark.parametrize(

@@ -26,10 +26,9 @@ from askcli.wire.dialects import by_name, by_tool, codex
 from askcli.wire.documents import Document
 from askcli.wire.envelopes import Output
 
-from tests.support.calls import example
-from tests.test_attacks import ATTACKS, check_bytes
-from tests.test_pty import Terminal
-from tests.test_repl import Scripted
+from tests.support.attacks import ATTACKS, check_bytes
+from tests.support.calls import Scripted, example
+from tests.support.terminals import Terminal
 
 EXAMPLE = example("codex.json")
 CALL_ID = "call_Xk3p9QvZ2mTn8Lw4Rb7Yd1Hs"

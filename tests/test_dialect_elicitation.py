@@ -29,11 +29,11 @@ from askcli.wire.dialects import by_name, by_tool
 from askcli.wire.documents import Document
 from askcli.wire.envelopes import Output, json_line
 
+from tests.support.attacks import ATTACKS, LINE_BREAKS, check_bytes
 from tests.support.calls import ask_stopped, example
 from tests.support.paths import EXAMPLES
 from tests.support.processes import run_askcli
-from tests.test_attacks import ATTACKS, LINE_BREAKS, check_bytes
-from tests.test_pty import Terminal
+from tests.support.terminals import Terminal
 
 FORM = example("elicitation.json")
 URL = example("elicitation-url.json")

@@ -17,11 +17,11 @@ from askcli.terminal import signals
 from askcli.wire.dialects import gemini
 from askcli.wire.envelopes import Output, json_line
 
+from tests.support.attacks import ATTACKS, check_bytes
 from tests.support.calls import ask_stopped, example
 from tests.support.paths import EXAMPLES
 from tests.support.processes import run_askcli
-from tests.test_attacks import ATTACKS, check_bytes
-from tests.test_pty import Terminal
+from tests.support.terminals import Terminal
 
 CONTENT = example("gemini.json")  # a model content: text and a functionCall with an id
 PART = example("gemini-part.json")  # a functionCall part without an id

@@ -37,11 +37,11 @@ from askcli.wire.dialects.opencode import (
 from askcli.wire.documents import Document
 from askcli.wire.envelopes import Kind, Output, detect
 
+from tests.support.attacks import ATTACKS, check_bytes
 from tests.support.calls import example
 from tests.support.paths import EXAMPLES
 from tests.support.processes import run_askcli
-from tests.test_attacks import ATTACKS, check_bytes
-from tests.test_pty import Terminal
+from tests.support.terminals import Terminal
 
 CALL = example("opencode.json")  # an assistant message with one tool call (Chat Completions)
 EVENT = example("opencode-event.json")  # OpenCode's question.asked event

@@ -28,10 +28,10 @@ from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style
 
 from tests.support.calls import call, question
+from tests.support.inbox import Queue, exit_status, labelled
 from tests.support.paths import EXAMPLES
 from tests.support.processes import askcli_path
 from tests.support.terminals import WITHOUT_LINE_EDITING, Terminal, pty_shell
-from tests.test_inbox_pty import Queue, exit_status, labelled
 
 LIBRARY = EXAMPLES / "library.json"
 PROMPT = "Choose 1-4 [1]: "
@@ -542,7 +542,7 @@ def test_the_agents_prompt_recalls_earlier_messages_not_answers(tmp_path: Path) 
     """``askcli acp``'s ``> ``: Up gives the earlier message; the choice typed at the agent's
     permission request is in another history."""
     pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
-    from tests.test_acp import SHORT, chunk, ended, expect, read_log, spawn
+    from tests.support.acp import SHORT, chunk, ended, expect, read_log, spawn
 
     child, shown, log = spawn(tmp_path, [[SHORT, chunk("one")], [chunk("two")]])
     expect(child, shown, "> ")

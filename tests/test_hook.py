@@ -16,7 +16,7 @@ import shutil
 import signal
 import subprocess
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,66 +26,20 @@ import pytest
 from askcli.hosts import hook as hooks
 from askcli.hosts.hook import Hook, HookError, HookOutcome, answer, decision, parse_hook
 from askcli.inbox.store import QueueState, Store
-from askcli.lines import TextLineReader
-from askcli.runners.session import Reply, answer_document
+from askcli.runners.session import Reply
 from askcli.status import ExitStatus
 from askcli.terminal import signals
-from askcli.terminal.conversation import Conversation
-from askcli.terminal.rendering import Style
 from askcli.wire import results
-from askcli.wire.documents import MAX_DOCUMENT_BYTES, Document
+from askcli.wire.documents import MAX_DOCUMENT_BYTES
 from askcli.wire.results import ToolResult
 
-from tests.support.calls import COLOR
+from tests.support.hook import QUESTIONS, SUGGESTIONS, _where, hook_input, inbox_env, typed
 from tests.support.inbox import answer_queued
 from tests.support.processes import askcli_path, run_askcli
-
-QUESTIONS = {"questions": [COLOR]}
-SUGGESTIONS = [
-    {
-        "type": "addRules",
-        "rules": [{"toolName": "Bash", "ruleContent": 'python3 -c "print(6*7)"'}],
-        "behavior": "allow",
-        "destination": "localSettings",
-    }
-]
-BASH = {"command": 'python3 -c "print(6*7)"', "description": "compute"}
-
-
-def hook_input(event: str = "PreToolUse", tool: str = "AskUserQuestion", **more: Any) -> dict:
-    """Claude Code 2.1.197's hook input, as it wrote it (recipe 2)."""
-    found: dict[str, Any] = {
-        "session_id": "8a7391e2-0000",
-        "transcript_path": "/home/u/.claude/projects/x/8a7391e2-0000.jsonl",
-        "cwd": "/home/u/api",
-        "prompt_id": "42f0bbb4-0000",
-        "permission_mode": "default",
-        "effort": {"level": "high"},
-        "hook_event_name": event,
-        "tool_name": tool,
-        "tool_input": QUESTIONS if tool == "AskUserQuestion" else BASH,
-    }
-    if event == "PreToolUse":
-        found["tool_use_id"] = "toolu_a1"
-    if event == "PermissionRequest":
-        found["permission_suggestions"] = SUGGESTIONS
-    found.update(more)
-    return found
 
 
 def parsed(**kwargs: Any) -> Hook:
     return parse_hook(json.dumps(hook_input(**kwargs)).encode())
-
-
-def typed(lines: str) -> tuple[Callable[[dict[str, Any]], Reply], io.StringIO]:
-    """``ask`` answering at a scripted terminal, and what the person saw."""
-    screen = io.StringIO()
-
-    def ask(document: dict[str, Any]) -> Reply:
-        conv = Conversation(TextLineReader(io.StringIO(lines)), screen, Style())
-        return answer_document(Document(document), conv)
-
-    return ask, screen
 
 
 def decide(hook: Hook, lines: str) -> dict[str, Any]:
@@ -394,21 +348,11 @@ def test_no_terminal_anywhere_is_one_clear_line(
 # -- the command ---------------------------------------------------------------------------
 
 
-def _where(tmp_path: Path) -> str:
-    """The test's inbox: the file, or the database ``on_each_store`` chose."""
-    chosen = tmp_path / "inbox.where"
-    return chosen.read_text() if chosen.exists() else str(tmp_path / "inbox.db")
-
-
 @pytest.fixture
 def on_each_store(tmp_path: Path, inbox_where: str) -> str:
     """The hook's inbox for this test: each store in turn."""
     (tmp_path / "inbox.where").write_text(inbox_where)
     return inbox_where
-
-
-def inbox_env(tmp_path: Path) -> dict[str, str]:
-    return {"ASKCLI_INBOX": _where(tmp_path), "XDG_STATE_HOME": str(tmp_path / "st")}
 
 
 def every_question(tmp_path: Path) -> list[Any]:

@@ -14,15 +14,11 @@ from __future__ import annotations
 
 import io
 import json
-import queue
 import re
-import shlex
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pexpect
 import pytest
@@ -30,146 +26,21 @@ import pytest
 from askcli.inbox.store import QueueState, Store
 from askcli.wire import results
 
-from tests.support import calls
-from tests.support.processes import askcli_path
+from tests.support.claude import (
+    COLOR,
+    Api,
+    Headless,
+    answer_in_inbox,
+    needs_claude,
+    settings,
+    turns,
+    use,
+    waiting,
+)
 from tests.support.real_agents import CURRENT
-from tests.test_claude import Api, needs_claude, text, use
 
-COLOR = {"questions": [calls.COLOR]}
 BASH = {"command": 'python3 -c "print(6*7)"', "description": "compute"}
 KEY = "sk-ant-offline-test-key-0123456789abcdef"
-
-
-def turns(*calls: dict[str, Any]) -> list[dict[str, Any]]:
-    """The model calls each tool in turn, then ends."""
-    found = [{"content": [text("Working."), call], "stop_reason": "tool_use"} for call in calls]
-    return [*found, {"content": [text("Thanks.")], "stop_reason": "end_turn"}]
-
-
-def settings(tmp_path: Path, *args: str, timeout: int = 60) -> Path:
-    """Claude Code settings with askcli hook as the PreToolUse hook for AskUserQuestion
-    and the PermissionRequest hook for Bash; its stderr kept in ``hook.err``. A hook
-    left behind by a failing test gives up after 90 seconds (``--timeout``)."""
-    err = tmp_path / "hook.err"
-    if "--timeout" not in args:
-        args = (*args, "--timeout", "90")
-    command = " ".join(shlex.quote(a) for a in [str(askcli_path()), "hook", *args])
-    entry = [{"type": "command", "command": f"{command} 2>>{shlex.quote(str(err))}"}]
-    entry[0]["timeout"] = timeout  # type: ignore[assignment]
-    path = tmp_path / "settings.json"
-    path.write_text(
-        json.dumps(
-            {
-                "hooks": {
-                    "PreToolUse": [{"matcher": "AskUserQuestion", "hooks": entry}],
-                    "PermissionRequest": [{"matcher": "Bash", "hooks": entry}],
-                }
-            }
-        )
-    )
-    return path
-
-
-class Headless:
-    """``claude -p`` in stream-json with the hooks: every line it writes, as it comes."""
-
-    def __init__(self, api: Api, work: Path, settings_file: Path) -> None:
-        work.mkdir(exist_ok=True)
-        self.proc = subprocess.Popen(
-            [
-                str(api.claude_bin),
-                *("-p", "--input-format", "stream-json", "--output-format", "stream-json"),
-                *("--verbose", "--permission-prompt-tool", "stdio"),
-                *("--settings", str(settings_file)),
-            ],
-            cwd=work,
-            env=api.env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-        self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
-        self.seen: list[dict[str, Any]] = []
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-        self.send(
-            {
-                "type": "control_request",
-                "request_id": "init-1",
-                "request": {"subtype": "initialize", "hooks": None},
-            }
-        )
-        self.send({"type": "user", "message": {"role": "user", "content": "ask me"}})
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            if line.startswith("{"):
-                self.lines.put(json.loads(line))
-        self.lines.put(None)
-
-    def send(self, message: dict[str, Any]) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(json.dumps(message) + "\n")
-        self.proc.stdin.flush()
-
-    def until_result(self, prompts: str = "wait", deadline: float = 60) -> dict[str, Any]:
-        """Read until the turn's result. A ``can_use_tool`` is left unanswered (``wait``:
-        the hook decides), denied (``deny``) or allowed (``allow``) at once, or ends the
-        test (``fail``: the PreToolUse hook should have decided before Claude Code asks)."""
-        end = time.monotonic() + deadline
-        while True:
-            try:
-                message = self.lines.get(timeout=max(end - time.monotonic(), 0.01))
-            except queue.Empty:
-                pytest.fail(f"Claude Code gave no result; it wrote {self.summary()}")
-            if message is None:
-                pytest.fail(f"Claude Code ended without a result; it wrote {self.summary()}")
-            self.seen.append(message)
-            request = message.get("request") or {}
-            if request.get("subtype") == "can_use_tool" and prompts == "fail":
-                pytest.fail(f"the hook did not decide; Claude Code asked: {json.dumps(request)}")
-            if request.get("subtype") == "can_use_tool" and prompts in ("deny", "allow"):
-                decision: dict[str, Any] = {"behavior": "deny", "message": "denied at the prompt"}
-                if prompts == "allow":
-                    decision = {"behavior": "allow", "updatedInput": request["input"]}
-                self.send(
-                    {
-                        "type": "control_response",
-                        "response": {
-                            "subtype": "success",
-                            "request_id": message["request_id"],
-                            "response": decision,
-                        },
-                    }
-                )
-            if message.get("type") == "result":
-                return message
-
-    def summary(self) -> str:
-        """What Claude Code wrote, each line cut short."""
-        return "\n".join(json.dumps(m)[:300] for m in self.seen)
-
-    def prompts(self) -> list[str]:
-        """The tools Claude Code asked its stdio prompt about."""
-        return [
-            m["request"]["tool_name"]
-            for m in self.seen
-            if m.get("type") == "control_request" and m["request"].get("subtype") == "can_use_tool"
-        ]
-
-    def close(self) -> None:
-        if self.proc.stdin is not None:
-            self.proc.stdin.close()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self.reader.join(timeout=10)
-        if self.proc.stdout is not None:
-            self.proc.stdout.close()
 
 
 @pytest.fixture
@@ -178,39 +49,6 @@ def api(tmp_path: Path, request: pytest.FixtureRequest, claude_bin: Path) -> Ite
     server.env["ASKCLI_INBOX"] = str(tmp_path / "inbox.db")
     yield server
     server.stop()
-
-
-def waiting(inbox: Path, within: float = 60) -> Any:
-    """The first question waiting in ``inbox``."""
-    end = time.monotonic() + within
-    while time.monotonic() < end:
-        if inbox.exists():
-            store = Store(inbox)
-            try:
-                found = store.questions(states=(QueueState.WAITING,))
-            finally:
-                store.close()
-            if found:
-                return found[0]
-        time.sleep(0.05)
-    pytest.fail("no question arrived in the inbox")
-
-
-def answer_in_inbox(api: Api, inbox: Path, lines: str, status: int = 0) -> str:
-    """A person answers the waiting question with ``lines`` (``askcli inbox answer ID``,
-    exiting with ``status``); what they saw."""
-    question = waiting(inbox)
-    proc = subprocess.run(
-        [str(askcli_path()), "inbox", "answer", str(question.id)],
-        input=lines,
-        capture_output=True,
-        text=True,
-        timeout=30,
-        env={**api.env, "NO_COLOR": "1"},
-    )
-    assert proc.returncode == status, proc.stderr
-    assert "Traceback" not in proc.stderr
-    return proc.stderr
 
 
 def states(inbox: Path) -> list[QueueState]:

@@ -26,11 +26,10 @@ from askcli.inbox import store as module
 from askcli.inbox.store import Agent, QueueState, Store
 
 from tests.support.calls import call, question
-from tests.support.inbox import tamper
+from tests.support.inbox import Queue, exit_status, labelled, result, tamper
 from tests.support.postgres import PASSWORD, Cluster
 from tests.support.processes import askcli_path, poll
 from tests.support.relay import Relay
-from tests.test_inbox_pty import Queue, exit_status, labelled, result
 
 AGENT = Agent("claude", "s1", "/work/api")
 LIBRARY = call(question("Which library?", "Library", ["date-fns", "Day.js"]))

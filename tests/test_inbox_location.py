@@ -13,9 +13,9 @@ import pytest
 from askcli.errors import InboxError
 from askcli.inbox import location, postgres_store
 
+from tests.support.inbox import COMMANDS, run_command
 from tests.support.postgres import PASSWORD_ROLE, Cluster
 from tests.support.processes import run_askcli
-from tests.test_inbox_safety import COMMANDS, run_command
 
 SECRET = "Zq8x-hunter2"
 

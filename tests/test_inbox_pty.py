@@ -8,89 +8,16 @@ import json
 import os
 import signal
 import subprocess
-from pathlib import Path
-from typing import Any
 
 import pexpect
 import pytest
 
-from askcli.inbox.store import QueueState, Store
+from askcli.inbox.store import QueueState
 
 from tests.support.calls import call, question
+from tests.support.inbox import Queue, exit_status, labelled, result
 from tests.support.processes import askcli_path, poll
-from tests.test_pty import Terminal
-
-
-class Queue:
-    """The inbox file of one test, its askers and its inboxes."""
-
-    def __init__(self, tmp_path: Path, where: str | None = None) -> None:
-        self.tmp = tmp_path
-        self.path = tmp_path / "inbox.db"
-        self.where = where or str(self.path)  # the file, or a PostgreSQL database's URL
-        self.state = tmp_path / "state"
-        self.env = {
-            **os.environ,
-            "ASKCLI_INBOX": self.where,
-            "XDG_STATE_HOME": str(self.state),
-            "NO_COLOR": "1",
-        }
-        self.askers: list[subprocess.Popen[str]] = []
-        self.terminals: list[Terminal] = []
-
-    def store(self) -> Store:
-        return Store(self.where)
-
-    def ask(
-        self,
-        document: dict[str, Any],
-        name: str,
-        cwd: Path | None = None,
-        args: tuple[str, ...] = (),
-    ) -> subprocess.Popen[str]:
-        """Start an asker (in folder ``cwd``, with ``args``, such as ``--to bob``) and wait
-        until its question is queued."""
-        before = len(self.store().questions(states=tuple(QueueState)))
-        source = self.tmp / f"{name}.json"
-        source.write_text(json.dumps(document))
-        proc = subprocess.Popen(
-            [str(askcli_path()), "ask", "--inbox", *args, str(source)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=self.env,
-            cwd=cwd,
-        )
-        self.askers.append(proc)
-        poll(
-            lambda: len(self.store().questions(states=tuple(QueueState))) > before,
-            f"the question of {name} in the queue",
-        )
-        return proc
-
-    def inbox(self, *args: str, name: str = "a", columns: int = 80, **env: str) -> Terminal:
-        where = self.tmp / name
-        where.mkdir(exist_ok=True)
-        term = Terminal(
-            ["inbox", *args],
-            where,
-            columns,
-            ASKCLI_INBOX=self.where,
-            XDG_STATE_HOME=str(self.state),
-            **env,
-        )
-        self.terminals.append(term)
-        return term
-
-    def close(self) -> None:
-        for proc in self.askers:
-            if proc.poll() is None:
-                proc.kill()
-            proc.communicate(timeout=5)
-        for term in self.terminals:
-            if term.child.isalive():
-                term.child.kill(signal.SIGKILL)
-            term.child.close()
+from tests.support.terminals import Terminal
 
 
 def resumes_the_first_s_answer(second: Terminal) -> None:
@@ -110,30 +37,11 @@ def resumes_the_first_s_answer(second: Terminal) -> None:
     second.expect("#1 answered")
 
 
-def result(proc: subprocess.Popen[str]) -> tuple[int, list[Any], str]:
-    out, err = proc.communicate(timeout=10)
-    assert "Traceback" not in err, err
-    return proc.returncode, [json.loads(line) for line in out.splitlines()], err
-
-
-def labelled(text: str, header: str, *labels: str, id: str) -> dict[str, Any]:
-    return call(question(text, header, labels), id=id)
-
-
 def shown_id(term: Terminal) -> int:
     """The id of the question the inbox shows next (``[2 waiting] #N ...``)."""
     term.expect(" waiting] #")
     term.expect(" ")
     return int(term.child.before)
-
-
-def exit_status(term: Terminal) -> int:
-    term.expect_end()
-    term.child.close()
-    status = term.child.exitstatus
-    if status is None:  # killed by a signal
-        return 128 + int(term.child.signalstatus or 0)
-    return int(status)
 
 
 def test_three_askers_answered_out_of_order(queue: Queue) -> None:

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -24,13 +22,10 @@ from askcli.inbox.store import Agent, QueueState, Store
 from tests.support.calls import call, question
 from tests.support.postgres import Cluster
 from tests.support.processes import askcli_path, poll
+from tests.support.teams import Team, _drop_roles, docs_block
 
 psycopg = pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "team-inbox.md"
-ROLES = ("alice", "bob", "ci_agent", "other_agent", "mallory", "ops")
-GROUPS = ("askcli_people", "askcli_agents", "askcli_teams")
-PASSWORD = "a-password-of-their-own"
 AGENT = Agent("claude", "s1", "/work/api")
 REPLY = {"replies": [], "status": 0, "results": []}
 LIBRARY = call(question("Which library?", "Library", ["date-fns", "Day.js"]))
@@ -48,100 +43,8 @@ COMMAND = [
 ]
 
 
-def docs_block() -> str:
-    """The SQL block of docs/team-inbox.md that makes the roles."""
-    text = DOCS.read_text()
-    found = re.search(r"<!-- roles -->\n```sql\n(.*?)```", text, re.S)
-    assert found, "docs/team-inbox.md has no <!-- roles --> sql block"
-    return found.group(1)
-
-
 def ask(text: str) -> object:
     return call(question(text, "Pick", ["Yes", "No"]))
-
-
-def _drop_roles(cluster: Cluster, dbname: str) -> None:
-    with cluster.connect(dbname) as db:
-        for role in (*ROLES, *GROUPS):
-            if db.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone():
-                db.execute(f'DROP OWNED BY "{role}"')
-    with cluster.connect() as db:
-        for role in (*ROLES, *GROUPS):
-            db.execute(f'DROP ROLE IF EXISTS "{role}"')
-
-
-class Team:
-    """One test's database with the docs' roles: a store per role, through ~/.pgpass."""
-
-    def __init__(self, cluster: Cluster, url: str, tmp_path: Path) -> None:
-        self.cluster = cluster
-        self.owner_url = url
-        self.dbname = urlsplit(url).path.lstrip("/")
-        self.tmp = tmp_path
-        self.stores: list[Store] = []
-        owner = Store(url)
-        owner.ids()  # askcli's schema, made by the database's owner
-        owner.close()
-        with cluster.connect(self.dbname) as db:
-            db.execute(docs_block())  # verbatim
-            db.execute("CREATE ROLE other_agent LOGIN IN ROLE askcli_agents")
-            db.execute("CREATE ROLE mallory LOGIN IN ROLE askcli_people")
-            for role in ("alice", "bob", "ci_agent", "other_agent", "mallory"):
-                db.execute(f"ALTER ROLE {role} PASSWORD '{PASSWORD}'")
-        self.pgpass = tmp_path / "pgpass"
-        self.pgpass.write_text(f"127.0.0.1:{cluster.port}:*:*:{PASSWORD}\n")
-        self.pgpass.chmod(0o600)
-
-    def url(self, role: str) -> str:
-        return self.cluster.url(self.dbname, user=role)
-
-    def store(self, role: str) -> Store:
-        opened = Store(self.url(role))
-        self.stores.append(opened)
-        return opened
-
-    def sql(self, text: str) -> None:
-        with self.cluster.connect(self.dbname) as db:
-            db.execute(text)
-
-    def askcli(
-        self, role: str, args: list[str], stdin: str = ""
-    ) -> subprocess.CompletedProcess[str]:
-        env = {
-            **os.environ,
-            "ASKCLI_INBOX": self.url(role),
-            "PGPASSFILE": str(self.pgpass),
-            "HOME": str(self.tmp),
-            "XDG_STATE_HOME": str(self.tmp / "state"),
-            "NO_COLOR": "1",
-        }
-        proc = subprocess.run(
-            [str(askcli_path()), *args],
-            input=stdin,
-            capture_output=True,
-            text=True,
-            env=env,
-            timeout=30,
-            check=False,
-        )
-        assert "Traceback" not in proc.stderr, proc.stderr
-        return proc
-
-    def close(self) -> None:
-        for opened in self.stores:
-            opened.close()
-
-
-@pytest.fixture
-def team(
-    postgres_cluster: Cluster, postgres_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Team]:
-    _drop_roles(postgres_cluster, urlsplit(postgres_url).path.lstrip("/"))
-    made = Team(postgres_cluster, postgres_url, tmp_path)
-    monkeypatch.setenv("PGPASSFILE", str(made.pgpass))
-    yield made
-    made.close()
-    _drop_roles(postgres_cluster, made.dbname)
 
 
 def _answer(store: Store, question_id: int) -> bool:
@@ -407,7 +310,7 @@ def test_asking_a_name_that_is_no_role_is_one_line(team: Team) -> None:
     assert asked.returncode == 2, asked.stderr
     assert len(asked.stderr.splitlines()) == 1
     assert "--to nobody_here: the inbox" in asked.stderr and "has no person or team" in asked.stderr
-    from tests.test_hook import hook_input
+    from tests.support.hook import hook_input
 
     hooked = team.askcli("ci_agent", ["hook", "--to", "nobody_here"], json.dumps(hook_input()))
     assert hooked.returncode == 1 and hooked.stdout == "", hooked.stderr

@@ -29,9 +29,8 @@ from askcli.terminal.rendering import Style
 from askcli.tools.todo_store import TodoStore
 
 from tests.support.calls import call, example, question
-from tests.support.inbox import as_if_asked_by
+from tests.support.inbox import PIN, as_if_asked_by, codex_secret, pin_secret
 from tests.support.processes import askcli_path
-from tests.test_inbox_safety import PIN, codex_secret, pin_secret
 
 ASKER = Agent("claude", "s1", "/work/api")
 SECRET = "hunter2-Zq8xV-secret"
@@ -393,7 +392,7 @@ def test_inbox_url_selects_the_inbox(tmp_path: Path) -> None:
 
 
 def test_two_inboxes_a_question_for_bob_reaches_bob_only(tmp_path: Path) -> None:
-    from tests.test_inbox_pty import Queue, exit_status, result
+    from tests.support.inbox import Queue, exit_status, result
 
     queue = Queue(tmp_path)
     try:
@@ -425,7 +424,7 @@ def test_two_inboxes_a_question_for_bob_reaches_bob_only(tmp_path: Path) -> None
 
 
 def test_a_waiting_question_for_bob_is_refused_to_alice_by_name(tmp_path: Path) -> None:
-    from tests.test_inbox_pty import Queue, exit_status
+    from tests.support.inbox import Queue, exit_status
 
     queue = Queue(tmp_path)
     try:
@@ -443,7 +442,7 @@ def test_a_waiting_question_for_bob_is_refused_to_alice_by_name(tmp_path: Path) 
 
 
 def test_askcli_hook_to_addresses_its_question(tmp_path: Path) -> None:
-    from tests.test_hook import hook_input
+    from tests.support.hook import hook_input
 
     stdin = json.dumps(hook_input())
     out = run(["hook", "--to", "bob", "--timeout", "0.2"], tmp_path, stdin)
@@ -453,7 +452,7 @@ def test_askcli_hook_to_addresses_its_question(tmp_path: Path) -> None:
 
 
 def test_askcli_acp_to_addresses_its_questions(tmp_path: Path) -> None:
-    from tests.test_acp import SHORT, chunk, inbox_env, setup
+    from tests.support.acp import SHORT, chunk, inbox_env, setup
 
     agent, _ = setup(tmp_path, [[SHORT, chunk("after")]])
     args = ["acp", "--inbox", "--to", "ops", "--timeout", "0.5", "--prompt", "go", "--"]

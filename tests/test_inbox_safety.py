@@ -30,13 +30,21 @@ from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style, display_width
 from askcli.wire.documents import Document
 
-from tests.support.calls import call, example, question
-from tests.support.inbox import another_asker
+from tests.support.calls import call, question
+from tests.support.inbox import (
+    COMMANDS,
+    LIBRARY,
+    PIN,
+    Queue,
+    another_asker,
+    codex_secret,
+    exit_status,
+    form_secret,
+    pin_secret,
+    run_command,
+)
 from tests.support.processes import askcli_path, poll
-from tests.test_hook import hook_input
-from tests.test_inbox_pty import Queue, exit_status
 
-LIBRARY = example("library.json")
 AGENT = Agent("ask", "s1", "/tmp/work")
 SECRET = "hunter2-Zq8xV-secret"
 
@@ -64,32 +72,6 @@ def foreign_db(path: Path, *, wal: bool = False) -> None:
 
 
 # -- every command that opens the inbox --------------------------------------------------
-
-COMMANDS: list[tuple[list[str], str, int]] = [
-    (["ask", "--inbox", "-"], json.dumps(LIBRARY) + "\n", 2),
-    (["inbox"], "", 2),
-    (["inbox", "list"], "", 2),
-    (["inbox", "list", "--json"], "", 2),
-    (["inbox", "answer", "1"], "2\n", 2),
-    (["mcp"], "", 2),
-    (["hook"], json.dumps(hook_input()), 1),  # the hook's "cannot work" (docs/hook.md: 1)
-    (["acp", "--inbox", "--prompt", "go", "--", "/bin/false"], "", 2),  # before the agent
-]
-
-
-def run_command(args: list[str], stdin: str, env: dict[str, str], cwd: Path) -> tuple[int, str]:
-    proc = subprocess.run(
-        [str(askcli_path()), *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "NO_COLOR": "1", **env},
-        cwd=cwd,
-        timeout=30,
-    )
-    assert "Traceback" not in proc.stderr, proc.stderr
-    assert proc.stdout == "", proc.stdout
-    return proc.returncode, proc.stderr.replace("askcli hook: ", "askcli: ")  # the hook's
 
 
 @pytest.mark.parametrize(("args", "stdin", "status"), COMMANDS, ids=lambda v: str(v)[:20])
@@ -324,54 +306,12 @@ def test_a_killed_inbox_gives_its_question_back_within_the_lease(
 # -- a secret answer is erased once delivered (item 11) ----------------------------------
 
 
-def codex_secret() -> dict[str, Any]:
-    asked = {
-        "questions": [
-            {
-                "id": "token",
-                "header": "Token",
-                "question": "Your deploy token?",
-                "isSecret": True,
-                "options": [{"label": "None", "description": "no token"}],
-            }
-        ]
-    }
-    return {
-        "type": "function_call",
-        "id": "fc_1",
-        "call_id": "call_1",
-        "name": "request_user_input",
-        "arguments": json.dumps(asked),
-    }
-
-
-def form_secret(kind: str = "string") -> dict[str, Any]:
-    fields = {"pin": {"type": kind, "title": "Code", "writeOnly": True}}
-    return {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "elicitation/create",
-        "params": {
-            "mode": "form",
-            "message": "The code from your phone",
-            "requestedSchema": {"type": "object", "properties": fields, "required": ["pin"]},
-        },
-    }
-
-
 def on_disk(path: Path) -> bytes:
     return b"".join(
         Path(f"{path}{side}").read_bytes()
         for side in ("", "-wal", "-journal")
         if Path(f"{path}{side}").exists()
     )
-
-
-PIN = "80417263"  # an integer PIN: as secret as a string one
-
-
-def pin_secret() -> dict[str, Any]:
-    return form_secret("integer")
 
 
 @pytest.mark.parametrize(

@@ -28,8 +28,8 @@ from askcli.terminal.rendering import Style, display_width, truncate, wrap_promp
 from askcli.wire.documents import Document
 
 from tests.support.calls import call, question
+from tests.support.inbox import Queue, exit_status, labelled
 from tests.support.processes import askcli_path
-from tests.test_inbox_pty import Queue, exit_status, labelled
 
 LONG_QUESTION = (
     "Which authentication method should the new API gateway use for service-to-service calls?"

@@ -13,7 +13,7 @@ from askcli.terminal.screens import keys_hint
 
 from tests.support.calls import call, question
 from tests.support.paths import EXAMPLES
-from tests.test_pty import Terminal
+from tests.support.terminals import Terminal
 
 LONG = "  (keys: 1-4 choose, ? help, q decline)"
 
@@ -166,7 +166,7 @@ def test_a_piped_session_gets_no_hint(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("columns", [80, 40])
 def test_the_first_message_prompt_of_askcli_acp_says_its_keys(tmp_path: Path, columns: int) -> None:
-    from tests.test_acp import setup
+    from tests.support.acp import setup
 
     update = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "Hi."}}
     agent, _ = setup(tmp_path, [[{"update": update}], [{"update": update}]])

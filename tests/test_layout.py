@@ -14,7 +14,7 @@ from askcli.terminal.rendering import Style, display_width
 from askcli.terminal.screens import option_lines, preview_block, question_block, refusal
 
 from tests.support.calls import call, option, question
-from tests.test_pty import Terminal
+from tests.support.terminals import Terminal
 
 
 def test_a_label_and_description_that_fit_share_a_line() -> None:

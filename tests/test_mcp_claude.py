@@ -17,10 +17,10 @@ import pytest
 
 from askcli.inbox.store import QueueState, Store
 
+from tests.support.calls import COLOR
+from tests.support.claude import Api, needs_claude
+from tests.support.mcp import answer_next
 from tests.support.processes import askcli_path
-from tests.test_claude import Api, needs_claude
-from tests.test_claude import api as api  # the stand-in API, as a fixture
-from tests.test_mcp import COLOR, answer_next
 
 pytestmark = needs_claude
 

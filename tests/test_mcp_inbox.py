@@ -14,8 +14,9 @@ from mcp.shared.exceptions import MCPError
 
 from askcli.inbox.store import QueueState, Store
 
-from tests.test_mcp import ASKED, BLUE, COLOR, connected, run, server_log, text_of
-from tests.test_pty import Terminal
+from tests.support.calls import COLOR
+from tests.support.mcp import ASKED, BLUE, connected, run, server_log, text_of
+from tests.support.terminals import Terminal
 
 PORT = {
     "questions": [

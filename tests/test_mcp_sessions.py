@@ -21,8 +21,8 @@ from mcp.client.streamable_http import streamable_http_client
 from askcli.inbox.store import QueuedQuestion, QueueState, Store
 
 from tests.support.calls import COLOR
+from tests.support.mcp import ASKED, BLUE, answer_next, run, serve_http, text_of
 from tests.support.real_agents import free_port
-from tests.test_mcp import ASKED, BLUE, answer_next, run, serve_http, text_of
 
 TOKEN = "s3cret-token-for-the-test"
 OTHER = {"questions": [{**COLOR, "question": "Which other color?", "header": "Other"}]}
@@ -129,7 +129,7 @@ def poll(what: Any, timeout: float = 10) -> None:
 
 async def given_up(call: Any, server: Server) -> QueuedQuestion:
     """Make ``call``, and give up on it (the client cancels) once its question waits."""
-    from tests.test_mcp import next_question
+    from tests.support.mcp import next_question
 
     async with anyio.create_task_group() as group:
 

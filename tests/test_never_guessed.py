@@ -15,7 +15,7 @@ import pytest
 from askcli.wire.results import REJECT_WITH_WORDS_PREFIX
 
 from tests.support.calls import call, question
-from tests.test_pty import Terminal
+from tests.support.terminals import Terminal
 
 BASH = {"type": "tool_use", "id": "t", "name": "Bash", "input": {"command": "git push --force"}}
 HINT = "! type 1 or 3 (y/n), or n: TEXT"

@@ -89,7 +89,7 @@ def test_a_control_request_is_withdrawn_only_in_the_view_that_answers_it() -> No
 def test_askcli_claude_offers_always_without_changing_the_conversation_it_was_given() -> None:
     from askcli.hosts.claude import ScriptedClaude, host
 
-    from tests.test_claude import INIT_OK, RESULT, can_use_tool
+    from tests.support.claude import INIT_OK, RESULT, can_use_tool
 
     asked = can_use_tool("req_1", "Bash", {"command": "ls"})
     conv = Conversation(reader("1\n"), io.StringIO(), Style())

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.calls import call, option
-from tests.test_pty import Terminal
+from tests.support.terminals import Terminal
 
 LONG = "a description long enough to wrap onto several lines at any width of terminal " * 2
 TALL = call(

@@ -37,9 +37,9 @@ from askcli.wire.documents import Document
 from askcli.wire.envelopes import Output
 from askcli.wire.results import REJECT_MESSAGE, REJECT_WITH_WORDS_PREFIX
 
+from tests.support.calls import Scripted
 from tests.support.processes import run_askcli
-from tests.test_pty import Terminal
-from tests.test_repl import Scripted
+from tests.support.terminals import Terminal
 
 BASH = {
     "type": "tool_use",

@@ -21,9 +21,9 @@ from askcli.runners.fixtures import play
 from askcli.tools.permission import NO_LASTING_RULE, STRAY
 from askcli.wire.results import REJECT_MESSAGE, REJECT_WITH_WORDS_PREFIX
 
-from tests.test_claude import INIT_OK, RESULT, hosted, responses
-from tests.test_hook import hook_input, typed
-from tests.test_pty import Terminal
+from tests.support.claude import INIT_OK, RESULT, hosted, responses
+from tests.support.hook import hook_input, typed
+from tests.support.terminals import Terminal
 
 RULE = {
     "type": "addRules",

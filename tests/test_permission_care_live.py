@@ -21,8 +21,14 @@ import pytest
 
 from askcli.tools.permission import NO_LASTING_RULE
 
-from tests.test_claude import Api, text, use
-from tests.test_wording_live import CURRENT, FOREIGN, current_claude_code  # noqa: F401
+from tests.support.claude import (
+    FOREIGN,
+    Api,
+    current_claude_code,  # noqa: F401 (autouse: Claude Code 2.1.332 or a skip)
+    text,
+    use,
+)
+from tests.support.real_agents import CURRENT
 
 PEERS = Path(__file__).parent / "peers"
 RED_REASON = "\x1b[31mred\x1b[0m reason"

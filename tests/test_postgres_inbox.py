@@ -21,11 +21,9 @@ from askcli.inbox import postgres_store
 from askcli.inbox.store import Agent, QueueState, Store
 
 from tests.support.calls import COLOR, call, question
-from tests.support.inbox import tamper
+from tests.support.inbox import COMMANDS, Queue, exit_status, labelled, result, run_command, tamper
 from tests.support.postgres import PASSWORD, PASSWORD_ROLE, Cluster
 from tests.support.processes import askcli_path, poll
-from tests.test_inbox_pty import Queue, exit_status, labelled, result
-from tests.test_inbox_safety import COMMANDS, run_command
 
 psycopg = pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
 

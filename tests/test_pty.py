@@ -13,11 +13,8 @@ import pytest
 from askcli.wire.results import REJECT_MESSAGE
 
 from tests.support.calls import call, option
-from tests.support.paths import EXAMPLES
+from tests.support.paths import LIBRARY, LOGIN
 from tests.support.terminals import Terminal
-
-LIBRARY = EXAMPLES / "library.json"
-LOGIN = EXAMPLES / "login.json"
 
 
 def test_single_question_at_a_terminal(tmp_path: Path) -> None:

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 
 import pytest
 
-from askcli.errors import AnswerTimeout
 from askcli.lines import TextLineReader
 from askcli.questions.conclusion import Ending
 from askcli.runners.session import answer_document
@@ -20,7 +18,7 @@ from askcli.tools.repl import ask_questions
 from askcli.wire.documents import Document
 from askcli.wire.results import REJECT_MESSAGE
 
-from tests.support.calls import call, question
+from tests.support.calls import Scripted, call, question
 
 TWO = call(
     question("Q1?", "One", ("A", "B")),
@@ -40,35 +38,6 @@ ANSWERED_BEFORE = {
     "clarify-text": ' Answers given before that: "Q1?"="A".',
     "review": ' Answers given before that: "Q1?"="A", "Q2?"="Y".',
 }
-
-
-class Scripted:
-    """A reader that types ``lines`` and then does ``then``: end, time out or Ctrl-C."""
-
-    interactive = False
-
-    def __init__(self, lines: list[str], then: str) -> None:
-        self.lines: Iterator[str] = iter(lines)
-        self.then = then
-        self.pushed: list[str] = []
-
-    def unread(self, text: str) -> None:
-        self.pushed.append(text)
-
-    def discard_typed_ahead(self, *, keep_calls: bool = False) -> bool:
-        return False  # each line is typed when its prompt is on screen
-
-    def readline(self, timeout: float | None = None) -> str | None:
-        if self.pushed:
-            return self.pushed.pop()
-        line = next(self.lines, None)
-        if line is not None:
-            return line
-        if self.then == "timeout":
-            raise AnswerTimeout(timeout or 1)
-        if self.then == "interrupt":
-            raise KeyboardInterrupt
-        return None
 
 
 def conversation(

@@ -21,7 +21,7 @@ import pytest
 from askcli.hosts import doctor, setup
 
 from tests.support.processes import askcli_path, poll, run_askcli
-from tests.test_inbox_roles import Team, team  # noqa: F401 (the fixture)
+from tests.support.teams import Team
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -336,8 +336,7 @@ def test_cli_doctor_names_askcli_inbox(tmp_path: Path) -> None:
 
 
 def test_real_claude_code_runs_the_hooks_setup_wrote(tmp_path: Path) -> None:
-    from tests.test_claude import Api, needs_claude, use
-    from tests.test_hook_claude import COLOR, Headless, answer_in_inbox, turns
+    from tests.support.claude import COLOR, Api, Headless, answer_in_inbox, needs_claude, turns, use
 
     if needs_claude.args[0]:
         pytest.skip(needs_claude.kwargs["reason"])
@@ -364,15 +363,14 @@ def test_real_claude_code_runs_the_hooks_setup_wrote(tmp_path: Path) -> None:
 
 def test_real_claude_code_asks_a_team_on_postgresql_as_setup_wrote(
     tmp_path: Path,
-    team: Team,  # noqa: F811 (the fixture of test_inbox_roles)
+    team: Team,
 ) -> None:
     """setup --inbox-url --to: the real Claude Code's hook queues into PostgreSQL, as the
     agent's role ci_agent, for the team ops; only a member of ops (alice, as her own role)
     is offered it; the answer reaches the model; the log names the role that answered."""
     from askcli.inbox.store import Store
 
-    from tests.test_claude import Api, needs_claude, use
-    from tests.test_hook_claude import COLOR, Headless, turns
+    from tests.support.claude import COLOR, Api, Headless, needs_claude, turns, use
 
     if needs_claude.args[0]:
         pytest.skip(needs_claude.kwargs["reason"])
@@ -416,9 +414,9 @@ def test_real_claude_code_asks_a_team_on_postgresql_as_setup_wrote(
 def test_real_codex_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
     from askcli.inbox.store import Store
 
+    from tests.support.codex import CODEX, PNPM, config, outputs, running
     from tests.support.inbox import answer_queued
     from tests.support.real_agents import free_port
-    from tests.test_mcp_codex import CODEX, PNPM, config, outputs, running
 
     if not CODEX.exists():
         pytest.skip("Codex CLI is not installed (make test installs it with npm)")

@@ -21,36 +21,9 @@ from askcli.terminal.options import RunOptions
 from tests.support.calls import call, question
 from tests.support.paths import EXAMPLES, ROOT
 from tests.support.processes import askcli_path, run_askcli
-from tests.support.terminals import WITHOUT_LINE_EDITING
-from tests.test_pty import Terminal
+from tests.support.terminals import Pty
 
 WIDTHS = [80, 40]
-
-
-class Pty(Terminal):
-    """askcli in a pty of ``columns`` with its stdout on that terminal too (``elsewhere``:
-    in ``self.out``); :meth:`finish` gives everything the terminal showed."""
-
-    def __init__(
-        self,
-        args: list[str],
-        tmp_path: Path,
-        columns: int,
-        *,
-        elsewhere: bool = False,
-        editing: bool = True,
-    ) -> None:
-        program = () if editing else WITHOUT_LINE_EDITING
-        super().__init__(args, tmp_path, columns, stdout_here=not elsewhere, program=program)
-
-    def send(self, text: str) -> None:
-        self.child.send(text)
-
-    def finish(self) -> str:  # type: ignore[override]
-        """Wait for the exit; everything the terminal showed, line ends as ``\\n``."""
-        self.expect_end()
-        self.child.close()
-        return self.log.getvalue().replace("\r\n", "\n")
 
 
 # --- 9(d): the result line starts on its own line ---------------------------------------

@@ -14,9 +14,8 @@ from askcli.escaping import visible
 from askcli.terminal.rendering import terminal_text
 
 from tests.support.calls import call, option, question
-from tests.support.paths import EXAMPLES
-from tests.test_pty import LOGIN, Terminal
-from tests.test_small_truths import Pty
+from tests.support.paths import EXAMPLES, LOGIN
+from tests.support.terminals import Pty, Terminal
 
 WIDTHS = [80, 40]
 

@@ -343,7 +343,7 @@ def test_status_colours_are_styles_the_terminal_gate_lets_through() -> None:
 
 @pytest.mark.parametrize("columns", [80, 40])
 def test_a_second_list_shows_its_changes_at_a_terminal(tmp_path: Path, columns: int) -> None:
-    from tests.test_small_truths import Pty
+    from tests.support.terminals import Pty
 
     calls = tmp_path / "calls.json"
     first = call(todo("Read the code", "in_progress"), todo("Plan the fix"), todo("Fix it"))

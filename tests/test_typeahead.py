@@ -25,9 +25,10 @@ from askcli.terminal.conversation import TYPED_AHEAD, Conversation
 from askcli.terminal.rendering import Style
 
 from tests.support.calls import call, question
+from tests.support.inbox import Queue, exit_status, labelled, result
+from tests.support.paths import LIBRARY
 from tests.support.processes import askcli_path, poll
-from tests.test_inbox_pty import Queue, exit_status, labelled, result
-from tests.test_pty import LIBRARY, Terminal
+from tests.support.terminals import Terminal
 
 ROOT = Path(__file__).resolve().parent.parent
 BASH = ROOT / "examples" / "bash.json"
@@ -260,7 +261,7 @@ def test_record_keeps_only_the_answers_given_at_the_prompt(tmp_path: Path) -> No
 
 
 def test_hook_here_a_question_typed_ahead_is_not_answered(tmp_path: Path) -> None:
-    from tests.test_hook import hook_input, inbox_env
+    from tests.support.hook import hook_input, inbox_env
 
     given = tmp_path / "hook.json"
     given.write_text(json.dumps(hook_input()))
@@ -341,7 +342,7 @@ def test_acp_a_permission_typed_ahead_while_the_agent_works_is_not_approved(
     tmp_path: Path,
 ) -> None:
     pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
-    from tests.test_acp import SHORT, chunk, ended, expect, read_log, spawn, wait_log
+    from tests.support.acp import SHORT, chunk, ended, expect, read_log, spawn, wait_log
 
     child, shown, log = spawn(tmp_path, [[{"sleep": 2}, SHORT, chunk("done")]], "--prompt", "go")
     wait_log(log, "prompt")
@@ -364,8 +365,7 @@ def test_acp_a_permission_typed_ahead_while_the_agent_works_is_not_approved(
 
 
 def claude_releases() -> list[Any]:
-    from tests.test_claude import REAL
-    from tests.test_wording_live import CURRENT
+    from tests.support.real_agents import CURRENT, REAL
 
     return [
         pytest.param(REAL, id="2.1.197"),
@@ -377,7 +377,7 @@ def claude_releases() -> list[Any]:
 def test_claude_a_permission_typed_ahead_while_claude_code_works_is_not_approved(
     tmp_path: Path, claude_bin: Path
 ) -> None:
-    from tests.test_claude import Api, text, use
+    from tests.support.claude import Api, text, use
 
     if not claude_bin.exists():
         pytest.skip(

@@ -14,8 +14,8 @@ from askcli.errors import InvalidCall
 from askcli.runners.fixtures import play
 from askcli.wire.dialects.elicitation import parse
 
+from tests.support.attacks import check_bytes
 from tests.support.processes import run_askcli
-from tests.test_attacks import check_bytes
 
 HTTP = "! not https: what you send on that page can be read on the way"
 BACKSLASH = "! a browser reads the backslash as /: the host is "

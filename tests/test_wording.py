@@ -344,7 +344,7 @@ def test_the_capability_is_named_once() -> None:
 def test_a_recorded_claude_session_keeps_its_wording() -> None:
     from askcli import fixtures
 
-    from tests.test_claude import INIT_OK, RESULT, can_use_tool
+    from tests.support.claude import INIT_OK, RESULT, can_use_tool
 
     asked = can_use_tool("req_1", "AskUserQuestion", {"questions": [COLOR, SIZES]})
     fixture = fixtures.make_claude(

@@ -21,33 +21,16 @@ import pytest
 from askcli.runners.fixtures import play
 from askcli.wire import wording
 
+from tests.support.claude import (
+    FOREIGN,
+    VERSION,
+    Api,
+    current_claude_code,  # noqa: F401 (autouse: Claude Code 2.1.332 or a skip)
+)
 from tests.support.processes import run_askcli
 from tests.support.real_agents import CURRENT
-from tests.test_claude import Api
 
-VERSION = wording.VERSION  # the release the Makefile installs for these tests
-# what the outer environment must not decide for Claude Code (a test run inside a Claude Code
-# session has some of these): which schema it gives the model
-FOREIGN = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
 EXTENDED = {"CLAUDE_CODE_QUESTION_EXTENDED": "1"}
-
-
-@pytest.fixture(scope="module", autouse=True)
-def current_claude_code() -> None:
-    """Skip, saying why, unless CURRENT is Claude Code of the release the texts are taken from."""
-    if not CURRENT.exists():
-        pytest.skip(
-            f"Claude Code {VERSION} is not installed at {CURRENT} "
-            "(make claude-code-current needs npm; or set ASKCLI_CLAUDE_CURRENT_BIN)"
-        )
-    try:
-        shown = subprocess.run(
-            [str(CURRENT), "--version"], capture_output=True, text=True, timeout=30
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError) as e:
-        pytest.skip(f"{CURRENT} --version failed: {e}")
-    if shown.split(" ")[0] != VERSION:
-        pytest.skip(f"{CURRENT} is {shown!r}; these tests pin Claude Code {VERSION}")
 
 
 @dataclass

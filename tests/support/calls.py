@@ -5,8 +5,10 @@ from __future__ import annotations
 import copy
 import io
 import json
+from collections.abc import Iterator
 from typing import Any
 
+from askcli.errors import AnswerTimeout
 from askcli.lines import TextLineReader
 
 from tests.support.paths import EXAMPLES
@@ -94,3 +96,32 @@ def ask_stopped(document: dict[str, Any], lines: str, exc: BaseException) -> tup
         options=RunOptions(timeout=5 if isinstance(exc, AnswerTimeout) else None),
     )
     return answer_document(Document(copy.deepcopy(document)), conv), err.getvalue()
+
+
+class Scripted:
+    """A reader that types ``lines`` and then does ``then``: end, time out or Ctrl-C."""
+
+    interactive = False
+
+    def __init__(self, lines: list[str], then: str) -> None:
+        self.lines: Iterator[str] = iter(lines)
+        self.then = then
+        self.pushed: list[str] = []
+
+    def unread(self, text: str) -> None:
+        self.pushed.append(text)
+
+    def discard_typed_ahead(self, *, keep_calls: bool = False) -> bool:
+        return False  # each line is typed when its prompt is on screen
+
+    def readline(self, timeout: float | None = None) -> str | None:
+        if self.pushed:
+            return self.pushed.pop()
+        line = next(self.lines, None)
+        if line is not None:
+            return line
+        if self.then == "timeout":
+            raise AnswerTimeout(timeout or 1)
+        if self.then == "interrupt":
+            raise KeyboardInterrupt
+        return None

@@ -8,3 +8,9 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 PEERS = ROOT / "tests" / "peers"  # stand-ins run as processes
 CORPUS = ROOT / "tests" / "corpus"  # real calls of Claude Code sessions
+
+
+LIBRARY = EXAMPLES / "library.json"
+
+
+LOGIN = EXAMPLES / "login.json"

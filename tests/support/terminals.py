@@ -298,3 +298,29 @@ def split_words(shown: str, width: int, whole: str) -> list[str]:
                 continue
             found.append(f"{row!r}: {token!r}")
     return found
+
+
+class Pty(Terminal):
+    """askcli in a pty of ``columns`` with its stdout on that terminal too (``elsewhere``:
+    in ``self.out``); :meth:`finish` gives everything the terminal showed."""
+
+    def __init__(
+        self,
+        args: list[str],
+        tmp_path: Path,
+        columns: int,
+        *,
+        elsewhere: bool = False,
+        editing: bool = True,
+    ) -> None:
+        program = () if editing else WITHOUT_LINE_EDITING
+        super().__init__(args, tmp_path, columns, stdout_here=not elsewhere, program=program)
+
+    def send(self, text: str) -> None:
+        self.child.send(text)
+
+    def finish(self) -> str:  # type: ignore[override]
+        """Wait for the exit; everything the terminal showed, line ends as ``\\n``."""
+        self.expect_end()
+        self.child.close()
+        return self.log.getvalue().replace("\r\n", "\n")
