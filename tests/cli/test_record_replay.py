@@ -9,7 +9,7 @@ from pathlib import Path
 from askcli import fixtures
 
 from tests.support.calls import call
-from tests.support.paths import EXAMPLES
+from tests.support.paths import EXAMPLES, ROOT
 from tests.support.processes import askcli_path, run_askcli
 
 
@@ -79,7 +79,7 @@ def test_replay_needs_fixtures(tmp_path: Path) -> None:
 
 
 def test_the_project_fixtures_replay_through_the_cli() -> None:
-    root = Path(__file__).resolve().parent.parent / "fixtures"
+    root = ROOT / "fixtures"
     replay = askcli("replay", str(root))
     assert replay.returncode == 0, replay.stdout
     assert replay.stdout.count("ok      ") == len(list(root.glob("*.json")))

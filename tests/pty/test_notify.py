@@ -1,109 +1,31 @@
-"""Issue 11 items 6 and 8 in a real terminal (a pty), at 80 and at 40 columns: a hang-up or
-SIGTERM is no answer (not a refusal), and a waiting question calls the person once per call
-(``--notify``), with askcli's own fixed bytes only."""
+"""A waiting question calls the person once per call (``--notify``), with askcli's own fixed
+bytes only, in a real terminal (a pty) at 80 and at 40 columns (issue 11, item 8)."""
 
 from __future__ import annotations
 
 import json
-import os
-import shlex
-import signal
 from pathlib import Path
-from typing import Any
 
-import pexpect
 import pytest
 
 from askcli.terminal import notify
 
 from tests.support.calls import call, question
-from tests.support.paths import EXAMPLES
-from tests.support.processes import askcli_path, poll, run_askcli
+from tests.support.paths import EXAMPLES, PEERS
+from tests.support.processes import poll, run_askcli
+from tests.support.raw_terminal import Terminal
 
 LOGIN = EXAMPLES / "login.json"
 BASH = EXAMPLES / "bash.json"
 TODO = EXAMPLES / "todo.json"
-FAKE = Path(__file__).parent / "peers" / "fake-claude"
+FAKE = PEERS / "fake-claude"
 Q1 = "Which authentication method should the login use?"
 # the exact bytes each mode writes (written out here, not taken from askcli)
 BEL = b"\x07"
 OSC9 = b"\x1b]9;askcli: a question is waiting\x07"
 OSC777 = b"\x1b]777;notify;askcli;a question is waiting\x07"
 SEQUENCES = {"bell": BEL, "osc9": OSC9, "osc777": OSC777}
-# what the terminal around the tests may say about itself; each test says it alone
-TERMINAL_VARS = [
-    "TERM_PROGRAM",
-    "LC_TERMINAL",
-    "ITERM_SESSION_ID",
-    "WEZTERM_PANE",
-    "GHOSTTY_RESOURCES_DIR",
-    "KITTY_WINDOW_ID",
-    "TMUX",
-    "STY",
-    "ASKCLI_NOTIFY",
-    "NO_COLOR",
-]
 COLUMNS = pytest.mark.parametrize("columns", [80, 40])
-
-
-class Terminal:
-    """askcli in a pty of ``columns`` columns, stdout to a file; the bytes it showed kept."""
-
-    def __init__(
-        self,
-        args: list[str],
-        tmp_path: Path,
-        columns: int = 80,
-        err: Path | None = None,
-        **env: str,
-    ) -> None:
-        self.out = tmp_path / "stdout.json"
-        command = " ".join(shlex.quote(a) for a in [str(askcli_path()), *args])
-        if err is not None:
-            command += f" 2> {shlex.quote(str(err))}"
-        full_env = {k: v for k, v in os.environ.items() if k not in TERMINAL_VARS}
-        full_env.update(
-            TERM="xterm-256color",
-            COLUMNS=str(columns),
-            NO_COLOR="1",
-            XDG_STATE_HOME=str(tmp_path / "state"),
-        )
-        full_env.update(env)
-        self.child = pexpect.spawn(
-            "/bin/sh",
-            ["-c", f"exec {command} > {shlex.quote(str(self.out))}"],
-            env=full_env,
-            timeout=5,
-            dimensions=(24, columns),
-        )
-        self.shown = b""
-
-    def expect(self, text: str | bytes) -> None:
-        want = text.encode() if isinstance(text, str) else text
-        try:
-            self.child.expect_exact(want)
-        except (pexpect.TIMEOUT, pexpect.EOF):
-            pytest.fail(f"did not see {want!r}; the terminal showed:\n{self.log()}")
-        self.shown += self.child.before + self.child.after
-
-    def log(self) -> str:
-        rest = self.child.before if isinstance(self.child.before, bytes) else b""
-        return repr(self.shown + rest)
-
-    def type(self, line: str) -> None:
-        self.child.sendline(line)
-
-    def finish(self) -> tuple[int, Any]:
-        try:
-            self.child.expect(pexpect.EOF)
-        except pexpect.TIMEOUT:
-            pytest.fail(f"askcli did not exit; the terminal showed:\n{self.log()}")
-        self.shown += self.child.before
-        self.child.close()
-        status = self.child.exitstatus
-        assert status is not None, self.log()
-        lines = [json.loads(line) for line in self.out.read_text().splitlines() if line[:1] == "{"]
-        return status, lines[0] if len(lines) == 1 else lines or None
 
 
 def answer_login(term: Terminal) -> None:
@@ -344,49 +266,6 @@ def test_askcli_claude_rings_once_for_its_question_and_never_at_the_prompt_line(
 
 
 # --- item 6: a hang-up or SIGTERM is no answer ---------------------------------------------
-
-
-@COLUMNS
-@pytest.mark.parametrize("where", ["question", "permission"])
-def test_a_hang_up_is_no_answer_with_the_answers_so_far(
-    where: str, columns: int, tmp_path: Path
-) -> None:
-    source = LOGIN if where == "question" else BASH
-    term = Terminal(["ask", "--notify", "none", str(source)], tmp_path, columns, TERM="dumb")
-    before = ""
-    if where == "question":
-        term.expect("Choose 1-4 [1]: ")
-        term.type("2")
-        term.expect("(e.g. 1,3): ")
-        before = f' Answers given before that: "{Q1}"="Session cookie".'
-    else:
-        term.expect("(y/n)")
-    term.child.close(force=False)  # the terminal goes away: SIGHUP, and reads fail
-    assert term.child.exitstatus == 129
-    reply = json.loads(term.out.read_text())
-    block = reply["content"][0] if "role" in reply else reply
-    assert block["content"] == "No answer from the user (the terminal hung up)." + before
-    assert block["is_error"] is True
-
-
-@COLUMNS
-@pytest.mark.parametrize("where", ["question", "permission"])
-def test_sigterm_is_no_answer_and_ctrl_c_a_decline(
-    where: str, columns: int, tmp_path: Path
-) -> None:
-    source = LOGIN if where == "question" else BASH
-    prompt = "Choose 1-4 [1]: " if where == "question" else "(y/n)"
-    for sig, status, text in [
-        (signal.SIGTERM, 143, "No answer from the user (askcli was stopped)."),
-        (signal.SIGINT, 130, "The user doesn't want to proceed with this tool use."),
-    ]:
-        term = Terminal(["ask", "--output", "sdk", str(source)], tmp_path, columns)
-        term.expect(prompt)
-        term.child.kill(sig)
-        got_status, decision = term.finish()
-        assert got_status == status, term.log()
-        assert decision["behavior"] == "deny" and decision["message"].startswith(text)
-        assert b"Traceback" not in term.shown
 
 
 # --- in process ----------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from askcli.wire.documents import Document
 
 from tests.support.calls import example
 from tests.support.inbox import answer_one, answer_queued, as_if_asked_by, opened_at, tamper
+from tests.support.paths import ROOT
 from tests.support.processes import askcli_path
 
 LIBRARY = example("library.json")
@@ -299,7 +300,7 @@ def test_a_signal_while_waiting_withdraws_the_question(
             str(askcli_path()),
             "ask",
             "--inbox",
-            str(Path(__file__).parent.parent / "examples/library.json"),
+            str(ROOT / "examples/library.json"),
         ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,

@@ -26,11 +26,10 @@ from askcli.terminal.rendering import Style
 
 from tests.support.calls import call, question
 from tests.support.inbox import Queue, exit_status, labelled, result
-from tests.support.paths import LIBRARY
+from tests.support.paths import LIBRARY, ROOT
 from tests.support.processes import askcli_path, poll
 from tests.support.terminals import Terminal
 
-ROOT = Path(__file__).resolve().parent.parent
 BASH = ROOT / "examples" / "bash.json"
 
 

@@ -10,9 +10,9 @@ from types import ModuleType
 
 import pytest
 
+from tests.support.paths import ROOT
 from tests.support.processes import run_askcli
 
-ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")

@@ -14,12 +14,12 @@ from typing import Any
 import pexpect
 import pytest
 
-from tests.support.paths import EXAMPLES
+from tests.support.paths import EXAMPLES, PEERS
 from tests.support.processes import askcli_path, exit_env, poll
 from tests.support.sshd import Sshd, remote
 
 LIBRARY = EXAMPLES / "library.json"
-FORWARD_HUP = Path(__file__).parent / "peers" / "forward_hup.py"
+FORWARD_HUP = PEERS / "forward_hup.py"
 HUNG_UP = "No answer from the user (the terminal hung up)."
 
 # how the remote session's leader treats SIGHUP: it passes it on to askcli (as bash does to

@@ -3,13 +3,13 @@ stay the names recorded fixtures and the wire use, through any Link (a replayed 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from askcli.hosts.acp import EventKind, Link, ScriptedAgent
 from askcli.hosts.acp.events import KINDS, METHODS, Event, wire_answer
 from askcli.hosts.acp.recording import AcpRecorder
 
-PACKAGE = Path(__file__).parent.parent / "askcli" / "hosts" / "acp"
+from tests.support.paths import ROOT
+
+PACKAGE = ROOT / "askcli" / "hosts" / "acp"
 
 
 def test_event_kinds_keep_their_names() -> None:

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "askcli"
+from tests.support.paths import ROOT
+
+PACKAGE = ROOT / "askcli"
 
 # The one order, bottom first. A name stands for that module and, but for the root package
 # ``askcli`` (its __init__: the Python API), everything under it.

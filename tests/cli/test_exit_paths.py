@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-from tests.support.paths import EXAMPLES
+from tests.support.paths import EXAMPLES, PEERS, ROOT
 from tests.support.processes import UNWRITABLE, askcli_path, exit_env, handles, poll, unwritable
 
 LIBRARY = str(EXAMPLES / "library.json")
-FAKE_CLAUDE = str(Path(__file__).parent / "peers" / "fake-claude")
-ACP_AGENT = str(Path(__file__).parent / "peers" / "acp_agent.py")
-FIXTURE = str(Path(__file__).resolve().parent.parent / "fixtures" / "back-skip-and-reopen.json")
+FAKE_CLAUDE = str(PEERS / "fake-claude")
+ACP_AGENT = str(PEERS / "acp_agent.py")
+FIXTURE = str(ROOT / "fixtures" / "back-skip-and-reopen.json")
 HOOK = {
     "hook_event_name": "PreToolUse",
     "tool_name": "Read",  # not a tool the hook serves: no output, status 0

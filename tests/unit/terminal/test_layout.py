@@ -14,6 +14,7 @@ from askcli.terminal.rendering import Style, display_width
 from askcli.terminal.screens import option_lines, preview_block, question_block, refusal
 
 from tests.support.calls import call, option, question
+from tests.support.paths import CORPUS
 from tests.support.terminals import Terminal
 
 
@@ -168,7 +169,6 @@ def test_the_permission_prompt_leaves_room_to_type(tmp_path: Path, columns: str)
     assert reply["behavior"] == "allow"
 
 
-CORPUS = Path(__file__).parent / "corpus"
 # the real calls whose first question is taller than a 24-line terminal at 40 columns
 TALL_AT_40 = ["aq-16", "aq-17", "aq-22", "aq-23", "aq-26", "aq-39", "aq-42", "aq-46", "aq-53"]
 

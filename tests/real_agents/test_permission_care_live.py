@@ -28,9 +28,9 @@ from tests.support.claude import (
     text,
     use,
 )
+from tests.support.paths import PEERS
 from tests.support.real_agents import CURRENT
 
-PEERS = Path(__file__).parent / "peers"
 RED_REASON = "\x1b[31mred\x1b[0m reason"
 
 

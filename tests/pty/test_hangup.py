@@ -19,7 +19,7 @@ import pytest
 
 from askcli.inbox.store import QueueState, Store
 
-from tests.support.paths import EXAMPLES
+from tests.support.paths import EXAMPLES, PEERS
 from tests.support.processes import askcli_path, exit_env, handles, poll
 from tests.support.terminals import GoneTerminal
 
@@ -27,8 +27,8 @@ LIBRARY = EXAMPLES / "library.json"
 LOGIN = EXAMPLES / "login.json"
 HUNG_UP = "No answer from the user (the terminal hung up)."
 Q1 = "Which authentication method should the login use?"
-FAKE_CLAUDE = Path(__file__).parent / "peers" / "fake-claude"
-ACP_AGENT = Path(__file__).parent / "peers" / "acp_agent.py"
+FAKE_CLAUDE = PEERS / "fake-claude"
+ACP_AGENT = PEERS / "acp_agent.py"
 
 
 def result_of(out: str) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from askcli.terminal.signals import interrupted_text
 from askcli.wire.results import REJECT_MESSAGE
 
 from tests.support.calls import call, question
-from tests.support.paths import EXAMPLES
+from tests.support.paths import EXAMPLES, PEERS
 from tests.support.processes import askcli_path
 
 LOGIN = EXAMPLES / "login.json"
@@ -294,7 +294,7 @@ def test_a_second_signal_while_the_result_is_written_changes_nothing(tmp_path: P
 
 # --- askcli claude: the open can_use_tool call -------------------------------------------
 
-FAKE = Path(__file__).parent / "peers" / "fake-claude"
+FAKE = PEERS / "fake-claude"
 
 
 @pytest.mark.parametrize(("tool", "prompt"), [("Bash", "Allow?"), ("AskUserQuestion", "Choose 1-")])
