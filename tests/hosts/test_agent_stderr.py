@@ -141,6 +141,7 @@ def session(tmp_path: Path, script: dict[str, Any], columns: int) -> str:
     return shown.getvalue().replace("\r\n", "\n")
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("columns", [80, 40])
 def test_an_agent_that_exits_shows_its_last_stderr_lines(tmp_path: Path, columns: int) -> None:
     lines = [{"stderr": f"warning {n}"} for n in range(1, 12)]
@@ -174,6 +175,7 @@ def test_an_agent_that_exits_shows_its_last_stderr_lines(tmp_path: Path, columns
     assert "\x07" not in shown
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("columns", [80, 40])
 def test_stderr_held_until_the_agent_ends_comes_once_with_its_end(
     tmp_path: Path, columns: int
@@ -210,6 +212,7 @@ CLAUDE = Path(
 )
 
 
+@pytest.mark.pty
 @pytest.mark.skipif(not CLAUDE.exists(), reason="Claude Code is not installed (make claude-code)")
 @pytest.mark.parametrize("columns", [80, 40])
 def test_the_real_claude_code_exiting_early_says_why(tmp_path: Path, columns: int) -> None:

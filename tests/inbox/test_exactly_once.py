@@ -1,5 +1,5 @@
 """Exactly once under a lost acknowledgement (SPEC §7): the server commits a state change and
-the connection drops before the client hears it (tests/pgproxy.py cuts it right there). The
+the connection drops before the client hears it (tests/support/pgproxy.py cuts it right there). The
 client makes the connection again and tries once more; every change is idempotent for the
 one who made it, so the retry learns its own change went through: the asker gets the answer
 it already took (never "taken by another asker", never a deny for an allow), the person is

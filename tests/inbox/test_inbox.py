@@ -179,6 +179,7 @@ def test_the_input_ending_in_a_question_gives_it_back_and_the_journal_keeps_its_
     assert not journal.exists()  # finished: nothing left to resume
 
 
+@pytest.mark.process
 def test_an_asker_that_died_before_the_inbox_opened_is_said(queue: Store, tmp_path: Path) -> None:
     queued = queue.submit(call(question("Orphan?")), ASKER)
     dead = subprocess.Popen(["true"])
@@ -200,6 +201,7 @@ def _dead_asker(queue: Store, question_id: int, *, pid_reused: bool = False) -> 
     as_if_asked_by(queue, question_id, pid or os.getpid(), "another-boot/1")
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("pid_reused", [False, True])
 def test_inbox_list_and_answer_tidy_a_dead_asker_s_question_first(
     queue: Store, tmp_path: Path, pid_reused: bool
@@ -404,6 +406,7 @@ def test_the_watch_keeps_a_slow_persons_claim(
         seen.stop()
 
 
+@pytest.mark.process
 def test_a_notify_command_that_overstays_is_ended_and_said(tmp_path: Path) -> None:
     problems: list[str] = []
     commands = watch.Commands(f"echo $$ > {tmp_path / 'pid'}; exec sleep 30", problems.append, 0.3)
@@ -416,6 +419,7 @@ def test_a_notify_command_that_overstays_is_ended_and_said(tmp_path: Path) -> No
     commands.close()
 
 
+@pytest.mark.process
 def test_a_notify_command_gets_the_question_as_json(tmp_path: Path) -> None:
     problems: list[str] = []
     told = tmp_path / "told.json"
@@ -434,6 +438,7 @@ def test_a_notify_command_gets_the_question_as_json(tmp_path: Path) -> None:
     assert problems == []
 
 
+@pytest.mark.process
 def test_inbox_list_command_escapes_and_prints_json(tmp_path: Path) -> None:
     path = tmp_path / "inbox.db"
     Store(path).submit(call(question("Red\x1b[31m?")), ASKER)

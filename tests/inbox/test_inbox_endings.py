@@ -99,6 +99,7 @@ def both(
     return here.printed(), inboxed.printed()
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("output", ["answers", "result", "sdk"])
 @pytest.mark.parametrize(
     ("end", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)], ids=["sigterm", "sighup"]
@@ -115,6 +116,7 @@ def test_a_signal_prints_the_same_with_the_inbox_as_without(
         assert set(data["status"].values()) == {"dismissed"}
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("wording", ["claude-code-2.1.88", "claude-code"])
 def test_a_timeout_prints_the_same_with_the_inbox_as_without(
     inbox_where: str, tmp_path: Path, wording: str
@@ -131,6 +133,7 @@ def test_a_timeout_prints_the_same_with_the_inbox_as_without(
     assert {q.state for q in found} == {QueueState.WITHDRAWN}
 
 
+@pytest.mark.process
 def test_a_permission_prompt_stopped_prints_the_same_with_the_inbox_as_without(
     inbox_where: str, tmp_path: Path
 ) -> None:

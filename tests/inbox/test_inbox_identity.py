@@ -11,11 +11,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from askcli.inbox.askers import unix_user
 from askcli.inbox.store import QueueState, Store
 
 from tests.support.calls import call, question
 from tests.support.processes import askcli_path
+
+pytestmark = pytest.mark.process
 
 # an agent: queues a question in the inbox, then runs the command after it as its child
 AGENT = """

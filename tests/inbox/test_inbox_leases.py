@@ -2,7 +2,7 @@
 that its inbox gets back when nobody else took it, an asker out of reach kept for a grace,
 one lock order and deadlocks tried again, ``--timeout`` kept while the server does not
 answer, an answer kept while the server is away, and pids looked at only where they mean
-the same as here. A slow or broken link is a relay on loopback (tests/relay.py)."""
+the same as here. A slow or broken link is a relay on loopback (tests/support/relay.py)."""
 
 from __future__ import annotations
 
@@ -110,6 +110,7 @@ def test_a_returning_inbox_takes_its_lapsed_claim_back_with_its_heartbeat(store:
     assert store.state(asked.id) is QueueState.WAITING
 
 
+@pytest.mark.pty
 def test_an_inbox_stopped_longer_than_its_lease_still_sends_the_typed_answer(
     queue: Queue,
 ) -> None:
@@ -205,6 +206,7 @@ def test_machines_without_proc_never_take_each_other_s_pids(
     assert pg.state(held.id) is QueueState.ANSWERING
 
 
+@pytest.mark.pty
 def test_an_asker_in_another_pid_namespace_is_not_taken_for_dead(queue: Queue) -> None:
     """Same machine, same name, same file, another pid namespace (unshare -p, as bwrap and
     firejail do): its pid means nothing here, so its lease says whether it lives."""

@@ -155,6 +155,7 @@ def test_doctor_never_shows_a_password_libpq_cannot_read(
     assert SECRET not in doctor.stdout + doctor.stderr
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     "url", [url for url, _ in WITH_PASSWORD] + [t.format(port=5432) for t in UNREADABLE]
 )

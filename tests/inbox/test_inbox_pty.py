@@ -19,6 +19,8 @@ from tests.support.inbox import Queue, exit_status, labelled, result
 from tests.support.processes import askcli_path, poll
 from tests.support.terminals import Terminal
 
+pytestmark = pytest.mark.pty
+
 
 def resumes_the_first_s_answer(second: Terminal) -> None:
     """``second`` takes #1 (Which database? and Which port?) with the first answer kept by

@@ -57,6 +57,7 @@ def _answer(store: Store, question_id: int) -> bool:
 # -- the SQL block -------------------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_the_docs_block_is_what_askcli_inbox_roles_prints(tmp_path: Path) -> None:
     proc = subprocess.run(
         [str(askcli_path()), *COMMAND],
@@ -99,6 +100,7 @@ def test_roles_apply_makes_the_schema_and_the_roles_once(
         _drop_roles(postgres_cluster, dbname)
 
 
+@pytest.mark.process
 def test_roles_apply_on_a_file_inbox_is_refused(tmp_path: Path) -> None:
     proc = subprocess.run(
         [str(askcli_path()), *COMMAND, "--apply"],

@@ -3,7 +3,7 @@ addressed to a person or a team is shown only to the inbox that shows their ques
 (``--as``), the first answer wins, and every answer is kept with who decided what, where
 and when (``askcli inbox log``), never a secret. Who answered is the Unix user (SPEC §7:
 never the answerer's own claim), whatever ``--as`` says; on PostgreSQL it is the role
-(tests/test_inbox_roles.py). In process, on the store ``Store(path)`` opens; the commands
+(tests/inbox/test_inbox_roles.py). In process, on the store ``Store(path)`` opens; the commands
 through the installed askcli."""
 
 from __future__ import annotations
@@ -187,6 +187,7 @@ def test_each_answer_keeps_who_decided_what(queue: Store, tmp_path: Path) -> Non
         assert entry.question.finished is not None
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("document", "lines", "secret"),
     [(codex_secret, f"2\n{SECRET}\n", SECRET), (pin_secret, f"{PIN}\ny\n", PIN)],
@@ -206,6 +207,7 @@ def test_a_secret_is_never_in_the_audit_trail(
     assert "a secret answer (not kept)" in printed and secret not in printed
 
 
+@pytest.mark.process
 def test_the_log_prints_each_settled_question_oldest_first(queue: Store, tmp_path: Path) -> None:
     first = queue.submit(example("library.json"), ASKER)
     gone = queue.submit(ask("Deploy now?"), Agent("codex", None, "/work/web", "pid 7"))
@@ -233,6 +235,7 @@ def test_the_log_prints_each_settled_question_oldest_first(queue: Store, tmp_pat
     assert last["finished"].endswith("+00:00") and last["asker_host"] == host
 
 
+@pytest.mark.process
 def test_list_json_says_who_it_is_for_and_who_answered(queue: Store, tmp_path: Path) -> None:
     asked = queue.submit(ask("Which port?"), ASKER, to="bob")
     waiting = queue.submit(ask("Which cache?"), ASKER)
@@ -281,6 +284,7 @@ def run(args: list[str], tmp_path: Path, stdin: str = "", status: int = 0, **env
     return proc.stdout if status == 0 else proc.stderr
 
 
+@pytest.mark.process
 def test_team_commands(tmp_path: Path) -> None:
     assert run(["inbox", "team", "list"], tmp_path) == ""
     run(["inbox", "team", "add", "ops", "carol", "dave"], tmp_path)
@@ -301,6 +305,7 @@ def test_team_commands(tmp_path: Path) -> None:
     assert said == "askcli: NAME: a\\x1bb holds a character that is not printable\n"
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("name", "said"),
     [
@@ -319,6 +324,7 @@ def test_a_name_that_cannot_be_one_is_refused_in_one_line(
     assert run(["inbox", "--as", name], tmp_path, status=2).startswith("askcli: --as: ")
 
 
+@pytest.mark.process
 def test_ask_addresses_its_question_to_askcli_to(tmp_path: Path) -> None:
     document = tmp_path / "q.json"
     document.write_text(json.dumps(ask("Which port?")))
@@ -365,6 +371,7 @@ INBOX_COMMANDS = [
 ]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("args", INBOX_COMMANDS, ids=" ".join)
 def test_inbox_url_with_a_password_is_refused(tmp_path: Path, args: list[str]) -> None:
     url = "postgresql://alice:s3cret-pw@db.example/askcli"
@@ -380,6 +387,7 @@ def test_inbox_url_with_a_password_is_refused(tmp_path: Path, args: list[str]) -
     assert "s3cret" not in said and "holds a password" in said
 
 
+@pytest.mark.process
 def test_inbox_url_selects_the_inbox(tmp_path: Path) -> None:
     other = tmp_path / "other.db"
     Store(other).submit(ask("Which port?"), ASKER, to="bob")
@@ -391,6 +399,7 @@ def test_inbox_url_selects_the_inbox(tmp_path: Path) -> None:
 # -- two people at two real inboxes ------------------------------------------------------
 
 
+@pytest.mark.pty
 def test_two_inboxes_a_question_for_bob_reaches_bob_only(tmp_path: Path) -> None:
     from tests.support.inbox import Queue, exit_status, result
 
@@ -423,6 +432,7 @@ def test_two_inboxes_a_question_for_bob_reaches_bob_only(tmp_path: Path) -> None
         queue.close()
 
 
+@pytest.mark.pty
 def test_a_waiting_question_for_bob_is_refused_to_alice_by_name(tmp_path: Path) -> None:
     from tests.support.inbox import Queue, exit_status
 
@@ -441,6 +451,7 @@ def test_a_waiting_question_for_bob_is_refused_to_alice_by_name(tmp_path: Path) 
         queue.close()
 
 
+@pytest.mark.process
 def test_askcli_hook_to_addresses_its_question(tmp_path: Path) -> None:
     from tests.support.hook import hook_input
 
@@ -451,6 +462,7 @@ def test_askcli_hook_to_addresses_its_question(tmp_path: Path) -> None:
     assert asked.to == "bob" and asked.state is QueueState.WITHDRAWN
 
 
+@pytest.mark.process
 def test_askcli_acp_to_addresses_its_questions(tmp_path: Path) -> None:
     from tests.support.acp import SHORT, chunk, inbox_env, setup
 
@@ -470,11 +482,13 @@ def test_askcli_acp_to_addresses_its_questions(tmp_path: Path) -> None:
     assert found is not None and found.to == "ops"
 
 
+@pytest.mark.process
 def test_an_empty_inbox_url_is_refused(tmp_path: Path) -> None:
     said = run(["inbox", "list", "--inbox-url", ""], tmp_path, status=2)
     assert said == "askcli: --inbox-url: give a postgresql:// URL or a file, not nothing\n"
 
 
+@pytest.mark.process
 def test_the_inbox_group_s_as_is_its_subcommands(queue: Store, tmp_path: Path) -> None:
     asked = queue.submit(ask("Which port?"), ASKER, to="bob")
     asker = subprocess.Popen(["sleep", "60"])  # asked by another process than the tests'

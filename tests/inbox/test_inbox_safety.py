@@ -74,6 +74,7 @@ def foreign_db(path: Path, *, wal: bool = False) -> None:
 # -- every command that opens the inbox --------------------------------------------------
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("args", "stdin", "status"), COMMANDS, ids=lambda v: str(v)[:20])
 def test_an_inbox_others_can_write_is_refused_by_every_command(
     tmp_path: Path, args: list[str], stdin: str, status: int
@@ -90,6 +91,7 @@ def test_an_inbox_others_can_write_is_refused_by_every_command(
     assert digest(path) == before
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("args", "stdin", "status"), COMMANDS, ids=lambda v: str(v)[:20])
 def test_a_url_in_askcli_inbox_is_never_a_path(
     tmp_path: Path, args: list[str], stdin: str, status: int
@@ -119,6 +121,7 @@ def test_any_url_is_refused_without_touching_the_disk(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.process
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a file away needs root")
 def test_an_inbox_of_another_user_is_refused(tmp_path: Path) -> None:
     path = made_inbox(tmp_path)
@@ -163,6 +166,7 @@ def test_a_side_file_others_can_write_is_refused(tmp_path: Path) -> None:
         Store(path).questions()
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("wal", [False, True])
 def test_an_sqlite_file_that_is_no_inbox_is_left_unchanged(tmp_path: Path, wal: bool) -> None:
     path = tmp_path / "notes.db"
@@ -271,6 +275,7 @@ def _listed(queue: Queue) -> list[dict[str, Any]]:
     return [json.loads(line) for line in proc.stdout.splitlines()]
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("kind", [["inbox", "answer", "1"], ["inbox"]], ids=" ".join)
 def test_a_killed_inbox_gives_its_question_back_within_the_lease(
     queue: Queue, kind: list[str]
@@ -386,6 +391,7 @@ def test_each_call_through_a_locked_inbox_gets_no_answer(
     assert len(said) == 2 and "is busy" in said[0]
 
 
+@pytest.mark.process
 def test_ask_inbox_on_a_locked_inbox_prints_the_no_answer_result(tmp_path: Path) -> None:
     lock = _locked(tmp_path / "inbox.db")
     try:
@@ -456,6 +462,7 @@ def test_a_short_line_is_as_it_was() -> None:
     assert screens.line(held, 2, style) == "[2 waiting] #3 Which database?  claude /srv/api"
 
 
+@pytest.mark.pty
 def test_the_withdrew_line_of_a_long_question_fits_the_terminal(queue: Queue) -> None:
     term = queue.inbox()
     term.expect("Waiting for questions")

@@ -244,6 +244,7 @@ def run_list(path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("args", [(), ("--json",), ("--all",), ("--all", "--json")])
 def test_inbox_list_of_an_empty_inbox_says_nothing_waits(
     tmp_path: Path, args: tuple[str, ...]
@@ -269,6 +270,7 @@ def _answer(store: Store, document: dict[str, Any], agent: Agent, *, decline: bo
     return held.id
 
 
+@pytest.mark.process
 def test_inbox_list_all_shows_a_declined_question_as_declined(tmp_path: Path) -> None:
     path = tmp_path / "inbox.db"
     store = Store(path)
@@ -298,6 +300,7 @@ def test_inbox_list_all_shows_a_declined_question_as_declined(tmp_path: Path) ->
 # -- askcli inbox in a terminal of 40 and 80 columns ---------------------------------------
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("columns", [40, 80])
 def test_the_inbox_in_a_terminal_fits_its_width(queue: Queue, columns: int) -> None:
     where = queue.tmp / "home" / "src" / "website-redesign-project" / "services" / "api"

@@ -283,6 +283,7 @@ def own_cluster() -> Iterator[Cluster]:
         cluster.close()
 
 
+@pytest.mark.pty
 def test_a_server_restarted_mid_wait_loses_nothing(own_cluster: Cluster, tmp_path: Path) -> None:
     """An asker waiting and an inbox waiting for questions both outlive a restart of the
     server: the inbox is told of a question asked after it, the asker gets its answer."""
@@ -315,6 +316,7 @@ def test_a_server_restarted_mid_wait_loses_nothing(own_cluster: Cluster, tmp_pat
         queue.close()
 
 
+@pytest.mark.pty
 def test_an_asker_outlasts_a_server_that_is_down_for_a_while(
     own_cluster: Cluster, tmp_path: Path
 ) -> None:
@@ -340,6 +342,7 @@ def test_an_asker_outlasts_a_server_that_is_down_for_a_while(
         queue.close()
 
 
+@pytest.mark.process
 def test_an_operation_gives_up_when_the_server_stays_away(
     own_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -81,6 +81,7 @@ def test_an_answer_not_collected_is_reused_for_a_bounded_time(store: Store) -> N
     assert store.submit(LIBRARY, AGENT, conversation="c1", reuse_for=700).id == first.id
 
 
+@pytest.mark.process
 def test_another_process_never_gets_this_one_s_question(store: Store) -> None:
     """The identical call from another process, even in the same conversation, is a
     question of its own; a ticket or an id of this one gives it nothing."""
@@ -134,6 +135,7 @@ def test_a_withdrawn_question_takes_no_answer(store: Store) -> None:
     assert store.get(asked.id).state is QueueState.WITHDRAWN  # type: ignore[union-attr]
 
 
+@pytest.mark.process
 def test_a_dead_asker_s_question_is_withdrawn(store: Store) -> None:
     code = (
         "import sys; from pathlib import Path; from askcli.inbox.store import Store, Agent;"
@@ -148,6 +150,7 @@ def test_a_dead_asker_s_question_is_withdrawn(store: Store) -> None:
     assert store.get(question_id).state is QueueState.WITHDRAWN  # type: ignore[union-attr]
 
 
+@pytest.mark.process
 def test_a_dead_inbox_s_claim_waits_again(store: Store) -> None:
     asked = store.submit(LIBRARY, AGENT)
     code = (
@@ -174,6 +177,7 @@ def test_a_silent_inbox_loses_its_claim_after_the_lease(
     assert store.get(asked.id).state is QueueState.WAITING  # type: ignore[union-attr]
 
 
+@pytest.mark.process
 def test_two_processes_claiming_share_the_questions_out(store: Store) -> None:
     ids = [store.submit({"n": n, **LIBRARY}, AGENT).id for n in range(40)]
     code = (
@@ -248,6 +252,7 @@ def test_ask_inbox_gives_up_at_its_timeout_and_withdraws(store: Store) -> None:
     assert [q.state for q in store.questions(states=tuple(QueueState))] == [QueueState.WITHDRAWN]
 
 
+@pytest.mark.process
 def test_the_cli_queues_and_prints_the_reply(tmp_path: Path) -> None:
     env = {**os.environ, "ASKCLI_INBOX": str(tmp_path / "inbox.db")}
     proc = subprocess.Popen(
@@ -272,6 +277,7 @@ def test_the_cli_queues_and_prints_the_reply(tmp_path: Path) -> None:
     assert "is waiting in the inbox" in err
 
 
+@pytest.mark.process
 def test_the_cli_says_a_bad_inbox_file_in_one_line(tmp_path: Path) -> None:
     (tmp_path / "dir").mkdir()
     env = {**os.environ, "ASKCLI_INBOX": str(tmp_path / "dir")}
@@ -290,6 +296,7 @@ def test_the_cli_says_a_bad_inbox_file_in_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stderr
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("sig", "status"), [(15, 143), (1, 129), (2, 130)])
 def test_a_signal_while_waiting_withdraws_the_question(
     tmp_path: Path, sig: int, status: int
@@ -322,6 +329,7 @@ def test_a_signal_while_waiting_withdraws_the_question(
     assert "Traceback" not in err
 
 
+@pytest.mark.process
 def test_an_asker_killed_and_not_yet_reaped_counts_as_gone(store: Store) -> None:
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
@@ -340,6 +348,7 @@ def test_an_asker_killed_and_not_yet_reaped_counts_as_gone(store: Store) -> None
         child.wait()
 
 
+@pytest.mark.process
 def test_a_pid_given_to_another_process_is_not_the_asker(store: Store) -> None:
     """The asker died and its pid went to another process: the start time tells them apart."""
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
@@ -462,6 +471,7 @@ def _queued(store: Store, count: int) -> list[QueuedQuestion]:
     raise AssertionError(f"{count} questions never waited in {store.path}")
 
 
+@pytest.mark.process
 def test_two_askers_with_the_same_call_get_a_question_and_an_answer_each(tmp_path: Path) -> None:
     store = Store(tmp_path / "inbox.db")
     first = _asker(tmp_path, tmp_path / "api")
@@ -486,6 +496,7 @@ def test_two_askers_with_the_same_call_get_a_question_and_an_answer_each(tmp_pat
     assert "taken by another asker" not in err_one + err_two
 
 
+@pytest.mark.process
 def test_killing_one_asker_leaves_the_other_s_identical_question(tmp_path: Path) -> None:
     store = Store(tmp_path / "inbox.db")
     first = _asker(tmp_path, tmp_path / "api")
@@ -511,6 +522,7 @@ def test_killing_one_asker_leaves_the_other_s_identical_question(tmp_path: Path)
                     stream.close()
 
 
+@pytest.mark.process
 def test_a_second_store_in_a_process_loses_nothing_the_first_one_writes(
     tmp_path: Path,
 ) -> None:

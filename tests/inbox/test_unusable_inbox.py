@@ -21,6 +21,8 @@ from askcli.inbox.store import Store
 from tests.support.calls import COLOR
 from tests.support.processes import askcli_path
 
+pytestmark = pytest.mark.process
+
 HOOK = {
     "hook_event_name": "PreToolUse",
     "tool_name": "AskUserQuestion",

@@ -50,10 +50,12 @@ def run_ci(
 RUNS = ["lint", "test", "faults"]
 
 
+@pytest.mark.process
 def test_ci_runs_lint_the_tests_and_the_fault_suite(tmp_path: Path) -> None:
     assert run_ci(tmp_path) == (0, RUNS)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("failing", RUNS)
 def test_ci_fails_when_any_fails_and_still_runs_all(tmp_path: Path, failing: str) -> None:
     assert run_ci(tmp_path, failing) == (2, RUNS)
@@ -70,6 +72,7 @@ def _with_nft(tmp_path: Path, tools: tuple[str, ...] = ("nft", "sshd")) -> Path:
     return sbin
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("nft", [False, True])
 def test_ci_installs_nftables_only_without_nft(tmp_path: Path, nft: bool) -> None:
     """No nft on PATH nor in the sbin folder: ``nftables`` joins the apt packages."""
@@ -88,6 +91,7 @@ def test_ci_installs_nftables_only_without_nft(tmp_path: Path, nft: bool) -> Non
         assert apt.read_text().splitlines() == ["update -qq", "install -y -qq nftables"]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("server", [False, True])
 def test_ci_installs_postgresql_only_without_server_binaries(tmp_path: Path, server: bool) -> None:
     """No initdb on PATH nor under the lib folder: ``postgresql`` joins the apt packages."""

@@ -1,5 +1,5 @@
 """Every shell example of README.md and docs/*.md runs as written and prints what the page
-shows (tests/doc_examples.py says how a page marks and shows them)."""
+shows (tests/support/doc_examples.py says how a page marks and shows them)."""
 
 from __future__ import annotations
 
@@ -61,6 +61,7 @@ def test_the_pages_have_runnable_examples() -> None:
     assert {"README.md", "ask.md", "dialects.md"} <= pages, pages
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("example", RUNNABLE, ids=[example.where for example in RUNNABLE])
 def test_example_prints_what_the_page_shows(example: Example, tmp_path: Path) -> None:
     env = folder(tmp_path)

@@ -47,6 +47,7 @@ def test_cli_md_is_every_commands_help_as_generated() -> None:
     )
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("command", [(), ("ask",), ("inbox", "answer"), ("todo", "show")])
 def test_cli_md_holds_what_the_installed_askcli_prints(command: tuple[str, ...]) -> None:
     printed = run_askcli(*command, "--help", env={"COLUMNS": "80"}).stdout
@@ -116,6 +117,7 @@ def test_every_make_target_is_in_the_development_page() -> None:
     assert targets and [t for t in targets if f"`make {t}`" not in page] == []
 
 
+@pytest.mark.process
 def test_the_inbox_example_shows_what_askcli_ask_says(tmp_path: Path) -> None:
     """docs/inbox.md's first example: the notice it shows is the one askcli prints."""
     import os

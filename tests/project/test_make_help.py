@@ -5,7 +5,11 @@ from __future__ import annotations
 import re
 import subprocess
 
+import pytest
+
 from tests.support.paths import ROOT
+
+pytestmark = pytest.mark.process
 
 
 def test_make_help_lists_every_documented_target() -> None:

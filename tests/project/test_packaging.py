@@ -11,6 +11,8 @@ import pytest
 
 from tests.support.paths import ROOT
 
+pytestmark = [pytest.mark.process, pytest.mark.slow]
+
 
 @pytest.fixture(scope="module")
 def wheel_names(tmp_path_factory: pytest.TempPathFactory) -> set[str]:

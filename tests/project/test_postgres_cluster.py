@@ -1,4 +1,5 @@
-"""The tests' throwaway PostgreSQL cluster itself (tests/postgres.py, fixtures in conftest.py)."""
+"""The tests' throwaway PostgreSQL cluster itself (tests/support/postgres.py, fixtures in
+conftest.py)."""
 
 from __future__ import annotations
 
@@ -155,6 +156,7 @@ def wait_until_gone(pid: int, folder: Path, seconds: float = 15) -> None:
     assert not folder.exists(), f"{folder} is still there"
 
 
+@pytest.mark.process
 def test_close_stops_the_server_and_removes_its_folder() -> None:
     try:
         cluster = Cluster()
@@ -183,6 +185,7 @@ os.kill(os.getpid(), signal.SIGKILL)
 """
 
 
+@pytest.mark.process
 def test_a_killed_session_leaves_no_server_behind() -> None:
     """SIGKILL: no atexit, no finalizer; the cluster's watchdog stops the server."""
     proc = subprocess.run(
@@ -236,6 +239,7 @@ def shared_folder() -> Iterator[Path]:
         shutil.rmtree(folder)
 
 
+@pytest.mark.process
 def test_a_failing_initdb_is_quoted_in_the_reason(shared_folder: Path) -> None:
     lines = "".join(f"echo line {n}\n" for n in range(30))
     bindir = fake_bindir(

@@ -137,7 +137,7 @@ def test_a_secret_typed_at_a_terminal_whose_screens_go_to_a_file(tmp_path: Path)
 
 def test_answers_from_dev_tty_over_ssh_are_edited(tmp_path: Path, sshd: Sshd) -> None:
     """The same over ssh: the remote side's /dev/tty is the pty sshd made for ``ssh -tt``
-    (the suite's throwaway sshd on 127.0.0.1, tests/sshd.py)."""
+    (the suite's throwaway sshd on 127.0.0.1, tests/support/sshd.py)."""
     out = tmp_path / "stdout.txt"
     home = tmp_path / "home"
     home.mkdir()

@@ -1,5 +1,5 @@
 """askcli over a real SSH connection that drops (issue 29): ``ssh -tt`` to a throwaway ``sshd``
-on 127.0.0.1 (tests/sshd.py), askcli asking there, the ssh client killed. sshd then closes
+on 127.0.0.1 (tests/support/sshd.py), askcli asking there, the ssh client killed. sshd then closes
 the remote pty: the session hangs up as when a network goes. Whoever gets the SIGHUP there (a
 shell that passes it on, one that keeps it, one that ignores it), askcli's result says the
 terminal hung up and its status is 129."""

@@ -6,7 +6,7 @@ answers "ask" with a coloured reason), ``blocked_path`` (a shell command removin
 outside the working directories) and ``suppress_always_allow_rule`` (any tool of an MCP
 server whose name starts ``claude_ai_``, configured in the user's settings). It sends
 ``default_to_no`` only for asks that need claude.ai, a connector or the auto-mode
-classifier, none of which runs offline: tests/test_permission_care.py covers it with
+classifier, none of which runs offline: tests/unit/tools/test_permission_care.py covers it with
 requests built from 2.1.332's source.
 """
 

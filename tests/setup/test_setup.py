@@ -232,6 +232,7 @@ def env_for(home: Path) -> dict[str, str]:
     return {"HOME": str(home), "XDG_STATE_HOME": str(home / "state"), "ASKCLI_INBOX": ""}
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("agent", ["claude-code", "codex", "gemini", "opencode"])
 def test_cli_dry_run_setup_again_undo(agent: str, tmp_path: Path) -> None:
     env = env_for(tmp_path)
@@ -264,6 +265,7 @@ def test_cli_dry_run_setup_again_undo(agent: str, tmp_path: Path) -> None:
     assert f"{agent}: not set up in {path}" in run_askcli("doctor", env=env).stdout
 
 
+@pytest.mark.process
 def test_cli_dry_run_says_what_it_would_do_for_every_change(tmp_path: Path) -> None:
     env = env_for(tmp_path)
     path = setup.config_path("claude-code", tmp_path)
@@ -295,6 +297,7 @@ def test_cli_dry_run_says_what_it_would_do_for_every_change(tmp_path: Path) -> N
     )
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("agent", ["codex", "gemini"])
 def test_cli_dry_run_of_an_mcp_server_says_would(agent: str, tmp_path: Path) -> None:
     env = env_for(tmp_path)
@@ -307,6 +310,7 @@ def test_cli_dry_run_of_an_mcp_server_says_would(agent: str, tmp_path: Path) -> 
     assert ": would remove " in undo.stderr and "removed" not in undo.stderr
 
 
+@pytest.mark.process
 def test_cli_bad_file_exit_2_one_line(tmp_path: Path) -> None:
     path = setup.config_path("claude-code", tmp_path)
     path.parent.mkdir()
@@ -323,6 +327,7 @@ def test_cli_bad_file_exit_2_one_line(tmp_path: Path) -> None:
     assert f"claude-code: unknown: {path}: not valid JSON at line 3" in doc.stdout
 
 
+@pytest.mark.process
 def test_cli_doctor_names_askcli_inbox(tmp_path: Path) -> None:
     env = {**env_for(tmp_path), "ASKCLI_INBOX": str(tmp_path / "elsewhere.db")}
     (tmp_path / "elsewhere.db").write_text("not a database, but long enough to look at " * 5)
@@ -335,6 +340,7 @@ def test_cli_doctor_names_askcli_inbox(tmp_path: Path) -> None:
 # --- the real Claude Code 2.1.197 picks up the hooks setup wrote
 
 
+@pytest.mark.real_agent
 def test_real_claude_code_runs_the_hooks_setup_wrote(tmp_path: Path) -> None:
     from tests.support.claude import COLOR, Api, Headless, answer_in_inbox, needs_claude, turns, use
 
@@ -411,6 +417,7 @@ def test_real_claude_code_asks_a_team_on_postgresql_as_setup_wrote(
 # --- the real Codex CLI calls askcli mcp as setup wrote it
 
 
+@pytest.mark.real_agent
 def test_real_codex_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
     from askcli.inbox.store import Store
 
@@ -450,6 +457,7 @@ def test_real_codex_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
     assert output["output"][1:] == [{"type": "input_text", "text": PNPM}]
 
 
+@pytest.mark.process
 def test_cli_dry_run_diff_shows_no_raw_control_character(tmp_path: Path) -> None:
     path = setup.config_path("gemini", tmp_path)
     path.parent.mkdir()
@@ -463,6 +471,7 @@ def test_cli_dry_run_diff_shows_no_raw_control_character(tmp_path: Path) -> None
 # --- the real OpenCode calls askcli mcp as setup wrote it
 
 
+@pytest.mark.real_agent
 def test_real_opencode_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
 
     from askcli.inbox.store import Store
@@ -545,6 +554,7 @@ def _run_opencode(work: Path, home: Path, port: int) -> subprocess.CompletedProc
 # --- the real Gemini CLI calls askcli mcp as setup wrote it
 
 
+@pytest.mark.real_agent
 def test_real_gemini_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
     from askcli.inbox.store import QueueState, Store
 
@@ -656,6 +666,7 @@ def test_undo_leaves_an_entry_whose_options_were_edited(tmp_path: Path) -> None:
     assert planned.said == "left mcp.askcli alone: it is not as setup wrote it"
 
 
+@pytest.mark.process
 def test_cli_setup_with_options_and_its_refusals(tmp_path: Path) -> None:
     env = env_for(tmp_path)
     path = setup.config_path("codex", tmp_path)

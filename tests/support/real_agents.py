@@ -29,6 +29,8 @@ ADAPTER = BIN / "claude-agent-acp" / "node_modules" / ".bin" / "claude-agent-acp
 ADAPTER_CURRENT = BIN / "claude-agent-acp-0.101.0" / "node_modules" / ".bin" / "claude-agent-acp"
 CODEX_ACP = BIN / "codex-acp" / "node_modules" / ".bin" / "codex-acp"
 OPENCODE = BIN / "opencode" / "node_modules" / ".bin" / "opencode"
+# a parameter that is a real agent marks its test so (make test-fast leaves them out)
+REAL_AGENT = pytest.mark.real_agent
 
 needs_gemini = pytest.mark.skipif(
     not GEMINI.exists(), reason="Gemini CLI is not installed (make test installs it with npm)"
@@ -43,8 +45,10 @@ needs_adapter_current = pytest.mark.skipif(
 )
 # a test of both claude-agent-acp releases: parametrize("adapter", ADAPTERS)
 ADAPTERS = [
-    pytest.param(ADAPTER, id="claude-agent-acp-0.49.0", marks=needs_adapter),
-    pytest.param(ADAPTER_CURRENT, id="claude-agent-acp-0.101.0", marks=needs_adapter_current),
+    pytest.param(ADAPTER, id="claude-agent-acp-0.49.0", marks=[needs_adapter, REAL_AGENT]),
+    pytest.param(
+        ADAPTER_CURRENT, id="claude-agent-acp-0.101.0", marks=[needs_adapter_current, REAL_AGENT]
+    ),
 ]
 needs_codex_acp = pytest.mark.skipif(
     not CODEX_ACP.exists(), reason="codex-acp is not installed (make test installs it with npm)"
@@ -68,8 +72,8 @@ CURRENT = Path(
     )
 ).absolute()
 RELEASES = [
-    pytest.param(REAL, id="claude-code-2.1.197"),
-    pytest.param(CURRENT, id=f"claude-code-{wording.VERSION}"),
+    pytest.param(REAL, id="claude-code-2.1.197", marks=REAL_AGENT),
+    pytest.param(CURRENT, id=f"claude-code-{wording.VERSION}", marks=REAL_AGENT),
 ]
 
 

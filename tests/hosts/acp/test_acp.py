@@ -123,6 +123,7 @@ URL = {
 }
 
 
+@pytest.mark.process
 def test_a_whole_turn(tmp_path: Path) -> None:
     turn = [
         {"update": PLAN},
@@ -166,6 +167,7 @@ def test_a_whole_turn(tmp_path: Path) -> None:
     assert err.replace("\n", "").count("x") >= len(LONG)  # whole, never shortened
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("answer", "chosen"),
     [
@@ -183,6 +185,7 @@ def test_permission_options_in_the_order_sent(tmp_path: Path, answer: str, chose
     assert r.replies() == [{"outcome": {"optionId": chosen, "outcome": "selected"}}]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("typed", ["maybe", "ok", "sure", "Yes.", "allow", "4", "no, later"])
 def test_permission_answers_running_out_is_cancelled_never_allowed(
     tmp_path: Path, typed: str
@@ -207,6 +210,7 @@ def asking(options: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("answers", "chosen"),
     [
@@ -233,6 +237,7 @@ def test_y_and_n_never_select_an_always_option(
         ) in r.err
 
 
+@pytest.mark.process
 def test_y_selects_allow_once_wherever_it_is(tmp_path: Path) -> None:
     options = [
         {"optionId": "reject_forever", "name": "Never", "kind": "reject_always"},
@@ -245,6 +250,7 @@ def test_y_selects_allow_once_wherever_it_is(tmp_path: Path) -> None:
     assert r.replies() == [{"outcome": {"optionId": "proceed_once", "outcome": "selected"}}]
 
 
+@pytest.mark.process
 def test_content_that_is_not_text_is_named_not_dropped(tmp_path: Path) -> None:
     blocks = [
         {"type": "text", "text": "Here: "},
@@ -266,6 +272,7 @@ def test_content_that_is_not_text_is_named_not_dropped(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.process
 def test_a_failed_tool_call_says_why_on_lines_of_its_own(tmp_path: Path) -> None:
     why = "\n".join(f"line {n}" for n in range(1, 26))
     failed = tool("failed")
@@ -285,6 +292,7 @@ def test_a_failed_tool_call_says_why_on_lines_of_its_own(tmp_path: Path) -> None
     assert "\x1b" not in r.err
 
 
+@pytest.mark.process
 def test_askuserquestion_form_is_asked_as_askuserquestion(tmp_path: Path) -> None:
     r = run(tmp_path, [[AUQ]], "2\n", "--prompt", "go")
     assert r.rc == 0, r.err
@@ -293,6 +301,7 @@ def test_askuserquestion_form_is_asked_as_askuserquestion(tmp_path: Path) -> Non
     assert r.replies() == [{"action": "accept", "content": {"question_0": "SQLite"}}]
 
 
+@pytest.mark.process
 def test_askuserquestion_other_is_sent_exactly_as_typed(tmp_path: Path) -> None:
     r = run(tmp_path, [[AUQ]], "3\n  my own, answer \n", "--prompt", "go")
     assert r.rc == 0, r.err
@@ -300,6 +309,7 @@ def test_askuserquestion_other_is_sent_exactly_as_typed(tmp_path: Path) -> None:
     assert r.replies() == [{"action": "accept", "content": content}]
 
 
+@pytest.mark.process
 def test_general_form_and_url(tmp_path: Path) -> None:
     r = run(tmp_path, [[FORM, URL]], "Mona\n\nn\n", "--prompt", "go")
     assert r.rc == 0, r.err
@@ -311,6 +321,7 @@ def test_general_form_and_url(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.process
 def test_url_consent_names_the_host_a_browser_opens(tmp_path: Path) -> None:
     # the SDK hands the URL over already normalised (evil.example/@github.com/)
     evil, idn = copy.deepcopy(URL), copy.deepcopy(URL)
@@ -322,12 +333,14 @@ def test_url_consent_names_the_host_a_browser_opens(tmp_path: Path) -> None:
     assert r.replies() == [{"action": "decline"}, {"action": "decline"}]
 
 
+@pytest.mark.process
 def test_form_input_ending_is_cancel_and_status_3(tmp_path: Path) -> None:
     r = run(tmp_path, [[FORM, chunk("x")]], "", "--prompt", "go")
     assert r.rc == 3, r.err
     assert r.replies()[0] == {"action": "cancel"}
 
 
+@pytest.mark.process
 def test_prompt_loop_and_eof(tmp_path: Path) -> None:
     r = run(tmp_path, [[chunk("one")], [chunk("two")]], "first\n\nsecond\n")
     assert r.rc == 0, r.err
@@ -336,12 +349,14 @@ def test_prompt_loop_and_eof(tmp_path: Path) -> None:
     assert prompts == ["first", "second"]
 
 
+@pytest.mark.process
 def test_a_turn_that_stops_early_is_status_1(tmp_path: Path) -> None:
     r = run(tmp_path, [[chunk("cut"), {"stop": "max_tokens"}]], "", "--prompt", "go")
     assert r.rc == 1
     assert "-- turn ended: max_tokens" in r.err
 
 
+@pytest.mark.process
 def test_the_agent_dying_is_status_1(tmp_path: Path) -> None:
     r = run(tmp_path, [[chunk("bye"), {"exit": 7}]], "", "--prompt", "go")
     assert r.rc == 1
@@ -349,6 +364,7 @@ def test_the_agent_dying_is_status_1(tmp_path: Path) -> None:
     assert "Traceback" not in r.err
 
 
+@pytest.mark.process
 def test_usage(tmp_path: Path) -> None:
     r = run(tmp_path, [], "", "--prompt", "go")
     assert "Traceback" not in r.err
@@ -370,6 +386,7 @@ def test_usage(tmp_path: Path) -> None:
 # --- at a terminal: Ctrl-C, signals ----------------------------------------------------
 
 
+@pytest.mark.pty
 def test_ctrl_c_cancels_the_turn_then_ctrl_d_ends(tmp_path: Path) -> None:
     child, shown, log = spawn(tmp_path, [[chunk("working"), {"wait_cancel": True}], [chunk("2")]])
     expect(child, shown, "> ")
@@ -388,6 +405,7 @@ def test_ctrl_c_cancels_the_turn_then_ctrl_d_ends(tmp_path: Path) -> None:
     assert ended(child, shown) == 0
 
 
+@pytest.mark.pty
 def test_ctrl_c_at_a_permission_prompt_answers_cancelled(tmp_path: Path) -> None:
     child, shown, log = spawn(tmp_path, [[SHORT, {"wait_cancel": True}]], "--prompt", "go")
     expect(child, shown, "Choose 1-3, y = 2, n = 3: ")
@@ -408,6 +426,7 @@ def test_ctrl_c_at_a_permission_prompt_answers_cancelled(tmp_path: Path) -> None
     ]
 
 
+@pytest.mark.pty
 def test_ctrl_c_is_recorded_and_replayed(tmp_path: Path) -> None:
     from askcli import fixtures
 
@@ -449,6 +468,7 @@ def test_ctrl_c_is_recorded_and_replayed(tmp_path: Path) -> None:
     assert requests.count("session/cancel") == 2
 
 
+@pytest.mark.pty
 def test_ctrl_c_at_the_prompt_is_recorded_and_replayed(tmp_path: Path) -> None:
     from askcli import fixtures
 
@@ -468,6 +488,7 @@ def test_ctrl_c_at_the_prompt_is_recorded_and_replayed(tmp_path: Path) -> None:
     assert actual == expected
 
 
+@pytest.mark.pty
 def test_second_ctrl_c_ends_and_the_agent_is_ended(tmp_path: Path) -> None:
     child, shown, log = spawn(tmp_path, [[{"wait_cancel": True}, {"sleep": 30}]], "--prompt", "go")
     wait_log(log, "prompt")
@@ -479,6 +500,7 @@ def test_second_ctrl_c_ends_and_the_agent_is_ended(tmp_path: Path) -> None:
     assert ended(child, shown) == 130
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize(("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_signals_end_the_session_and_the_agent(tmp_path: Path, sig: int, status: int) -> None:
     pidfile = tmp_path / "agent.pid"
@@ -527,6 +549,7 @@ def record(tmp_path: Path, turns: list[list[dict[str, Any]]], answers: str, *arg
     return r, fixtures.load(tmp_path / "f.json")
 
 
+@pytest.mark.process
 def test_record_keeps_the_session_and_replay_gives_it_again(tmp_path: Path) -> None:
     from askcli import fixtures
 
@@ -555,6 +578,7 @@ def test_record_keeps_the_session_and_replay_gives_it_again(tmp_path: Path) -> N
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@pytest.mark.process
 def test_replay_finds_a_changed_answer(tmp_path: Path) -> None:
     from askcli import fixtures
 
@@ -567,6 +591,7 @@ def test_replay_finds_a_changed_answer(tmp_path: Path) -> None:
     assert any(line.startswith("+") and '"optionId":"cancel"' in line for line in lines)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("turns", "answers", "status"),
     [
@@ -587,6 +612,7 @@ def test_record_and_replay_the_other_endings(
     assert actual == expected
 
 
+@pytest.mark.process
 def test_replay_refuses_a_broken_acp_fixture(tmp_path: Path) -> None:
     from askcli import fixtures
     from askcli.errors import BadFixture
@@ -632,6 +658,7 @@ def answer_in_inbox(tmp_path: Path, number: int, typed: str) -> subprocess.Compl
     )
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("steps", "typed", "replies"),
     [
@@ -677,6 +704,7 @@ def test_inbox_answers_come_back_into_the_session(
         assert "Your name?" in shown[1]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("typed", "outcome"),
     [
@@ -708,6 +736,7 @@ def test_inbox_without_once_options_asks_for_an_option_by_number(
     assert "Yes" not in shown
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
 def test_ctrl_c_withdraws_the_question_in_the_inbox(tmp_path: Path, how: str) -> None:
     from askcli.inbox.store import QueueState, Store
@@ -745,12 +774,14 @@ def test_ctrl_c_withdraws_the_question_in_the_inbox(tmp_path: Path, how: str) ->
     assert {"reply": cancelled} in read_log(log)
 
 
+@pytest.mark.process
 def test_inbox_and_record_together_are_refused(tmp_path: Path) -> None:
     r = run(tmp_path, [], "", "--inbox", "--record", str(tmp_path / "f.json"), "--prompt", "go")
     assert r.rc == 2
     assert "cannot be used with --inbox" in r.err
 
 
+@pytest.mark.process
 def test_inbox_timeout_withdraws_and_answers_cancelled(tmp_path: Path) -> None:
     from askcli.inbox.store import QueueState, Store
 

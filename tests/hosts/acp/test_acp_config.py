@@ -18,6 +18,8 @@ from tests.support.processes import askcli_path
 
 pytest.importorskip("acp", reason="the ACP SDK is not installed (pip install 'askcli[acp]')")
 
+pytestmark = pytest.mark.process
+
 OPTIONS: list[dict[str, Any]] = [
     {
         "id": "mode",

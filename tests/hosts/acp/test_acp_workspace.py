@@ -246,6 +246,7 @@ def terminals(tmp_path: Path) -> tuple[Terminals, list[str]]:
     return Terminals(str(tmp_path), shown.append), shown
 
 
+@pytest.mark.process
 def test_a_command_runs_and_its_output_and_exit_are_kept(tmp_path: Path) -> None:
     async def go() -> tuple[dict[str, Any], dict[str, Any], list[str]]:
         t, shown = terminals(tmp_path)
@@ -269,6 +270,7 @@ def test_a_command_runs_and_its_output_and_exit_are_kept(tmp_path: Path) -> None
     ]
 
 
+@pytest.mark.process
 def test_a_flood_of_output_is_shown_in_part_and_kept_whole(tmp_path: Path) -> None:
     async def go() -> tuple[dict[str, Any], list[str]]:
         t, shown = terminals(tmp_path)
@@ -286,6 +288,7 @@ def test_a_flood_of_output_is_shown_in_part_and_kept_whole(tmp_path: Path) -> No
     ]
 
 
+@pytest.mark.process
 def test_arguments_are_not_a_shell_line_and_env_and_cwd_apply(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
 
@@ -303,6 +306,7 @@ def test_arguments_are_not_a_shell_line_and_env_and_cwd_apply(tmp_path: Path) ->
     assert asyncio.run(go())["output"] == f"$HOME; hi there {tmp_path / 'sub'}\n"
 
 
+@pytest.mark.process
 def test_the_whole_command_is_shown_folder_variables_and_arguments(tmp_path: Path) -> None:
     sub = tmp_path / "my sub"
     sub.mkdir()
@@ -351,6 +355,7 @@ def test_variables_that_change_what_runs_are_refused(tmp_path: Path, name: str) 
     assert not (tmp_path / "ran").exists()
 
 
+@pytest.mark.process
 def test_variables_askcli_has_already_are_no_change(tmp_path: Path) -> None:
     same = [{"name": "PATH", "value": os.environ["PATH"]}, {"name": "TERM_X", "value": "1"}]
 
@@ -373,6 +378,7 @@ def test_a_variable_name_a_shell_could_not_show_is_refused(tmp_path: Path) -> No
         asyncio.run(go())
 
 
+@pytest.mark.process
 def test_a_long_command_is_shown_whole_over_lines(tmp_path: Path) -> None:
     async def go() -> list[str]:
         t, shown = terminals(tmp_path)
@@ -386,6 +392,7 @@ def test_a_long_command_is_shown_whole_over_lines(tmp_path: Path) -> None:
     assert len(shown[0]) - 4 + len(shown[1]) - 4 == len("true " + "x" * 3000 + " end")
 
 
+@pytest.mark.process
 def test_output_limit_keeps_the_end_on_a_character_boundary(tmp_path: Path) -> None:
     async def go() -> dict[str, Any]:
         t, _ = terminals(tmp_path)
@@ -398,6 +405,7 @@ def test_output_limit_keeps_the_end_on_a_character_boundary(tmp_path: Path) -> N
     assert output["output"] == "éé"  # 4 bytes: the 5th would start inside an é
 
 
+@pytest.mark.process
 def test_kill_ends_the_command_and_its_children_release_forgets_it(tmp_path: Path) -> None:
     async def go() -> tuple[dict[str, Any], dict[str, Any]]:
         t, _ = terminals(tmp_path)
@@ -420,6 +428,7 @@ def test_kill_ends_the_command_and_its_children_release_forgets_it(tmp_path: Pat
     assert wait_gone(int((tmp_path / "child").read_text()))
 
 
+@pytest.mark.process
 def test_close_ends_every_terminal(tmp_path: Path) -> None:
     async def go() -> list[int]:
         t, _ = terminals(tmp_path)
@@ -436,6 +445,7 @@ def test_close_ends_every_terminal(tmp_path: Path) -> None:
         assert wait_gone(pid)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -468,6 +478,7 @@ def request(method: str, **params: Any) -> dict[str, Any]:
     return {"request": method, "params": params}
 
 
+@pytest.mark.process
 def test_without_the_flags_files_and_terminals_stay_with_the_agent(tmp_path: Path) -> None:
     turn = [
         request("fs/read_text_file", path=str(tmp_path / "a.txt")),
@@ -482,6 +493,7 @@ def test_without_the_flags_files_and_terminals_stay_with_the_agent(tmp_path: Pat
     assert "refused the agent's fs/read_text_file request (askcli does not offer it)" in r.err
 
 
+@pytest.mark.process
 def test_fs_reads_and_writes_under_the_folder(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("one\ntwo\n")
     turn = [
@@ -565,6 +577,7 @@ def test_a_missing_file_is_not_found_in_acp_s_own_words(tmp_path: Path) -> None:
         asyncio.run(Client(link).read_text_file("s", missing))  # type: ignore[arg-type]
 
 
+@pytest.mark.process
 def test_gemini_cli_is_told_of_a_missing_file_as_empty_text(tmp_path: Path) -> None:
     turn = [
         request("fs/read_text_file", path=str(tmp_path / "new.txt")),
@@ -580,6 +593,7 @@ def test_gemini_cli_is_told_of_a_missing_file_as_empty_text(tmp_path: Path) -> N
     ) in r.err
 
 
+@pytest.mark.process
 def test_terminal_runs_shows_and_reports(tmp_path: Path) -> None:
     turn = [
         request("terminal/create", command="echo", args=["hi", "\x1b[2J"], outputByteLimit=100),
@@ -620,6 +634,7 @@ def test_terminal_runs_shows_and_reports(tmp_path: Path) -> None:
     assert r.out == "ran it\n"
 
 
+@pytest.mark.process
 def test_terminal_env_is_shown_or_refused_to_the_person_and_the_agent(tmp_path: Path) -> None:
     git = [{"name": "GIT_CONFIG_COUNT", "value": "1"}, {"name": "GIT_CONFIG_KEY_0", "value": "x"}]
     turn = [
@@ -642,6 +657,7 @@ def test_terminal_env_is_shown_or_refused_to_the_person_and_the_agent(tmp_path: 
     assert "  $ LANG='' echo hi\n" in r.err
 
 
+@pytest.mark.process
 def test_a_terminal_left_running_is_ended_with_the_session(tmp_path: Path) -> None:
     pidfile = tmp_path / "pid"
     turn = [request("terminal/create", command=f"echo $$ > {pidfile}; exec sleep 60")]
@@ -650,6 +666,7 @@ def test_a_terminal_left_running_is_ended_with_the_session(tmp_path: Path) -> No
     assert wait_gone(int(pidfile.read_text()))
 
 
+@pytest.mark.process
 def test_askcli_killed_ends_the_agent_and_its_terminals(tmp_path: Path) -> None:
     import subprocess
 
@@ -687,6 +704,7 @@ def test_askcli_killed_ends_the_agent_and_its_terminals(tmp_path: Path) -> None:
     assert wait_gone(int(shell.read_text()))
 
 
+@pytest.mark.process
 def test_fs_session_records_and_replays(tmp_path: Path) -> None:
     from askcli import fixtures
 
@@ -708,6 +726,7 @@ def test_fs_session_records_and_replays(tmp_path: Path) -> None:
     assert "  | hi\n" in actual.stderr
 
 
+@pytest.mark.process
 def test_thoughts_only_with_the_flag(tmp_path: Path) -> None:
     thought = {
         "update": {
@@ -725,6 +744,7 @@ def test_thoughts_only_with_the_flag(tmp_path: Path) -> None:
     assert "Agent: First.Answer.\n" in hidden.err
 
 
+@pytest.mark.process
 def test_timeout_answers_a_permission_cancelled(tmp_path: Path) -> None:
     import subprocess
 
@@ -752,6 +772,7 @@ def test_timeout_answers_a_permission_cancelled(tmp_path: Path) -> None:
     assert replies == [{"outcome": {"outcome": "cancelled"}}]
 
 
+@pytest.mark.pty
 def test_timeout_is_not_for_the_prompt(tmp_path: Path) -> None:
     import pexpect
 
@@ -794,6 +815,7 @@ def run_with_modes(tmp_path: Path, turns: list[Any], *args: str) -> Any:
     return run(tmp_path, turns, "", *args, script={"modes": MODES})
 
 
+@pytest.mark.process
 def test_mode_switches_the_new_session_and_changes_are_shown(tmp_path: Path) -> None:
     back = {"update": {"sessionUpdate": "current_mode_update", "currentModeId": "default"}}
     r = run_with_modes(tmp_path, [[chunk("planned"), back]], "--mode", "plan", "--prompt", "go")
@@ -805,6 +827,7 @@ def test_mode_switches_the_new_session_and_changes_are_shown(tmp_path: Path) -> 
     )
 
 
+@pytest.mark.process
 def test_mode_already_current_is_not_set_again(tmp_path: Path) -> None:
     r = run_with_modes(tmp_path, [[chunk("hi")]], "--mode", "default", "--prompt", "go")
     assert r.rc == 0, r.err
@@ -812,6 +835,7 @@ def test_mode_already_current_is_not_set_again(tmp_path: Path) -> None:
     assert "(mode:" not in r.err
 
 
+@pytest.mark.process
 def test_a_mode_the_agent_does_not_offer_is_refused(tmp_path: Path) -> None:
     r = run_with_modes(tmp_path, [[chunk("hi")]], "--mode", "yolo\x1b", "--prompt", "go")
     assert r.rc == 2, r.err
@@ -823,6 +847,7 @@ def test_a_mode_the_agent_does_not_offer_is_refused(tmp_path: Path) -> None:
     assert "\x1b" not in r.err
 
 
+@pytest.mark.process
 def test_signal_names_of_an_ended_terminal(tmp_path: Path) -> None:
     async def go() -> dict[str, Any]:
         t, _ = terminals(tmp_path)

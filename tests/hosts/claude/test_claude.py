@@ -232,6 +232,7 @@ def run_askcli(*args: str, input: str = "", env: dict[str, str] | None = None) -
     return processes.run_askcli("claude", *args, input=input, env=env, timeout=30)
 
 
+@pytest.mark.process
 def test_a_missing_claude_says_how_to_install_it() -> None:
     proc = run_askcli("--claude-bin", "/nonexistent/claude", "hi")
     assert proc.returncode == 2
@@ -246,6 +247,7 @@ def test_a_missing_claude_says_how_to_install_it() -> None:
     assert on_path.returncode == 2 and "Claude Code was not found" in on_path.stderr
 
 
+@pytest.mark.process
 def test_prompts_through_a_stand_in_and_extra_arguments(tmp_path: Path) -> None:
     args = tmp_path / "args.json"
     env = {"FAKE_CLAUDE_MODE": "echo", "FAKE_CLAUDE_ARGS": str(args)}
@@ -260,6 +262,7 @@ def test_prompts_through_a_stand_in_and_extra_arguments(tmp_path: Path) -> None:
     assert json.loads(args.read_text()) == [*CLAUDE_ARGV, "--verbose"]
 
 
+@pytest.mark.process
 def test_claude_code_dying_is_a_clear_error() -> None:
     proc = run_askcli("--claude-bin", str(FAKE), "go", env={"FAKE_CLAUDE_MODE": "die"})
     assert proc.returncode == 1
@@ -274,6 +277,7 @@ def _wait_for(path: Path) -> int:
     raise AssertionError("the stand-in did not start")
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("how", ["sigterm", "sigkill", "ctrl-c-twice"])
 def test_no_orphaned_claude_code(how: str, tmp_path: Path) -> None:
     pidfile = tmp_path / "pid"
@@ -589,6 +593,7 @@ def test_same_terminal_compares_the_devices(tmp_path: Path) -> None:
             os.close(fd)
 
 
+@pytest.mark.pty
 def test_dev_tty_is_the_same_terminal_as_the_controlling_one() -> None:
     """``askcli claude > /dev/tty``: /dev/tty has a device number of its own, yet it is the
     terminal stderr writes to (a process whose controlling terminal is a pty checks)."""

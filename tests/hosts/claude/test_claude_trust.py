@@ -122,6 +122,7 @@ OPTION_LIKE = [
 ]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("word", OPTION_LIKE)
 def test_a_prompt_that_looks_like_an_option_is_a_usage_error(word: str, tmp_path: Path) -> None:
     args = tmp_path / "args.json"
@@ -134,6 +135,7 @@ def test_a_prompt_that_looks_like_an_option_is_a_usage_error(word: str, tmp_path
         assert not args.exists(), "Claude Code was started"
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("word", OPTION_LIKE)
 def test_a_prompt_beginning_with_a_dash_goes_as_a_message(word: str, tmp_path: Path) -> None:
     args = tmp_path / "args.json"
@@ -145,6 +147,7 @@ def test_a_prompt_beginning_with_a_dash_goes_as_a_message(word: str, tmp_path: P
     assert json.loads(args.read_text()) == CLAUDE_ARGV
 
 
+@pytest.mark.process
 def test_prompt_words_are_joined_and_only_words_after_the_dashes_reach_claude_code(
     tmp_path: Path,
 ) -> None:
@@ -297,6 +300,7 @@ def test_result_text_is_escaped_on_stdout_always() -> None:
     assert out == "done\\x1b]52;c;ZXZpbA==\\x07 \\x1b]0;title\\x07\\x1b[2J\ttab\nnext\n"
 
 
+@pytest.mark.process
 def test_the_installed_binary_writes_no_raw_control_from_claude_code(tmp_path: Path) -> None:
     lines = tmp_path / "lines"
     with lines.open("wb") as f:
@@ -383,6 +387,7 @@ PROMPTS = {
 }
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("where", PROMPTS)
 @pytest.mark.parametrize(("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 def test_a_signal_at_a_prompt_denies_the_call_and_ends_the_session(
@@ -400,6 +405,7 @@ def test_a_signal_at_a_prompt_denies_the_call_and_ends_the_session(
     assert _gone(pid), "Claude Code outlived askcli"
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize(
     ("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)]
 )
@@ -415,6 +421,7 @@ def test_a_signal_at_the_prompt_line_ends_with_its_status(
     assert run.end() == status
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize(("then", "status"), [("ctrl-c", 130), ("sigterm", 143)])
 def test_ctrl_c_interrupts_a_turn_and_a_second_signal_ends(
     then: str, status: int, tmp_path: Path
@@ -432,6 +439,7 @@ def test_ctrl_c_interrupts_a_turn_and_a_second_signal_ends(
     assert _gone(pid)
 
 
+@pytest.mark.pty
 def test_ctrl_c_at_a_permission_prompt_denies_and_interrupts_the_turn(tmp_path: Path) -> None:
     run = Session(tmp_path, "ask")
     run.expect("> ")
@@ -573,6 +581,7 @@ def test_parse_line(data: bytes, expected: Any) -> None:
         assert parsed == expected
 
 
+@pytest.mark.process
 def test_malformed_lines_through_the_installed_binary(tmp_path: Path) -> None:
     lines = tmp_path / "lines"
     lines.write_bytes(
@@ -674,6 +683,7 @@ def test_fuzz_mutated_recorded_lines_always_give_a_status(data: st.DataObject) -
 # --- 11. Claude Code's process group ------------------------------------------------------
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("how", ["done", "died", "sigterm", "ctrl-c-twice", "no-answer"])
 def test_claude_codes_children_are_ended_with_it(how: str, tmp_path: Path) -> None:
     childpid = tmp_path / "childpid"
@@ -710,6 +720,7 @@ def test_the_input_ending_at_a_prompt_is_no_answer(tool: str) -> None:
     assert decision["message"].startswith("No answer from the user (the input ended).")
 
 
+@pytest.mark.process
 def test_the_input_ending_at_a_prompt_through_the_installed_binary(tmp_path: Path) -> None:
     log = tmp_path / "log"
     proc = run_fake("go", modes="ask", FAKE_CLAUDE_LOG=str(log))
@@ -719,6 +730,7 @@ def test_the_input_ending_at_a_prompt_through_the_installed_binary(tmp_path: Pat
     assert answer["behavior"] == "deny" and "No answer from the user" in answer["message"]
 
 
+@pytest.mark.process
 def test_a_killed_claude_code_is_named_by_its_signal() -> None:
     proc = run_fake("go", modes="kill")
     assert proc.returncode == 1
@@ -735,6 +747,7 @@ def test_a_killed_claude_code_is_named_by_its_signal() -> None:
 # --- 25. closed and full standard streams -------------------------------------------------
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("redirect", "status", "stdout", "message"),
     [
@@ -775,6 +788,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, proc.returncode, f
 """
 
 
+@pytest.mark.process
 def test_a_70_mb_line_is_skipped_in_bounded_memory() -> None:
     proc = subprocess.run(
         [

@@ -12,6 +12,7 @@ from tests.support.claude import FAKE
 from tests.support.terminals import Terminal
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize(
     ("tool", "asked", "what"),
     [

@@ -322,6 +322,7 @@ def test_a_loop_in_the_process_tree_ends(tmp_path: Path) -> None:
     assert hooks.ancestor_terminal(30, proc) is None
 
 
+@pytest.mark.process
 @pytest.mark.skipif(shutil.which("ps") is None, reason="no ps here")
 def test_without_proc_ps_is_asked() -> None:
     parent, _ = hooks._ps(os.getpid())
@@ -368,12 +369,14 @@ def run_hook(tmp_path: Path, data: dict | str, *args: str) -> subprocess.Complet
     return run_askcli("hook", *args, input=text, env=inbox_env(tmp_path))
 
 
+@pytest.mark.process
 def test_command_lets_other_events_pass_silently(tmp_path: Path) -> None:
     proc = run_hook(tmp_path, {"hook_event_name": "Stop", "session_id": "s"})
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
     assert not (tmp_path / "inbox.db").exists()
 
 
+@pytest.mark.process
 def test_command_with_unreadable_input_is_a_non_blocking_error(tmp_path: Path) -> None:
     proc = run_hook(tmp_path, "{oops")
     assert proc.returncode == 1 and proc.stdout == ""
@@ -381,6 +384,7 @@ def test_command_with_unreadable_input_is_a_non_blocking_error(tmp_path: Path) -
     assert proc.stderr.count("\n") == 1
 
 
+@pytest.mark.process
 def test_command_with_an_inbox_that_is_no_file(tmp_path: Path) -> None:
     (tmp_path / "inbox.db").mkdir()
     proc = run_hook(tmp_path, hook_input())
@@ -389,6 +393,7 @@ def test_command_with_an_inbox_that_is_no_file(tmp_path: Path) -> None:
     assert proc.stderr.count("\n") == 1
 
 
+@pytest.mark.process
 def test_command_answers_an_invalid_call_without_queueing(tmp_path: Path) -> None:
     bad = hook_input(tool_input={"questions": []})
     proc = run_hook(tmp_path, bad)
@@ -399,6 +404,7 @@ def test_command_answers_an_invalid_call_without_queueing(tmp_path: Path) -> Non
     assert not (tmp_path / "inbox.db").exists()
 
 
+@pytest.mark.process
 @pytest.mark.usefixtures("on_each_store")
 def test_command_timeout_denies_and_withdraws(tmp_path: Path) -> None:
     proc = run_hook(tmp_path, hook_input(), "--timeout", "0.3")
@@ -463,6 +469,7 @@ def finish(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
     return proc.returncode, out, err
 
 
+@pytest.mark.process
 @pytest.mark.usefixtures("on_each_store")
 def test_command_round_trip_through_the_queue(tmp_path: Path) -> None:
     proc = start_hook(tmp_path, hook_input())
@@ -481,6 +488,7 @@ def test_command_round_trip_through_the_queue(tmp_path: Path) -> None:
     assert done.state is QueueState.ANSWERED
 
 
+@pytest.mark.process
 @pytest.mark.usefixtures("on_each_store")
 def test_command_permission_round_trip(tmp_path: Path) -> None:
     proc = start_hook(tmp_path, hook_input(event="PermissionRequest", tool="Bash"))
@@ -495,6 +503,7 @@ def test_command_permission_round_trip(tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129)])
 @pytest.mark.usefixtures("on_each_store")
 def test_command_stopped_withdraws_its_question(tmp_path: Path, sig: int, status: int) -> None:
@@ -508,6 +517,7 @@ def test_command_stopped_withdraws_its_question(tmp_path: Path, sig: int, status
     assert gone.id == question.id and gone.state is QueueState.WITHDRAWN
 
 
+@pytest.mark.process
 def test_command_whose_reader_went_away_withdraws_its_question(tmp_path: Path) -> None:
     proc = start_hook(tmp_path, hook_input())
     question = queued(tmp_path, proc)
@@ -526,6 +536,7 @@ def test_command_whose_reader_went_away_withdraws_its_question(tmp_path: Path) -
     assert gone.id == question.id and gone.state is QueueState.WITHDRAWN
 
 
+@pytest.mark.process
 @pytest.mark.usefixtures("on_each_store")
 def test_command_killed_outright_leaves_its_question_to_tidy(tmp_path: Path) -> None:
     proc = start_hook(tmp_path, hook_input())
@@ -537,6 +548,7 @@ def test_command_killed_outright_leaves_its_question_to_tidy(tmp_path: Path) -> 
     store.close()
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("event", ["PermissionRequest", "PreToolUse"])
 def test_command_two_identical_events_without_a_tool_use_id_are_two_questions(
     tmp_path: Path, event: str
@@ -605,6 +617,7 @@ def handles_signals(proc: subprocess.Popen[str]) -> None:
     pytest.fail("askcli hook never set up its signal handlers")
 
 
+@pytest.mark.process
 def test_command_ctrl_c_before_the_input_ends(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [str(askcli_path()), "hook"],
@@ -657,6 +670,7 @@ class HereTerminal:
         return self.child.exitstatus, json.loads(text) if text.strip() else None
 
 
+@pytest.mark.pty
 def test_here_asks_at_the_terminal(tmp_path: Path) -> None:
     term = HereTerminal(tmp_path, hook_input())
     term.expect("askcli: Claude Code asks (askcli hook --here)")
@@ -669,6 +683,7 @@ def test_here_asks_at_the_terminal(tmp_path: Path) -> None:
     assert not (tmp_path / "inbox.db").exists()  # nothing queued
 
 
+@pytest.mark.pty
 def test_here_permission_with_feedback(tmp_path: Path) -> None:
     term = HereTerminal(tmp_path, hook_input(event="PermissionRequest", tool="Bash"))
     term.expect("Tool use: Bash")
@@ -687,6 +702,7 @@ def test_here_permission_with_feedback(tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.pty
 def test_here_ctrl_d_is_no_answer(tmp_path: Path) -> None:
     term = HereTerminal(tmp_path, hook_input())
     term.expect("Choose 1-3: ")
@@ -698,6 +714,7 @@ def test_here_ctrl_d_is_no_answer(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.pty
 def test_here_timeout_is_no_answer(tmp_path: Path) -> None:
     term = HereTerminal(tmp_path, hook_input(), "--timeout", "0.5")
     term.expect("Choose 1-3: ")
@@ -708,6 +725,7 @@ def test_here_timeout_is_no_answer(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.pty
 def test_here_ctrl_c_declines(tmp_path: Path) -> None:
     term = HereTerminal(tmp_path, hook_input(event="PermissionRequest", tool="Bash"))
     term.expect("Allow? 1-3 (y/n): ")
@@ -721,6 +739,7 @@ def test_here_ctrl_c_declines(tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.pty
 def test_here_sigterm_gives_no_decision(tmp_path: Path) -> None:
     term = HereTerminal(tmp_path, hook_input())
     term.expect("Choose 1-3: ")
@@ -729,6 +748,7 @@ def test_here_sigterm_gives_no_decision(tmp_path: Path) -> None:
     assert (status, output) == (143, None)
 
 
+@pytest.mark.pty
 def test_here_refuses_a_terminal_in_raw_mode(tmp_path: Path) -> None:
     given = tmp_path / "hook.json"
     given.write_text(json.dumps(hook_input()))
@@ -761,6 +781,7 @@ def test_a_signal_just_after_queueing_takes_the_question_back(
     assert question.state is QueueState.WITHDRAWN
 
 
+@pytest.mark.pty
 def test_here_stops_asking_when_nobody_reads_the_decision(tmp_path: Path) -> None:
     given = tmp_path / "hook.json"
     given.write_text(json.dumps(hook_input()))

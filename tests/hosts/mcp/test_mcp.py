@@ -1,5 +1,5 @@
 """``askcli mcp`` against the official MCP SDK's own client (stdio and Streamable HTTP),
-with the inbox answering through the queue (:func:`tests.helpers.answer_queued`): the
+with the inbox answering through the queue (:func:`tests.support.inbox.answer_queued`): the
 tools, the answer's text, the still-waiting ticket and ``get_answer``, a client's timeout
 and the identical call again, progress, invalid calls, signals, the bearer token."""
 
@@ -59,6 +59,7 @@ from tests.support.real_agents import free_port
 # -- tests --------------------------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_the_tools_and_their_schemas(tmp_path: Path) -> None:
     async def main() -> None:
         async with connected(tmp_path) as session:
@@ -79,6 +80,7 @@ def test_the_tools_and_their_schemas(tmp_path: Path) -> None:
     run(main)
 
 
+@pytest.mark.process
 def test_a_question_is_answered_in_the_inbox(tmp_path: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()
@@ -107,6 +109,7 @@ def test_a_question_is_answered_in_the_inbox(tmp_path: Path) -> None:
     assert "question 1" in server_log(tmp_path)
 
 
+@pytest.mark.process
 def test_a_late_answer_comes_with_get_answer(tmp_path: Path) -> None:
     inbox = tmp_path / "inbox.db"
     progress: list[tuple[float, str | None]] = []
@@ -143,6 +146,7 @@ def test_a_late_answer_comes_with_get_answer(tmp_path: Path) -> None:
     assert "waits in the askcli inbox" in (progress[0][1] or "")
 
 
+@pytest.mark.process
 def test_get_answer_waits_for_the_person(tmp_path: Path) -> None:
     inbox = tmp_path / "inbox.db"
 
@@ -164,6 +168,7 @@ def test_get_answer_waits_for_the_person(tmp_path: Path) -> None:
     run(main)
 
 
+@pytest.mark.process
 def test_after_a_client_timeout_the_identical_call_gets_the_answer_at_once(
     tmp_path: Path,
 ) -> None:
@@ -187,6 +192,7 @@ def test_after_a_client_timeout_the_identical_call_gets_the_answer_at_once(
     assert "stopped waiting" in server_log(tmp_path)
 
 
+@pytest.mark.process
 def test_a_restarted_client_is_never_given_an_answer_it_did_not_collect(tmp_path: Path) -> None:
     """The answer of a conversation that ended is not handed to the next one, nor is its
     ticket good there: the identical call is a question of its own."""
@@ -219,6 +225,7 @@ def test_a_restarted_client_is_never_given_an_answer_it_did_not_collect(tmp_path
     )  # its server ended
 
 
+@pytest.mark.process
 def test_an_answer_is_reused_only_within_reuse_for(tmp_path: Path) -> None:
     inbox = tmp_path / "inbox.db"
 
@@ -235,6 +242,7 @@ def test_an_answer_is_reused_only_within_reuse_for(tmp_path: Path) -> None:
     assert first.state is QueueState.ANSWERED and later.id != first.id
 
 
+@pytest.mark.process
 def test_two_calls_at_once_are_answered_out_of_order(tmp_path: Path) -> None:
     inbox = tmp_path / "inbox.db"
     other = {"questions": [{**COLOR, "question": "Which shade?", "header": "Shade"}]}
@@ -268,6 +276,7 @@ def test_two_calls_at_once_are_answered_out_of_order(tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.process
 def test_a_declined_question_is_an_error_result(tmp_path: Path) -> None:
     inbox = tmp_path / "inbox.db"
 
@@ -280,6 +289,7 @@ def test_a_declined_question_is_an_error_result(tmp_path: Path) -> None:
     run(main)
 
 
+@pytest.mark.process
 def test_todo_write_is_shown_in_the_inbox(tmp_path: Path) -> None:
     inbox = tmp_path / "inbox.db"
     todos = {
@@ -304,6 +314,7 @@ def test_todo_write_is_shown_in_the_inbox(tmp_path: Path) -> None:
     assert asked[0].call["name"] == "TodoWrite" and asked[0].call["input"] == todos
 
 
+@pytest.mark.process
 def test_bad_calls_are_answered_at_once_and_never_queued(tmp_path: Path) -> None:
     inbox = tmp_path / "inbox.db"
 
@@ -339,6 +350,7 @@ def test_bad_calls_are_answered_at_once_and_never_queued(tmp_path: Path) -> None
     assert re.search(r"invalid AskUserQuestion call toolu_\w+: questions\[0\]\.options", log)
 
 
+@pytest.mark.process
 def test_hostile_text_in_the_server_log_is_escaped(tmp_path: Path) -> None:
     async def main() -> None:
         async with connected(tmp_path) as session:
@@ -396,6 +408,7 @@ def ended(proc: subprocess.Popen[bytes]) -> tuple[int, str]:
     return proc.returncode, text
 
 
+@pytest.mark.process
 def test_the_client_closing_ends_the_server_and_withdraws_its_question(tmp_path: Path) -> None:
     proc = start_asking(tmp_path)
     assert proc.stdin is not None
@@ -409,6 +422,7 @@ def test_the_client_closing_ends_the_server_and_withdraws_its_question(tmp_path:
     assert question.agent.client == "by-hand"
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)]
 )
@@ -424,6 +438,7 @@ def test_a_signal_ends_the_server_and_withdraws_its_question(
     assert question is not None and question.state is QueueState.WITHDRAWN
 
 
+@pytest.mark.process
 def test_a_client_that_closes_its_end_mid_call_ends_the_server_without_a_traceback(
     tmp_path: Path,
 ) -> None:
@@ -443,6 +458,7 @@ def test_a_client_that_closes_its_end_mid_call_ends_the_server_without_a_traceba
     assert Store(tmp_path / "inbox.db").get(1).state is QueueState.WITHDRAWN  # type: ignore[union-attr]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)]
 )
@@ -492,6 +508,7 @@ def test_only_a_closed_client_end_counts_as_the_client_gone() -> None:
     assert not client_gone(KeyboardInterrupt())
 
 
+@pytest.mark.process
 def test_an_answered_question_outlives_its_server(tmp_path: Path) -> None:
     inbox = tmp_path / "inbox.db"
     proc = start_asking(tmp_path)
@@ -529,6 +546,7 @@ def mcp_run(tmp_path: Path, *args: str, **env: str) -> subprocess.CompletedProce
     return proc
 
 
+@pytest.mark.process
 def test_without_the_sdk_one_line_says_how_to_get_it(tmp_path: Path) -> None:
     fake = tmp_path / "fake"
     for name in ("mcp", "anyio"):  # the SDK and what it brings
@@ -538,6 +556,7 @@ def test_without_the_sdk_one_line_says_how_to_get_it(tmp_path: Path) -> None:
     assert "pip install 'askcli[mcp]'" in one_line_error(proc)
 
 
+@pytest.mark.process
 def test_the_core_never_imports_the_sdk() -> None:
     code = (
         "import sys, askcli.cli, askcli.runners.session, askcli.inbox.asking;"
@@ -547,6 +566,7 @@ def test_the_core_never_imports_the_sdk() -> None:
     assert out.stdout.strip() == "False", out.stderr
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("args", "said"),
     [
@@ -563,6 +583,7 @@ def test_usage_errors(tmp_path: Path, args: tuple[str, ...], said: str) -> None:
     assert said in one_line_error(mcp_run(tmp_path, *args))
 
 
+@pytest.mark.process
 def test_a_file_that_is_no_inbox_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "folder").mkdir()
     proc = mcp_run(tmp_path, ASKCLI_INBOX=str(tmp_path / "folder"))
@@ -572,6 +593,7 @@ def test_a_file_that_is_no_inbox_is_one_line(tmp_path: Path) -> None:
     assert "cannot be used as an inbox" in one_line_error(proc)
 
 
+@pytest.mark.process
 def test_a_port_in_use_is_one_line(tmp_path: Path) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -635,6 +657,7 @@ def post(port: int, headers: dict[str, str]) -> int:
 FAR = "claude ~/api"  # what a hook's question is labelled with, in ~/api
 
 
+@pytest.mark.process
 def test_http_needs_the_bearer_token_and_answers_through_the_inbox(tmp_path: Path) -> None:
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
@@ -694,6 +717,7 @@ WEAK_TOKENS = [
 ]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("given", "token", "why"),
     [("--token", token, why) for token, why in [*WEAK_TOKENS, ("", "is blank")]]
@@ -712,6 +736,7 @@ def test_a_weak_token_is_a_usage_error(tmp_path: Path, given: str, token: str, w
     assert not (tmp_path / "inbox.db").exists()
 
 
+@pytest.mark.process
 def test_a_token_of_16_characters_is_taken(tmp_path: Path) -> None:
     port = free_port()
     token = "0123456789abcdef"
@@ -726,6 +751,7 @@ def test_a_token_of_16_characters_is_taken(tmp_path: Path) -> None:
     assert token not in err
 
 
+@pytest.mark.process
 def test_http_makes_a_token_and_prints_it(tmp_path: Path) -> None:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "ASKCLI_MCP_TOKEN"}
@@ -752,6 +778,7 @@ def test_http_makes_a_token_and_prints_it(tmp_path: Path) -> None:
     assert proc.returncode == 130
 
 
+@pytest.mark.process
 def test_http_conversations_are_apart(tmp_path: Path) -> None:
     """Two MCP sessions of one server over HTTP: the identical call is two questions, told
     apart in the inbox; a ticket is good only in the session that asked."""

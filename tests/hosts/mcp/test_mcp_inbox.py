@@ -33,6 +33,7 @@ PORT = {
 }
 
 
+@pytest.mark.pty
 def test_an_inbox_in_a_terminal_answers_an_mcp_client_across_its_timeout(
     tmp_path: Path, inbox_where: str
 ) -> None:
@@ -92,6 +93,7 @@ def test_an_inbox_in_a_terminal_answers_an_mcp_client_across_its_timeout(
     server_log(tmp_path)
 
 
+@pytest.mark.process
 def test_askcli_mcp_to_addresses_its_questions(tmp_path: Path) -> None:
     async def main() -> None:
         async with connected(tmp_path, "--wait", "0.5", "--to", "ops") as session:

@@ -145,6 +145,7 @@ async def given_up(call: Any, server: Server) -> QueuedQuestion:
 # -- a closed MCP session withdraws its questions ----------------------------------------
 
 
+@pytest.mark.process
 def test_a_closed_session_withdraws_its_waiting_questions(server: Server) -> None:
     async def main() -> None:
         async with session_client(server) as other:
@@ -174,6 +175,7 @@ def test_a_closed_session_withdraws_its_waiting_questions(server: Server) -> Non
     assert "was withdrawn: its MCP session ended" in err
 
 
+@pytest.mark.process
 def test_a_call_given_up_then_its_session_closed_withdraws_it(server: Server) -> None:
     """A client that stops waiting leaves its question waiting (the identical call in its
     session finds it again); the session closed, it is withdrawn."""
@@ -194,6 +196,7 @@ def test_a_call_given_up_then_its_session_closed_withdraws_it(server: Server) ->
 # -- stateless clients (2026-07-28) ------------------------------------------------------
 
 
+@pytest.mark.process
 def test_stateless_clients_never_get_each_other_s_answers(server: Server) -> None:
     """Two stateless agents of one name and one token: the identical call is two
     questions, each told apart in the inbox; an answer goes only to the one asked."""
@@ -224,6 +227,7 @@ def test_stateless_clients_never_get_each_other_s_answers(server: Server) -> Non
     server.stop()
 
 
+@pytest.mark.process
 def test_a_named_conversation_s_ticket_is_good_in_it_alone(server: Server) -> None:
     """A stateless client that names its conversation (``_meta``, a secret it chose) has
     it: the identical call finds its question again, its ticket works there, and nowhere
@@ -260,6 +264,7 @@ def test_a_named_conversation_s_ticket_is_good_in_it_alone(server: Server) -> No
     server.stop()
 
 
+@pytest.mark.process
 def test_no_stateless_client_redeems_a_session_s_ticket(server: Server) -> None:
     """An MCP session's ticket is good in that session alone: a stateless request that
     sends the session's id as a header of its own is no part of it; an unnamed stateless
@@ -287,6 +292,7 @@ def test_no_stateless_client_redeems_a_session_s_ticket(server: Server) -> None:
     server.stop()
 
 
+@pytest.mark.process
 def test_an_unnamed_call_that_ends_before_its_ticket_is_withdrawn(patient: Server) -> None:
     """Nobody could ever collect its answer: the person is not left answering nobody."""
 

@@ -197,6 +197,7 @@ def still_serves(server: Stdio, rid: int = 99) -> None:
     assert answer["id"] == rid and "tools" in answer["result"]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("depth", DEPTHS)
 def test_stdio_answers_a_request_nested_too_deep(stdio: Stdio, depth: int) -> None:
     stdio.send(nested(depth))
@@ -211,6 +212,7 @@ def test_stdio_answers_a_request_nested_too_deep(stdio: Stdio, depth: int) -> No
     assert "a message that cannot be read gets the error -32700" in err
 
 
+@pytest.mark.process
 def test_stdio_answers_a_line_that_is_not_json(stdio: Stdio) -> None:
     stdio.send("")  # a blank line is no message: not answered
     stdio.send('{"jsonrpc":"2.0","id":5,"method":"tools/list",oops')
@@ -283,6 +285,7 @@ def http(tmp_path: Path) -> Iterator[tuple[int, str]]:
         assert "Traceback" not in err
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("depth", DEPTHS)
 def test_http_answers_a_request_nested_too_deep(http: tuple[int, str], depth: int) -> None:
     port, session = http

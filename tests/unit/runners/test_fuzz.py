@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -42,6 +43,8 @@ settings.register_profile(
 )
 settings.register_profile("fuzz", parent=settings.get_profile("default"))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+pytestmark = pytest.mark.slow
 SCALE = 10 if os.environ.get("HYPOTHESIS_PROFILE") == "fuzz" else 1  # make fuzz: 10x
 # 2,500 + 2,000 + 1,000 + 500 cases of calls and answers in make test, and 2,500 checking
 # that the fast check of askcli.schema.inputs and the pydantic models agree

@@ -88,6 +88,7 @@ def test_an_answer_line_over_the_limit_is_refused_and_asked_again() -> None:
     assert "! that line is too long (65541 characters; the limit is 65536)" in out.getvalue()
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("where", ["call", "answer"])
 def test_a_huge_input_is_read_in_bounded_memory(tmp_path: Path, where: str) -> None:
     path = tmp_path / "huge.jsonl"

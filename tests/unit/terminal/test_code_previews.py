@@ -37,6 +37,7 @@ def test_a_wrapped_code_line_hangs_under_its_own_indent() -> None:
     assert all(len(line) <= 40 for line in deep), deep  # at most half the width of indent
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_a_preview_wraps_its_code_under_its_indent(tmp_path: Path, columns: int) -> None:
     doc = call(

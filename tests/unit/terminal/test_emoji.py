@@ -38,6 +38,7 @@ def test_vs16_after_an_emoji_is_the_emoji(text: str, shown: str) -> None:
     assert terminal_text(text) == shown
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("columns", WIDTHS)
 def test_an_emoji_label_is_shown_as_the_emoji_at_a_terminal(tmp_path: Path, columns: int) -> None:
     doc = call(

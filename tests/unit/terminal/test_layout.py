@@ -89,6 +89,7 @@ def test_a_wrapped_preview_line_goes_on_under_the_mark_permission_prompts_use() 
     assert not any("↪" in row for row in wide)
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("columns", ["80", "40"])
 def test_at_a_terminal_the_layout_follows_the_width(tmp_path: Path, columns: str) -> None:
     q = question(
@@ -130,6 +131,7 @@ def test_a_refusal_wraps_under_a_hanging_indent() -> None:
     assert " ".join(row.strip(" !") for row in rows) == reason
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("columns", ["80", "40"])
 def test_the_prompt_leaves_room_to_type_on_its_line(tmp_path: Path, columns: str) -> None:
     q = question(
@@ -152,6 +154,7 @@ def test_the_prompt_leaves_room_to_type_on_its_line(tmp_path: Path, columns: str
     assert '"Docs, Lint"' in reply["content"]
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("columns", ["80", "40"])
 def test_the_permission_prompt_leaves_room_to_type(tmp_path: Path, columns: str) -> None:
     path = tmp_path / "bash.json"
@@ -173,6 +176,7 @@ def test_the_permission_prompt_leaves_room_to_type(tmp_path: Path, columns: str)
 TALL_AT_40 = ["aq-16", "aq-17", "aq-22", "aq-23", "aq-26", "aq-39", "aq-42", "aq-46", "aq-53"]
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("columns", ["80", "40"])
 @pytest.mark.parametrize("name", TALL_AT_40)
 def test_a_real_tall_question_takes_2_as_its_answer(
@@ -198,6 +202,7 @@ def test_a_real_tall_question_takes_2_as_its_answer(
     assert f'"{first["question"]}"="{first["options"][1]["label"]}"' in reply["content"]
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("columns", ["80", "40"])
 def test_wide_characters_wrap_by_their_columns_at_a_terminal(tmp_path: Path, columns: str) -> None:
     q = question(text="哪个？" * 20, header="选择", labels=("🇯🇵 日本", "🇫🇷 法国"))

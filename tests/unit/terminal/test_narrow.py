@@ -249,6 +249,7 @@ def test_a_multi_select_prompt_always_says_several_may_be_chosen(
 # ---- at a terminal: help paged, lines after a prompt, the hook's line
 
 
+@pytest.mark.pty
 def test_question_help_at_40x20_is_paged_and_q_stops_it(tmp_path: Path) -> None:
     term = Terminal(["ask", str(ROOT / "examples" / "login.json")], tmp_path, 40, LINES="20")
     term.expect("Choose 1-4 [1]: ")
@@ -284,6 +285,7 @@ def asking(tmp_path: Path, text: str, env: dict[str, str]) -> subprocess.Popen[b
     )
 
 
+@pytest.mark.pty
 def test_inbox_help_at_40x20_is_paged_with_the_question_shown(tmp_path: Path) -> None:
     env = {"ASKCLI_INBOX": str(tmp_path / "inbox.db"), "XDG_STATE_HOME": str(tmp_path / "s")}
     asker = asking(tmp_path, LONG, env)
@@ -303,6 +305,7 @@ def test_inbox_help_at_40x20_is_paged_with_the_question_shown(tmp_path: Path) ->
         asker.wait()
 
 
+@pytest.mark.pty
 def test_a_question_given_back_starts_its_own_line(tmp_path: Path) -> None:
     env = {"ASKCLI_INBOX": str(tmp_path / "inbox.db"), "XDG_STATE_HOME": str(tmp_path / "s")}
     asker = asking(tmp_path, "Which database?", env)
@@ -357,6 +360,7 @@ def hook_screen(tmp_path: Path, columns: int) -> str:
     return log.getvalue().replace("\r\n", "\n").replace(f" {columns}/", " N/")
 
 
+@pytest.mark.pty
 def test_the_hook_s_lines_fold_at_40_columns(tmp_path: Path) -> None:
     narrow = hook_screen(tmp_path, NARROW)
     assert "waiting in" in narrow
@@ -364,6 +368,7 @@ def test_the_hook_s_lines_fold_at_40_columns(tmp_path: Path) -> None:
     assert split_words(narrow, NARROW, hook_screen(tmp_path, WIDE)) == []
 
 
+@pytest.mark.pty
 def test_a_long_message_folds_at_a_terminal_and_stays_one_line_elsewhere(
     tmp_path: Path,
 ) -> None:

@@ -41,6 +41,7 @@ def test_the_timeout_reason_counts_seconds_in_english(timeout: float, words: str
     assert conv.why(Ending.ENDED) == "the input ended"
 
 
+@pytest.mark.process
 def test_one_second_end_to_end(tmp_path: Path) -> None:
     calls = tmp_path / "call.json"
     calls.write_text(json.dumps(call()) + "\n")

@@ -114,6 +114,7 @@ def test_y_when_it_cannot_submit_says_why_and_what_to_do(tmp_path: Path) -> None
 # -- resumed answers replaced by a one-line answer -------------------------------------------
 
 
+@pytest.mark.process
 def test_a_one_line_answer_over_resumed_answers_says_what_it_replaced(tmp_path: Path) -> None:
     document = json.loads(LOGIN.read_text())
     block = document["content"][1]
@@ -130,6 +131,7 @@ def test_a_one_line_answer_over_resumed_answers_says_what_it_replaced(tmp_path: 
     assert '="JWT (Recommended)"' in content and '="Audit log"' in content
 
 
+@pytest.mark.process
 def test_a_one_line_answer_that_keeps_them_says_nothing(tmp_path: Path) -> None:
     document = json.loads(LOGIN.read_text())
     block = document["content"][1]

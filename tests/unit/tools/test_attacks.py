@@ -216,6 +216,7 @@ def test_with_colour_on_every_escape_is_askclis_own(attack: str) -> None:
     check_bytes(SGR.sub("", shown).encode("utf-8", "surrogatepass"), "stderr")
 
 
+@pytest.mark.process
 def test_the_installed_binary_writes_no_raw_control_bytes() -> None:
     stream = []
     for build, answers in FIELDS.values():

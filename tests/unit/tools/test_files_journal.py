@@ -75,6 +75,7 @@ KINDS: dict[str, tuple[Callable[[Path], None], str]] = {
 }
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_journal_that_is_not_a_regular_file_is_said_before_asking_and_the_call_asked(
     kind: str, tmp_path: Path
@@ -92,6 +93,7 @@ def test_a_journal_that_is_not_a_regular_file_is_said_before_asking_and_the_call
     assert listing(work) == before  # nothing created, followed or removed
 
 
+@pytest.mark.process
 def test_a_journal_folder_that_is_a_symlink_is_refused(tmp_path: Path) -> None:
     real = tmp_path / "real"
     real.mkdir()
@@ -104,6 +106,7 @@ def test_a_journal_folder_that_is_a_symlink_is_refused(tmp_path: Path) -> None:
     assert list(real.iterdir()) == []
 
 
+@pytest.mark.process
 def test_dev_null_keeps_no_journal_and_says_nothing(tmp_path: Path) -> None:
     proc = ask(os.devnull, tmp_path)
     answered(proc)
@@ -111,6 +114,7 @@ def test_dev_null_keeps_no_journal_and_says_nothing(tmp_path: Path) -> None:
     assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
 
 
+@pytest.mark.process
 def test_a_journal_over_the_size_limit_is_refused_untouched(tmp_path: Path) -> None:
     path = tmp_path / "answers.jsonl"
     row = json.dumps({"call": "x", "input": "d", "line": "1"}) + "\n"

@@ -115,6 +115,7 @@ def make(kind: str, path: Path) -> None:
     NOT_REGULAR[kind][0](path)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("kind", NOT_REGULAR)
 def test_a_state_path_that_is_not_a_regular_file_is_refused_and_the_call_answered(
     kind: str, tmp_path: Path
@@ -137,6 +138,7 @@ def test_a_state_path_that_is_not_a_regular_file_is_refused_and_the_call_answere
     assert listing(tmp_path) == before
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("kind", ["symlink", "fifo", "directory", "char-device"])
 def test_a_lock_path_that_is_not_a_regular_file_is_refused(kind: str, tmp_path: Path) -> None:
     state = tmp_path / "todos.json"
@@ -165,6 +167,7 @@ def test_a_scratch_device_node_is_never_renamed_or_replaced(tmp_path: Path) -> N
     assert sorted(p.name for p in tmp_path.iterdir()) == ["null"]
 
 
+@pytest.mark.process
 def test_dev_null_keeps_no_state_and_says_nothing(tmp_path: Path) -> None:
     proc = run_askcli(
         "ask", "--state", os.devnull, "--output", "answers", input=CALL + CALL, timeout=10
@@ -195,6 +198,7 @@ def test_dev_null_is_recognised_by_device_and_inode(
 # --- read-only commands change nothing ---------------------------------------------------
 
 
+@pytest.mark.process
 def test_todo_show_creates_nothing(tmp_path: Path) -> None:
     state = tmp_path / "new" / "folder" / "todos.json"
     shown = run_askcli("todo", "show", "--state", str(state))
@@ -202,6 +206,7 @@ def test_todo_show_creates_nothing(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.process
 def test_todo_show_on_a_file_it_cannot_read_changes_nothing(tmp_path: Path) -> None:
     state = tmp_path / "todos.json"
     state.write_text("{broken")
@@ -242,6 +247,7 @@ CORRUPT: dict[str, bytes] = {
 }
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("case", CORRUPT)
 def test_a_corrupt_state_file_is_set_aside_by_ask_and_left_alone_by_show(
     case: str, tmp_path: Path
@@ -318,6 +324,7 @@ def test_set_aside_leaves_a_file_that_changed_meanwhile(tmp_path: Path) -> None:
     assert path.read_text() == "new"
 
 
+@pytest.mark.process
 def test_two_corrupt_files_in_the_same_second_are_both_kept(tmp_path: Path) -> None:
     state = tmp_path / "todos.json"
     for n in range(2):
@@ -327,6 +334,7 @@ def test_two_corrupt_files_in_the_same_second_are_both_kept(tmp_path: Path) -> N
     assert kept == ["corrupt 0", "corrupt 1"]
 
 
+@pytest.mark.process
 def test_files_are_created_private_and_no_temporary_file_is_left(tmp_path: Path) -> None:
     state = tmp_path / "sub" / "todos.json"
     answered(ask(state))
@@ -451,6 +459,7 @@ def said(conv: Conversation) -> str:
     return out.getvalue()
 
 
+@pytest.mark.process
 def test_the_lock_wait_gives_up_after_ten_seconds_with_a_notice(held_lock: Path) -> None:
     started = time.monotonic()
     proc = ask(held_lock, timeout=30)
@@ -462,6 +471,7 @@ def test_the_lock_wait_gives_up_after_ten_seconds_with_a_notice(held_lock: Path)
     assert not held_lock.exists()
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("sig", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_signal_during_the_lock_wait_still_gives_the_result(
     held_lock: Path, sig: signal.Signals, status: int

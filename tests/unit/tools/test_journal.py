@@ -56,6 +56,7 @@ def test_an_unwritable_journal_is_a_note_not_a_failure(tmp_path: Path) -> None:
     assert "answers are not journaled" in journal.notes[0]
 
 
+@pytest.mark.process
 def test_with_journal_file_scripted_answers_are_kept_and_resumed(tmp_path: Path) -> None:
     journal = tmp_path / "answers.jsonl"
     first = askcli("ask", str(LOGIN), "--journal", str(journal), input="2\n", tmp_path=tmp_path)
@@ -72,11 +73,13 @@ def test_with_journal_file_scripted_answers_are_kept_and_resumed(tmp_path: Path)
     assert not journal.exists()
 
 
+@pytest.mark.process
 def test_scripted_answers_are_not_journaled_by_default(tmp_path: Path) -> None:
     askcli("ask", str(LOGIN), input="2\n", tmp_path=tmp_path)
     assert not (tmp_path / "state" / "askcli" / "journal").exists()
 
 
+@pytest.mark.process
 def test_a_changed_call_with_the_same_id_does_not_resume(tmp_path: Path) -> None:
     journal = tmp_path / "answers.jsonl"
     askcli("ask", str(LOGIN), "--journal", str(journal), input="2\n", tmp_path=tmp_path)

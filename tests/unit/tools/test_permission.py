@@ -365,6 +365,7 @@ def test_keys_tool_names_and_json_values_are_shown_whole_and_escaped() -> None:
     assert "\x1b" not in stderr
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("columns", ["80", "40"])
 def test_the_padded_command_shows_its_tail_before_allow(columns: str, tmp_path: Path) -> None:
     call = control({"command": PADDED, "description": "Show the status"})
@@ -452,6 +453,7 @@ def test_ctrl_d_timeout_and_ctrl_c_at_the_pager(
 
 
 # 40 steps, the padded command, the title and the choices; at 40 columns more lines wrap
+@pytest.mark.pty
 @pytest.mark.parametrize(("columns", "lines"), [(80, 48), (40, 50)])
 def test_the_pager_at_a_terminal(tmp_path: Path, columns: int, lines: int) -> None:
     path = tmp_path / "call.json"

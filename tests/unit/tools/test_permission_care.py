@@ -1,8 +1,8 @@
 """Claude Code's permission contract (2.1.332): the request's own words, and its requests
 to be careful, honoured in ``askcli ask``, ``askcli claude`` and ``askcli hook``.
 
-The requests are recorded from the real 2.1.332 (tests/test_permission_care_live.py drives it
-for the fields it sends offline) or built from the shapes in its source: ``default_to_no``
+The requests are recorded from the real 2.1.332 (tests/real_agents/test_permission_care_live.py
+drives it for the fields it sends offline) or built from the shapes in its source: ``default_to_no``
 (the ask must not be approvable by a single stray keystroke: Enter declines, approving takes
 the word ``yes``) and ``suppress_always_allow_rule`` (no "don't ask again" is offered).
 """
@@ -355,6 +355,7 @@ def test_hook_input_carrying_the_requests_is_honoured() -> None:
 # ---- at a terminal
 
 
+@pytest.mark.pty
 def test_at_a_terminal_enter_declines(tmp_path: Path) -> None:
     path = tmp_path / "request.json"
     path.write_text(json.dumps(document(CAREFUL)))

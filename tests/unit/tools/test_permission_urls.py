@@ -257,6 +257,7 @@ def test_the_inbox_form_for_an_acp_request_names_the_hosts() -> None:
     assert "\n  domain: evil.example.net\n  " + USERINFO_WARNING + "\n" in message
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("columns", [40, 80])
 def test_at_a_terminal_the_url_and_its_host_are_shown_whole(columns: int, tmp_path: Path) -> None:
     path = tmp_path / "call.json"

@@ -69,6 +69,7 @@ def test_a_typed_question_first_leaves_the_hint_to_the_first_choice() -> None:
     assert hints(outcome.stderr) == ["  (keys: 1-3 choose, ? help, b back, q decline)"]
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize(("columns", "shown"), [(80, LONG), (40, LONG)])
 def test_the_keys_at_a_terminal(tmp_path: Path, columns: int, shown: str) -> None:
     term = Terminal(["ask", str(EXAMPLES / "library.json")], tmp_path, columns)
@@ -84,6 +85,7 @@ def test_the_keys_at_a_terminal(tmp_path: Path, columns: int, shown: str) -> Non
     assert status == 0 and "dayjs" in reply["content"]
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize(
     ("columns", "shown"),
     [
@@ -127,6 +129,7 @@ def test_the_message_prompt_says_its_keys_in_one_line() -> None:
     assert all(len(message_hint(to, w)) <= w - 2 for to in ("Claude Code", "x") for w in (40, 80))
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize(("columns", "shown"), [(80, "Claude Code, then Enter;"), (40, "(a m")])
 def test_the_first_message_prompt_of_askcli_claude_says_its_keys(
     tmp_path: Path, columns: int, shown: str
@@ -146,6 +149,7 @@ def test_the_first_message_prompt_of_askcli_claude_says_its_keys(
     assert all(len(row) <= columns for row in log.replace("\r\n", "\n").split("\n")), log
 
 
+@pytest.mark.process
 def test_a_piped_session_gets_no_hint(tmp_path: Path) -> None:
     import subprocess
 
@@ -164,6 +168,7 @@ def test_a_piped_session_gets_no_hint(tmp_path: Path) -> None:
     assert "Ctrl-D ends" not in proc.stderr
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("columns", [80, 40])
 def test_the_first_message_prompt_of_askcli_acp_says_its_keys(tmp_path: Path, columns: int) -> None:
     from tests.support.acp import setup

@@ -208,6 +208,7 @@ def askcli(*args: str, input: str = "", env: dict[str, str] | None = None) -> An
     return run_askcli(*args, input=input, env=env)
 
 
+@pytest.mark.process
 def test_state_across_two_processes_and_todo_show(tmp_path: Path) -> None:
     state = str(tmp_path / "todos.json")
     first = askcli("ask", "--state", state, input=json.dumps(call(todo("a"), todo("b"))) + "\n")
@@ -227,6 +228,7 @@ def test_state_across_two_processes_and_todo_show(tmp_path: Path) -> None:
     assert other.stdout.endswith("  (empty)\n")
 
 
+@pytest.mark.process
 def test_the_default_state_file_is_under_xdg_state_home(tmp_path: Path) -> None:
     env = {"XDG_STATE_HOME": str(tmp_path)}
     askcli("ask", "--session", "s9", input=json.dumps(call(todo("x"))) + "\n", env=env)
@@ -234,6 +236,7 @@ def test_the_default_state_file_is_under_xdg_state_home(tmp_path: Path) -> None:
     assert state["sessions"] == {"s9": [todo("x")]}
 
 
+@pytest.mark.process
 def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
     state = str(tmp_path / "todos.json")
     writers = [
@@ -256,6 +259,7 @@ def test_concurrent_writers_lose_nothing(tmp_path: Path) -> None:
     assert sessions == {f"s{n}": [todo(f"w{n} step 4")] for n in range(8)}
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("key", ["a\nTodo list (forged)", "x\x1b]0;title\x07y", "z\u202e\u200bw"])
 def test_the_session_key_in_the_title_cannot_forge_a_line(key: str, tmp_path: Path) -> None:
     line = {
@@ -341,6 +345,7 @@ def test_status_colours_are_styles_the_terminal_gate_lets_through() -> None:
     assert "\x1b" not in plain and re.sub("\x1b\\[[0-9;]*m", "", text) == plain
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("columns", [80, 40])
 def test_a_second_list_shows_its_changes_at_a_terminal(tmp_path: Path, columns: int) -> None:
     from tests.support.terminals import Pty

@@ -190,6 +190,7 @@ def test_the_inbox_prompt_refuses_a_control_character(tmp_path: Path) -> None:
 # -- the installed askcli --------------------------------------------------------------------
 
 
+@pytest.mark.process
 def test_a_pipe_of_refused_lines_ends_as_no_answer_without_hanging() -> None:
     document = json.dumps(json.loads(LIBRARY.read_text()))
     proc = run_askcli("ask", input=f"{document}\n4\nabc\x01X\x1b[D\x1b[DY\n", timeout=10)
@@ -199,6 +200,7 @@ def test_a_pipe_of_refused_lines_ends_as_no_answer_without_hanging() -> None:
     assert "! \\x01 (Ctrl-A) is not text: the line was not taken\n" in proc.stderr
 
 
+@pytest.mark.process
 def test_an_answers_file_line_that_is_refused_is_followed_by_the_next(tmp_path: Path) -> None:
     answers = tmp_path / "answers.txt"
     answers.write_bytes(b"2\x1b[C\n2\n")
@@ -211,6 +213,7 @@ def test_an_answers_file_line_that_is_refused_is_followed_by_the_next(tmp_path: 
     assert "! \\x1b[C (the Right key) is not text" in proc.stderr
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("editing_on", [True, False], ids=["readline", "terminal-line-mode"])
 def test_at_a_terminal_a_control_character_is_refused(tmp_path: Path, editing_on: bool) -> None:
     """The issue's keys at a terminal without readline (its own line mode sends them on);
@@ -254,6 +257,7 @@ def test_a_refused_line_never_enters_the_history() -> None:
         editing.reset()
 
 
+@pytest.mark.pty
 @pytest.mark.parametrize("inputrc", ["", "TAB: complete\n"], ids=["python", "completing"])
 def test_a_tab_is_text_at_a_terminal_too(tmp_path: Path, inputrc: str) -> None:
     """A tab typed or pasted is kept, as the terminal's own line mode and a pipe keep it,
@@ -279,6 +283,7 @@ def test_a_tab_is_text_at_a_terminal_too(tmp_path: Path, inputrc: str) -> None:
     assert '"Which library should we use for date formatting?"="a\tb"' in reply["content"]
 
 
+@pytest.mark.process
 def test_a_kept_line_with_a_control_character_is_not_resumed(tmp_path: Path) -> None:
     """A journal written before lines were checked (or by hand): its line is skipped."""
     document = json.loads(LIBRARY.read_text())

@@ -117,6 +117,7 @@ def test_formats() -> None:
         tool_definition("xml")
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("fmt", ["anthropic", "openai", "json-schema"])
 def test_schema_command(fmt: str) -> None:
     proc = subprocess.run(
@@ -126,6 +127,7 @@ def test_schema_command(fmt: str) -> None:
     assert json.loads(proc.stdout) == tool_definition(fmt)
 
 
+@pytest.mark.process
 def test_schema_command_default_and_bad_format(tmp_path: Path) -> None:
     default = subprocess.run(
         [str(askcli_path()), "schema"], capture_output=True, text=True, timeout=10
@@ -147,6 +149,7 @@ def test_the_cli_offers_every_format() -> None:
     assert tuple(choices) == FORMATS + DIALECT_FORMATS
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("fmt", FORMATS + DIALECT_FORMATS)
 def test_schema_prints_what_it_printed_before_its_schemas_became_data_files(fmt: str) -> None:
     """tests/data/schema-FORMAT.json: ``askcli schema --format FORMAT``'s stdout, kept."""

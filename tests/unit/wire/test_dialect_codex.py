@@ -786,6 +786,7 @@ def test_a_hostile_invalid_call_is_one_line() -> None:
 # --- at a terminal ----------------------------------------------------------------------------
 
 
+@pytest.mark.pty
 def test_at_a_terminal(tmp_path: Path) -> None:
     call = tmp_path / "call.json"
     call.write_text(json.dumps(function_call(DB, {**CONFIRM, "isSecret": True})))

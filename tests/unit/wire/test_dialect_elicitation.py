@@ -480,7 +480,7 @@ def test_an_empty_form_is_a_yes_or_no() -> None:
 @pytest.mark.parametrize("field", [{"writeOnly": True}, {"format": "password"}])
 def test_a_write_only_or_password_field_is_a_secret(field: dict[str, Any]) -> None:
     """Not echoed back, not shown on the review, sent as typed (and erased from the inbox
-    once delivered: tests/test_inbox_safety.py)."""
+    once delivered: tests/inbox/test_inbox_safety.py)."""
     call = request({"pin": {"type": "string", "title": "PIN", **field}}, ["pin"])
     reply, status, stderr = result_of([call], ["4711", ""])
     assert status == 0
@@ -507,7 +507,7 @@ def test_a_write_only_field_of_any_type_is_a_secret(
     field: dict[str, Any], typed: list[str], value: Any, tmp_path: Path
 ) -> None:
     """An integer PIN is as secret as a string one: not echoed, not on the review, never
-    journaled (erased from the inbox and kept from its log: tests/test_inbox_safety.py)."""
+    journaled (erased from the inbox and kept from its log: tests/inbox/test_inbox_safety.py)."""
     call = request({"pin": {**field, "title": "Code", "writeOnly": True}}, ["pin"])
     (parsed,) = by_name("elicitation").parse(call["params"]).questions
     assert parsed.secret
@@ -793,6 +793,7 @@ def test_titles_that_repeat_are_made_unique() -> None:
 # -- soft rules (askcli check --strict) --------------------------------------------------
 
 
+@pytest.mark.process
 def test_check_strict_names_the_soft_rules_broken() -> None:
     properties = {
         "password": {"type": "string", "pattern": "^[a-z]+$"},
@@ -999,6 +1000,7 @@ def test_the_dialect_is_found_by_its_method_and_name() -> None:
     assert dialect is not None and dialect is by_name("elicitation")
 
 
+@pytest.mark.process
 def test_schema_format_elicitation_is_the_params_schema_and_the_examples_fit_it() -> None:
     import jsonschema  # type: ignore[import-untyped]
 
@@ -1019,6 +1021,7 @@ def test_schema_format_elicitation_is_the_params_schema_and_the_examples_fit_it(
 # -- a real terminal ---------------------------------------------------------------------
 
 
+@pytest.mark.pty
 def test_a_form_at_a_terminal(tmp_path: Path) -> None:
     term = Terminal(["ask", str(EXAMPLES / "elicitation.json")], tmp_path)
     term.expect("The MCP server asks: Please provide your contact information")

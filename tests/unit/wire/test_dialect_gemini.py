@@ -726,12 +726,14 @@ def test_the_declaration_is_gemini_clis_byte_for_byte() -> None:
     assert json.dumps(gemini.definition(), indent=2, ensure_ascii=False) == DECLARATION
 
 
+@pytest.mark.process
 def test_schema_format_gemini() -> None:
     proc = run_askcli("schema", "--format", "gemini")
     assert proc.returncode == 0
     assert json.loads(proc.stdout) == gemini.definition()
 
 
+@pytest.mark.process
 def test_check_strict_reports_the_soft_rules(tmp_path: Path) -> None:
     q = choice(
         "No mark", ("Other", "One two three four five six"), header="A header of twenty chars"
@@ -754,6 +756,7 @@ def test_check_strict_reports_the_soft_rules(tmp_path: Path) -> None:
     ]
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("name", ["gemini.json", "gemini-part.json", "gemini-response.json"])
 def test_the_examples_are_valid(name: str) -> None:
     proc = run_askcli("check", "--strict", str(EXAMPLES / name))
@@ -761,6 +764,7 @@ def test_the_examples_are_valid(name: str) -> None:
     assert proc.stdout.endswith("1 valid, 0 invalid, 0 warning(s)\n"), proc.stdout
 
 
+@pytest.mark.pty
 def test_at_a_terminal(tmp_path: Path) -> None:
     term = Terminal(["ask", str(EXAMPLES / "gemini.json")], tmp_path)
     term.expect("Assistant: Before I scaffold the project I need a few decisions from you.")
@@ -790,6 +794,7 @@ def test_at_a_terminal(tmp_path: Path) -> None:
     }
 
 
+@pytest.mark.pty
 def test_ctrl_c_at_a_terminal(tmp_path: Path) -> None:
     term = Terminal(["ask", str(EXAMPLES / "gemini-part.json")], tmp_path)
     term.expect("Choose 1-4: ")

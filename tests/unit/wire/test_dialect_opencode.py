@@ -647,6 +647,7 @@ def test_the_definition_is_what_opencode_sends() -> None:
     assert by_tool("question") is not None
 
 
+@pytest.mark.process
 def test_check_strict_names_opencodes_hints() -> None:
     data = parse(
         {
@@ -710,6 +711,7 @@ def test_an_escape_in_an_invalid_call_is_shown_escaped() -> None:
 # --- the installed askcli at a terminal --------------------------------------------------
 
 
+@pytest.mark.pty
 def test_at_a_terminal(tmp_path: Path) -> None:
     term = Terminal(["ask", str(EXAMPLES / "opencode.json")], tmp_path)
     term.expect(f"[Database] {Q1}   (question 1 of 2)")

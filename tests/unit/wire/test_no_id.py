@@ -84,6 +84,7 @@ def test_a_present_id_that_is_no_string_is_refused_saying_what_it_is(value: Any,
         assert (item.id, item.notice) == (None, None)
 
 
+@pytest.mark.process
 def test_the_binary_answers_the_example_with_a_notice_and_the_same_id_each_time() -> None:
     runs = [run_askcli("ask", str(EXAMPLES / "no-id.json"), input="1,3\n\n") for _ in range(2)]
     ids = set()
@@ -100,6 +101,7 @@ def test_the_binary_answers_the_example_with_a_notice_and_the_same_id_each_time(
     assert only.startswith("toolu_01")
 
 
+@pytest.mark.process
 def test_the_binary_refuses_a_number_id_in_one_line() -> None:
     proc = run_askcli("ask", input=json.dumps({**call(), "id": 7}) + "\n")
     assert proc.returncode == 2

@@ -205,6 +205,7 @@ def test_a_refused_url_gets_the_invalid_params_reply() -> None:
     assert outcome.status == 2 and "[URL]" not in outcome.stderr
 
 
+@pytest.mark.process
 def test_the_installed_askcli_shows_the_backslash_look_alike_escaped() -> None:
     url = "https://evil.example\\@github.com/\t\x1b[2J"
     call: dict[str, Any] = {
@@ -229,6 +230,7 @@ print("ada_url" in sys.modules)
 """
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(("mode", "loaded"), [("form", "False"), ("url", "True")])
 def test_the_url_parser_is_loaded_only_for_a_url(mode: str, loaded: str) -> None:
     params: dict[str, Any] = {"message": "m", "requestedSchema": {"properties": {}}}

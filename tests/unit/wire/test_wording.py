@@ -154,6 +154,7 @@ def test_declining_is_the_same_in_both_wordings() -> None:
     assert status == 1
 
 
+@pytest.mark.process
 def test_an_idle_timeout_is_claude_code_s_away_from_keyboard_text() -> None:
     """The answers stay open (a person who went away): --timeout gives the idle text."""
     command = [str(askcli_path()), "ask", "-", "--wording", "claude-code", "--timeout", "0.6"]
@@ -182,6 +183,7 @@ def test_an_idle_timeout_is_claude_code_s_away_from_keyboard_text() -> None:
     assert proc.returncode == 3
 
 
+@pytest.mark.process
 def test_the_environment_sets_the_wording() -> None:
     proc = run_askcli(
         "ask", "-", input=json.dumps(CALL) + "\n1\n1\n\n", env={"ASKCLI_WORDING": "claude-code"}
@@ -191,6 +193,7 @@ def test_the_environment_sets_the_wording() -> None:
     assert json.loads(proc.stdout)["content"].startswith("User has answered your questions: ")
 
 
+@pytest.mark.process
 def test_claude_code_2_1_88_is_the_default_wording_and_seed_its_old_name() -> None:
     """The texts askcli long called the seed's are Claude Code 2.1.88's, by either name."""
     typed = json.dumps(CALL) + "\n1\n1\n\n"
@@ -213,6 +216,7 @@ def test_claude_code_2_1_88_is_the_default_wording_and_seed_its_old_name() -> No
     assert "'claude-code-2.1.87' is not one of 'claude-code-2.1.88', 'claude-code'" in bad.stderr
 
 
+@pytest.mark.process
 def test_a_fixture_reads_the_old_name_but_no_message_offers_it(tmp_path: Path) -> None:
     recorded = json.loads((ROOT / "fixtures" / "decline.json").read_text())
     for name, status, said in (("seed", 0, "ok "), ("claude-code-2.1.87", 2, "wording: ")):
@@ -424,6 +428,7 @@ def result_of(outcome: Any) -> str:
     return str(json.loads(line)["content"])
 
 
+@pytest.mark.process
 def test_askcli_record_writes_the_wording_only_when_it_is_not_the_default(tmp_path: Any) -> None:
     typed = json.dumps(CALL) + "\n1\n1\n\n"
     for given, written in (
