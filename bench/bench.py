@@ -285,7 +285,7 @@ def bench_replay() -> None:
 
 class Inbox:
     """Where the inbox figures are measured: an SQLite file, or a PostgreSQL database (one
-    per figure) of a throwaway cluster on loopback (tests/postgres.py)."""
+    per figure) of a throwaway cluster on loopback (tests/support/postgres.py)."""
 
     def __init__(self, name: str, cluster: Any = None) -> None:
         self.name = name

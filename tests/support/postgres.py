@@ -43,7 +43,7 @@ TAIL_LINES = 12  # lines of initdb's output or of the server log quoted when the
 # the cluster's access rules, first match wins: the superuser without a password on loopback,
 # every other role (PASSWORD_ROLE) with its password
 PG_HBA = f"""\
-# TYPE  DATABASE  USER  ADDRESS  METHOD  (written by tests/postgres.py)
+# TYPE  DATABASE  USER  ADDRESS  METHOD  (written by tests/support/postgres.py)
 local   all       all              trust
 host    all       {SUPERUSER}  127.0.0.1/32  trust
 host    all       all   127.0.0.1/32  scram-sha-256
@@ -259,7 +259,8 @@ class Cluster:
             hba.write(PG_HBA)
         with open(self.data / "postgresql.conf", "a", encoding="utf-8") as conf:
             conf.write(
-                "\n# tests/postgres.py: loopback only, no durability, sockets in its folder\n"
+                "\n# tests/support/postgres.py: loopback only, no durability, sockets in its"
+                " folder\n"
                 f"listen_addresses = '{','.join(self.listen)}'\n"
                 f"unix_socket_directories = '{self.dir}'\n"
                 "fsync = off\n"

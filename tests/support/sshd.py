@@ -122,7 +122,7 @@ class Sshd:
         config.write_text(
             "\n".join(
                 [
-                    "# written by tests/sshd.py: a throwaway server for the tests",
+                    "# written by tests/support/sshd.py: a throwaway server for the tests",
                     "ListenAddress 127.0.0.1",
                     f"Port {self.port}",
                     f"HostKey {self.dir / 'host'}",
