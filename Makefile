@@ -4,15 +4,16 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 EXAMPLE ?= examples/login.json
 # The real Claude Code the tests run against, each release pinned (npm, into .cache/):
-# tests/test_claude*.py and test_permission_claude.py against 2.1.197, and
-# tests/test_wording_live.py (--wording claude-code's texts) against 2.1.332.
+# tests/hosts/claude/ and tests/real_agents/ (test_permission_claude.py, test_hook_claude.py...)
+# against 2.1.197, and tests/real_agents/test_wording_live.py (--wording claude-code's texts)
+# against 2.1.332.
 CLAUDE_CODE_VERSION := 2.1.197
 CLAUDE_CODE_CURRENT_VERSION := 2.1.332
 CLAUDE_CODE := .cache/claude-code/.installed-$(CLAUDE_CODE_VERSION)
 CLAUDE_CODE_CURRENT := .cache/claude-code-$(CLAUDE_CODE_CURRENT_VERSION)/.installed-$(CLAUDE_CODE_CURRENT_VERSION)
-# The real ACP agents tests/test_acp_real.py, test_acp_sessions.py, test_acp_opencode.py and
-# test_acp_codex.py run offline (npm, into .cache/, pinned): claude-agent-acp both at the oldest
-# release still in use and at the current one
+# The real ACP agents tests/real_agents/test_acp_real.py, test_acp_sessions.py,
+# test_acp_opencode.py and test_acp_codex.py run offline (npm, into .cache/, pinned):
+# claude-agent-acp both at the oldest release still in use and at the current one
 GEMINI_CLI_VERSION := 0.61.0
 CLAUDE_AGENT_ACP_VERSION := 0.49.0
 CLAUDE_AGENT_ACP_CURRENT_VERSION := 0.101.0
@@ -23,9 +24,10 @@ CLAUDE_AGENT_ACP := .cache/claude-agent-acp/.installed-$(CLAUDE_AGENT_ACP_VERSIO
 CLAUDE_AGENT_ACP_CURRENT := .cache/claude-agent-acp-$(CLAUDE_AGENT_ACP_CURRENT_VERSION)/.installed-$(CLAUDE_AGENT_ACP_CURRENT_VERSION)
 OPENCODE := .cache/opencode/.installed-$(OPENCODE_VERSION)
 CODEX_ACP := .cache/codex-acp/.installed-$(CODEX_ACP_VERSION)
-# The official MCP conformance suite tests/test_mcp_conformance.py runs against askcli mcp --http,
-# with the Node >= 22 it needs (the npm package node), and the real Codex CLI tests/test_mcp_codex.py
-# runs offline with askcli mcp as its MCP server (npm, into .cache/, pinned)
+# The official MCP conformance suite tests/real_agents/test_mcp_conformance.py runs against
+# askcli mcp --http, with the Node >= 22 it needs (the npm package node), and the real Codex CLI
+# tests/real_agents/test_mcp_codex.py runs offline with askcli mcp as its MCP server (npm, into
+# .cache/, pinned)
 MCP_CONFORMANCE_VERSION := 0.2.0-alpha.12
 CONFORMANCE_NODE_VERSION := 22.23.3
 CODEX_VERSION := 0.171.0
@@ -33,7 +35,7 @@ MCP_CONFORMANCE := .cache/mcp-conformance/.installed-$(MCP_CONFORMANCE_VERSION)-
 CODEX := .cache/codex/.installed-$(CODEX_VERSION)
 
 .DEFAULT_GOAL := help
-.PHONY: help install claude-code claude-code-current acp-agents gemini-cli mcp-clients run try-claude try-acp test faults fuzz lint bench docs clean
+.PHONY: help install claude-code claude-code-current acp-agents gemini-cli mcp-clients run try-claude try-acp test test-fast faults fuzz lint bench docs clean
 
 help: ## list the targets
 	@grep -E '^[a-z][a-z0-9_-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -126,6 +128,12 @@ claude-code-current: $(CLAUDE_CODE_CURRENT) ## install Claude Code 2.1.332 (npm)
 test: install claude-code claude-code-current acp-agents mcp-clients ## run the whole test suite
 	$(BIN)/python -m pytest
 
+# The tests that run in this process alone: no process started, no terminal, no PostgreSQL, no
+# real agent, nothing slow (the marks of pyproject.toml; docs/development.md, "Tests")
+FAST := not real_agent and not pty and not postgres and not process and not slow
+test-fast: install ## the in-process tests alone, in well under a minute
+	$(BIN)/python -m pytest -m "$(FAST)" $(PYTEST_ARGS)
+
 # The fault suite (tests/faults, issue 28) builds network namespaces, veth pairs and nftables
 # rules: it needs root, ip (iproute2) and nft; nft is installed here when missing, as .ci/run
 # installs postgresql (apt-get; without it, or not root, the suite skips saying why).
@@ -140,7 +148,7 @@ faults: install ## the fault suite: restarts, partitions, delay, loss, stops, ki
 	ASKCLI_LEASE=$${ASKCLI_LEASE:-15} $(BIN)/python -m pytest tests/faults $(PYTEST_ARGS)
 
 fuzz: install ## the fuzz suites with ten times the cases of make test
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz.py
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/unit/runners/test_fuzz.py
 
 lint: $(VENV)/.dev ## ruff and mypy
 	$(BIN)/ruff check askcli tests bench

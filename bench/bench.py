@@ -285,7 +285,7 @@ def bench_replay() -> None:
 
 class Inbox:
     """Where the inbox figures are measured: an SQLite file, or a PostgreSQL database (one
-    per figure) of a throwaway cluster on loopback (tests/postgres.py)."""
+    per figure) of a throwaway cluster on loopback (tests/support/postgres.py)."""
 
     def __init__(self, name: str, cluster: Any = None) -> None:
         self.name = name
@@ -548,8 +548,9 @@ def bench_team(work: Path, askers: int = TEAM_ASKERS) -> None:
     from askcli.terminal.conversation import Conversation
     from askcli.terminal.options import RunOptions
     from askcli.wire.documents import Document
+
     from tests.faults.net import SUBNET, Lab, LabUnavailable, unavailable
-    from tests.postgres import Cluster, ClusterUnavailable
+    from tests.support.postgres import Cluster, ClusterUnavailable
 
     label = "team (PostgreSQL, 2 agents' namespaces)"
     why = unavailable()
@@ -787,7 +788,7 @@ def inboxes(work: Path) -> None:
     for bench in (bench_inbox_arrival, bench_inbox_delivery, bench_inbox_load):
         bench(work, Inbox("SQLite"))
     sys.path.insert(0, str(ROOT))
-    from tests.postgres import Cluster, ClusterUnavailable
+    from tests.support.postgres import Cluster, ClusterUnavailable
 
     try:
         cluster = Cluster()

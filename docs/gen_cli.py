@@ -1,6 +1,7 @@
 """Write docs/cli.md: every askcli command's ``--help`` as printed at 80 columns.
 
-Run it with ``make docs``; tests/test_docs.py fails when docs/cli.md differs from what it makes.
+Run it with ``make docs``; tests/project/test_docs.py fails when docs/cli.md differs from what it
+makes.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ HEAD = """\
 
 Every command's `--help`, exactly as askcli prints it at 80 columns (`COLUMNS=80`).
 This page is generated: run `make docs` after changing a command's help;
-`tests/test_docs.py` fails when it is out of date.
+`tests/project/test_docs.py` fails when it is out of date.
 """
 
 

@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.postgres import ClusterUnavailable
-
-from .net import LabUnavailable, unavailable
-from .world import REPORTS, World
+from tests.faults.net import LabUnavailable, unavailable
+from tests.faults.world import REPORTS, World
+from tests.support.postgres import ClusterUnavailable
 
 
 @pytest.fixture(scope="session")

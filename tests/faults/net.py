@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from tests.watchdog import start_watchdog
+from tests.support.watchdog import start_watchdog
 
 SUBNET = "10.213"  # 10.213.N.0/24: the pair between the database and machine N
 NFT_TABLE = "askcli_faults"

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from .world import AGENTS, LEASE, Asker, Inbox, Scenario, Told, World, poll
+from tests.faults.world import AGENTS, LEASE, Asker, Inbox, Scenario, Told, World, poll
 
 ZERO = "lost 0 / duplicated 0 / misdelivered 0 / wrong decision 0"
 SETTLE = 120.0  # seconds the askers get to print their results after a fault ends

@@ -32,9 +32,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
-from tests.postgres import Cluster
-
-from .net import SUBNET, Lab, Machine, inner_pid
+from tests.faults.net import SUBNET, Lab, Machine, inner_pid
+from tests.support.postgres import Cluster
 
 ROOT = Path(__file__).resolve().parents[2]
 ASKCLI = str(Path(sys.executable).with_name("askcli"))

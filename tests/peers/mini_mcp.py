@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A minimal stdio MCP server with one tool, ``ping``, answering ``pong``: enough for Claude
-Code to list the tool and call it (tests/test_permission_care_live.py). No dependencies."""
+Code to list the tool and call it (tests/real_agents/test_permission_care_live.py). No
+dependencies."""
 
 import json
 import sys

@@ -1,0 +1,1 @@
+"""The installed askcli through pipes: its commands, streams, exit statuses and signals."""

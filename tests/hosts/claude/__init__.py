@@ -1,0 +1,1 @@
+"""askcli claude: hosting Claude Code (its lines in process, a stand-in executable)."""

@@ -1,0 +1,1 @@
+"""askcli hook: Claude Code's hooks."""

@@ -1,0 +1,1 @@
+"""askcli mcp: the MCP server, against the official MCP SDK's own client."""

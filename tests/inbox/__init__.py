@@ -1,0 +1,1 @@
+"""The inbox: its queue and both its sides, on SQLite and on PostgreSQL."""

@@ -1,0 +1,1 @@
+"""askcli setup and askcli doctor: the config files each agent reads."""

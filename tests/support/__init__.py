@@ -1,0 +1,1 @@
+"""What the tests share: builders, programs, terminals, servers and stand-ins (no tests here)."""

@@ -1,0 +1,74 @@
+"""askcli hook in the tests: Claude Code's hook input, a person typing at a scripted terminal, the
+inbox a hook test uses."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from askcli.lines import TextLineReader
+from askcli.runners.session import Reply, answer_document
+from askcli.terminal.conversation import Conversation
+from askcli.terminal.rendering import Style
+from askcli.wire.documents import Document
+
+from tests.support.calls import COLOR
+
+QUESTIONS = {"questions": [COLOR]}
+
+
+SUGGESTIONS = [
+    {
+        "type": "addRules",
+        "rules": [{"toolName": "Bash", "ruleContent": 'python3 -c "print(6*7)"'}],
+        "behavior": "allow",
+        "destination": "localSettings",
+    }
+]
+
+
+BASH = {"command": 'python3 -c "print(6*7)"', "description": "compute"}
+
+
+def hook_input(event: str = "PreToolUse", tool: str = "AskUserQuestion", **more: Any) -> dict:
+    """Claude Code 2.1.197's hook input, as it wrote it (recipe 2)."""
+    found: dict[str, Any] = {
+        "session_id": "8a7391e2-0000",
+        "transcript_path": "/home/u/.claude/projects/x/8a7391e2-0000.jsonl",
+        "cwd": "/home/u/api",
+        "prompt_id": "42f0bbb4-0000",
+        "permission_mode": "default",
+        "effort": {"level": "high"},
+        "hook_event_name": event,
+        "tool_name": tool,
+        "tool_input": QUESTIONS if tool == "AskUserQuestion" else BASH,
+    }
+    if event == "PreToolUse":
+        found["tool_use_id"] = "toolu_a1"
+    if event == "PermissionRequest":
+        found["permission_suggestions"] = SUGGESTIONS
+    found.update(more)
+    return found
+
+
+def typed(lines: str) -> tuple[Callable[[dict[str, Any]], Reply], io.StringIO]:
+    """``ask`` answering at a scripted terminal, and what the person saw."""
+    screen = io.StringIO()
+
+    def ask(document: dict[str, Any]) -> Reply:
+        conv = Conversation(TextLineReader(io.StringIO(lines)), screen, Style())
+        return answer_document(Document(document), conv)
+
+    return ask, screen
+
+
+def _where(tmp_path: Path) -> str:
+    """The test's inbox: the file, or the database ``on_each_store`` chose."""
+    chosen = tmp_path / "inbox.where"
+    return chosen.read_text() if chosen.exists() else str(tmp_path / "inbox.db")
+
+
+def inbox_env(tmp_path: Path) -> dict[str, str]:
+    return {"ASKCLI_INBOX": _where(tmp_path), "XDG_STATE_HOME": str(tmp_path / "st")}

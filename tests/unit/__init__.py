@@ -1,0 +1,1 @@
+"""In-process tests, one folder per layer of askcli/ (docs/development.md, "Layers")."""

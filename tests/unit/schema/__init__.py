@@ -1,0 +1,1 @@
+"""The schema layer: the tool inputs, their rules and limits, real calls of the corpus."""

@@ -1,0 +1,1 @@
+"""The terminal layer: rendering, layout at any width, the run's options."""

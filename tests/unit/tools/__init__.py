@@ -1,0 +1,1 @@
+"""The tools layer: the AskUserQuestion REPL, the permission prompt, todos, the journal."""

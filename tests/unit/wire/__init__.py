@@ -1,0 +1,1 @@
+"""The wire layer: documents, envelopes, result texts, wordings, definitions, dialects."""
