@@ -600,21 +600,24 @@ def test_command_two_identical_events_without_a_tool_use_id_are_two_questions(
         assert said_two["permissionDecision"] == "deny"
 
 
-def handles_signals(proc: subprocess.Popen[str]) -> None:
-    """Wait until askcli has set up its signal handlers (SIGTERM caught), so that a
-    signal sent now is not one that came while Python was still starting."""
-    status = Path(f"/proc/{proc.pid}/status")
-    if not status.exists():
-        time.sleep(1)
-        return
+def reads_its_input(proc: subprocess.Popen[str]) -> None:
+    """Wait until askcli hook waits on its stdin (a pipe), its own signal handling in: a
+    signal sent while askcli still starts (its early handlers are in before the hook's
+    command runs) ends it with the status alone, before the hook can say anything."""
+    wchan = Path(f"/proc/{proc.pid}/wchan")
     for _ in range(1000):
-        caught = next(
-            line.split()[1] for line in status.read_text().splitlines() if line.startswith("SigCgt")
-        )
-        if int(caught, 16) & (1 << (signal.SIGTERM - 1)):
+        try:
+            waiting = wchan.read_text()
+        except OSError:
+            break
+        if waiting == "0":  # the kernel does not say what a process waits on
+            break
+        if "pipe_read" in waiting or "pipe_wait" in waiting:
             return
         time.sleep(0.01)
-    pytest.fail("askcli hook never set up its signal handlers")
+    else:
+        pytest.fail("askcli hook never waited on its input")
+    time.sleep(1)  # no /proc to look at: a second is long enough to be reading it
 
 
 @pytest.mark.process
@@ -627,7 +630,7 @@ def test_command_ctrl_c_before_the_input_ends(tmp_path: Path) -> None:
         text=True,
         env={**os.environ, **inbox_env(tmp_path)},
     )
-    handles_signals(proc)  # then reading its stdin, which does not end
+    reads_its_input(proc)  # its stdin does not end
     proc.send_signal(signal.SIGINT)
     code, out, err = finish(proc)
     assert (code, out) == (130, "")
