@@ -160,6 +160,7 @@ BENCH_ARGS ?=
 bench: install ## print start-up, throughput, memory, replay and inbox figures against their targets
 	$(BIN)/python -m compileall -q askcli
 	$(BIN)/python bench/bench.py $(BENCH_ARGS)
+	$(BIN)/python bench/ask_path.py
 
 docs: install ## regenerate docs/cli.md from every command's --help
 	$(BIN)/python docs/gen_cli.py
