@@ -2,12 +2,15 @@
 
 This package is the only code that imports click: :mod:`.params` (what the commands
 share), :mod:`.asking`, :mod:`.hosting`, :mod:`.serving` and :mod:`.setting` (the commands).
+A command's module is imported when the command is named (or all are listed, for help), so
+that ``askcli ask`` does not import what ``askcli inbox`` needs.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import importlib
 import sys
 from typing import IO, Any, cast
 
@@ -27,16 +30,43 @@ from ..runners.streams import (
 )
 from ..status import ExitStatus
 from ..terminal import signals
-from .asking import ask, check, record, replay, schema, todo
-from .hosting import acp, claude
-from .serving import hook, inbox, mcp
-from .setting import doctor, setup
-from .teams import log, roles, team
 
 _OUTPUT_ERRORS = (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG)
 
+# each command and the module (of this package) that defines it, under the same name
+COMMANDS = {
+    "ask": "asking",
+    "record": "asking",
+    "replay": "asking",
+    "check": "asking",
+    "schema": "asking",
+    "claude": "hosting",
+    "acp": "hosting",
+    "mcp": "serving",
+    "inbox": "serving",
+    "todo": "asking",
+    "hook": "serving",
+    "setup": "setting",
+    "doctor": "setting",
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class LazyGroup(click.Group):
+    """A group whose commands are imported when named: one command's module, not all."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        module = COMMANDS.get(cmd_name)
+        if module is None:
+            return None
+        command = getattr(importlib.import_module(f"{__name__}.{module}"), cmd_name)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="askcli")
 def cli() -> None:
     """The human side of an AI agent's AskUserQuestion tool, in plain lines.
@@ -44,27 +74,6 @@ def cli() -> None:
     Calls (JSON) come from a file or stdin; menus and prompts go to stderr; answers are
     lines on stdin; each call's result is one JSON line on stdout.
     """
-
-
-for _command in (
-    ask,
-    record,
-    replay,
-    check,
-    schema,
-    claude,
-    acp,
-    mcp,
-    inbox,
-    todo,
-    hook,
-    setup,
-    doctor,
-):
-    cli.add_command(_command)
-inbox.add_command(team)
-inbox.add_command(log)
-inbox.add_command(roles)
 
 
 # click 8.2+ raises this (a UsageError holding the whole help) for a group run without arguments

@@ -36,6 +36,7 @@ from .params import (
     usage_error,
     wording_option,
 )
+from .teams import log, roles, team
 
 
 @click.command()
@@ -347,3 +348,8 @@ def hook(ctx: click.Context, here: bool, timeout: float | None, to: str | None) 
     from ..hosts import hook as hooks
 
     ctx.exit(hooks.main(here=here, timeout=timeout, to=to))
+
+
+inbox.add_command(team)
+inbox.add_command(log)
+inbox.add_command(roles)

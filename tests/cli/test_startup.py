@@ -25,9 +25,10 @@ print(" ".join(sorted(loaded)) or "none", file=sys.stderr)
 """
 
 
-def modules_after(args: list[str], stdin: str) -> str:
+def printed_after(args: list[str], stdin: str, tail: str) -> str:
+    """The last line a run of askcli with ``args`` leaves on stderr, ``tail`` run after it."""
     proc = subprocess.run(
-        [sys.executable, "-c", PROBE.format(slow=SLOW), *args],
+        [sys.executable, "-c", PROBE.split("slow = ")[0] + tail, *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -36,19 +37,34 @@ def modules_after(args: list[str], stdin: str) -> str:
     return proc.stderr.strip().splitlines()[-1]
 
 
+def modules_after(args: list[str], stdin: str) -> str:
+    return printed_after(args, stdin, "slow = " + PROBE.split("slow = ")[1].format(slow=SLOW))
+
+
 def data_read_after(args: list[str], stdin: str) -> bool:
     """Whether askcli with ``args`` loaded the reader of its data files (askcli/wire/data/)."""
-    probe = (
-        PROBE.split("slow = ")[0] + "print('askcli.wire.packaged' in sys.modules, file=sys.stderr)"
+    tail = "print('askcli.wire.packaged' in sys.modules, file=sys.stderr)"
+    return printed_after(args, stdin, tail) == "True"
+
+
+COMMAND_MODULES = (
+    "print(' '.join(sorted(m for m in sys.modules if m.startswith('askcli.cli.'))),"
+    " file=sys.stderr)"
+)
+
+
+def test_a_command_loads_its_own_module_of_commands_alone() -> None:
+    assert printed_after(["ask", "--help"], "", COMMAND_MODULES) == (
+        "askcli.cli.asking askcli.cli.params"
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", probe, *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=20,
+    assert printed_after(["claude", "--help"], "", COMMAND_MODULES) == (
+        "askcli.cli.hosting askcli.cli.params"
     )
-    return proc.stderr.strip().splitlines()[-1] == "True"
+    assert printed_after(["inbox", "log", "--help"], "", COMMAND_MODULES) == (
+        "askcli.cli.params askcli.cli.serving askcli.cli.teams"
+    )
+    every = printed_after(["--help"], "", COMMAND_MODULES).split()
+    assert {"askcli.cli.asking", "askcli.cli.hosting", "askcli.cli.setting"} <= set(every)
 
 
 def test_the_long_schemas_are_read_only_by_the_commands_that_print_them() -> None:

@@ -143,7 +143,7 @@ def test_schema_command_default_and_bad_format(tmp_path: Path) -> None:
 
 
 def test_the_cli_offers_every_format() -> None:
-    from askcli.cli import schema
+    from askcli.cli.asking import schema
 
     choices = next(p for p in schema.params if p.name == "fmt").type.choices  # type: ignore[attr-defined]
     assert tuple(choices) == FORMATS + DIALECT_FORMATS
