@@ -38,7 +38,7 @@ CODEX := .cache/codex/.installed-$(CODEX_VERSION)
 MCP_INSPECTOR := .cache/mcp-inspector/.installed-$(MCP_INSPECTOR_VERSION)
 
 .DEFAULT_GOAL := help
-.PHONY: help install claude-code claude-code-current acp-agents gemini-cli mcp-clients run try-claude try-acp test test-fast faults fuzz lint bench docs clean
+.PHONY: help install claude-code claude-code-current acp-agents gemini-cli mcp-clients check-pins run try-claude try-acp test test-fast faults fuzz lint bench docs clean
 
 help: ## list the targets
 	@grep -E '^[a-z][a-z0-9_-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -131,6 +131,10 @@ claude-code: $(CLAUDE_CODE) ## install the real Claude Code 2.1.197 (npm) for th
 
 claude-code-current: $(CLAUDE_CODE_CURRENT) ## install Claude Code 2.1.332 (npm), whose texts --wording claude-code quotes
 
+# Informational: exits 0 whatever is newer, and when npm or the registry cannot be reached
+check-pins: ## list each npm pin beside the registry's latest and newest version, and which are behind
+	@$(PYTHON) scripts/check_pins.py
+
 test: install claude-code claude-code-current acp-agents mcp-clients ## run the whole test suite
 	$(BIN)/python -m pytest
 
@@ -157,9 +161,10 @@ fuzz: install ## the fuzz suites with ten times the cases of make test
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/unit/runners/test_fuzz.py
 
 lint: $(VENV)/.dev ## ruff and mypy
-	$(BIN)/ruff check askcli tests bench
-	$(BIN)/ruff format --check askcli tests bench
+	$(BIN)/ruff check askcli tests bench scripts
+	$(BIN)/ruff format --check askcli tests bench scripts
 	$(BIN)/mypy
+	$(BIN)/mypy scripts
 
 # BENCH_ARGS=--team: the team figures alone (500 askers on two agents' network namespaces)
 BENCH_ARGS ?=
