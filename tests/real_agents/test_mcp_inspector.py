@@ -107,11 +107,11 @@ def test_the_inspector_gives_up_on_a_call_after_60_seconds(tmp_path: Path) -> No
     # the Inspector's CLI neither changes nor resets (it asks for no progress notifications)
     with Stdio().target(tmp_path, "--wait", "120") as target:
         began = time.monotonic()
-        status, out, err = finish(start(target, *call(*ASK)), timeout=120)
+        status, out, err = finish(start(target, *call(*ASK)), timeout=150)
         took = time.monotonic() - began
     assert status != 0 and out == ""
     assert "Request timed out after 1m00s (tools/call)" in err
-    assert 59 < took < 80, took
+    assert 60 <= took < 110, took  # its start and askcli's on a busy machine: seconds
     # its server ended with it: the question nobody can collect is withdrawn
     (question,) = Store(tmp_path / "inbox.db").questions(states=tuple(QueueState))
     assert Store(tmp_path / "inbox.db").state(question.id) is QueueState.WITHDRAWN
