@@ -26,16 +26,19 @@ OPENCODE := .cache/opencode/.installed-$(OPENCODE_VERSION)
 CODEX_ACP := .cache/codex-acp/.installed-$(CODEX_ACP_VERSION)
 # The official MCP conformance suite tests/real_agents/test_mcp_conformance.py runs against
 # askcli mcp --http, with the Node >= 22 it needs (the npm package node), and the real Codex CLI
-# tests/real_agents/test_mcp_codex.py runs offline with askcli mcp as its MCP server (npm, into
+# tests/real_agents/test_mcp_codex.py runs offline with askcli mcp as its MCP server, and the
+# MCP Inspector's CLI tests/real_agents/test_mcp_inspector.py drives askcli mcp with (npm, into
 # .cache/, pinned)
 MCP_CONFORMANCE_VERSION := 0.2.0-alpha.12
 CONFORMANCE_NODE_VERSION := 22.23.3
 CODEX_VERSION := 0.171.0
+MCP_INSPECTOR_VERSION := 2.12.0
 MCP_CONFORMANCE := .cache/mcp-conformance/.installed-$(MCP_CONFORMANCE_VERSION)-node-$(CONFORMANCE_NODE_VERSION)
 CODEX := .cache/codex/.installed-$(CODEX_VERSION)
+MCP_INSPECTOR := .cache/mcp-inspector/.installed-$(MCP_INSPECTOR_VERSION)
 
 .DEFAULT_GOAL := help
-.PHONY: help install claude-code claude-code-current acp-agents gemini-cli mcp-clients run try-claude try-acp test test-fast faults fuzz lint bench docs clean
+.PHONY: help install claude-code claude-code-current acp-agents gemini-cli mcp-clients check-pins run try-claude try-acp test test-fast faults fuzz lint bench docs clean
 
 help: ## list the targets
 	@grep -E '^[a-z][a-z0-9_-]*:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-19s %s\n", $$1, $$2}'
@@ -111,7 +114,10 @@ $(MCP_CONFORMANCE):
 $(CODEX):
 	$(call npm_package,.cache/codex,@openai/codex@$(CODEX_VERSION),Codex CLI $(CODEX_VERSION))
 
-mcp-clients: $(MCP_CONFORMANCE) $(CODEX) ## install the MCP conformance suite (with Node 22) and Codex CLI (npm) for the MCP tests, once
+$(MCP_INSPECTOR):
+	$(call npm_package,.cache/mcp-inspector,@modelcontextprotocol/inspector@$(MCP_INSPECTOR_VERSION),the MCP Inspector $(MCP_INSPECTOR_VERSION))
+
+mcp-clients: $(MCP_CONFORMANCE) $(CODEX) $(MCP_INSPECTOR) ## install the MCP conformance suite (with Node 22), Codex CLI and the MCP Inspector (npm) for the MCP tests, once
 
 $(CODEX_ACP):
 	$(call npm_package,.cache/codex-acp,@zed-industries/codex-acp@$(CODEX_ACP_VERSION),codex-acp $(CODEX_ACP_VERSION))
@@ -124,6 +130,10 @@ gemini-cli: $(GEMINI_CLI) ## install Gemini CLI alone (npm), the agent make try-
 claude-code: $(CLAUDE_CODE) ## install the real Claude Code 2.1.197 (npm) for the tests, once
 
 claude-code-current: $(CLAUDE_CODE_CURRENT) ## install Claude Code 2.1.332 (npm), whose texts --wording claude-code quotes
+
+# Informational: exits 0 whatever is newer, and when npm or the registry cannot be reached
+check-pins: ## list each npm pin beside the registry's latest and newest version, and which are behind
+	@$(PYTHON) scripts/check_pins.py
 
 test: install claude-code claude-code-current acp-agents mcp-clients ## run the whole test suite
 	$(BIN)/python -m pytest
@@ -151,9 +161,10 @@ fuzz: install ## the fuzz suites with ten times the cases of make test
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest tests/unit/runners/test_fuzz.py
 
 lint: $(VENV)/.dev ## ruff and mypy
-	$(BIN)/ruff check askcli tests bench
-	$(BIN)/ruff format --check askcli tests bench
+	$(BIN)/ruff check askcli tests bench scripts
+	$(BIN)/ruff format --check askcli tests bench scripts
 	$(BIN)/mypy
+	$(BIN)/mypy scripts
 
 # BENCH_ARGS=--team: the team figures alone (500 askers on two agents' network namespaces)
 BENCH_ARGS ?=
