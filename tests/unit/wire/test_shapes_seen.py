@@ -96,7 +96,7 @@ def test_an_invalid_bare_call_gets_the_clis_text_and_status_2() -> None:
     outcome = play(calls=[{"name": "ask_user", "args": {"questions": [{"question": "Q?"}]}}])
     assert outcome.stdout == [
         '{"name":"ask_user","response":{"error":'
-        '"params/questions/0 must have required property \'header\'"}}'
+        "\"params/questions/0 must have required property 'header'\"}}"
     ]
     assert outcome.status == 2
     assert "invalid AskUserQuestion call" not in outcome.stderr
@@ -106,7 +106,7 @@ def test_args_null_is_the_empty_args_as_gemini_cli_reads_it() -> None:
     outcome = play(calls=[{"name": "ask_user", "args": None}])
     assert outcome.stdout == [
         '{"name":"ask_user","response":{"error":'
-        '"params must have required property \'questions\'"}}'
+        "\"params must have required property 'questions'\"}}"
     ]
 
 
