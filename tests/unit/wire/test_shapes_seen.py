@@ -13,6 +13,8 @@ from askcli.runners.fixtures import play
 from askcli.wire.dialects import gemini
 from askcli.wire.envelopes import Kind, detect
 
+from tests.support.hook import hook_input
+
 DENIED = "[Operation Cancelled] Reason: User denied execution."
 CALL_ID = "ask_user__ask_user_1780793400000_0"  # turn.ts: `${name}__${name}_${Date.now()}_N`
 CHOICE = {
@@ -247,6 +249,20 @@ def test_a_hook_input_is_told_in_one_line_what_to_do(document: dict[str, Any], s
     assert result["content"] == (
         f"<tool_use_error>InputValidationError: {said[len('askcli: ') : -1]}</tool_use_error>"
     )
+    assert outcome.status == 2
+
+
+@pytest.mark.parametrize(
+    ("event", "tool"), [("PreToolUse", "AskUserQuestion"), ("PermissionRequest", "Bash")]
+)
+def test_claude_codes_own_hook_input_gets_the_hint(event: str, tool: str) -> None:
+    """Claude Code 2.1.197's hook input as it wrote it (``prompt_id``, ``effort``, ...)."""
+    outcome = play(calls=[hook_input(event, tool)])
+    assert outcome.stderr == (
+        f'askcli: this is a Claude Code hook input ("{event}" for "{tool}"), '
+        "not a tool call: use askcli hook as the hook's command\n"
+    )
+    assert json.loads(outcome.stdout[0])["tool_use_id"] is None
     assert outcome.status == 2
 
 
