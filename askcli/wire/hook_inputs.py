@@ -24,6 +24,8 @@ GEMINI_EVENTS = frozenset(
         "PreCompress",
     }
 )
+# events both agents have: Gemini CLI's input alone carries a "timestamp"
+SHARED_EVENTS = frozenset({"Notification", "SessionStart", "SessionEnd"})
 _SHOWN = 60  # characters of an event or tool name quoted back
 
 
@@ -40,7 +42,7 @@ def hook_input_hint(document: dict[str, Any]) -> str | None:
         return None
     tool = document.get("tool_name")
     at = f" for {_quoted(tool)}" if isinstance(tool, str) else ""
-    if event in GEMINI_EVENTS:
+    if event in GEMINI_EVENTS or (event in SHARED_EVENTS and "timestamp" in document):
         return (
             f"this is a Gemini CLI hook input ({_quoted(event)}{at}), not a tool call: a "
             "Gemini CLI hook can allow or block ask_user but not answer it; give askcli ask "

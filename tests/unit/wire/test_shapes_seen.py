@@ -266,6 +266,14 @@ def test_claude_codes_own_hook_input_gets_the_hint(event: str, tool: str) -> Non
     assert outcome.status == 2
 
 
+def test_an_event_both_agents_have_is_told_apart_by_geminis_timestamp() -> None:
+    start = {"session_id": "s", "cwd": "/tmp", "hook_event_name": "SessionStart"}
+    claude = play(calls=[{**start, "source": "startup"}])
+    assert "Claude Code hook input" in claude.stderr
+    gemini_start = play(calls=[{**start, "timestamp": "2026-12-07T00:50:00.000Z"}])
+    assert "Gemini CLI hook input" in gemini_start.stderr
+
+
 def test_a_long_event_name_is_cut_short() -> None:
     outcome = play(calls=[{**CLAUDE_PRE_TOOL_USE, "hook_event_name": "E" * 500}])
     assert len(outcome.stderr) < 300 and "E…" in outcome.stderr
