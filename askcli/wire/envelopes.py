@@ -11,6 +11,8 @@
 - an OpenAI Responses ``function_call``: its ``function_call_output``
 - a Gemini ``functionCall`` part, a ``content`` of parts or a ``generateContent``
   response: the ``functionResponse`` part(s), in a ``user`` content when they came in one
+- a bare Gemini function call ``{"name", "args", "id"?}`` (what Gemini CLI's logs, session
+  transcripts and the SDK's ``functionCalls`` show): the bare ``{"id"?, "name", "response"}``
 - a JSON-RPC ``elicitation/create`` request (an MCP server asking): its JSON-RPC response
 - a Claude Code ``control_request`` of subtype ``elicitation`` (an MCP server asking
   through Claude Code): a ``control_response`` carrying ``{action, content}``
@@ -36,6 +38,7 @@ from ..schema.names import ASK_USER_QUESTION, ELICITATION, OPENCODE_QUESTION, TO
 from ..status import ExitStatus
 from .care import Care, care_of
 from .documents import loads_limited
+from .hook_inputs import hook_input_hint
 from .results import CANCEL_MESSAGE, ToolResult
 
 JSONRPC_INVALID_PARAMS = -32602
@@ -65,6 +68,7 @@ class Kind(enum.Enum):
     RESPONSES = "responses"
     GEMINI = "gemini"  # a functionCall part on its own
     GEMINI_CONTENT = "gemini-content"  # a content (or response) holding parts
+    GEMINI_CALL = "gemini-call"  # {"name", "args"}: a FunctionCall without its part
     JSONRPC = "jsonrpc"
     OPENCODE = "opencode"  # a question.asked event: question.replied / question.rejected
     PASSED_OVER = "passed-over"
@@ -149,10 +153,12 @@ class Envelope(NamedTuple):
             return [_opencode_reply(self.request_id, self.calls, results)]
         if not results:
             return []
-        if self.kind in (Kind.GEMINI, Kind.GEMINI_CONTENT):
+        if self.kind in (Kind.GEMINI, Kind.GEMINI_CONTENT, Kind.GEMINI_CALL):
             ids = self.sent_ids or tuple(r.tool_use_id for r in results)
             calls = self.calls
             parts = [_gemini(r, c.name, i) for r, c, i in zip(results, calls, ids, strict=False)]
+            if self.kind is Kind.GEMINI_CALL:  # the FunctionResponse, as the call came bare
+                return [part.get("functionResponse", part) for part in parts]
             if self.kind is Kind.GEMINI:
                 return parts
             return [{"role": "user", "parts": parts + _gemini_words(results)}]
@@ -591,10 +597,14 @@ def _gemini_content(content: Any, seq: int) -> Envelope:
 
 
 def _gemini_envelope(document: dict[str, Any], seq: int) -> Envelope | None:
-    """A Gemini API ``functionCall`` part, ``content`` or ``generateContent`` response."""
+    """A Gemini API ``functionCall`` part, ``content`` or ``generateContent`` response, or a
+    bare ``{"name", "args"}`` call."""
     if "functionCall" in document:
         call, own = _gemini_call(document, seq, 0)
         return Envelope(Kind.GEMINI, (call,), sent_ids=(own,))
+    if isinstance(document.get("name"), str) and "args" in document:
+        call, own = _gemini_call({"functionCall": document}, seq, 0)
+        return Envelope(Kind.GEMINI_CALL, (call,), sent_ids=(own,))
     if isinstance(document.get("candidates"), list):
         first = document["candidates"][0] if document["candidates"] else None
         content = first.get("content") if isinstance(first, dict) else None
@@ -663,6 +673,9 @@ def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
         return Envelope(Kind.RESPONSES, tuple(items))
     if document.get("role") == "assistant":
         return Envelope(Kind.MESSAGE, tuple(_message_items(document, seq)))
+    hook = hook_input_hint(document)
+    if hook is not None:
+        raise UnreadableDocument(hook)
     kind = document.get("type")
     if kind is not None or "role" in document:
         what = f'"type": {json.dumps(kind)}' if kind is not None else '"role": ...'

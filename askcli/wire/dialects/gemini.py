@@ -189,6 +189,22 @@ def _unique(text: str, taken: set[str]) -> str:
     return f"{text} ({n})"
 
 
+SUGGESTED = "The agent suggested (type one of these, or your own answer):"
+
+
+def suggested(options: list[dict[str, Any]] | None) -> str | None:
+    """A ``text`` question's options, which the model may still send: Gemini CLI's dialog
+    shows a text field and drops them; askcli asks the same typed question and lists them
+    under it, so that nothing the model wrote is hidden from the person."""
+    if not options:
+        return None
+    lines = [SUGGESTED]
+    for o in options:
+        label, about = unescape(o["label"]), js_trim(o["description"])
+        lines.append(f"- {label}: {unescape(about)}" if about else f"- {label}")
+    return "\n".join(lines)
+
+
 def _question(q: dict[str, Any], text: str, alone: bool) -> SharedQuestion:
     header = unescape(q["header"]) if q["header"] else q["header"]
     placeholder = unescape(q["placeholder"]) if q.get("placeholder") else q.get("placeholder")
@@ -200,7 +216,7 @@ def _question(q: dict[str, Any], text: str, alone: bool) -> SharedQuestion:
     if q["type"] == "text":
         return SharedQuestion(
             text, header, (), kind="text", other=False, required=required,
-            placeholder=placeholder, notes=False,
+            placeholder=placeholder, notes=False, description=suggested(q.get("options")),
         )  # fmt: skip
     if q["type"] == "yesno":  # the model's options are not shown
         return SharedQuestion(
@@ -432,6 +448,11 @@ def warnings(data: AskInput) -> list[str]:
         if len(q.header) > 16:
             found.append(
                 f"{where}.header is longer than 16 characters (cut short on inactive tabs)"
+            )
+        if q.kind == "text" and q.description and q.description.startswith(SUGGESTED):
+            found.append(
+                f"{where} is a text question with options: Gemini CLI drops them "
+                "(askcli lists them as suggestions)"
             )
         if q.kind != "choice":
             continue
