@@ -18,12 +18,12 @@ GEMINI_CLI_VERSION := 0.61.0
 CLAUDE_AGENT_ACP_VERSION := 0.49.0
 CLAUDE_AGENT_ACP_CURRENT_VERSION := 0.101.0
 OPENCODE_VERSION := 1.18.33
-CODEX_ACP_VERSION := 0.16.0
+CODEX_ACP_VERSION := 2.6.0
 GEMINI_CLI := .cache/gemini-cli/.installed-$(GEMINI_CLI_VERSION)
 CLAUDE_AGENT_ACP := .cache/claude-agent-acp/.installed-$(CLAUDE_AGENT_ACP_VERSION)
 CLAUDE_AGENT_ACP_CURRENT := .cache/claude-agent-acp-$(CLAUDE_AGENT_ACP_CURRENT_VERSION)/.installed-$(CLAUDE_AGENT_ACP_CURRENT_VERSION)
 OPENCODE := .cache/opencode/.installed-$(OPENCODE_VERSION)
-CODEX_ACP := .cache/codex-acp/.installed-$(CODEX_ACP_VERSION)
+CODEX_ACP := .cache/codex-acp-$(CODEX_ACP_VERSION)/.installed-$(CODEX_ACP_VERSION)
 # The official MCP conformance suite tests/real_agents/test_mcp_conformance.py runs against
 # askcli mcp --http, with the Node >= 22 it needs (the npm package node), and the real Codex CLI
 # tests/real_agents/test_mcp_codex.py runs offline with askcli mcp as its MCP server, and the
@@ -120,7 +120,7 @@ $(MCP_INSPECTOR):
 mcp-clients: $(MCP_CONFORMANCE) $(CODEX) $(MCP_INSPECTOR) ## install the MCP conformance suite (with Node 22), Codex CLI and the MCP Inspector (npm) for the MCP tests, once
 
 $(CODEX_ACP):
-	$(call npm_package,.cache/codex-acp,@zed-industries/codex-acp@$(CODEX_ACP_VERSION),codex-acp $(CODEX_ACP_VERSION))
+	$(call npm_package,.cache/codex-acp-$(CODEX_ACP_VERSION),@agentclientprotocol/codex-acp@$(CODEX_ACP_VERSION),codex-acp $(CODEX_ACP_VERSION))
 
 
 acp-agents: $(GEMINI_CLI) $(CLAUDE_AGENT_ACP) $(CLAUDE_AGENT_ACP_CURRENT) $(OPENCODE) $(CODEX_ACP) ## install Gemini CLI, claude-agent-acp (two releases), OpenCode and codex-acp (npm) for the ACP tests, once

@@ -8,7 +8,8 @@ Usage: responses_scripted.py --port 18765 --scenario turns.json --log requests.j
 The scenario is a JSON list of turns, one per POST .../responses, in order; a turn is a list of
 output items: ``{"call": NAME, "arguments": {...}}`` (a function call; NAME may be
 ``NAMESPACE.NAME``) or ``{"text": TEXT}`` (an assistant message). When the turns run out the
-reply is the text "done.". Every request body is appended to the log as one JSON line, so a test
+reply is the text "done.". A request offering no tools (codex-acp 2.x asks for the session's
+title so) takes no turn: its reply is "Stand-in title". Every request body is appended to the log as one JSON line, so a test
 can read what Codex sent back to the model (the function_call_output items). Binds 127.0.0.1.
 """
 
@@ -81,7 +82,10 @@ def main() -> None:
                 n = next(counter)
                 with open(args.log, "a", encoding="utf-8") as f:
                     f.write(json.dumps({"path": self.path, "request": body}) + "\n")
-                turn = turns.pop(0) if turns else [{"text": "done."}]
+                if not body.get("tools"):  # a side request (codex-acp 2.x: the title)
+                    turn = [{"text": "Stand-in title"}]
+                else:
+                    turn = turns.pop(0) if turns else [{"text": "done."}]
             if not self.path.rstrip("/").endswith("/responses"):
                 self.reply_json(404, {"error": {"message": "not here"}})
                 return

@@ -62,7 +62,7 @@ def test_codex_session_allowed_then_rejected_recorded_and_replayed(
     record = tmp_path / "codex.json"
     with stand_in(tmp_path, turns, STANDIN) as (port, log):
         term = Terminal(
-            ["--record", str(record), "--", str(CODEX_ACP)], work, codex_env(tmp_path, port)
+            ["--record", str(record), "--mode", "read-only", "--", str(CODEX_ACP)], work, codex_env(tmp_path, port)
         )
         term.child.setwinsize(200, 80)  # the permission screen (Codex's input) unpaged
         try:

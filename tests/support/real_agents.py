@@ -27,7 +27,7 @@ BIN = ROOT / ".cache"
 GEMINI = BIN / "gemini-cli" / "node_modules" / ".bin" / "gemini"
 ADAPTER = BIN / "claude-agent-acp" / "node_modules" / ".bin" / "claude-agent-acp"
 ADAPTER_CURRENT = BIN / "claude-agent-acp-0.101.0" / "node_modules" / ".bin" / "claude-agent-acp"
-CODEX_ACP = BIN / "codex-acp" / "node_modules" / ".bin" / "codex-acp"
+CODEX_ACP = BIN / "codex-acp-2.6.0" / "node_modules" / ".bin" / "codex-acp"
 OPENCODE = BIN / "opencode" / "node_modules" / ".bin" / "opencode"
 # a parameter that is a real agent marks its test so (make test-fast leaves them out)
 REAL_AGENT = pytest.mark.real_agent

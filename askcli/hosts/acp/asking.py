@@ -17,13 +17,14 @@ from ...terminal.conversation import Conversation
 from ...terminal.rendering import wrap
 from ...tools.permission import show_whole
 from ...tools.registry import check_call, run_call
+from ...wire.dialects.codex import TOOL as CODEX_TOOL
 from ...wire.envelopes import ToolCall
 from ...wire.results import ToolResult
 from ..child import as_dict, as_text
 from . import options as acp_options
 from .content import permission_lines, tool_details
 from .events import Ended
-from .forms import auq_content, auq_input
+from .forms import auq_content, auq_input, codex_content, codex_input
 
 INTERRUPT = "\x03"  # a recorded answer line: Ctrl-C at that question (askcli replay)
 
@@ -149,6 +150,13 @@ class Asking:
                 check_call(call)
             except Exception:
                 call = None  # not a question AskUserQuestion can ask: the general form
+        codex = codex_input(params) if call is None and params.get("mode") == "form" else None
+        if codex is not None:
+            call = ToolCall(tool_id, CODEX_TOOL, codex[0])
+            try:
+                check_call(call)
+            except Exception:
+                call = codex = None  # not a question Codex's tool can ask: the general form
         if call is None:
             message = as_text(params.get("message")) or "(no message)"
             self.conv.say(
@@ -173,7 +181,7 @@ class Asking:
             self.conv.call_starts()
             if self.inbox is None:
                 result = run_call(call, self.conv)
-            elif call.name == "AskUserQuestion":
+            elif call.name in ("AskUserQuestion", CODEX_TOOL):
                 result = self._in_inbox(self._document(call.name, dict(call.input), tool_id))
             else:
                 self.asked += 1
@@ -198,6 +206,12 @@ class Asking:
                 reply = {"action": "decline"}
             else:
                 reply = {"action": "cancel"}
+        elif codex is not None:
+            if result.allowed:
+                content = codex_content(dict(result.data or {}), codex[1])
+                reply = {"action": "accept", "content": content}
+            else:  # codex-acp sends Codex no answers for either
+                reply = {"action": "decline" if result.status is ExitStatus.DECLINED else "cancel"}
         else:
             reply = dict(result.reply) if result.reply is not None else {"action": "decline"}
             if result.reply is None:

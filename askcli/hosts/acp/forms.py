@@ -85,3 +85,67 @@ def auq_content(
         else:
             content[f"{key}_custom"] = answer
     return content
+
+
+OTHER_LABEL = "None of the above"  # codex-acp's Other choice (Codex's TUI label)
+NOTE_PREFIX = "user_note: "
+
+
+def _codex_meta(node: dict[str, Any]) -> dict[str, Any]:
+    return as_dict(as_dict(node.get("_meta")).get("codex"))
+
+
+def codex_input(params: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]] | None:
+    """codex-acp 2.x's form for Codex's ``request_user_input`` (a choice per question id,
+    ``_meta.codex`` carrying ``isOther`` and ``isSecret``, a ``<id>_note`` field of role
+    ``user_note`` for Other's text) as ``request_user_input``'s input, and each question's
+    note field by question id; None for any other form."""
+    props = as_dict(as_dict(params.get("requestedSchema")).get("properties"))
+    questions: list[dict[str, Any]] = []
+    notes: dict[str, str] = {}
+    for key, value in props.items():
+        node = as_dict(value)
+        meta = _codex_meta(node)
+        if meta.get("role") == "user_note" and isinstance(meta.get("questionId"), str):
+            notes[meta["questionId"]] = key
+            continue
+        choices = node.get("oneOf")
+        if "isOther" not in meta or not isinstance(choices, list):
+            return None
+        options = []
+        for choice in map(as_dict, choices):
+            label = choice.get("const")
+            if not isinstance(label, str):
+                return None
+            if label != OTHER_LABEL:
+                options.append({"label": label, "description": as_text(choice.get("description"))})
+        questions.append(
+            {
+                "id": key,
+                "header": as_text(node.get("description")),
+                "question": as_text(node.get("title")) or key,
+                "isOther": meta.get("isOther") is True,
+                "isSecret": meta.get("isSecret") is True,
+                "options": options,
+            }
+        )
+    if not questions:
+        return None
+    return {"questions": questions}, notes
+
+
+def codex_content(data: dict[str, Any], notes: dict[str, str]) -> dict[str, Any]:
+    """``request_user_input``'s answers (``{id: {"answers": [label, "user_note: ..."]}}``) as
+    codex-acp's form content: the label (or ``None of the above``) in the question's field,
+    the notes, without their prefix, in its note field; codex-acp turns them back into the
+    same answers."""
+    content: dict[str, Any] = {}
+    for qid, given in as_dict(data.get("answers")).items():
+        values = [str(v) for v in as_dict(given).get("answers", [])]
+        labels = [v for v in values if not v.startswith(NOTE_PREFIX)]
+        texts = [v[len(NOTE_PREFIX) :] for v in values if v.startswith(NOTE_PREFIX)]
+        if labels:
+            content[qid] = labels[0]
+        if texts and qid in notes:
+            content[notes[qid]] = "\n".join(texts)
+    return content

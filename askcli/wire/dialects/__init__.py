@@ -108,9 +108,17 @@ class Dialect(NamedTuple):
 
 
 def _all() -> tuple[Dialect, ...]:
-    from . import codex, elicitation, gemini, opencode
+    from . import codex, codex_app_server, elicitation, gemini, opencode
 
-    return (opencode.DIALECT, codex.DIALECT, gemini.DIALECT, elicitation.DIALECT)
+    return (
+        opencode.DIALECT,
+        codex.DIALECT,
+        gemini.DIALECT,
+        elicitation.DIALECT,
+        codex_app_server.USER_INPUT,
+        codex_app_server.COMMAND_APPROVAL,
+        codex_app_server.FILE_APPROVAL,
+    )
 
 
 def by_tool(name: str) -> Dialect | None:
