@@ -10,7 +10,8 @@ output items: ``{"call": NAME, "arguments": {...}}`` (a function call; NAME may 
 ``NAMESPACE.NAME``) or ``{"text": TEXT}`` (an assistant message). When the turns run out the
 reply is the text "done.". A request offering no tools (codex-acp 2.x asks for the session's
 title so) takes no turn: its reply is "Stand-in title". Every request body is appended to the
-log as one JSON line, so a test can read what Codex sent back to the model (the function_call_output items). Binds 127.0.0.1.
+log as one JSON line, so a test can read what Codex sent back to the model (the
+function_call_output items). Binds 127.0.0.1.
 """
 
 from __future__ import annotations
