@@ -26,6 +26,7 @@ checked against :mod:`askcli.wire.dialects.codex_app_server_models`.
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Callable
 from typing import Any
 
@@ -156,7 +157,7 @@ def _decision_option(decision: Any) -> Option:
         return Option(label, what)
     if isinstance(decision, dict) and "acceptWithExecpolicyAmendment" in decision:
         words = decision["acceptWithExecpolicyAmendment"].get("execpolicy_amendment", [])
-        prefix = " ".join(str(w) for w in words)
+        prefix = shlex.join(str(w) for w in words)
         return Option(f"Yes, and don't ask again for commands that start with `{prefix}`", "")
     if isinstance(decision, dict) and "applyNetworkPolicyAmendment" in decision:
         rule = decision["applyNetworkPolicyAmendment"].get("network_policy_amendment", {})

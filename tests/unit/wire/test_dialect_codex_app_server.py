@@ -324,3 +324,12 @@ def test_command_approval_at_a_terminal(tmp_path: Path) -> None:
     status, reply = term.finish()
     assert status == ExitStatus.DECLINED
     assert reply == {"jsonrpc": "2.0", "id": 4, "result": {"decision": "cancel"}}
+
+
+def test_a_request_as_codex_sends_it_without_the_jsonrpc_key() -> None:
+    """Codex's app-server leaves ``"jsonrpc"`` out of its messages (its JSONRPCRequest has
+    only id, method, params, trace)."""
+    document = {k: v for k, v in file_change().items() if k != "jsonrpc"}
+    reply, status, _ = answered(document, ["1"])
+    assert status == ExitStatus.ANSWERED
+    assert reply == {"jsonrpc": "2.0", "id": 5, "result": {"decision": "accept"}}

@@ -1,0 +1,135 @@
+"""The real Codex app-server (``codex app-server``, JSON-RPC on stdio) as its client drives it,
+against the scripted stand-in Responses API: start a thread and a turn, take the server's
+requests to the client (item/tool/requestUserInput, the approvals) and answer them."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import threading
+from pathlib import Path
+from typing import Any
+
+from tests.support.codex import CODEX
+
+
+def codex_home(tmp_path: Path, port: int) -> dict[str, str]:
+    """The environment of a Codex on the stand-in at ``port``: its own CODEX_HOME and HOME."""
+    home, codex = tmp_path / "home", tmp_path / "codex-home"
+    home.mkdir(parents=True, exist_ok=True)
+    codex.mkdir(parents=True, exist_ok=True)
+    (codex / "config.toml").write_text(
+        'model = "gpt-5.4"\n'
+        'model_provider = "standin"\n'
+        'approval_policy = "on-request"\n'
+        'sandbox_mode = "read-only"\n'
+        "[model_providers.standin]\n"
+        'name = "Stand-in Responses API"\n'
+        f'base_url = "http://127.0.0.1:{port}/v1"\n'
+        'wire_api = "responses"\n'
+        'env_key = "STANDIN_API_KEY"\n'
+        "request_max_retries = 0\n"
+        "stream_max_retries = 0\n"
+    )
+    return {
+        "PATH": os.environ["PATH"],
+        "HOME": str(home),
+        "CODEX_HOME": str(codex),
+        "STANDIN_API_KEY": "x",
+        "NO_COLOR": "1",
+    }
+
+
+class AppServer:
+    """``codex app-server`` on stdio: requests out, every message in kept in a queue."""
+
+    def __init__(self, env: dict[str, str], cwd: Path, stderr: Path) -> None:
+        self.err = stderr.open("w")
+        self.proc = subprocess.Popen(
+            [str(CODEX), "app-server"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.err,
+            cwd=cwd,
+            env=env,
+            text=True,
+        )
+        self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.seen: list[dict[str, Any]] = []
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if line.strip():
+                self.messages.put(json.loads(line))
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(json.dumps(message) + "\n")
+        self.proc.stdin.flush()
+
+    def request(self, method: str, params: dict[str, Any], timeout: float = 30) -> Any:
+        """Send a request; its result once it comes (other messages are kept in ``seen``)."""
+        self.next_id += 1
+        sent = self.next_id
+        self.send({"jsonrpc": "2.0", "id": sent, "method": method, "params": params})
+        while True:
+            message = self.wait(timeout)
+            if message.get("id") == sent and "method" not in message:
+                if "error" in message:
+                    raise AssertionError(f"{method}: {message['error']}")
+                return message["result"]
+
+    def wait(self, timeout: float = 30) -> dict[str, Any]:
+        try:
+            message = self.messages.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"codex app-server sent nothing; it sent: {self.seen}") from None
+        self.seen.append(message)
+        return message
+
+    def server_request(self, method: str, timeout: float = 60) -> dict[str, Any]:
+        """The next request of the server to its client with ``method`` (the rest passed
+        over)."""
+        while True:
+            message = self.wait(timeout)
+            if message.get("method") == method and "id" in message:
+                return message
+
+    def notification(self, method: str, timeout: float = 60) -> dict[str, Any]:
+        while True:
+            message = self.wait(timeout)
+            if message.get("method") == method and "id" not in message:
+                return message
+
+    def start_turn(self, cwd: Path, text: str, mode: str = "default") -> str:
+        """initialize (experimental API on), a thread in ``cwd`` and a turn saying ``text``
+        in collaboration ``mode``: the thread's id."""
+        info = {"name": "askcli-tests", "version": "1"}
+        self.request("initialize", {"clientInfo": info, "capabilities": {"experimentalApi": True}})
+        self.send({"jsonrpc": "2.0", "method": "initialized"})
+        thread = self.request("thread/start", {"cwd": str(cwd)})["thread"]["id"]
+        collaboration = {"mode": mode, "settings": {"model": "gpt-5.4"}}
+        turn = {
+            "threadId": thread,
+            "input": [{"type": "text", "text": text}],
+            "collaborationMode": collaboration,
+        }
+        self.request("turn/start", turn)
+        return str(thread)
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+        self.err.close()
