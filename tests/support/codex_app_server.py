@@ -45,10 +45,10 @@ def codex_home(tmp_path: Path, port: int) -> dict[str, str]:
 class AppServer:
     """``codex app-server`` on stdio: requests out, every message in kept in a queue."""
 
-    def __init__(self, env: dict[str, str], cwd: Path, stderr: Path) -> None:
+    def __init__(self, env: dict[str, str], cwd: Path, stderr: Path, *args: str) -> None:
         self.err = stderr.open("w")
         self.proc = subprocess.Popen(
-            [str(CODEX), "app-server"],
+            [str(CODEX), "app-server", *args],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.err,
@@ -106,12 +106,28 @@ class AppServer:
             if message.get("method") == method and "id" not in message:
                 return message
 
-    def start_turn(self, cwd: Path, text: str, mode: str = "default") -> str:
-        """initialize (experimental API on), a thread in ``cwd`` and a turn saying ``text``
-        in collaboration ``mode``: the thread's id."""
+    def initialize(self) -> None:
+        """initialize, with the experimental API on (collaboration modes, availableDecisions)."""
         info = {"name": "askcli-tests", "version": "1"}
         self.request("initialize", {"clientInfo": info, "capabilities": {"experimentalApi": True}})
         self.send({"jsonrpc": "2.0", "method": "initialized"})
+
+    def trust_hooks(self, cwd: Path) -> list[dict[str, Any]]:
+        """Trust every hook configured for ``cwd``, as Codex's /hooks does (its current hash
+        written as ``hooks.state."KEY".trusted_hash``): the hooks."""
+        listed = self.request("hooks/list", {"cwds": [str(cwd)]})["data"]
+        hooks = [hook for entry in listed for hook in entry["hooks"]]
+        for hook in hooks:
+            where = f"hooks.state.{json.dumps(hook['key'])}.trusted_hash"
+            change = {"keyPath": where, "value": hook["currentHash"], "mergeStrategy": "replace"}
+            self.request("config/value/write", change)
+        return hooks
+
+    def start_turn(self, cwd: Path, text: str, mode: str = "default") -> str:
+        """A thread in ``cwd`` and a turn saying ``text`` in collaboration ``mode``, after
+        :meth:`initialize` (done here when it was not): the thread's id."""
+        if self.next_id == 0:
+            self.initialize()
         thread = self.request("thread/start", {"cwd": str(cwd)})["thread"]["id"]
         collaboration = {"mode": mode, "settings": {"model": "gpt-5.4"}}
         turn = {
