@@ -12,7 +12,8 @@ CLAUDE_CODE_CURRENT_VERSION := 2.1.332
 CLAUDE_CODE := .cache/claude-code/.installed-$(CLAUDE_CODE_VERSION)
 CLAUDE_CODE_CURRENT := .cache/claude-code-$(CLAUDE_CODE_CURRENT_VERSION)/.installed-$(CLAUDE_CODE_CURRENT_VERSION)
 # The real ACP agents tests/real_agents/test_acp_real.py, test_acp_sessions.py,
-# test_acp_opencode.py and test_acp_codex.py run offline (npm, into .cache/, pinned):
+# test_acp_opencode.py and test_acp_codex.py run offline (npm, into .cache/, pinned; codex-acp is
+# @agentclientprotocol/codex-acp, the archived @zed-industries/codex-acp no longer tested):
 # claude-agent-acp both at the oldest release still in use and at the current one
 GEMINI_CLI_VERSION := 0.61.0
 CLAUDE_AGENT_ACP_VERSION := 0.49.0

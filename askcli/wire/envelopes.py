@@ -647,14 +647,10 @@ def _jsonrpc_envelope(document: dict[str, Any], seq: int) -> Envelope:
     return Envelope(Kind.JSONRPC, items, request_id=request_id)
 
 
-def _codex_request(document: dict[str, Any]) -> bool:
-    """A Codex app-server request to its client: JSON-RPC without the ``jsonrpc`` key."""
-    return "id" in document and document.get("method") in JSONRPC_METHODS[1:]
-
-
 def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
     """Recognise the envelope of one JSON object; UnreadableDocument if it is none."""
-    if document.get("jsonrpc") == "2.0" or _codex_request(document):
+    # JSON-RPC; a Codex app-server request to its client comes without the "jsonrpc" key
+    if document.get("jsonrpc") == "2.0" or document.get("method") in JSONRPC_METHODS[1:]:
         return _jsonrpc_envelope(document, seq)
     found = _by_type(document, seq)  # the usual call: known by its "type"
     if found is not None:

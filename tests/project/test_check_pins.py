@@ -43,7 +43,7 @@ REGISTRY = {
     "@google/gemini-cli": answer("0.61.0", "0.60.0", "0.61.0", "0.62.0-preview.1"),
     "@agentclientprotocol/claude-agent-acp": answer("0.101.0", "0.49.0", "0.101.0"),
     "opencode-ai": answer("1.18.40", "1.18.33", "1.18.40"),
-    "@zed-industries/codex-acp": answer("0.16.0", "0.16.0"),
+    "@agentclientprotocol/codex-acp": answer("2.6.0", "2.6.0"),
     "@modelcontextprotocol/conformance": answer(
         "0.1.16", "0.1.16", "0.2.0-alpha.2", "0.2.0-alpha.12", "0.2.0-alpha.9"
     ),
@@ -64,7 +64,7 @@ def test_every_npm_pin_of_the_makefile_is_read_with_its_package(pins: ModuleType
         "CLAUDE_AGENT_ACP_VERSION": "@agentclientprotocol/claude-agent-acp",
         "CLAUDE_AGENT_ACP_CURRENT_VERSION": "@agentclientprotocol/claude-agent-acp",
         "OPENCODE_VERSION": "opencode-ai",
-        "CODEX_ACP_VERSION": "@zed-industries/codex-acp",
+        "CODEX_ACP_VERSION": "@agentclientprotocol/codex-acp",
         "MCP_CONFORMANCE_VERSION": "@modelcontextprotocol/conformance",
         "CONFORMANCE_NODE_VERSION": "node",
         "CODEX_VERSION": "@openai/codex",
