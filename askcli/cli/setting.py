@@ -30,8 +30,16 @@ def _askcli() -> str | None:
     return os.path.abspath(found) if found else None
 
 
+CODEX_HOOK_OFFER = (
+    "Codex's approvals can be answered through askcli too: askcli setup codex-hook "
+    "(its PermissionRequest hook; Codex asks you to trust it once, in /hooks)"
+)
+
+
 @click.command()
-@click.argument("agent", type=click.Choice(["claude-code", "codex", "gemini", "opencode"]))
+@click.argument(
+    "agent", type=click.Choice(["claude-code", "codex", "codex-hook", "gemini", "opencode"])
+)
 @click.option("--dry-run", is_flag=True, help="Print the change as a unified diff; write nothing.")
 @click.option("--undo", is_flag=True, help="Remove what setup added (an edited entry is left).")
 @click.option(
@@ -61,7 +69,8 @@ def setup(
 
     For Claude Code its hooks (~/.claude/settings.json); askcli mcp as an MCP server for
     Codex (~/.codex/config.toml), Gemini CLI (~/.gemini/settings.json) and OpenCode
-    (~/.config/opencode/opencode.json).
+    (~/.config/opencode/opencode.json); codex-hook: askcli hook as Codex's
+    PermissionRequest hook (~/.codex/hooks.json), for Codex's approvals.
 
     Everything else in the file is kept, and the former file beside it, as
     FILE.askcli-backup. A second run changes nothing. --undo removes the entry as setup
@@ -122,6 +131,8 @@ def setup(
         ctx.exit(1)
     kept = f"; the former file is {visible(str(backup))}" if backup is not None else ""
     say_err(f"askcli setup: {agent}: {visible(planned.said)} in {where}{kept}\n")
+    if agent == "codex" and not undo:
+        say_err(f"askcli setup: {CODEX_HOOK_OFFER}\n")
     ctx.exit(0)
 
 

@@ -2,9 +2,11 @@
 
 Claude Code gets the PreToolUse (AskUserQuestion) and PermissionRequest hooks running
 ``askcli hook`` (docs/hook.md); Codex, Gemini CLI and OpenCode get ``askcli mcp`` as an MCP
-server (docs/mcp.md). Everything else in the file is kept: a JSON file is read and written
-whole (its keys in their order), Codex's TOML has the one table replaced or appended as text,
-the rest byte-identical. :func:`plan` computes the new text; :func:`write` writes it.
+server (docs/mcp.md); ``codex-hook`` is Codex's PermissionRequest hook running ``askcli hook``,
+in ``~/.codex/hooks.json`` (the same shape as Claude Code's hooks). Everything else in the file
+is kept: a JSON file is read and written whole (its keys in their order), Codex's TOML has the
+one table replaced or appended as text, the rest byte-identical. :func:`plan` computes the new
+text; :func:`write` writes it.
 
 ``--inbox-url URL`` and ``--to NAME`` are added to the command setup writes (the ``options``);
 ``--undo`` removes an entry exactly as setup wrote it, with whatever options it was written.
@@ -32,6 +34,9 @@ AGENTS = ("claude-code", "codex", "gemini", "opencode")
 WAIT = "590"  # under every timeout below (docs/mcp.md)
 HOOK_TIMEOUT = 3600
 HOOK_EVENTS = (("PreToolUse", "AskUserQuestion"), ("PermissionRequest", "*"))
+CODEX_HOOK = "codex-hook"  # Codex's PermissionRequest hook (setup codex writes the MCP server)
+CODEX_HOOK_EVENTS = (("PermissionRequest", "*"),)
+_HOOKED = {"claude-code": HOOK_EVENTS, CODEX_HOOK: CODEX_HOOK_EVENTS}  # agents given hooks
 OPTIONS = ("--inbox-url", "--to")  # what setup may add to the command it writes
 Options = tuple[str, ...]  # ("--inbox-url", URL, "--to", NAME), each at most once
 
@@ -89,6 +94,7 @@ def config_path(agent: str, home: Path) -> Path:
     return {
         "claude-code": home / ".claude" / "settings.json",
         "codex": home / ".codex" / "config.toml",
+        CODEX_HOOK: home / ".codex" / "hooks.json",
         "gemini": home / ".gemini" / "settings.json",
         "opencode": home / ".config" / "opencode" / "opencode.json",
     }[agent]
@@ -113,7 +119,7 @@ def options_of(words: Any) -> Options | None:
 
 def _written_options(agent: str, found: Any) -> Options | None:
     """The options of an entry of ``agent`` as setup writes it (None: not one)."""
-    if agent == "claude-code":
+    if agent in _HOOKED:
         hooks = found.get("hooks") if isinstance(found, dict) else None
         if not isinstance(hooks, list) or len(hooks) != 1 or not isinstance(hooks[0], dict):
             return None
@@ -137,7 +143,7 @@ def written(agent: str, askcli: str, found: Any) -> bool:
     if options is None:
         return False
     want = entry(agent, askcli, options)
-    if agent == "claude-code":
+    if agent in _HOOKED:
         return any(found == group for group in want.values())
     return bool(found == want)
 
@@ -145,10 +151,10 @@ def written(agent: str, askcli: str, found: Any) -> bool:
 def entry(agent: str, askcli: str, options: Options = ()) -> Any:
     """What setup writes for ``agent`` (the MCP server, or one hook group per event), its
     command given ``options``."""
-    if agent == "claude-code":
+    if agent in _HOOKED:
         command = hook_command(askcli, options)
         hooks = [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT}]
-        return {event: {"matcher": matcher, "hooks": hooks} for event, matcher in HOOK_EVENTS}
+        return {event: {"matcher": matcher, "hooks": hooks} for event, matcher in _HOOKED[agent]}
     if agent == "codex":
         return {
             "command": askcli,
@@ -230,15 +236,20 @@ def _object(doc: dict[str, Any], key: str, path: Path) -> dict[str, Any]:
 
 
 def _claude(
-    doc: dict[str, Any], askcli: str, undo: bool, path: Path, options: Options = ()
+    doc: dict[str, Any],
+    askcli: str,
+    undo: bool,
+    path: Path,
+    options: Options = (),
+    agent: str = "claude-code",
 ) -> list[Change]:
-    """Add (or remove) the hook groups in ``doc``; what was done."""
-    want = entry("claude-code", askcli, options)
+    """Add (or remove) ``agent``'s hook groups in ``doc``; what was done."""
+    want = entry(agent, askcli, options)
     if undo and not isinstance(doc.get("hooks"), dict):
         return []
     hooks = _object(doc, "hooks", path)
     said: list[Change] = []
-    for event, matcher in HOOK_EVENTS:
+    for event, matcher in _HOOKED[agent]:
         groups = hooks.get(event)
         if groups is None:
             groups = []
@@ -246,7 +257,7 @@ def _claude(
             raise SetupError(f"{path}: hooks.{event} is not a JSON array")
         ours = [i for i, group in enumerate(groups) if is_askcli_hook(group, matcher)]
         if undo:
-            exact = [i for i in ours if written("claude-code", askcli, groups[i])]
+            exact = [i for i in ours if written(agent, askcli, groups[i])]
             for i in reversed(exact):
                 del groups[i]
             if exact:
@@ -382,8 +393,8 @@ def plan(agent: str, askcli: str, home: Path, *, undo: bool = False, options: Op
         after, said = _codex(path, before or "", askcli, undo, options)
     else:
         doc = parse(path, before or "")
-        if agent == "claude-code":
-            said = _claude(doc, askcli, undo, path, options)
+        if agent in _HOOKED:
+            said = _claude(doc, askcli, undo, path, options, agent)
         else:
             said = _mcp_json(doc, agent, askcli, undo, path, options)
         after = _dumps(doc) if any(change.verb != "leave" for change in said) else before

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from askcli.hosts import setup
 from askcli.inbox.store import QueueState, Store
 
 from tests.support.codex import CODEX
@@ -36,12 +37,18 @@ ESCALATED = {
 }
 
 
-def hooked(tmp_path: Path, port: int) -> dict[str, str]:
-    """Codex's environment with ``askcli hook`` as its PermissionRequest hook (inline in
-    config.toml), its input and output kept beside it."""
+def hooked(tmp_path: Path, port: int, *, as_setup_writes: bool) -> dict[str, str]:
+    """Codex's environment with ``askcli hook`` as its PermissionRequest hook: the hooks.json
+    ``askcli setup codex-hook`` writes, or inline in config.toml with the hook's input and
+    output kept beside it."""
     env = codex_home(tmp_path, port)
     env["ASKCLI_INBOX"] = str(tmp_path / "inbox")
     env["XDG_STATE_HOME"] = str(tmp_path / "state")
+    if as_setup_writes:
+        planned = setup.plan("codex-hook", str(askcli_path()), tmp_path / "setup-home")
+        assert planned.after is not None
+        (Path(env["CODEX_HOME"]) / "hooks.json").write_text(planned.after)
+        return env
     command = f"tee {tmp_path}/hook-in.json | {askcli_path()} hook | tee {tmp_path}/hook-out.json"
     config = Path(env["CODEX_HOME"]) / "config.toml"
     config.write_text(
@@ -69,7 +76,9 @@ def answered_in_inbox(inbox: Path, lines: str) -> str:
     raise AssertionError("the hook queued no question")
 
 
-def run(tmp_path: Path, lines: str) -> tuple[str, list[str], list[dict[str, Any]], Path]:
+def run(
+    tmp_path: Path, lines: str, *, as_setup_writes: bool = False
+) -> tuple[str, list[str], list[dict[str, Any]], Path]:
     """Codex asks to run a command outside its sandbox; the person answers ``lines`` in the
     inbox. What they saw, the function_call_output texts, the app-server's requests to its
     client, and the work folder."""
@@ -77,7 +86,8 @@ def run(tmp_path: Path, lines: str) -> tuple[str, list[str], list[dict[str, Any]
     work = tmp_path / "work"
     work.mkdir()
     with stand_in(tmp_path, turns, "responses_scripted.py") as (port, log):
-        server = AppServer(hooked(tmp_path, port), work, tmp_path / "codex.err")
+        env = hooked(tmp_path, port, as_setup_writes=as_setup_writes)
+        server = AppServer(env, work, tmp_path / "codex.err")
         try:
             server.initialize()
             (hook,) = server.trust_hooks(work)
@@ -97,22 +107,10 @@ def run(tmp_path: Path, lines: str) -> tuple[str, list[str], list[dict[str, Any]
     return screen, said, asked, work
 
 
-def test_codex_permission_request_allowed_in_the_inbox(tmp_path: Path) -> None:
-    screen, said, asked, work = run(tmp_path, "y\n")
-    hook_input = json.loads((tmp_path / "hook-in.json").read_text())
-    assert hook_input["hook_event_name"] == "PermissionRequest"
-    assert hook_input["tool_name"] == "Bash"
-    assert hook_input["tool_input"] == {
-        "command": "echo one > first.txt",
-        "description": "Write the first file",
-    }
-    assert "  command: echo one > first.txt\n" in screen, screen
-    assert json.loads((tmp_path / "hook-out.json").read_text()) == {
-        "hookSpecificOutput": {
-            "hookEventName": "PermissionRequest",
-            "decision": {"behavior": "allow"},
-        }
-    }
+def test_codex_runs_the_hook_setup_wrote_allowed_in_the_inbox(tmp_path: Path) -> None:
+    screen, said, asked, work = run(tmp_path, "y\n", as_setup_writes=True)
+    assert "Tool use: Bash\n  command: echo one > first.txt\n" in screen, screen
+    assert "  description: Write the first file\n" in screen, screen
     assert asked == []  # the hook decided: Codex asked its client nothing
     assert (work / "first.txt").read_text() == "one\n"
     assert len(said) == 1 and "Process exited with code 0" in said[0], said
@@ -120,6 +118,13 @@ def test_codex_permission_request_allowed_in_the_inbox(tmp_path: Path) -> None:
 
 def test_codex_permission_request_denied_in_the_inbox(tmp_path: Path) -> None:
     _, said, asked, work = run(tmp_path, "n\n")
+    hook_input = json.loads((tmp_path / "hook-in.json").read_text())
+    assert hook_input["hook_event_name"] == "PermissionRequest"
+    assert hook_input["tool_name"] == "Bash"
+    assert hook_input["tool_input"] == {
+        "command": "echo one > first.txt",
+        "description": "Write the first file",
+    }
     out = json.loads((tmp_path / "hook-out.json").read_text())
     decision = out["hookSpecificOutput"]["decision"]
     assert set(decision) == {"behavior", "message"}, decision

@@ -691,3 +691,45 @@ def test_cli_setup_with_options_and_its_refusals(tmp_path: Path) -> None:
     assert not setup.config_path("gemini", tmp_path).exists()
     empty = run_askcli("setup", "gemini", "--to", "", env=env)
     assert (empty.returncode, empty.stderr) == (2, "askcli: --to: a name may not be empty\n")
+
+
+def test_codex_hook_keeps_every_other_hook_undo_idempotent(tmp_path: Path) -> None:
+    path = setup.config_path("codex-hook", tmp_path)
+    assert path == tmp_path / ".codex" / "hooks.json"
+    path.parent.mkdir()
+    theirs = {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard.sh"}]}
+    before = {"hooks": {"PreToolUse": [theirs], "PermissionRequest": [theirs]}}
+    path.write_text(json.dumps(before))
+    planned = apply("codex-hook", tmp_path)
+    assert planned.said == "added the PermissionRequest hook"  # never Codex's PreToolUse
+    hook = {"type": "command", "command": "'/opt/ask cli/bin/askcli' hook", "timeout": 3600}
+    assert json.loads(path.read_text()) == {
+        "hooks": {
+            "PreToolUse": [theirs],
+            "PermissionRequest": [theirs, {"matcher": "*", "hooks": [hook]}],
+        }
+    }
+    assert not apply("codex-hook", tmp_path).changes
+    assert apply("codex-hook", tmp_path, undo=True).said == "removed the PermissionRequest hook"
+    assert json.loads(path.read_text()) == before
+    # setup codex (the MCP server) leaves the hooks file alone, and the other way round
+    assert setup.config_path("codex", tmp_path).name == "config.toml"
+
+
+@pytest.mark.process
+def test_cli_setup_codex_offers_the_hook_and_codex_hook_writes_it(tmp_path: Path) -> None:
+    env = env_for(tmp_path)
+    done = run_askcli("setup", "codex", env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.endswith(
+        "askcli setup: Codex's approvals can be answered through askcli too: askcli setup "
+        "codex-hook (its PermissionRequest hook; Codex asks you to trust it once, in /hooks)\n"
+    ), done.stderr
+    hook = run_askcli("setup", "codex-hook", env=env)
+    assert hook.returncode == 0, hook.stderr
+    path = tmp_path / ".codex" / "hooks.json"
+    assert hook.stderr == f"askcli setup: codex-hook: added the PermissionRequest hook in {path}\n"
+    (group,) = json.loads(path.read_text())["hooks"]["PermissionRequest"]
+    assert group["hooks"][0]["command"] == f"{askcli_path()} hook"
+    undone = run_askcli("setup", "codex", "--undo", env=env)
+    assert "codex-hook" not in undone.stderr
