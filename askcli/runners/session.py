@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, NamedTuple, Protocol, TextIO
 
@@ -95,10 +96,8 @@ class Here:
     here: ClassVar[bool] = True
 
     def __init__(self, told: Told | None = None) -> None:
-        self.told = told
-
-    def ask(self, document: Document, conv: Conversation, seq: int = 1) -> Reply:
-        return answer_document(document, conv, seq, told=self.told)
+        # answer_document itself, not a method calling it: no Python call more per document
+        self.ask: Callable[..., Reply] = partial(answer_document, told=told)
 
 
 def _answer_calls(document: Document, conv: Conversation, seq: int, told: Told | None) -> Reply:
