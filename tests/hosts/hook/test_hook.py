@@ -33,7 +33,7 @@ from askcli.wire import results
 from askcli.wire.documents import MAX_DOCUMENT_BYTES, Document
 from askcli.wire.results import ToolResult
 
-from tests.support.hook import QUESTIONS, Asked, SUGGESTIONS, _where, hook_input, inbox_env, typed
+from tests.support.hook import QUESTIONS, SUGGESTIONS, Asked, _where, hook_input, inbox_env, typed
 from tests.support.inbox import answer_queued
 from tests.support.processes import askcli_path, run_askcli
 
