@@ -81,8 +81,9 @@ def claude(
     ends the session.
 
     \b
-    Exit status: 0 done, 1 Claude Code failed or a turn ended in error, 2 usage,
-    3 no answer (the input ended at a question), 130 Ctrl-C, 143 SIGTERM,
+    Exit status: 0 done, 1 Claude Code failed or a turn ended in error, 2 usage
+    or an inbox file that cannot be used, 3 no answer (the input ended at a
+    question), 130 Ctrl-C, 143 SIGTERM,
     129 SIGHUP (an open question is denied with the no-answer text first),
     141 stdout closed, 74 stdout cannot be written.
     """
