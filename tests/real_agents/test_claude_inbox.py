@@ -15,6 +15,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import pexpect
 import pytest
 
 from askcli.inbox.store import QueueState, Store
@@ -195,3 +196,25 @@ def test_ctrl_c_withdraws_the_waiting_question(inbox_api: Api, tmp_path: Path) -
         status, _, err = ended(proc)
     assert status == 130, err
     assert states(tmp_path / "inbox.db") == [QueueState.WITHDRAWN]
+
+
+@pytest.mark.pty
+@pytest.mark.parametrize("inbox_api", [ASK], indirect=True)
+def test_a_line_typed_at_the_terminal_does_not_answer_the_question_in_the_inbox(
+    inbox_api: Api, tmp_path: Path
+) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    child, log = inbox_api.spawn(work, "--inbox", "pick a color")
+    try:
+        child.expect_exact("is waiting in the inbox")
+        child.sendline("2")  # at askcli claude's own terminal, while the question waits
+        answer_in_inbox(inbox_api, tmp_path / "inbox.db", "1\n")
+        child.expect(pexpect.EOF)
+    except (pexpect.TIMEOUT, pexpect.EOF):
+        pytest.fail(f"the terminal showed:\n{log.getvalue()}")
+    child.close()
+    assert child.exitstatus == 0, log.getvalue()
+    content = inbox_api.tool_results()["toolu_a1"]["content"]
+    assert ANSWERED_RED in content and ANSWERED_BLUE not in content
+    assert "Which color?" not in log.getvalue()
