@@ -130,3 +130,28 @@ def test_record_and_inbox_together_are_refused(tmp_path: Path) -> None:
     )
     assert proc.returncode == 2
     assert "--record keeps the answers typed here: it cannot be used with --inbox" in proc.stderr
+
+
+def test_an_mcp_servers_form_is_answered_in_the_inbox(tmp_path: Path) -> None:
+    path, said = tmp_path / "inbox.db", []
+    form = {
+        "type": "control_request",
+        "request_id": "req_e1",
+        "request": {
+            "subtype": "elicitation",
+            "mcp_server_name": "deploy",
+            "message": "Where should the preview go?",
+            "mode": "form",
+            "requested_schema": {
+                "type": "object",
+                "properties": {"region": {"type": "string", "enum": ["eu", "us"]}},
+                "required": ["region"],
+            },
+        },
+    }
+    answering = person(path, "2\n\n")
+    status, _, err, sent = hosted([INIT_OK, form, RESULT], ["1"], asker=inbox(path, said))
+    answering.join(10)
+    assert status == 0, err
+    assert responses(sent) == [{"action": "accept", "content": {"region": "us"}}]
+    assert asked(path) == [form]
