@@ -58,7 +58,6 @@ from ..schema.names import ASK_USER_QUESTION
 from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.rendering import folded_for, terminal_text
-from ..wire.calls import permission_request
 from ..wire.care import passed_on
 from ..wire.documents import MAX_DOCUMENT_BYTES, Document, loads_limited
 from ..wire.envelopes import detect
@@ -106,6 +105,8 @@ class Hook(NamedTuple):
         """The call as askcli asks it anywhere: Claude Code's ``can_use_tool`` control
         request, so the inbox shows the questions, or the tool and its whole input with
         the permission suggestions."""
+        from ..wire.calls import permission_request  # not for a hook askcli does not serve
+
         asked = self.event == PERMISSION_REQUEST
         return permission_request(
             REQUEST_ID,
