@@ -10,6 +10,7 @@ from typing import Any
 from ...errors import AnswerTimeout
 from ...escaping import visible
 from ...questions.conclusion import Ending
+from ...runners.session import Asker
 from ...schema.names import ELICITATION
 from ...status import ExitStatus
 from ...terminal import signals
@@ -17,6 +18,8 @@ from ...terminal.conversation import Conversation
 from ...terminal.rendering import wrap
 from ...tools.permission import show_whole
 from ...tools.registry import check_call, run_call
+from ...wire.calls import permission_request
+from ...wire.documents import Document
 from ...wire.envelopes import ToolCall
 from ...wire.results import ToolResult
 from ..child import as_dict, as_text
@@ -33,9 +36,8 @@ class Asking:
 
     conv: Conversation
     ended: Ended | None
-    # ``--inbox``: a document in, its Reply out (askcli.inbox.asking.ask_inbox)
-    inbox: Callable[[Any], Any] | None
-    asked: int  # documents sent to the inbox
+    asker: Asker  # here (Here) or the inbox (``--inbox``)
+    asked: int  # documents handed to the asker
     # the answers to requests Ctrl-C interrupted: given after session/cancel is sent
     held: list[Callable[[], None]]
 
@@ -57,7 +59,7 @@ class Asking:
             answer({})
             return
         allow, reject = acp_options.once(options)  # y and n never select an "always"
-        if self.inbox is not None:
+        if not self.asker.here:
             self.permission_in_inbox(tool_call, options, allow, reject, answer)
             return
         keys = acp_options.keys(len(options), allow, reject)
@@ -92,25 +94,16 @@ class Asking:
         self.ended = Ended(int(ExitStatus.NO_ANSWER))
 
     def _document(self, name: str, tool_input: dict[str, Any], tool_id: str | None) -> Any:
-        """A Claude-Code-like can_use_tool control request for the inbox."""
+        """The call as Claude Code's can_use_tool control request, for the asker."""
         self.asked += 1
-        request: dict[str, Any] = {
-            "subtype": "can_use_tool",
-            "tool_name": name,
-            "input": tool_input,
-        }
-        if tool_id:
-            request["tool_use_id"] = tool_id
-        return {"type": "control_request", "request_id": f"acp_{self.asked}", "request": request}
+        return permission_request(f"acp_{self.asked}", name, tool_input, tool_use_id=tool_id)
 
     def _in_inbox(self, document: dict[str, Any]) -> ToolResult:
-        """The inbox's result for a document of one call (KeyboardInterrupt withdraws it)."""
-        from ...wire.documents import Document
-
-        assert self.inbox is not None
-        reply = self.inbox(Document(document))
+        """The asker's result for a document of one call (KeyboardInterrupt withdraws it
+        from the inbox)."""
+        reply = self.asker.ask(Document(document), self.conv, self.asked)
         if reply.results:
-            return reply.results[0]  # type: ignore[no-any-return]
+            return reply.results[0]
         return ToolResult(None, "no answer", reply.status, is_error=True)
 
     def permission_in_inbox(
@@ -171,7 +164,7 @@ class Asking:
             call = ToolCall(tool_id, ELICITATION, mcp)
         try:
             self.conv.call_starts()
-            if self.inbox is None:
+            if self.asker.here:
                 result = run_call(call, self.conv)
             elif call.name == "AskUserQuestion":
                 result = self._in_inbox(self._document(call.name, dict(call.input), tool_id))
@@ -204,7 +197,7 @@ class Asking:
                 self.conv.error(f"askcli cannot ask this form: {result.content}")
         if result.status is ExitStatus.INTERRUPTED:
             self.hold(answer, {"action": "cancel"})
-            if self.inbox is None:
+            if self.asker.here:
                 typed_interrupt(self.conv)
             raise KeyboardInterrupt
         answer(reply)
