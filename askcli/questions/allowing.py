@@ -80,3 +80,44 @@ def parse_allow_line(line: str, *, careful: bool = False) -> AllowCommand:
         words = (found.group(1) if found.group(1) is not None else found.group(2)).strip()
         return Deny(words or None)
     return Unclear(word)
+
+
+# -- a choice among an agent's own options (ACP's session/request_permission) -----------
+
+
+@same_kind
+class Pick(NamedTuple):
+    """The option at ``index`` (0-based): chosen by its number, or by ``y``/``n`` for a
+    once option."""
+
+    index: int
+
+
+@same_kind
+class NoOnce(NamedTuple):
+    """``y`` or ``n`` (``word`` as read) where the options hold no once option of that
+    side (``allow`` or ``reject``): ``y`` and ``n`` never select an "always" one."""
+
+    word: str
+    side: str
+
+
+OptionCommand = Pick | NoOnce | Unclear
+
+
+def parse_option_line(
+    line: str, count: int, allow: int | None, reject: int | None
+) -> OptionCommand:
+    """Read one line typed at ``Choose 1-N``: a number (``N.`` too) picks that option,
+    ``y``/``yes`` the allow-once option ``allow``, ``n``/``no``/``q`` the reject-once one
+    ``reject`` (indexes, None where there is none). Nothing else is guessed."""
+    word = command_word(line)
+    if word.isdigit() and 1 <= int(word) <= count:
+        return Pick(int(word) - 1)
+    for words, index, side in (
+        (("y", "yes"), allow, "allow"),
+        (("n", "no", "q"), reject, "reject"),
+    ):
+        if word in words:
+            return Pick(index) if index is not None else NoOnce(word, side)
+    return Unclear(word)
