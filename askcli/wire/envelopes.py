@@ -157,7 +157,7 @@ class Envelope(NamedTuple):
                     }
             return [{"type": "control_response", "response": response}]
         if self.kind is Kind.JSONRPC:
-            return [_jsonrpc(self.request_id, self.refusal, results)]
+            return [_jsonrpc(self.request_id, self.refusal, results, self.calls)]
         if self.kind is Kind.OPENCODE:
             return [_opencode_reply(self.request_id, self.calls, results)]
         if not results:
@@ -183,12 +183,19 @@ class Envelope(NamedTuple):
         return blocks
 
 
-def _jsonrpc(request_id: Any, refusal: str | None, results: Sequence[ToolResult]) -> dict[str, Any]:
-    """A JSON-RPC response: the result object, or an error for a request not served."""
+def _jsonrpc(
+    request_id: Any, refusal: str | None, results: Sequence[ToolResult], calls: list[ToolCall]
+) -> dict[str, Any]:
+    """A JSON-RPC response: the result object, or an error for a request not served. An
+    ACP permission request nobody answered (an inbox's timeout, a declined or withdrawn
+    question) is ACP's cancelled outcome, never an error and never an option."""
     head: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id}
     if refusal is not None:
         return {**head, "error": {"code": JSONRPC_NO_METHOD, "message": refusal}}
     (result,) = results
+    permission = bool(calls) and calls[0].name == ACP_PERMISSION
+    if result.reply is None and permission and result.status is not ExitStatus.INVALID:
+        return {**head, "result": {"outcome": {"outcome": "cancelled"}}}
     if result.reply is None:  # the params could not be asked
         return {**head, "error": _invalid_params(result.content)}
     return {**head, "result": dict(result.reply)}
