@@ -87,10 +87,10 @@ def parse_allow_line(line: str, *, careful: bool = False) -> AllowCommand:
 
 @same_kind
 class Pick(NamedTuple):
-    """The option at ``index`` (0-based): chosen by its number, or by ``y``/``n`` for a
+    """The option at index ``at`` (0-based): chosen by its number, or by ``y``/``n`` for a
     once option."""
 
-    index: int
+    at: int
 
 
 @same_kind

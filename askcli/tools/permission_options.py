@@ -77,7 +77,7 @@ def choose_option(call: ToolCall, request: PermissionRequest, conv: Conversation
                 break
             meaning = parse_option_line(line, len(request.options), request.allow, reject)
             if isinstance(meaning, Pick):
-                return picked(call, request, meaning.index)
+                return picked(call, request, meaning.at)
             hint = option_hint(request, meaning if isinstance(meaning, NoOnce) else None)
             conv.say(conv.style.warn(hint) + "\n")
     except AnswerTimeout:
