@@ -5,16 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...wire.dialects.acp_permission import block_text
 from ..child import as_dict, as_text
 
 
 def content_text(block: Any) -> str:
     """The text of a content block (text, or a resource's text); "" for others."""
-    block = as_dict(block)
-    if block.get("type") == "text":
-        return as_text(block.get("text"))
-    resource = as_dict(block.get("resource"))
-    return as_text(resource.get("text"))
+    return block_text(as_dict(block))
 
 
 def content_mark(block: Any) -> str:

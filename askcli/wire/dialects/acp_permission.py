@@ -126,7 +126,7 @@ def tool_details(tool_call: dict[str, Any]) -> dict[str, Any]:
             shown[f"{key} (edit of {path})"] = _diff(item, path)
         elif item.get("type") == "content":
             block = _dict(item.get("content"))
-            text = _block_text(block)
+            text = block_text(block)
             shown[key] = text if text or block.get("type") == "text" else block
         elif item.get("type") == "terminal":
             shown[key] = f"terminal {_text(item.get('terminalId'), '?')}"
@@ -160,7 +160,7 @@ def _diff(item: dict[str, Any], path: str) -> str:
     return "\n".join(lines) or "(no change)"
 
 
-def _block_text(block: dict[str, Any]) -> str:
+def block_text(block: dict[str, Any]) -> str:
     """The text of a content block (text, or a resource's text); "" for others."""
     if block.get("type") == "text":
         return _text(block.get("text"))
