@@ -5,6 +5,10 @@ deny; ``3`` denies and asks next what the agent should do instead; ``n: TEXT`` (
 ``n TEXT``, ``3: TEXT``) denies with TEXT for the agent. ``N.`` is ``N``, as at a question.
 Under Claude Code's ``default_to_no`` no single key approves: only the words ``yes`` and
 ``always`` do, and an empty line denies. Any other line is :class:`Unclear`: asked again.
+
+A request that brings its own options (ACP's) is answered by :func:`parse_option_line`: a
+number picks that option, ``y`` the allow-once one and ``n`` the reject-once one, never an
+"always" one (:class:`NoOnce` where there is no once option of that side).
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@ agent's own ``options`` (``optionId``, ``name``, ``kind``: ``allow_once``,
 ``allow_always``, ``reject_once`` or ``reject_always``). askcli shows the tool call whole and
 the options in the order sent, and the person picks one by its number: ``y`` selects the
 first ``allow_once`` option and ``n`` the first ``reject_once`` one, never an "always"
-option, which makes a rule that outlasts the call (:func:`askcli.questions.allowing.
-parse_option_line`; the prompt: :mod:`askcli.tools.permission_options`).
+option, which makes a rule that outlasts the call (the grammar:
+:func:`askcli.questions.allowing.parse_option_line`; the prompt:
+:mod:`askcli.tools.permission_options`).
 
 The answer is ACP's ``RequestPermissionResponse``: ``{"outcome": {"outcome": "selected",
 "optionId": ...}}`` for the option picked, ``{"outcome": {"outcome": "cancelled"}}`` when
