@@ -14,6 +14,9 @@
 - a bare Gemini function call ``{"name", "args", "id"?}`` (what Gemini CLI's logs, session
   transcripts and the SDK's ``functionCalls`` show): the bare ``{"id"?, "name", "response"}``
 - a JSON-RPC ``elicitation/create`` request (an MCP server asking): its JSON-RPC response
+- a JSON-RPC ``session/request_permission`` request (an ACP agent asking before a tool
+  call): its JSON-RPC response, ``{"outcome": {"outcome": "selected", "optionId"}}`` or
+  ``{"outcome": {"outcome": "cancelled"}}``
 - a Claude Code ``control_request`` of subtype ``elicitation`` (an MCP server asking
   through Claude Code): a ``control_response`` carrying ``{action, content}``
 - an OpenCode ``question.asked`` event (or a ``GET /question`` request object): the
@@ -34,7 +37,13 @@ from typing import Any, NamedTuple
 
 from ..errors import UnreadableDocument
 from ..escaping import LONE_VS16, UNSAFE_BEYOND_C0, escape_controls
-from ..schema.names import ASK_USER_QUESTION, ELICITATION, OPENCODE_QUESTION, TODO_WRITE
+from ..schema.names import (
+    ACP_PERMISSION,
+    ASK_USER_QUESTION,
+    ELICITATION,
+    OPENCODE_QUESTION,
+    TODO_WRITE,
+)
 from ..status import ExitStatus
 from .care import Care, care_of
 from .documents import loads_limited
@@ -148,7 +157,7 @@ class Envelope(NamedTuple):
                     }
             return [{"type": "control_response", "response": response}]
         if self.kind is Kind.JSONRPC:
-            return [_jsonrpc(self.request_id, self.refusal, results)]
+            return [_jsonrpc(self.request_id, self.refusal, results, self.calls)]
         if self.kind is Kind.OPENCODE:
             return [_opencode_reply(self.request_id, self.calls, results)]
         if not results:
@@ -174,12 +183,19 @@ class Envelope(NamedTuple):
         return blocks
 
 
-def _jsonrpc(request_id: Any, refusal: str | None, results: Sequence[ToolResult]) -> dict[str, Any]:
-    """A JSON-RPC response: the result object, or an error for a request not served."""
+def _jsonrpc(
+    request_id: Any, refusal: str | None, results: Sequence[ToolResult], calls: list[ToolCall]
+) -> dict[str, Any]:
+    """A JSON-RPC response: the result object, or an error for a request not served. An
+    ACP permission request nobody answered (an inbox's timeout, a declined or withdrawn
+    question) is ACP's cancelled outcome, never an error and never an option."""
     head: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id}
     if refusal is not None:
         return {**head, "error": {"code": JSONRPC_NO_METHOD, "message": refusal}}
     (result,) = results
+    permission = bool(calls) and calls[0].name == ACP_PERMISSION
+    if result.reply is None and permission and result.status is not ExitStatus.INVALID:
+        return {**head, "result": {"outcome": {"outcome": "cancelled"}}}
     if result.reply is None:  # the params could not be asked
         return {**head, "error": _invalid_params(result.content)}
     return {**head, "result": dict(result.reply)}
@@ -619,21 +635,24 @@ def _gemini_envelope(document: dict[str, Any], seq: int) -> Envelope | None:
 
 
 def _jsonrpc_envelope(document: dict[str, Any], seq: int) -> Envelope:
-    """A JSON-RPC 2.0 message: ``elicitation/create`` is asked; another request is
-    answered "method not found"; notifications and responses are passed over."""
+    """A JSON-RPC 2.0 message: ``elicitation/create`` and ACP's
+    ``session/request_permission`` are asked; another request is answered "method not
+    found"; notifications and responses are passed over."""
     method = document.get("method")
     if "id" not in document or not isinstance(method, str):
         return Envelope(Kind.PASSED_OVER)
     request_id = document["id"]
-    if method != ELICITATION:
-        refusal = f"askcli serves only {ELICITATION}, not {json.dumps(method)}"
+    if method not in (ELICITATION, ACP_PERMISSION):
+        refusal = f"askcli serves only {ELICITATION} and {ACP_PERMISSION}, not {json.dumps(method)}"
         return Envelope(Kind.JSONRPC, request_id=request_id, refusal=refusal)
     params = document.get("params")
     call_id = generated_id(document, seq)
     if not isinstance(params, dict):
-        call = ToolCall(call_id, ELICITATION, None, 'the request has no "params" object')
+        call = ToolCall(call_id, method, None, 'the request has no "params" object')
     else:
-        call = ToolCall(call_id, ELICITATION, params)
+        call = ToolCall(call_id, method, params)
+    if method == ACP_PERMISSION:
+        return Envelope(Kind.JSONRPC, (call,), request_id=request_id)
     return Envelope(Kind.JSONRPC, elicitation_items(call), request_id=request_id)
 
 
