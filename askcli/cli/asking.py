@@ -112,15 +112,15 @@ def ask(
         wording=wording,
     )
     name = "stdin" if source == "-" else source
-    answer = None
+    asker = None
     if inbox:
-        from ..inbox.asking import ask_answerer
+        from ..inbox.asking import inbox_asker
 
-        answer = ask_answerer(timeout, to)
+        asker = inbox_asker("ask", timeout=timeout, to=to, locked_is_no_answer=True)
     guard_pipe(
         ctx,
         lambda: int(
-            run(streams.calls, conv, streams.out, output=Output(output), name=name, answer=answer)
+            run(streams.calls, conv, streams.out, output=Output(output), name=name, asker=asker)
         ),
     )
 

@@ -46,6 +46,16 @@ from .params import (
 @notify_option
 @wording_option
 @record_option
+@click.option(
+    "--inbox",
+    "inbox",
+    is_flag=True,
+    help="Queue Claude Code's questions, permission requests and forms for `askcli inbox` "
+    "(where a person answers every agent) instead of asking here; Ctrl-C withdraws the one "
+    "waiting [inbox file: $ASKCLI_INBOX, else $XDG_STATE_HOME/askcli/inbox.db].",
+)
+@to_option
+@inbox_url_option
 @click.pass_context
 def claude(
     ctx: click.Context,
@@ -58,18 +68,22 @@ def claude(
     record_path: Path | None,
     notify: str | None,
     wording: Wording,
+    inbox: bool,
+    to: str | None,
 ) -> None:
     """Host Claude Code in plain lines.
 
-    Its questions and permission requests are asked here, its answers shown, each turn's
-    result printed on stdout. With PROMPT (its words are joined by spaces), one turn;
-    without, prompts are read at `> ` until the input ends. The prompt goes to Claude Code
-    as a message, never as an argument. Arguments after `--` go to Claude Code. Ctrl-C
-    interrupts a turn; a second Ctrl-C, or Ctrl-D at `> `, ends the session.
+    Its questions and permission requests are asked here (with --inbox, in the inbox),
+    its answers shown, each turn's result printed on stdout. With PROMPT (its words are
+    joined by spaces), one turn; without, prompts are read at `> ` until the input ends.
+    The prompt goes to Claude Code as a message, never as an argument. Arguments after
+    `--` go to Claude Code. Ctrl-C interrupts a turn; a second Ctrl-C, or Ctrl-D at `> `,
+    ends the session.
 
     \b
-    Exit status: 0 done, 1 Claude Code failed or a turn ended in error, 2 usage,
-    3 no answer (the input ended at a question), 130 Ctrl-C, 143 SIGTERM,
+    Exit status: 0 done, 1 Claude Code failed or a turn ended in error, 2 usage
+    or an inbox file that cannot be used, 3 no answer (the input ended at a
+    question), 130 Ctrl-C, 143 SIGTERM,
     129 SIGHUP (an open question is denied with the no-answer text first),
     141 stdout closed, 74 stdout cannot be written.
     """
@@ -86,10 +100,15 @@ def claude(
             record_path=record_path,
             notify=notify,
             wording=wording,
+            inbox=inbox,
+            to=to,
         )
     except UsageError as exc:
         usage_error(ctx, exc)
         return
+    except InboxError as exc:  # the inbox file cannot be used: said in one line
+        say_err(f"askcli: {visible(str(exc))}\n")
+        ctx.exit(int(ExitStatus.INVALID))
     guard_pipe(ctx, work, every_sigint=True)
 
 

@@ -38,6 +38,7 @@ when ``/dev/tty`` cannot be opened.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import re
@@ -48,7 +49,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TextIO
 
 from ..errors import AskcliError, InboxError, OutputFailed
 from ..escaping import visible
@@ -58,9 +59,14 @@ from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.rendering import folded_for, terminal_text
 from ..wire.care import passed_on
-from ..wire.documents import MAX_DOCUMENT_BYTES, loads_limited
+from ..wire.documents import MAX_DOCUMENT_BYTES, Document, loads_limited
 from ..wire.envelopes import detect
 from ..wire.results import ToolResult
+
+if TYPE_CHECKING:  # not at start-up: Claude Code runs the hook for every tool call
+    from ..inbox.asking import InboxAsker
+    from ..runners.session import Asker, Reply
+    from ..terminal.conversation import Conversation
 
 PRE_TOOL_USE = "PreToolUse"
 PERMISSION_REQUEST = "PermissionRequest"
@@ -99,22 +105,18 @@ class Hook(NamedTuple):
         """The call as askcli asks it anywhere: Claude Code's ``can_use_tool`` control
         request, so the inbox shows the questions, or the tool and its whole input with
         the permission suggestions."""
-        request: dict[str, Any] = {
-            "subtype": "can_use_tool",
-            "tool_name": self.tool,
-            "input": self.input,
-        }
-        if self.tool_use_id is not None:
-            request["tool_use_id"] = self.tool_use_id
-        if self.suggestions is not None and self.event == PERMISSION_REQUEST:
-            request["permission_suggestions"] = self.suggestions
-        if self.care and self.event == PERMISSION_REQUEST:
-            request.update(self.care)
-        out: dict[str, Any] = {"type": "control_request", "request_id": REQUEST_ID}
-        if self.session is not None:
-            out["session_id"] = self.session
-        out["request"] = request
-        return out
+        from ..wire.calls import permission_request  # not for a hook askcli does not serve
+
+        asked = self.event == PERMISSION_REQUEST
+        return permission_request(
+            REQUEST_ID,
+            self.tool,
+            self.input,
+            tool_use_id=self.tool_use_id,
+            session_id=self.session,
+            suggestions=self.suggestions if asked else None,
+            care=self.care if asked else None,
+        )
 
 
 def _text(value: Any) -> str | None:
@@ -293,32 +295,41 @@ def _raw(fd: int) -> bool:
         return False
 
 
-def ask_here(document: dict[str, Any], timeout: float | None) -> Any:
-    """Ask ``document`` at the terminal: screens written there, answers read there."""
-    from ..lines import FdLineReader
-    from ..runners.session import answer_document
-    from ..terminal.conversation import Conversation
-    from ..terminal.options import RunOptions
-    from ..terminal.rendering import Style
-    from ..tools.journal import default_dir
-    from ..wire.documents import Document
+class AtTerminal:
+    """``--here``: the asker is the person at the terminal the hook borrows
+    (:func:`open_terminal`), opened when a call is asked: the screens are written there
+    and the answers read there, in a conversation of the terminal's own (the one handed
+    in is the hook's, with nobody at it)."""
 
-    fd, _ = open_terminal()
-    out = open(os.dup(fd), "w", encoding="utf-8", errors="backslashreplace", closefd=True)  # noqa: SIM115
-    try:
-        conv = Conversation(
-            FdLineReader(fd),
-            out,
-            Style.for_stream(out),
-            RunOptions(timeout=timeout, journal_dir=default_dir()),
-        )
-        conv.say("\naskcli: Claude Code asks (askcli hook --here)\n")
-        return answer_document(Document(document), conv)
-    finally:
-        with contextlib.suppress(OSError):
-            out.close()
-        with contextlib.suppress(OSError):
-            os.close(fd)
+    here: ClassVar[bool] = True
+
+    def __init__(self, timeout: float | None) -> None:
+        self.timeout = timeout
+
+    def ask(self, document: Document, conv: Conversation, seq: int = 1) -> Reply:
+        from ..lines import FdLineReader
+        from ..runners.session import Here
+        from ..terminal.conversation import Conversation
+        from ..terminal.options import RunOptions
+        from ..terminal.rendering import Style
+        from ..tools.journal import default_dir
+
+        fd, _ = open_terminal()
+        out = open(os.dup(fd), "w", encoding="utf-8", errors="backslashreplace", closefd=True)  # noqa: SIM115
+        try:
+            there = Conversation(
+                FdLineReader(fd),
+                out,
+                Style.for_stream(out),
+                RunOptions(timeout=self.timeout, journal_dir=default_dir()),
+            )
+            there.say("\naskcli: Claude Code asks (askcli hook --here)\n")
+            return Here().ask(document, there, seq)
+        finally:
+            with contextlib.suppress(OSError):
+                out.close()
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 def asker_tag(session: str | None) -> str:
@@ -331,25 +342,26 @@ def asker_tag(session: str | None) -> str:
     return askers.tag()
 
 
-def ask_queue(
-    hook: Hook,
-    document: dict[str, Any],
-    timeout: float | None,
-    say: Callable[[str], None],
-    to: str | None = None,
-) -> Any:
-    """Queue ``document`` for ``askcli inbox`` (addressed ``to`` a person or team) and wait
-    for its reply."""
-    from ..inbox.asking import ask_inbox
+def inbox(
+    hook: Hook, timeout: float | None, say: Callable[[str], None], to: str | None = None
+) -> InboxAsker:
+    """The inbox as the asker of this Claude Code (its session, its folder), addressed
+    ``to`` a person or team; ``say`` gets its lines. A signal while it waits withdraws the
+    question (:func:`askcli.inbox.asking.ask_inbox`)."""
+    from ..inbox.asking import InboxAsker
     from ..inbox.store import Agent, Store
-    from ..wire.documents import Document
 
-    store = Store()
     agent = Agent(CLIENT, hook.session, hook.cwd, asker_tag(hook.session))
-    try:  # a signal while it waits withdraws the question (ask_inbox)
-        return ask_inbox(store, Document(document), agent, timeout=timeout, said=say, to=to)
-    finally:
-        store.close()
+    return InboxAsker(Store(), agent, timeout=timeout, to=to, said=say)
+
+
+def nobody() -> Conversation:
+    """The hook's own conversation: nothing is read or shown there (the askers' lines go
+    to the hook's stderr); the run's options are the defaults."""
+    from ..lines import TextLineReader
+    from ..terminal.conversation import Conversation
+
+    return Conversation(TextLineReader(io.StringIO(), interactive=False), io.StringIO())
 
 
 # -- Claude Code going away -------------------------------------------------------------
@@ -439,12 +451,12 @@ class HookOutcome(NamedTuple):
 
 def answer(
     hook: Hook,
-    ask: Callable[[dict[str, Any]], Any],
+    asker: Asker,
     say: Callable[[str], None],
     gone: Callable[[], bool] = lambda: False,
     moved_on: Callable[[], bool] = lambda: False,
 ) -> HookOutcome:
-    """Decide ``hook``: ask its call with ``ask`` (a document in, a Reply out) unless it
+    """Decide ``hook``: ask its call of ``asker`` (here or the inbox) unless it
     is not askcli's to answer, or fails its schema. ``gone`` says that Claude Code went
     away meanwhile, ``moved_on`` that it went on without the hook: nothing is printed
     then."""
@@ -455,7 +467,7 @@ def answer(
     if result is not None:
         say(f"the {hook.tool} call is not valid; the model is told why")
     else:
-        reply = ask(document)
+        reply = asker.ask(Document(document), nobody())
         if gone():
             return HookOutcome(None, ExitStatus.STDOUT_GONE)
         if moved_on():
@@ -493,13 +505,16 @@ def main(*, here: bool, timeout: float | None, to: str | None = None) -> int:
 
             watch.moved = Transcript(hook.transcript, hook.tool, hook.input).decided
 
-        def ask(document: dict[str, Any]) -> Any:
-            if here:
-                return ask_here(document, timeout)
-            return ask_queue(hook, document, timeout, say, to)
-
-        with watch:
-            outcome = answer(hook, ask, say, lambda: watch.gone, lambda: watch.moved_on)
+        if not hook.served:  # not askcli's to answer: nothing is opened
+            return ExitStatus.OK
+        queued = None if here else inbox(hook, timeout, say, to)
+        asker = queued or AtTerminal(timeout)
+        try:
+            with watch:
+                outcome = answer(hook, asker, say, lambda: watch.gone, lambda: watch.moved_on)
+        finally:
+            if queued is not None:
+                queued.close()
     except (HookError, InboxError) as exc:
         say(str(exc))
         return ExitStatus.FAILED

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from ..errors import InboxError, UnreadableDocument, UsageError
 from ..escaping import visible
 from ..inbox import askers
-from ..inbox.asking import reply_from_json
+from ..inbox.asking import collect
 from ..inbox.store import Agent, QueuedQuestion, QueueState, Store
 from ..schema.models import TodoWriteInput
 from ..schema.names import ASK_USER_QUESTION, TODO_WRITE
@@ -340,10 +340,7 @@ class Asker:
                 looked = time.monotonic()
             if state not in (QueueState.WAITING, QueueState.ANSWERING):
                 self.mine.discard(question.id)
-                found = self.store.get(question.id) if state is not None else None
-                if found is None:
-                    return ToolOutcome(results.no_answer_text("the question is gone", {}), True)
-                return self._settled(found)
+                return self._settled(self.store.get(question.id) if state is not None else None)
             now = time.monotonic()
             if now >= deadline:
                 self.say(f"question {question.id} still waits: the client gets its ticket")
@@ -355,24 +352,22 @@ class Asker:
                 await progress(round(now - start, 1), f"the question {being} in the askcli inbox")
             await _sleep(min(POLL, deadline - now))
 
-    def _settled(self, found: QueuedQuestion) -> ToolOutcome:
-        if found.state is QueueState.ANSWERED:
-            kept = self.store.take(found.id)
-            if kept is None:  # taken already (an earlier call of this ticket): given again
-                kept = found.result
-            if kept is None:  # a secret answer, erased from the inbox once it was given
-                why = "the answer held a secret and was given once; ask again"
-                return ToolOutcome(results.no_answer_text(why, {}), True)
-            try:
-                reply = reply_from_json(kept)
-            except UnreadableDocument as exc:
-                return ToolOutcome(results.no_answer_text(str(exc), {}), True)
-            if not reply.results:
-                return ToolOutcome(results.no_answer_text("the inbox gave no result", {}), True)
-            first = reply.results[0]
-            self.say(f"question {found.id} answered")
-            return ToolOutcome(first.content, first.is_error)
-        return ToolOutcome(results.no_answer_text("the question was withdrawn", {}), True)
+    def _settled(self, found: QueuedQuestion | None) -> ToolOutcome:
+        """The result of a question no longer waiting (None: gone), collected as ``ask
+        --inbox`` collects it; a reply taken already (an earlier call of this ticket) is
+        given again."""
+        try:
+            reply = collect(self.store, found, again=True)
+        except UnreadableDocument as exc:
+            return ToolOutcome(results.no_answer_text(str(exc), {}), True)
+        if isinstance(reply, str):
+            return ToolOutcome(results.no_answer_text(reply, {}), True)
+        if not reply.results:
+            return ToolOutcome(results.no_answer_text("the inbox gave no result", {}), True)
+        first = reply.results[0]
+        assert found is not None
+        self.say(f"question {found.id} answered")
+        return ToolOutcome(first.content, first.is_error)
 
     def withdraw_mine(self) -> list[int]:
         """The server ends: the questions it queued that still wait are withdrawn (an

@@ -16,7 +16,7 @@ import os
 import signal
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from ..errors import AnswerTimeout, InboxBusy, InboxError, UnreadableDocument
 from ..lines import TextLineReader
@@ -31,7 +31,7 @@ from ..wire.documents import Document
 from ..wire.envelopes import detect
 from ..wire.results import ToolResult
 from . import askers
-from .store import Agent, QueueState, Store
+from .store import Agent, QueuedQuestion, QueueState, Store
 
 
 def reply_to_json(reply: Reply) -> dict[str, Any]:
@@ -234,13 +234,33 @@ def _ask_inbox(
             said(f"no answer ({why}); question {question.id} {what}")
             return no_answer(document.value, Ending.TIMEOUT, options=options, seq=question.id)
         found = store.get(question.id)  # answered just then
-    if found is None or found.state is not QueueState.ANSWERED:
-        why = "the question was withdrawn" if found is not None else "the question is gone"
-        return no_answer(document.value, Ending.ENDED, options=options, why=why, seq=question.id)
-    kept = store.take(question.id)
-    if kept is None:
-        why = "its answer was taken by another asker"
-        return no_answer(document.value, Ending.ENDED, options=options, why=why, seq=question.id)
+    got = collect(store, found)
+    if isinstance(got, str):
+        return no_answer(document.value, Ending.ENDED, options=options, why=got, seq=question.id)
+    return got
+
+
+GONE = "the question is gone"
+WITHDRAWN = "the question was withdrawn"
+TAKEN = "its answer was taken by another asker"
+GIVEN_ONCE = "the answer held a secret and was given once; ask again"
+
+
+def collect(store: Store, found: QueuedQuestion | None, *, again: bool = False) -> Reply | str:
+    """The reply an inbox made for the question ``found`` (as the queue has it now; None:
+    it is gone), taken from the queue; a str says why there is none. ``again``: a reply
+    taken already (by an earlier call of the same ticket) is given again, where it is still
+    kept. UnreadableDocument for a reply askcli cannot read. ``ask --inbox``, the hook and
+    ``askcli mcp`` all collect their answers here."""
+    if found is None:
+        return GONE
+    if found.state is not QueueState.ANSWERED:
+        return WITHDRAWN
+    kept = store.take(found.id)
+    if kept is None and again:
+        kept = found.result
+    if kept is None:  # a secret answer is erased once it was given
+        return GIVEN_ONCE if again else TAKEN
     return reply_from_json(kept)
 
 
@@ -258,41 +278,77 @@ def _withdraw(store: Store, question_id: int, said: Callable[[str], None]) -> bo
         store.deadline = None
 
 
-def ask_answerer(
-    timeout: float | None, to: str | None = None
-) -> Callable[[Any, Conversation, int], Any]:
-    """``ask --inbox``: each document is queued (addressed ``to`` a person or team) and its
-    reply waited for."""
-    store = Store()
-    agent = Agent("ask", None, os.getcwd(), askers.tag())
+class InboxAsker:
+    """The inbox as the asker: each document is queued in ``store`` by ``agent``
+    (addressed ``to`` a person or team; None: anyone) and its reply waited for, at most
+    ``timeout`` seconds (then withdrawn: the no-answer reply). ``said`` gets the lines the
+    person at this end should read (default: the conversation's ``askcli:`` lines). An inbox
+    locked for longer than askcli waits raises InboxBusy, or, ``locked_is_no_answer``, is
+    the no-answer reply (:func:`ask_inbox`)."""
 
-    def answer(document: Any, conv: Conversation, seq: int) -> Any:
+    here: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        store: Store,
+        agent: Agent,
+        *,
+        timeout: float | None = None,
+        to: str | None = None,
+        said: Callable[[str], None] | None = None,
+        locked_is_no_answer: bool = False,
+    ) -> None:
+        self.store = store
+        self.agent = agent
+        self.timeout = timeout
+        self.to = to
+        self.said = said
+        self.locked_is_no_answer = locked_is_no_answer
+
+    def ask(self, document: Document, conv: Conversation, seq: int = 1) -> Reply:
         return ask_inbox(
-            store,
+            self.store,
             document,
-            agent,
-            timeout=timeout,
-            said=conv.error,
-            locked_is_no_answer=True,
-            to=to,
+            self.agent,
+            timeout=self.timeout,
+            said=self.said or conv.error,
+            locked_is_no_answer=self.locked_is_no_answer,
+            to=self.to,
             options=conv.options,
         )
 
-    return answer
+    def check(self) -> None:
+        """Open the inbox once and close it: an inbox file askcli cannot use is said now
+        (InboxError), before the agent starts; it is opened again, when asked, in the
+        thread that asks."""
+        try:
+            self.store.ids()
+        finally:
+            self.store.close()
+
+    def close(self) -> None:
+        self.store.close()
 
 
-def acp_asker(
-    conv: Conversation, timeout: float | None, to: str | None = None
-) -> Callable[[Any], Any]:
-    """``acp --inbox``: each permission request or form is queued (addressed ``to`` a
-    person or team) and its reply waited for (``timeout``: withdrawn when nobody answers
-    in time)."""
-    store = Store()
-    try:  # an inbox file askcli cannot use is said before the agent starts
-        store.ids()
-    finally:
-        store.close()  # opened again, when asked, in the thread that asks
-    agent = Agent("acp", None, os.getcwd(), askers.tag())
-    return lambda document: ask_inbox(
-        store, document, agent, timeout=timeout, said=conv.error, to=to
+def inbox_asker(
+    client: str,
+    *,
+    timeout: float | None = None,
+    to: str | None = None,
+    session: str | None = None,
+    tag: str | None = None,
+    said: Callable[[str], None] | None = None,
+    locked_is_no_answer: bool = False,
+) -> InboxAsker:
+    """The inbox (``$ASKCLI_INBOX``, else the default file) as the asker of ``client``
+    (``ask``, ``claude``, ``acp``) in this folder, told apart by ``tag`` (default: this
+    process's pid) and, for its todo list, by ``session``."""
+    agent = Agent(client, session, os.getcwd(), tag or askers.tag())
+    return InboxAsker(
+        Store(),
+        agent,
+        timeout=timeout,
+        to=to,
+        said=said,
+        locked_is_no_answer=locked_is_no_answer,
     )

@@ -28,17 +28,31 @@ def decision(call: Any, reply: Mapping[str, Any]) -> str:
     found = screens.summary(call)
     status = reply.get("status")
     if status == ExitStatus.DECLINED:
-        return "denied" if found.kind == screens.PERMISSION else "declined"
+        return "denied" + _option_kind(reply) if found.kind == screens.PERMISSION else "declined"
     if status != ExitStatus.ANSWERED:
         return "refused (an invalid call)"
     if found.kind == screens.PERMISSION:
-        return "allowed"
+        return "allowed" + _option_kind(reply)
     if found.kind == screens.TODO:
         return "shown"
     if screens.has_secret(call):
         return SECRET
     said = [part for result in reply.get("results") or () for part in _answers(result)]
     return truncate("; ".join(said), MAX_DECISION) if said else "answered"
+
+
+_OPTION_KINDS = ("allow_once", "allow_always", "reject_once", "reject_always")
+
+
+def _option_kind(reply: Mapping[str, Any]) -> str:
+    """`` (allow_always)``: the kind of the option an ACP permission request's answer
+    selected (an "always" one makes a lasting rule); "" for any other permission."""
+    for result in reply.get("results") or ():
+        data = result.get("data") if isinstance(result, dict) else None
+        kind = data.get("kind") if isinstance(data, dict) and "optionId" in data else None
+        if kind in _OPTION_KINDS:
+            return f" ({kind})"
+    return ""
 
 
 def rules(reply: Mapping[str, Any]) -> list[str]:

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from ..errors import AskcliError
 from ..escaping import visible
-from ..schema.names import ASK_USER_QUESTION, ELICITATION, TODO_WRITE
+from ..schema.names import ACP_PERMISSION, ASK_USER_QUESTION, ELICITATION, TODO_WRITE
 from ..status import ExitStatus
 from ..terminal.rendering import Style, display_width, last_columns, truncate, wrap, wrap_prompt
 from ..wire.envelopes import ToolCall, detect
@@ -100,6 +100,11 @@ def summary(document: Any) -> Summary:
         elif _is_question_tool(call.name):
             kinds.append(QUESTION)
             texts += _question_texts(call) or [f"(an invalid {call.name} call)"]
+        elif call.name == ACP_PERMISSION:  # an ACP agent's permission request: its title
+            from ..wire.dialects.acp_permission import parse
+
+            kinds.append(PERMISSION)
+            texts.append(parse(call.input).title if isinstance(call.input, dict) else call.name)
         else:
             from ..terminal.screens import tool_line
 

@@ -5,6 +5,10 @@ deny; ``3`` denies and asks next what the agent should do instead; ``n: TEXT`` (
 ``n TEXT``, ``3: TEXT``) denies with TEXT for the agent. ``N.`` is ``N``, as at a question.
 Under Claude Code's ``default_to_no`` no single key approves: only the words ``yes`` and
 ``always`` do, and an empty line denies. Any other line is :class:`Unclear`: asked again.
+
+A request that brings its own options (ACP's) is answered by :func:`parse_option_line`: a
+number picks that option, ``y`` the allow-once one and ``n`` the reject-once one, never an
+"always" one (:class:`NoOnce` where there is no once option of that side).
 """
 
 from __future__ import annotations
@@ -79,4 +83,45 @@ def parse_allow_line(line: str, *, careful: bool = False) -> AllowCommand:
     if found is not None:
         words = (found.group(1) if found.group(1) is not None else found.group(2)).strip()
         return Deny(words or None)
+    return Unclear(word)
+
+
+# -- a choice among an agent's own options (ACP's session/request_permission) -----------
+
+
+@same_kind
+class Pick(NamedTuple):
+    """The option at index ``at`` (0-based): chosen by its number, or by ``y``/``n`` for a
+    once option."""
+
+    at: int
+
+
+@same_kind
+class NoOnce(NamedTuple):
+    """``y`` or ``n`` (``word`` as read) where the options hold no once option of that
+    side (``allow`` or ``reject``): ``y`` and ``n`` never select an "always" one."""
+
+    word: str
+    side: str
+
+
+OptionCommand = Pick | NoOnce | Unclear
+
+
+def parse_option_line(
+    line: str, count: int, allow: int | None, reject: int | None
+) -> OptionCommand:
+    """Read one line typed at ``Choose 1-N``: a number (``N.`` too) picks that option,
+    ``y``/``yes`` the allow-once option ``allow``, ``n``/``no``/``q`` the reject-once one
+    ``reject`` (indexes, None where there is none). Nothing else is guessed."""
+    word = command_word(line)
+    if word.isdigit() and 1 <= int(word) <= count:
+        return Pick(int(word) - 1)
+    for words, index, side in (
+        (("y", "yes"), allow, "allow"),
+        (("n", "no", "q"), reject, "reject"),
+    ):
+        if word in words:
+            return Pick(index) if index is not None else NoOnce(word, side)
     return Unclear(word)

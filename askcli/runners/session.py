@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO
+from typing import Any, ClassVar, NamedTuple, Protocol, TextIO
 
 from ..errors import UnreadableDocument, Withdrawn
 from ..lines import LineReader, reader_for
@@ -73,6 +73,31 @@ def answer_document(
     if kept.interrupted:  # a signal came while the lists were being kept
         return reply._replace(status=ExitStatus.INTERRUPTED)
     return reply
+
+
+class Asker(Protocol):
+    """Who asks the person a document and gets the reply: :class:`Here`, the conversation
+    at this terminal, or the inbox (:class:`askcli.inbox.asking.InboxAsker`), where a
+    person answers every agent. Every command and host hands its documents to one."""
+
+    here: ClassVar[bool]  # the person answers at this terminal (a host may prompt itself)
+
+    def ask(self, document: Document, conv: Conversation, seq: int = 1) -> Reply:
+        """Ask ``document`` (the ``seq``-th of its source) and wait for its reply;
+        ``conv`` is the conversation at this end: where it is asked here, or where notes
+        about the wait are said, and whose options (timeout, wording) it is answered with."""
+        ...
+
+
+class Here:
+    """The conversation at this terminal: the person answers the document there
+    (:func:`answer_document`). ``told`` gets what a Claude Code line says it supports."""
+
+    here: ClassVar[bool] = True
+
+    def __init__(self, told: Told | None = None) -> None:
+        # answer_document itself, not a method calling it: no Python call more per document
+        self.ask: Callable[..., Reply] = partial(answer_document, told=told)
 
 
 def _answer_calls(document: Document, conv: Conversation, seq: int, told: Told | None) -> Reply:
@@ -172,30 +197,30 @@ def run(
     output: Output = Output.RESULT,
     on_document: Callable[[Document], None] | None = None,
     name: str | None = None,
-    answer: Callable[[Document, Conversation, int], Reply] | None = None,
+    asker: Asker | None = None,
 ) -> ExitStatus:
     """Answer every document of ``source``, printing its lines as soon as they are made.
 
     One document is read, answered and printed before the next is read, so a stream of
     any length runs in constant memory and its results come out as they are made.
     ``name`` (a path, ``stdin``) names the source where a document cannot be read.
-    ``answer`` answers a document in place of asking here (``--inbox``: an inbox does).
+    ``asker`` asks each document (default :class:`Here`; ``--inbox``: the inbox).
     """
 
     def told(found: list[str]) -> None:  # the documents after this one are answered knowing it
         nonlocal conv
         conv = conv.with_options(conv.options.told(found))
 
-    hint = answer is None and _person_watching(conv)
-    if answer is None:
-        answer = partial(answer_document, told=told)
+    if asker is None:
+        asker = Here(told)
+    hint = asker.here and _person_watching(conv)
     status = ExitStatus.ANSWERED
     try:
         for seq, document in enumerate(read_documents(source, conv.error, name=name), start=1):
             if on_document is not None:
                 on_document(document)
             before = source.line
-            reply = answer(document, conv, seq)
+            reply = asker.ask(document, conv, seq)
             _end_typed_line(conv)
             if hint and reply.status is ExitStatus.NO_ANSWER and source.line == before:
                 conv.error(ANSWER_HERE)  # not one answer line came for the call

@@ -3,7 +3,8 @@
 A :class:`Tool` says how to validate a call's input, which soft rules to report in
 ``askcli check --strict`` and how to answer it. The permission of Claude Code's layer lives in
 the handler: AskUserQuestion and the fallback prompt (any name not in the registry) ask the
-person; TodoWrite is ``allow`` and asks nothing. Adding a tool means adding one entry here.
+person; TodoWrite is ``allow`` and asks nothing; ACP's ``session/request_permission`` asks the
+person to pick one of the agent's own options. Adding a tool means adding one entry here.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ..schema.inputs import (
     todo_warnings,
 )
 from ..schema.issues import MAX_TEXT, Issue, describe_issues, long_text
-from ..schema.names import ASK_USER_QUESTION, TODO_WRITE
+from ..schema.names import ACP_PERMISSION, ASK_USER_QUESTION, TODO_WRITE
 from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
@@ -192,11 +193,26 @@ def todo_write(call: ToolCall, data: TodoInput, conv: Conversation) -> ToolResul
     )
 
 
+def _acp_parse(raw: Any) -> Any:
+    """ACP's permission request (:mod:`askcli.wire.dialects.acp_permission`), imported only
+    for such a request."""
+    from ..wire.dialects import acp_permission
+
+    return acp_permission.parse(raw)
+
+
+def _acp_choose(call: ToolCall, request: Any, conv: Conversation) -> ToolResult:
+    from .permission_options import choose_option
+
+    return choose_option(call, request, conv)
+
+
 REGISTRY: dict[str, Tool] = {
     tool.name: tool
     for tool in [
         Tool(ASK_USER_QUESTION, parse_ask, ask_user_question, soft_rule_warnings),
         Tool(TODO_WRITE, parse_todos, todo_write, todo_warnings),
+        Tool(ACP_PERMISSION, _acp_parse, _acp_choose),
     ]
 }
 FALLBACK = Tool("", permission.parse_any, permission.fallback)

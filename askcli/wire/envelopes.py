@@ -13,9 +13,13 @@
   response: the ``functionResponse`` part(s), in a ``user`` content when they came in one
 - a bare Gemini function call ``{"name", "args", "id"?}`` (what Gemini CLI's logs, session
   transcripts and the SDK's ``functionCalls`` show): the bare ``{"id"?, "name", "response"}``
-- a JSON-RPC ``elicitation/create`` request (an MCP server asking), or a Codex app-server
-  ``item/tool/requestUserInput``, ``item/commandExecution/requestApproval`` or
-  ``item/fileChange/requestApproval`` request: its JSON-RPC response
+- a JSON-RPC ``elicitation/create`` request (an MCP server asking): its JSON-RPC response
+- a JSON-RPC ``session/request_permission`` request (an ACP agent asking before a tool
+  call): its JSON-RPC response, ``{"outcome": {"outcome": "selected", "optionId"}}`` or
+  ``{"outcome": {"outcome": "cancelled"}}``
+- a Codex app-server ``item/tool/requestUserInput``, ``item/commandExecution/requestApproval``
+  or ``item/fileChange/requestApproval`` request (JSON-RPC without the ``jsonrpc`` key, as
+  Codex sends it, or with it): its JSON-RPC response
 - a Claude Code ``control_request`` of subtype ``elicitation`` (an MCP server asking
   through Claude Code): a ``control_response`` carrying ``{action, content}``
 - an OpenCode ``question.asked`` event (or a ``GET /question`` request object): the
@@ -37,7 +41,9 @@ from typing import Any, NamedTuple
 from ..errors import UnreadableDocument
 from ..escaping import LONE_VS16, UNSAFE_BEYOND_C0, escape_controls
 from ..schema.names import (
+    ACP_PERMISSION,
     ASK_USER_QUESTION,
+    CODEX_METHODS,
     ELICITATION,
     JSONRPC_METHODS,
     OPENCODE_QUESTION,
@@ -156,7 +162,7 @@ class Envelope(NamedTuple):
                     }
             return [{"type": "control_response", "response": response}]
         if self.kind is Kind.JSONRPC:
-            return [_jsonrpc(self.request_id, self.refusal, results)]
+            return [_jsonrpc(self.request_id, self.refusal, results, self.calls)]
         if self.kind is Kind.OPENCODE:
             return [_opencode_reply(self.request_id, self.calls, results)]
         if not results:
@@ -182,12 +188,19 @@ class Envelope(NamedTuple):
         return blocks
 
 
-def _jsonrpc(request_id: Any, refusal: str | None, results: Sequence[ToolResult]) -> dict[str, Any]:
-    """A JSON-RPC response: the result object, or an error for a request not served."""
+def _jsonrpc(
+    request_id: Any, refusal: str | None, results: Sequence[ToolResult], calls: list[ToolCall]
+) -> dict[str, Any]:
+    """A JSON-RPC response: the result object, or an error for a request not served. An
+    ACP permission request nobody answered (an inbox's timeout, a declined or withdrawn
+    question) is ACP's cancelled outcome, never an error and never an option."""
     head: dict[str, Any] = {"jsonrpc": "2.0", "id": request_id}
     if refusal is not None:
         return {**head, "error": {"code": JSONRPC_NO_METHOD, "message": refusal}}
     (result,) = results
+    permission = bool(calls) and calls[0].name == ACP_PERMISSION
+    if result.reply is None and permission and result.status is not ExitStatus.INVALID:
+        return {**head, "result": {"outcome": {"outcome": "cancelled"}}}
     if result.reply is None:  # the params could not be asked
         return {**head, "error": _invalid_params(result.content)}
     return {**head, "result": dict(result.reply)}
@@ -627,8 +640,9 @@ def _gemini_envelope(document: dict[str, Any], seq: int) -> Envelope | None:
 
 
 def _jsonrpc_envelope(document: dict[str, Any], seq: int) -> Envelope:
-    """A JSON-RPC 2.0 message: a method of :data:`JSONRPC_METHODS` is asked; another request is
-    answered "method not found"; notifications and responses are passed over."""
+    """A JSON-RPC 2.0 message: ``elicitation/create``, ACP's ``session/request_permission``
+    and Codex's app-server requests are asked; another request is answered "method not
+    found"; notifications and responses are passed over."""
     method = document.get("method")
     if "id" not in document or not isinstance(method, str):
         return Envelope(Kind.PASSED_OVER)
@@ -650,7 +664,7 @@ def _jsonrpc_envelope(document: dict[str, Any], seq: int) -> Envelope:
 def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
     """Recognise the envelope of one JSON object; UnreadableDocument if it is none."""
     # JSON-RPC; a Codex app-server request to its client comes without the "jsonrpc" key
-    if document.get("jsonrpc") == "2.0" or document.get("method") in JSONRPC_METHODS[1:]:
+    if document.get("jsonrpc") == "2.0" or document.get("method") in CODEX_METHODS:
         return _jsonrpc_envelope(document, seq)
     found = _by_type(document, seq)  # the usual call: known by its "type"
     if found is not None:

@@ -3,6 +3,7 @@ lines and listing, declines, the watch thread, --notify-command, inbox answer.""
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import os
@@ -146,6 +147,23 @@ def test_decline_of_an_unreadable_call_still_declines(queue: Store) -> None:
     reply = decline_reply(queued)
     assert reply.status.name == "DECLINED"
     assert reply.results[0].is_error
+
+
+def test_declining_an_acp_permission_selects_its_reject_once_option_or_cancels(
+    queue: Store,
+) -> None:
+    request = example("acp-permission.json")
+    reply = decline_reply(queue.submit(request, ASKER))
+    assert reply.status.name == "DECLINED"
+    assert reply.replies[0]["result"] == {"outcome": {"outcome": "selected", "optionId": "cancel"}}
+    always_only = copy.deepcopy(request)  # no reject_once: q never selects an "always"
+    always_only["params"]["options"] = [
+        {"optionId": "ok", "name": "Allow always", "kind": "allow_always"},
+        {"optionId": "never", "name": "Never", "kind": "reject_always"},
+    ]
+    reply = decline_reply(queue.submit(always_only, ASKER))
+    assert reply.status.name == "DECLINED"
+    assert reply.replies[0]["result"] == {"outcome": {"outcome": "cancelled"}}
 
 
 def test_a_todo_list_is_shown_and_accepted_without_the_inbox_prompt(

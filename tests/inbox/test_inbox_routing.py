@@ -187,6 +187,25 @@ def test_each_answer_keeps_who_decided_what(queue: Store, tmp_path: Path) -> Non
         assert entry.question.finished is not None
 
 
+def test_an_acp_permission_keeps_the_kind_of_the_option_chosen(
+    queue: Store, tmp_path: Path
+) -> None:
+    """An "always" option makes a lasting rule: the trail says which kind was chosen."""
+    request = example("acp-permission.json")
+    always = queue.submit(request, Agent("acp", None, "/work/api"))
+    once = queue.submit(request, Agent("acp", None, "/work/api"))
+    rejected = queue.submit(request, Agent("acp", None, "/work/api"))
+    status, shown, _ = inbox_as(queue, "alice", "\n1\n\ny\n\nn\n", tmp_path)
+    assert status == 0, shown
+    assert "Choose 1-3, y = 2, n = 3: " in shown
+    decisions = {entry.question.id: entry.decision for entry in queue.log()}
+    assert decisions == {
+        always.id: "allowed (allow_always)",
+        once.id: "allowed (allow_once)",
+        rejected.id: "denied (reject_once)",
+    }
+
+
 @pytest.mark.process
 @pytest.mark.parametrize(
     ("document", "lines", "secret"),

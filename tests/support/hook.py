@@ -53,15 +53,28 @@ def hook_input(event: str = "PreToolUse", tool: str = "AskUserQuestion", **more:
     return found
 
 
-def typed(lines: str) -> tuple[Callable[[dict[str, Any]], Reply], io.StringIO]:
-    """``ask`` answering at a scripted terminal, and what the person saw."""
+class Asked:
+    """An asker that hands each document to ``ask`` (a test's stand-in for the person)."""
+
+    here = True
+
+    def __init__(self, ask: Callable[[dict[str, Any]], Reply]) -> None:
+        self._ask = ask
+
+    def ask(self, document: Document, conv: Conversation, seq: int = 1) -> Reply:
+        assert document.value is not None
+        return self._ask(document.value)
+
+
+def typed(lines: str) -> tuple[Asked, io.StringIO]:
+    """An asker answering at a scripted terminal, and what the person saw."""
     screen = io.StringIO()
 
     def ask(document: dict[str, Any]) -> Reply:
         conv = Conversation(TextLineReader(io.StringIO(lines)), screen, Style())
         return answer_document(Document(document), conv)
 
-    return ask, screen
+    return Asked(ask), screen
 
 
 def _where(tmp_path: Path) -> str:

@@ -7,22 +7,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...errors import AnswerTimeout
 from ...escaping import visible
-from ...questions.conclusion import Ending
-from ...schema.names import ELICITATION
+from ...runners.session import Asker
+from ...schema.names import ACP_PERMISSION, ELICITATION
 from ...status import ExitStatus
 from ...terminal import signals
 from ...terminal.conversation import Conversation
 from ...terminal.rendering import wrap
-from ...tools.permission import show_whole
+from ...tools.permission_options import NO_OPTIONS
 from ...tools.registry import check_call, run_call
+from ...wire.calls import permission_request
+from ...wire.dialects import acp_permission
 from ...wire.dialects.codex import TOOL as CODEX_TOOL
+from ...wire.documents import Document
 from ...wire.envelopes import ToolCall
 from ...wire.results import ToolResult
-from ..child import as_dict, as_text
-from . import options as acp_options
-from .content import permission_lines, tool_details
+from ..child import as_text
 from .events import Ended
 from .forms import auq_content, auq_input, codex_content, codex_input
 
@@ -34,9 +34,8 @@ class Asking:
 
     conv: Conversation
     ended: Ended | None
-    # ``--inbox``: a document in, its Reply out (askcli.inbox.asking.ask_inbox)
-    inbox: Callable[[Any], Any] | None
-    asked: int  # documents sent to the inbox
+    asker: Asker  # here (Here) or the inbox (``--inbox``)
+    asked: int  # documents handed to the asker
     # the answers to requests Ctrl-C interrupted: given after session/cancel is sent
     held: list[Callable[[], None]]
 
@@ -51,94 +50,41 @@ class Asking:
             give()
 
     def permission(self, params: dict[str, Any], answer: Callable[[dict[str, Any]], None]) -> None:
-        tool_call = as_dict(params.get("toolCall"))
-        options = [as_dict(o) for o in params.get("options") or [] if isinstance(o, dict)]
-        if not options:
-            self.conv.error("the agent's permission request has no options: answered cancelled")
+        """Ask which of the agent's options to select (the permission dialect,
+        :mod:`askcli.wire.dialects.acp_permission`), here or in the inbox, where the same
+        request is asked as it came."""
+        if self.asker.here:
+            result = run_call(ToolCall(None, ACP_PERMISSION, params), self.conv)
+        elif not acp_permission.parse(params).options:  # nothing to ask in the inbox
+            self.conv.error(NO_OPTIONS)
             answer({})
             return
-        allow, reject = acp_options.once(options)  # y and n never select an "always"
-        if self.inbox is not None:
-            self.permission_in_inbox(tool_call, options, allow, reject, answer)
-            return
-        keys = acp_options.keys(len(options), allow, reject)
-        try:
-            self.conv.call_starts()
-            paged = show_whole(permission_lines(tool_call, options, self.conv), self.conv)
-            if paged.denied and reject is not None:
-                answer({"optionId": options[reject].get("optionId")})
-                return
-            while not paged.ended:
-                line = self.conv.read_answer(f"Choose {keys}: ")
-                if line is None:
-                    break
-                chosen = acp_options.pick(line, len(options), allow, reject)
-                if isinstance(chosen, int):
-                    answer({"optionId": options[chosen].get("optionId")})
-                    return
-                self.conv.say(self.conv.style.warn(chosen) + "\n")
-        except AnswerTimeout:
-            self.conv.say("\n")
-            why = self.conv.why(Ending.TIMEOUT)
-        except KeyboardInterrupt:
-            self.hold(answer, {})  # cancelled, never allowed
-            typed_interrupt(self.conv)
-            raise
         else:
-            why = self.conv.why(Ending.ENDED)
-        finally:
-            self.conv.call_starts(False)
-        self.conv.error(f"no answer ({why}): the request is answered cancelled")
-        answer({})
-        self.ended = Ended(int(ExitStatus.NO_ANSWER))
-
-    def _document(self, name: str, tool_input: dict[str, Any], tool_id: str | None) -> Any:
-        """A Claude-Code-like can_use_tool control request for the inbox."""
-        self.asked += 1
-        request: dict[str, Any] = {
-            "subtype": "can_use_tool",
-            "tool_name": name,
-            "input": tool_input,
-        }
-        if tool_id:
-            request["tool_use_id"] = tool_id
-        return {"type": "control_request", "request_id": f"acp_{self.asked}", "request": request}
-
-    def _in_inbox(self, document: dict[str, Any]) -> ToolResult:
-        """The inbox's result for a document of one call (KeyboardInterrupt withdraws it)."""
-        from ...wire.documents import Document
-
-        assert self.inbox is not None
-        reply = self.inbox(Document(document))
-        if reply.results:
-            return reply.results[0]  # type: ignore[no-any-return]
-        return ToolResult(None, "no answer", reply.status, is_error=True)
-
-    def permission_in_inbox(
-        self,
-        tool_call: dict[str, Any],
-        options: list[dict[str, Any]],
-        allow: int | None,
-        reject: int | None,
-        answer: Callable[[dict[str, Any]], None],
-    ) -> None:
-        title = as_text(tool_call.get("title")) or as_text(tool_call.get("toolCallId"), "tool")
-        shown = dict(tool_details(tool_call))
-        if allow is None or reject is None:  # Yes or No could not say: by number (as chosen())
             self.asked += 1
-            result = self._in_inbox(acp_options.form(self.asked, title, shown, options))
-        else:
-            shown["options"] = "\n".join(
-                f"{as_text(o.get('name'), '?')} ({as_text(o.get('kind'), '?')})" for o in options
-            )
-            tool_id = as_text(tool_call.get("toolCallId")) or None
-            result = self._in_inbox(self._document(title, shown, tool_id))
+            document = {"jsonrpc": "2.0", "id": self.asked, "method": ACP_PERMISSION}
+            result = self._in_inbox({**document, "params": params})
         if result.status is ExitStatus.INTERRUPTED:
-            self.hold(answer, {})
+            self.hold(answer, {})  # cancelled, never allowed
+            if self.asker.here:
+                typed_interrupt(self.conv)
             raise KeyboardInterrupt
-        answer(acp_options.chosen(result, options, allow, reject))
+        picked, option_id = acp_permission.option_id(result.reply)
+        answer({"optionId": option_id} if picked else {})
         if result.status is ExitStatus.NO_ANSWER:
             self.ended = Ended(int(ExitStatus.NO_ANSWER))
+
+    def _document(self, name: str, tool_input: dict[str, Any], tool_id: str | None) -> Any:
+        """The call as Claude Code's can_use_tool control request, for the asker."""
+        self.asked += 1
+        return permission_request(f"acp_{self.asked}", name, tool_input, tool_use_id=tool_id)
+
+    def _in_inbox(self, document: dict[str, Any]) -> ToolResult:
+        """The asker's result for a document of one call (KeyboardInterrupt withdraws it
+        from the inbox)."""
+        reply = self.asker.ask(Document(document), self.conv, self.asked)
+        if reply.results:
+            return reply.results[0]
+        return ToolResult(None, "no answer", reply.status, is_error=True)
 
     def elicitation(self, params: dict[str, Any], answer: Callable[[dict[str, Any]], None]) -> None:
         tool_id = as_text(params.get("toolCallId")) or None
@@ -179,7 +125,7 @@ class Asking:
             call = ToolCall(tool_id, ELICITATION, mcp)
         try:
             self.conv.call_starts()
-            if self.inbox is None:
+            if self.asker.here:
                 result = run_call(call, self.conv)
             elif call.name in ("AskUserQuestion", CODEX_TOOL):
                 result = self._in_inbox(self._document(call.name, dict(call.input), tool_id))
@@ -218,7 +164,7 @@ class Asking:
                 self.conv.error(f"askcli cannot ask this form: {result.content}")
         if result.status is ExitStatus.INTERRUPTED:
             self.hold(answer, {"action": "cancel"})
-            if self.inbox is None:
+            if self.asker.here:
                 typed_interrupt(self.conv)
             raise KeyboardInterrupt
         answer(reply)

@@ -56,9 +56,10 @@ def acp_command(
     offered = capabilities(fs=fs, terminal=terminal)
     asker = None
     if inbox:
-        from ...inbox.asking import acp_asker
+        from ...inbox.asking import inbox_asker
 
-        asker = acp_asker(conv, timeout, to)
+        asker = inbox_asker("acp", timeout=timeout, to=to)
+        asker.check()  # an inbox file askcli cannot use is said before the agent starts
     shown = show_stderr(conv)
     recorder = AcpRecorder() if record_path is not None else None
     link = AgentLink(
@@ -101,7 +102,7 @@ def acp_command(
             capabilities=offered,
             one_terminal=one_terminal,
             cwd=cwd,
-            inbox=asker,
+            asker=asker,
             thoughts=thoughts,
             mode=mode,
             config=config,

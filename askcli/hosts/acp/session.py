@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from ...escaping import visible
+from ...runners.session import Asker, Here
 from ...status import ExitStatus
 from ...terminal import editing, signals
 from ...terminal.conversation import Conversation
@@ -49,9 +50,8 @@ class AcpHost(Showing, Asking):
         self.thought = ""  # thoughts not shown yet
         self.final: list[str] = []  # this turn's text since its last tool call
         self.tools: dict[str, dict[str, Any]] = {}  # title and status by toolCallId
-        # ``--inbox``: a document in, its Reply out (askcli.inbox.asking.ask_inbox)
-        self.inbox: Callable[[Any], Any] | None = None
-        self.asked = 0  # documents sent to the inbox
+        self.asker: Asker = Here()  # here, or the inbox (``--inbox``)
+        self.asked = 0  # documents handed to the asker
         self.auth_methods: Any = None  # the ways to sign in the agent offers (initialize)
         self.modes: dict[str, str] = {}  # the session's modes: name by id (session/new)
         self.mode: str | None = None  # the current mode's id
@@ -273,21 +273,22 @@ def host(
     capabilities: dict[str, Any] | None = None,
     one_terminal: bool | None = None,
     cwd: str | None = None,
-    inbox: Callable[[Any], Any] | None = None,
+    asker: Asker | None = None,
     thoughts: bool = False,
     mode: str | None = None,
     config: Sequence[tuple[str, str]] = (),
     stderr: child.AgentStderr | None = None,
 ) -> int:
     """Hold an ACP session over ``link``; the exit status (as ``askcli claude``'s).
-    With ``inbox`` (a Document in, its Reply out), permission requests and forms are
-    asked in the inbox instead of here; with ``thoughts``, the agent's thoughts are shown;
+    ``asker`` asks permission requests and forms (default: here; the inbox for
+    ``--inbox``); with ``thoughts``, the agent's thoughts are shown;
     ``mode`` and ``config`` (``--mode``, ``--config``) are set before the first prompt.
     When the agent fails, its exit status is said with its last ``stderr`` lines."""
     if one_terminal is None:
         one_terminal = same_terminal(out, conv.out)
     session = AcpHost(link, conv, out, one_terminal=one_terminal)
-    session.inbox = inbox
+    if asker is not None:
+        session.asker = asker
     session.thoughts = thoughts
     interrupted = died = False
     why = ""

@@ -7,13 +7,15 @@ import json
 from typing import Any
 
 from ...errors import Withdrawn
+from ...runners.session import Asker
 from ...status import ExitStatus
 from ...terminal import signals
 from ...terminal.screens import context_text, tool_line
 from ...tools.registry import run_call
-from ...wire.care import care_of
+from ...wire.calls import permission_request
+from ...wire.care import care_of, passed_on
 from ...wire.documents import MAX_DEPTH as DOCUMENT_DEPTH
-from ...wire.documents import nesting_depth
+from ...wire.documents import Document, nesting_depth
 from ...wire.envelopes import Context, ToolCall, detect
 from ...wire.results import ToolResult
 from .lines import Link
@@ -34,6 +36,7 @@ class Answering(Showing):
     """The answering part of a hosted session (:class:`~askcli.hosts.claude.session.Host`)."""
 
     link: Link
+    asker: Asker  # here (the prompts below) or the inbox (``--inbox``)
     allow: set[str]
     deny: set[str]
     same: set[str]
@@ -96,8 +99,16 @@ class Answering(Showing):
             self._decided(tool_line(name, tool_input), "allowed: same as before", shown)
             decision = {"behavior": "allow", "updatedInput": tool_input}
         else:
+            document = permission_request(
+                str(request_id),
+                name,
+                tool_input,
+                tool_use_id=call.id,
+                suggestions=suggestions,
+                care=passed_on(request),
+            )
             try:
-                result = self._ask(request_id, call)
+                result = self._ask(request_id, call, document)
             except KeyboardInterrupt:  # between prompts: the call still gets its answer
                 self._respond(request_id, _interrupted())
                 raise
@@ -118,9 +129,15 @@ class Answering(Showing):
         if signals.received_other_than_sigint():
             raise KeyboardInterrupt  # SIGTERM/SIGHUP: the call is answered; now end
 
-    def _ask(self, request_id: Any, call: ToolCall) -> ToolResult:
-        """Ask ``call`` while watching Claude Code's output: a ``control_cancel_request``
-        for ``request_id`` withdraws the question (Withdrawn); other lines wait in order."""
+    def _ask(self, request_id: Any, call: ToolCall, document: dict[str, Any]) -> ToolResult:
+        """Ask ``call`` here while watching Claude Code's output: a ``control_cancel_request``
+        for ``request_id`` withdraws the question (Withdrawn); other lines wait in order.
+        Asked elsewhere (the inbox), the asker gets ``document``, the call's request."""
+        if not self.asker.here:
+            reply = self.asker.ask(Document(document), self.conv)
+            if reply.results:
+                return reply.results[0]
+            return ToolResult(call.id, "no answer", reply.status, is_error=True)
         watch = getattr(self.conv.reader, "watch", None)
         take = getattr(self.link, "take_ready", None)
         ready = getattr(self.link, "ready", None)
@@ -162,7 +179,7 @@ class Answering(Showing):
                 self.conv.say(context_text(item.text, self.conv.style, item.label))
         (call,) = envelope.calls
         try:
-            result = self._ask(request_id, call)
+            result = self._ask(request_id, call, line)
         except KeyboardInterrupt:  # between prompts: the server is told the person left
             self._respond(request_id, {"action": "cancel"})
             raise

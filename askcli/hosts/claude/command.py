@@ -6,6 +6,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from ...errors import UsageError
 from ...runners.fixture_files import save_session, writable_fixture
 from ...runners.fixtures import typed_lines
 from ...runners.streams import notice_for, open_reader, say_err, text_stream
@@ -31,12 +32,25 @@ def claude_command(
     record_path: Path | None,
     notify: str | None,
     wording: Wording,
+    inbox: bool = False,
+    to: str | None = None,
 ) -> Callable[[], int]:
     """The session's work, ready to run under askcli's signal handling; UsageError for an
-    executable, fixture path or answers file that cannot be used."""
+    executable, fixture path or answers file that cannot be used (or --record with
+    --inbox), InboxError for an inbox file that cannot be. With ``inbox``, Claude Code's
+    questions and requests are queued for ``askcli inbox`` (addressed ``to`` a person or
+    team) instead of asked here."""
     command = [find_claude(claude_bin), *FLAGS, *claude_args]
+    if record_path is not None and inbox:
+        raise UsageError("--record keeps the answers typed here: it cannot be used with --inbox")
     if record_path is not None:
         writable_fixture(record_path)
+    asker = None
+    if inbox:
+        from ...inbox.asking import inbox_asker
+
+        asker = inbox_asker("claude", to=to)
+        asker.check()  # an inbox file askcli cannot use is said before Claude Code starts
     reader = open_reader(answers_path, "answers from")
     err = text_stream(sys.stderr, errors="backslashreplace")
     out = text_stream(sys.stdout, errors="strict")
@@ -67,7 +81,14 @@ def claude_command(
     def work() -> int:
         # host() ends Claude Code on every way out
         status = host(
-            recorder or link, conv, out, prompt=prompt, allow=allow, deny=deny, stderr=stderr
+            recorder or link,
+            conv,
+            out,
+            prompt=prompt,
+            allow=allow,
+            deny=deny,
+            stderr=stderr,
+            asker=asker,
         )
         return child.session_ended(status, save if recorder is not None else None)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from ...runners.session import Asker, Here
 from ...status import ExitStatus
 from ...terminal import editing, signals
 from ...terminal.conversation import Conversation
@@ -28,8 +29,10 @@ class ClaudeHost(Answering):
         allow: Sequence[str] = (),
         deny: Sequence[str] = (),
         one_terminal: bool = False,
+        asker: Asker | None = None,
     ) -> None:
         self.link = link
+        self.asker = asker or Here()
         self.conv = conv
         self.out = out
         self.allow = set(allow)
@@ -150,8 +153,12 @@ def host(
     deny: Sequence[str] = (),
     one_terminal: bool | None = None,
     stderr: AgentStderr | None = None,
+    asker: Asker | None = None,
 ) -> int:
     """Hold a Claude Code session over ``link``; the exit status.
+
+    ``asker`` asks Claude Code's questions, permission requests and forms (default: here,
+    at the conversation ``conv``; the inbox for ``--inbox``).
 
     ``one_terminal`` says that ``out`` and the person's screen are one terminal (found out
     from the streams when None): then a result that repeats the text just shown is not
@@ -166,7 +173,9 @@ def host(
     if one_terminal is None:
         one_terminal = same_terminal(out, conv.out)
     always = conv.with_options(conv.options._replace(permission_always=True))
-    session = ClaudeHost(link, always, out, allow=allow, deny=deny, one_terminal=one_terminal)
+    session = ClaudeHost(
+        link, always, out, allow=allow, deny=deny, one_terminal=one_terminal, asker=asker
+    )
     died = interrupted = False
     try:
         died = not session.start()

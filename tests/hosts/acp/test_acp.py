@@ -695,9 +695,10 @@ def test_inbox_answers_come_back_into_the_session(
     assert out == "finished\n"
     assert "question 1 is waiting in the inbox" in err
     assert [e["reply"]["result"] for e in read_log(log) if "reply" in e] == replies
-    if steps[0] is SHORT:
-        assert "Tool use: echo hi" in shown[0]
-        assert "Allow for this session (allow_always)" in shown[0]
+    if steps[0] is SHORT:  # the request itself, asked as at a terminal
+        assert "The agent asks to run: echo hi" in shown[0]
+        assert "  1. Allow for this session  (allow_always)\n" in shown[0]
+        assert "Choose 1-3, y = 2, n = 3: " in shown[0]
     else:
         assert "[DB] Which database?" in shown[0]
         assert "  1. Postgres - server\n  2. SQLite - file" in shown[0]
@@ -708,9 +709,9 @@ def test_inbox_answers_come_back_into_the_session(
 @pytest.mark.parametrize(
     ("typed", "outcome"),
     [
-        ("y\n2\n\n", {"optionId": "reject_forever", "outcome": "selected"}),
-        ("1\n\n", {"optionId": "proceed_always", "outcome": "selected"}),
-        ("q\n", {"outcome": "cancelled"}),
+        ("y\n2\n", {"optionId": "reject_forever", "outcome": "selected"}),
+        ("1\n", {"optionId": "proceed_always", "outcome": "selected"}),
+        ("q\n2\n", {"optionId": "reject_forever", "outcome": "selected"}),
     ],
 )
 def test_inbox_without_once_options_asks_for_an_option_by_number(
@@ -731,8 +732,10 @@ def test_inbox_without_once_options_asks_for_an_option_by_number(
     assert [e["reply"]["result"] for e in read_log(log) if "reply" in e] == [{"outcome": outcome}]
     shown = answered.stderr
     assert "The agent asks to run: echo hi" in shown
-    assert "It offers no once option for y or n: choose one of its options." in shown
-    assert "  1. Allow for this session (allow_always)\n  2. Never (reject_always)\n" in shown
+    assert "  1. Allow for this session  (allow_always)\n  2. Never  (reject_always)\n" in shown
+    assert "Choose 1-2: " in shown
+    if typed[0] in "yq":  # y and n never select an "always" option, in the inbox too
+        assert 'never selects an "always" one: type the number of the option' in shown
     assert "Yes" not in shown
 
 

@@ -30,10 +30,10 @@ from askcli.runners.session import Reply
 from askcli.status import ExitStatus
 from askcli.terminal import signals
 from askcli.wire import results
-from askcli.wire.documents import MAX_DOCUMENT_BYTES
+from askcli.wire.documents import MAX_DOCUMENT_BYTES, Document
 from askcli.wire.results import ToolResult
 
-from tests.support.hook import QUESTIONS, SUGGESTIONS, _where, hook_input, inbox_env, typed
+from tests.support.hook import QUESTIONS, SUGGESTIONS, Asked, _where, hook_input, inbox_env, typed
 from tests.support.inbox import answer_queued
 from tests.support.processes import askcli_path, run_askcli
 
@@ -120,7 +120,7 @@ def test_the_hook_input_is_read_as_claude_code_writes_it() -> None:
 def test_other_events_and_tools_get_no_decision(event: str, tool: str) -> None:
     hook = parsed(event=event, tool=tool)
     assert not hook.served
-    assert answer(hook, never, lambda _: None) == HookOutcome(None, 0)
+    assert answer(hook, Asked(never), lambda _: None) == HookOutcome(None, 0)
 
 
 # -- PreToolUse for AskUserQuestion ----------------------------------------------------------
@@ -173,7 +173,7 @@ def test_nobody_answering_is_said_in_the_deny_reason() -> None:
 def test_an_invalid_call_is_denied_at_once_without_asking() -> None:
     bad = {"questions": [{"question": "Q?", "header": "h", "options": [{"label": "A"}]}]}
     said: list[str] = []
-    outcome = answer(parsed(tool_input=bad), never, said.append)
+    outcome = answer(parsed(tool_input=bad), Asked(never), said.append)
     assert outcome.output is not None
     specific = outcome.output["hookSpecificOutput"]
     assert specific["permissionDecision"] == "deny"
@@ -182,7 +182,7 @@ def test_an_invalid_call_is_denied_at_once_without_asking() -> None:
 
 
 def test_a_tool_input_that_is_no_object_is_denied_as_invalid() -> None:
-    outcome = answer(parsed(tool_input="questions"), never, lambda _: None)
+    outcome = answer(parsed(tool_input="questions"), Asked(never), lambda _: None)
     assert outcome.output is not None
     reason = outcome.output["hookSpecificOutput"]["permissionDecisionReason"]
     assert "InputValidationError" in reason
@@ -195,14 +195,14 @@ def test_sigterm_while_asking_gives_no_decision(no_signals: None) -> None:
         result = ToolResult("toolu_a1", text, ExitStatus.INTERRUPTED, is_error=True)
         return Reply([result.block()], ExitStatus.INTERRUPTED, [result])
 
-    assert answer(parsed(), stopped, lambda _: None) == HookOutcome(None, 143)
+    assert answer(parsed(), Asked(stopped), lambda _: None) == HookOutcome(None, 143)
     signals._received[:] = [signal.SIGHUP]
-    assert answer(parsed(), stopped, lambda _: None) == HookOutcome(None, 129)
+    assert answer(parsed(), Asked(stopped), lambda _: None) == HookOutcome(None, 129)
 
 
 def test_a_reply_without_a_result_is_no_decision() -> None:
     with pytest.raises(HookError, match="no decision"):
-        answer(parsed(), lambda _: Reply([], ExitStatus.ANSWERED), lambda _: None)
+        answer(parsed(), Asked(lambda _: Reply([], ExitStatus.ANSWERED)), lambda _: None)
 
 
 # -- PermissionRequest -------------------------------------------------------------------
@@ -778,7 +778,9 @@ def test_a_signal_just_after_queueing_takes_the_question_back(
     def stopped(text: str) -> None:  # "question N is waiting": the signal comes then
         raise KeyboardInterrupt
 
-    reply = hooks.ask_queue(hook, hook.document(), None, stopped)
+    asker = hooks.inbox(hook, None, stopped)
+    reply = asker.ask(Document(hook.document()), hooks.nobody())
+    asker.close()
     assert reply.status is ExitStatus.INTERRUPTED  # no decision comes of it (see answer())
     (question,) = every_question(tmp_path)
     assert question.state is QueueState.WITHDRAWN

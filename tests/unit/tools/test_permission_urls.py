@@ -14,12 +14,8 @@ from typing import Any
 
 import pytest
 
-from askcli.hosts.acp import options as acp_options
-from askcli.hosts.acp.content import permission_lines
 from askcli.inbox.store import Agent, Store
-from askcli.lines import TextLineReader
 from askcli.runners.fixtures import play
-from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style, display_width, wrap
 from askcli.tools.permission import input_lines
 from askcli.wire.dialects.elicitation import url_question_text
@@ -236,7 +232,9 @@ def test_the_inbox_shows_the_host_of_a_queued_permission_request(tmp_path: Path)
 
 
 def test_an_acp_permission_request_names_the_hosts_of_its_urls() -> None:
-    conv = Conversation(TextLineReader(io.StringIO("")), io.StringIO(), Style(width=80))
+    from askcli.tools.permission_options import option_lines
+    from askcli.wire.dialects.acp_permission import parse
+
     tool_call = {
         "toolCallId": "c1",
         "title": "Fetch the docs",
@@ -244,17 +242,31 @@ def test_an_acp_permission_request_names_the_hosts_of_its_urls() -> None:
         "rawInput": {"url": "https://github.com@evil.example/"},
     }
     options = [{"optionId": "a", "name": "Allow", "kind": "allow_once"}]
-    lines = permission_lines(tool_call, options, conv)
+    lines = option_lines(parse({"toolCall": tool_call, "options": options}), Style(width=80))
     block = url_block(lines)
     assert block[:2] == ["URL https://github.com@evil.example/…", "  domain: evil.example"]
     assert lines[-1] == "  1. Allow  (allow_once)"
 
 
-def test_the_inbox_form_for_an_acp_request_names_the_hosts() -> None:
-    details = {"input": {"command": f"curl {USERINFO}"}}
+def test_the_inbox_shows_the_hosts_of_a_queued_acp_request(tmp_path: Path) -> None:
+    tool_call = {"toolCallId": "c1", "title": "Run it", "rawInput": {"command": f"curl {USERINFO}"}}
     options = [{"optionId": "a", "name": "Go", "kind": "allow_always"}]
-    message = acp_options.form(1, "Run it", details, options)["params"]["message"]
-    assert "\n  domain: evil.example.net\n  " + USERINFO_WARNING + "\n" in message
+    request = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "session/request_permission",
+        "params": {"sessionId": "s1", "toolCall": tool_call, "options": options},
+    }
+    store = Store(str(tmp_path / "inbox.db"))
+    try:
+        store.submit(request, Agent("acp", None, str(tmp_path)))
+        screen = io.StringIO()
+        answer_queued(store, "1\n", screen=screen)
+    finally:
+        store.close()
+    shown = screen.getvalue()
+    assert "  domain: evil.example.net\n  " + USERINFO_WARNING + "\n" in shown
+    assert shown.index("domain: evil.example.net") < shown.index("Choose 1-1: ")
 
 
 @pytest.mark.pty

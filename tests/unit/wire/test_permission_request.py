@@ -1,0 +1,44 @@
+"""wire/calls.permission_request: the one can_use_tool request askcli builds for the calls
+of other hosts (the hook's input, an ACP agent's request, askcli claude --inbox)."""
+
+from __future__ import annotations
+
+from askcli.wire.calls import permission_request
+from askcli.wire.care import care_of
+from askcli.wire.envelopes import Kind, detect
+
+
+def test_the_least_request() -> None:
+    assert permission_request("acp_1", "Bash", {"command": "ls"}) == {
+        "type": "control_request",
+        "request_id": "acp_1",
+        "request": {"subtype": "can_use_tool", "tool_name": "Bash", "input": {"command": "ls"}},
+    }
+
+
+def test_every_field_is_where_claude_code_puts_it() -> None:
+    care = {"decision_reason": "touches /etc", "default_to_no": True}
+    built = permission_request(
+        "r1",
+        "Bash",
+        {"command": "ls /etc"},
+        tool_use_id="toolu_1",
+        session_id="s1",
+        suggestions=[{"type": "addRules"}],
+        care=care,
+    )
+    assert list(built) == ["type", "request_id", "session_id", "request"]
+    assert built["request"] == {
+        "subtype": "can_use_tool",
+        "tool_name": "Bash",
+        "input": {"command": "ls /etc"},
+        "tool_use_id": "toolu_1",
+        "permission_suggestions": [{"type": "addRules"}],
+        **care,
+    }
+    envelope = detect(built)  # read as askcli ask reads Claude Code's own request
+    assert envelope.kind is Kind.CONTROL and envelope.request_id == "r1"
+    (call,) = envelope.calls
+    assert (call.id, call.name, call.suggestions) == ("toolu_1", "Bash", [{"type": "addRules"}])
+    assert call.care == care_of(built["request"])
+    assert call.default_to_no
