@@ -225,7 +225,7 @@ def test_another_method_is_still_not_found() -> None:
     document = {**request(), "method": "fs/read_text_file"}
     reply, _, _ = answered([], document)
     assert reply["error"]["code"] == -32601
-    assert "elicitation/create and session/request_permission" in reply["error"]["message"]
+    assert "elicitation/create, session/request_permission, " in reply["error"]["message"]
 
 
 def test_the_agent_s_strings_are_escaped() -> None:
