@@ -9,7 +9,7 @@ from typing import Any
 
 from ...errors import AnswerTimeout
 from ...escaping import visible
-from ...questions.conclusion import Ending
+from ...questions.outcome import Outcome
 from ...schema.names import ELICITATION
 from ...status import ExitStatus
 from ...terminal import signals
@@ -78,18 +78,18 @@ class Asking:
                 self.conv.say(self.conv.style.warn(chosen) + "\n")
         except AnswerTimeout:
             self.conv.say("\n")
-            why = self.conv.why(Ending.TIMEOUT)
+            ended = Outcome.TIMED_OUT
         except KeyboardInterrupt:
             self.hold(answer, {})  # cancelled, never allowed
             typed_interrupt(self.conv)
             raise
         else:
-            why = self.conv.why(Ending.ENDED)
+            ended = Outcome.ENDED
         finally:
             self.conv.call_starts(False)
-        self.conv.error(f"no answer ({why}): the request is answered cancelled")
+        self.conv.error(f"no answer ({self.conv.why(ended)}): the request is answered cancelled")
         answer({})
-        self.ended = Ended(int(ExitStatus.NO_ANSWER))
+        self.ended = Ended.from_outcome(ended)
 
     def _document(self, name: str, tool_input: dict[str, Any], tool_id: str | None) -> Any:
         """A Claude-Code-like can_use_tool control request for the inbox."""
@@ -111,7 +111,7 @@ class Asking:
         reply = self.inbox(Document(document))
         if reply.results:
             return reply.results[0]  # type: ignore[no-any-return]
-        return ToolResult(None, "no answer", reply.status, is_error=True)
+        return ToolResult(None, "no answer", Outcome.of_status(reply.status), is_error=True)
 
     def permission_in_inbox(
         self,
@@ -137,7 +137,7 @@ class Asking:
             raise KeyboardInterrupt
         answer(acp_options.chosen(result, options, allow, reject))
         if result.status is ExitStatus.NO_ANSWER:
-            self.ended = Ended(int(ExitStatus.NO_ANSWER))
+            self.ended = Ended.from_outcome(result.outcome)
 
     def elicitation(self, params: dict[str, Any], answer: Callable[[dict[str, Any]], None]) -> None:
         tool_id = as_text(params.get("toolCallId")) or None
@@ -209,7 +209,7 @@ class Asking:
             raise KeyboardInterrupt
         answer(reply)
         if result.status is ExitStatus.NO_ANSWER:
-            self.ended = Ended(int(ExitStatus.NO_ANSWER))
+            self.ended = Ended.from_outcome(result.outcome)
 
 
 def typed_interrupt(conv: Conversation) -> None:

@@ -111,7 +111,7 @@ class Answering(Showing):
             if _always(result) and not suggestions and key is not None:
                 self.same.add(key)
             if result.status is ExitStatus.NO_ANSWER:
-                self.ended = Ended(int(ExitStatus.NO_ANSWER))
+                self.ended = Ended.from_outcome(result.outcome)
             elif result.status is ExitStatus.INTERRUPTED:
                 self.interrupted = True
         self._respond(request_id, decision)
@@ -174,7 +174,7 @@ class Answering(Showing):
             return
         self._respond(request_id, dict(result.reply))
         if result.status is ExitStatus.NO_ANSWER:
-            self.ended = Ended(int(ExitStatus.NO_ANSWER))
+            self.ended = Ended.from_outcome(result.outcome)
         elif result.status is ExitStatus.INTERRUPTED:
             self.interrupted = True
         if signals.received_other_than_sigint():
