@@ -65,7 +65,7 @@ class Outcome(enum.Enum):
     @classmethod
     def of_status(cls, status: ExitStatus) -> Outcome:
         """The first outcome giving ``status``, for a result that kept only its status (the
-        inbox's replies); ValueError for a status no call gives (USAGE, OUTPUT_FAILED)."""
+        inbox's replies); ValueError for a status no call gives (OUTPUT_FAILED, a signal's)."""
         for outcome in cls:
             if outcome.status is status:
                 return outcome
