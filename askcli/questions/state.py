@@ -81,8 +81,8 @@ class QuestionSpec(NamedTuple):
 
 
 class Mode(enum.Enum):
-    """What the reducer waits for; the screens draw it. Whether and how asking ended is
-    :attr:`AnswerState.outcome` (DONE is the reducer's own)."""
+    """What the reducer waits for, and the screens draw. Once asking ended the mode stays
+    as it was: whether and how it ended is :attr:`AnswerState.outcome` alone."""
 
     QUESTION = "question"  # waiting for an answer line at questions[at]
     OTHER_TEXT = "other"  # waiting for Other's free text
@@ -90,7 +90,6 @@ class Mode(enum.Enum):
     RESPOND_TEXT = "respond"  # waiting for free text instead of choosing (r)
     REVIEW = "review"  # the submit screen
     CONFIRM_DECLINE = "confirm"  # q after answers were given: asked once to be sure
-    DONE = "done"
 
 
 @same_kind
@@ -298,12 +297,12 @@ def _numbers_for(question: QuestionSpec, answer: str) -> tuple[tuple[int, ...], 
 
 def reduce(state: AnswerState, action: Action) -> AnswerState:
     """Apply one action; raise Refused (state unchanged) when it does not fit."""
+    if state.outcome is not None:
+        raise Refused("the questions are already answered")
     if state.mode is Mode.QUESTION and isinstance(action, Pick):  # the usual lines
         return _pick(state, action.numbers)
     if state.mode is Mode.REVIEW and isinstance(action, Submit):
         return _review(state, action)
-    if state.mode is Mode.DONE:
-        raise Refused("the questions are already answered")
     if state.mode is Mode.CONFIRM_DECLINE:
         if not isinstance(action, Confirm):
             raise Refused("type y to decline, or n (or Enter) to go back")
@@ -362,7 +361,7 @@ def _finish(state: AnswerState, outcome: Outcome, *, clarification: str = "") ->
 
 
 def _finished(outcome: Outcome, clarification: str = "") -> dict[str, Any]:
-    return {"mode": Mode.DONE, "outcome": outcome, "clarification": clarification, "pending": ()}
+    return {"outcome": outcome, "clarification": clarification, "pending": ()}
 
 
 def _question(state: AnswerState, action: Action) -> AnswerState:
