@@ -58,6 +58,15 @@ def test_single_question_single_select_submits_without_review() -> None:
     assert state.answers == {"Q1?": "B"}
 
 
+@pytest.mark.parametrize("action", [Pick((1,)), Submit(), Decline(), Text("x"), Back()])
+def test_a_finished_state_refuses_every_action(action: object) -> None:
+    answered = apply(start(ONE), Pick((2,)))  # the mode it was in stays: the outcome says
+    declined = apply(start(TWO), Decline())
+    for done in (answered, declined):
+        with pytest.raises(Refused, match="the questions are already answered"):
+            reduce(done, action)  # type: ignore[arg-type]
+
+
 def test_single_multiselect_question_goes_to_review() -> None:
     state = apply(start((spec(multi=True),)), Pick((3, 1)))
     assert state.mode is Mode.REVIEW
