@@ -3,7 +3,8 @@
 :func:`start` builds the state for a call and :func:`reduce` applies one action to it,
 returning a new state or raising :class:`~askcli.errors.Refused` with the reason an action
 does not fit. No I/O happens here; the REPL reads lines, parses them into actions
-(:mod:`askcli.questions.answers`) and draws whatever state comes back.
+(:mod:`askcli.questions.answers`) and draws whatever state comes back, and ends with a
+:class:`Conclusion`.
 """
 
 from __future__ import annotations
@@ -218,6 +219,19 @@ def spec(q: SharedQuestion) -> QuestionSpec:
 
 _new_spec = QuestionSpec._make
 _PLAIN_SPEC = tuple(QuestionSpec._field_defaults[name] for name in QuestionSpec._fields[4:])
+
+
+class Conclusion(NamedTuple):
+    """How asking one call ended: where the answers stood, and the outcome, the person's
+    decision (``state.outcome``) or what ended asking before one (Ctrl-C, a signal, a
+    timeout, the end of the answers). The tools that ask make it; the dialects read it."""
+
+    state: AnswerState
+    outcome: Outcome
+
+    def fates(self) -> dict[str, str]:
+        """Each question's fate by question text (:meth:`Outcome.fates`)."""
+        return self.outcome.fates([q.text for q in self.state.questions], self.state.answers)
 
 
 def specs(data: AskInput) -> tuple[QuestionSpec, ...]:

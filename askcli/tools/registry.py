@@ -14,9 +14,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import InvalidCall
 from ..escaping import visible
-from ..questions.conclusion import Conclusion
 from ..questions.outcome import Outcome
-from ..questions.state import AnswerState, foreign_keys, specs
+from ..questions.state import AnswerState, Conclusion, foreign_keys, specs
 from ..schema.inputs import (
     AskInput,
     TodoInput,

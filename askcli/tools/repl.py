@@ -24,9 +24,17 @@ from ..questions.answers import (
     parse_review_line,
     parse_typed_line,
 )
-from ..questions.conclusion import Conclusion
 from ..questions.outcome import Outcome
-from ..questions.state import Action, AnswerState, Mode, Text, reduce, specs, start
+from ..questions.state import (
+    Action,
+    AnswerState,
+    Conclusion,
+    Mode,
+    Text,
+    reduce,
+    specs,
+    start,
+)
 from ..schema.inputs import AskInput
 from ..terminal import editing, paging, screens, signals
 from ..terminal.conversation import Conversation

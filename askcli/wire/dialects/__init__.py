@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from ...questions.conclusion import Conclusion
 from ...questions.outcome import Outcome
+from ...questions.state import Conclusion
 from ...schema.inputs import AskInput
 from ...schema.issues import Issue
 from ..envelopes import ToolCall

@@ -11,9 +11,8 @@ import pytest
 from askcli.errors import Refused
 from askcli.lines import TextLineReader
 from askcli.questions.answers import Skip, Submit
-from askcli.questions.conclusion import Conclusion
 from askcli.questions.outcome import Outcome
-from askcli.questions.state import Mode, Text, reduce, spec, specs, start
+from askcli.questions.state import Conclusion, Mode, Text, reduce, spec, specs, start
 from askcli.schema.inputs import AskInput, Option, SharedQuestion
 from askcli.schema.values import ValueRule, as_number
 from askcli.terminal.conversation import Conversation
