@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from ..errors import AnswerTimeout, InboxBusy, InboxError, UnreadableDocument
 from ..lines import TextLineReader
-from ..questions.conclusion import Ending
+from ..questions.outcome import Outcome
 from ..runners.session import Reply, answer_document
 from ..status import ExitStatus
 from ..terminal import signals
@@ -44,7 +44,9 @@ def reply_to_json(reply: Reply) -> dict[str, Any]:
 
 
 def _result_to_json(result: ToolResult) -> dict[str, Any]:
-    out = result._asdict()
+    """A result as the queue keeps it: its outcome as its exit status, the number askcli
+    has always kept (an inbox and its askers may run different versions)."""
+    out = {"status" if k == "outcome" else k: v for k, v in result._asdict().items()}
     out["status"] = int(result.status)
     for key in ("data", "updated_input", "reply"):
         if out[key] is not None:
@@ -57,24 +59,30 @@ def _result_to_json(result: ToolResult) -> dict[str, Any]:
 def reply_from_json(kept: Any) -> Reply:
     """A reply as the queue kept it; UnreadableDocument for anything else."""
     try:
-        found = [
-            ToolResult(**{**r, "status": ExitStatus(r["status"])}) for r in kept.get("results", [])
-        ]
+        found = [_result_from_json(r) for r in kept.get("results", [])]
         return Reply(list(kept["replies"]), ExitStatus(kept["status"]), found)
     except (AttributeError, KeyError, TypeError, ValueError) as exc:
         raise UnreadableDocument(f"the inbox kept a reply askcli cannot read ({exc})") from None
 
 
-def unanswered(document: Any, text: str, status: ExitStatus, seq: int = 1) -> Reply:
+def _result_from_json(kept: dict[str, Any]) -> ToolResult:
+    """A result as the queue kept it: the outcome is the first of its exit status
+    (:meth:`Outcome.of_status`)."""
+    fields = {k: v for k, v in kept.items() if k != "status"}
+    return ToolResult(**fields, outcome=Outcome.of_status(ExitStatus(kept["status"])))
+
+
+def unanswered(document: Any, text: str, outcome: Outcome, seq: int = 1) -> Reply:
     """The reply of a document nobody answered: each call gets ``text`` alone."""
+    status = outcome.status
     try:
         envelope = detect(document, seq) if isinstance(document, dict) else None
     except UnreadableDocument:
         envelope = None
     if envelope is None or envelope.refusal is not None:
-        result = ToolResult(None, text, status, is_error=True)
+        result = ToolResult(None, text, outcome, is_error=True)
         return Reply([result.block()], status, [result])
-    done = [ToolResult(call.id, text, status, is_error=True) for call in envelope.calls]
+    done = [ToolResult(call.id, text, outcome, is_error=True) for call in envelope.calls]
     return Reply(envelope.replies(done), status, done)
 
 
@@ -93,16 +101,9 @@ class _Ended(TextLineReader):
         return b""
 
 
-_STATUS = {
-    Ending.INTERRUPTED: ExitStatus.INTERRUPTED,
-    Ending.TIMEOUT: ExitStatus.NO_ANSWER,
-    Ending.ENDED: ExitStatus.NO_ANSWER,
-}
-
-
 def no_answer(
     document: Any,
-    ending: Ending,
+    outcome: Outcome,
     *,
     options: RunOptions | None = None,
     why: str | None = None,
@@ -110,16 +111,16 @@ def no_answer(
 ) -> Reply:
     """The reply of a document nobody answered in the inbox, made by the code that makes
     ``ask``'s when nobody answers here: each call is asked, showing nothing, of answer
-    lines that end as the wait did (``ending``: Ctrl-C or SIGTERM / SIGHUP, the timeout of
+    lines that end as the wait did (``outcome``: Ctrl-C or SIGTERM / SIGHUP, the timeout of
     ``options``, or nothing more came, for the reason ``why``), in the wording of
     ``options``. So every ``--output`` prints what it prints without ``--inbox`` (for
     AskUserQuestion, its questions and each question's fate). A call that asks nothing
     (TodoWrite) or cannot be asked (an invalid call) gets the no-answer text alone."""
     given = options or RunOptions()
     stop: BaseException | None = None
-    if ending is Ending.INTERRUPTED:
+    if outcome.status is ExitStatus.INTERRUPTED:
         stop = KeyboardInterrupt()
-    elif ending is Ending.TIMEOUT:
+    elif outcome is Outcome.TIMED_OUT:
         stop = AnswerTimeout(given.timeout or 0)
     quiet = Conversation(
         _Ended(stop),
@@ -132,22 +133,22 @@ def no_answer(
             ended=why,
         ),
     )
-    status = _STATUS[ending]
-    if ending is Ending.INTERRUPTED:
+    status = outcome.status
+    if status is ExitStatus.INTERRUPTED:
         text = signals.interrupted_text({})
     else:
-        text = results.no_answer_text(quiet.why(ending), {})
+        text = results.no_answer_text(quiet.why(outcome), {})
     try:
         envelope = detect(document, seq) if isinstance(document, dict) else None
     except UnreadableDocument:
         envelope = None
     if envelope is None or envelope.refusal is not None or not envelope.calls:
-        return unanswered(document, text, status, seq)
+        return unanswered(document, text, outcome, seq)
     reply = answer_document(Document(document), quiet, seq)
     if all(result.status is status for result in reply.results):
         return reply._replace(status=status)
     done = [
-        r if r.status is status else ToolResult(r.tool_use_id, text, status, is_error=True)
+        r if r.status is status else ToolResult(r.tool_use_id, text, outcome, is_error=True)
         for r in reply.results
     ]
     return Reply(envelope.replies(done), status, done)
@@ -193,7 +194,7 @@ def ask_inbox(
             raise
         said(str(exc))
         why = "the inbox is locked by another process"
-        return no_answer(document.value, Ending.ENDED, options=given, why=why)
+        return no_answer(document.value, Outcome.ENDED, options=given, why=why)
 
 
 def _ask_inbox(
@@ -209,9 +210,7 @@ def _ask_inbox(
     if document.value is None:
         reason = document.report or document.error or "the input is not a JSON object"
         said(reason)
-        result = ToolResult(
-            None, results.unreadable_text(reason), ExitStatus.INVALID, is_error=True
-        )
+        result = ToolResult(None, results.unreadable_text(reason), Outcome.INVALID, is_error=True)
         return Reply([result.block()], ExitStatus.INVALID, [result])
     if timeout is not None:  # a server out of reach is not waited on past the timeout
         store.deadline = time.monotonic() + timeout
@@ -225,18 +224,19 @@ def _ask_inbox(
         found = store.wait(question.id, timeout)
     except KeyboardInterrupt:  # Ctrl-C declines; SIGHUP / SIGTERM: no answer came
         _withdraw(store, question.id, said)
-        return no_answer(document.value, Ending.INTERRUPTED, options=options, seq=question.id)
+        ended = signals.interruption()
+        return no_answer(document.value, ended, options=options, seq=question.id)
     if found is None:  # --timeout: nobody answered in time
         withdrawn = _withdraw(store, question.id, said)
         if withdrawn is not False:
             why = no_reply_within(timeout) if timeout else "no reply"
             what = "was withdrawn" if withdrawn else "is withdrawn when its lease lapses"
             said(f"no answer ({why}); question {question.id} {what}")
-            return no_answer(document.value, Ending.TIMEOUT, options=options, seq=question.id)
+            return no_answer(document.value, Outcome.TIMED_OUT, options=options, seq=question.id)
         found = store.get(question.id)  # answered just then
     got = collect(store, found)
     if isinstance(got, str):
-        return no_answer(document.value, Ending.ENDED, options=options, why=got, seq=question.id)
+        return no_answer(document.value, Outcome.ENDED, options=options, why=got, seq=question.id)
     return got
 
 

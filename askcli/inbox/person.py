@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, TextIO
 from ..errors import InboxError
 from ..escaping import visible
 from ..lines import FdLineReader, TextLineReader
+from ..questions.outcome import Outcome
 from ..runners.session import Reply, answer_document
 from ..status import ExitStatus
 from ..terminal import editing, paging, signals
@@ -119,7 +120,7 @@ def decline_reply(question: QueuedQuestion, wording: Wording = CLAUDE_CODE_2_1_8
     reply = answer_document(Document(question.call), quiet, question.id)
     if reply.status is ExitStatus.DECLINED:
         return reply
-    return unanswered(question.call, results.REJECT_MESSAGE, ExitStatus.DECLINED)
+    return unanswered(question.call, results.REJECT_MESSAGE, Outcome.DECLINED)
 
 
 def own_question(question: QueuedQuestion) -> str | None:

@@ -3,7 +3,8 @@
 :func:`start` builds the state for a call and :func:`reduce` applies one action to it,
 returning a new state or raising :class:`~askcli.errors.Refused` with the reason an action
 does not fit. No I/O happens here; the REPL reads lines, parses them into actions
-(:mod:`askcli.questions.answers`) and draws whatever state comes back.
+(:mod:`askcli.questions.answers`) and draws whatever state comes back, and ends with a
+:class:`Conclusion`.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from .answers import (
     normalize,
     parse_part,
 )
+from .outcome import Outcome
 
 TEXT_RULE = ValueRule()
 
@@ -80,21 +82,15 @@ class QuestionSpec(NamedTuple):
 
 
 class Mode(enum.Enum):
+    """What the reducer waits for, and the screens draw. Once asking ended the mode stays
+    as it was: whether and how it ended is :attr:`AnswerState.outcome` alone."""
+
     QUESTION = "question"  # waiting for an answer line at questions[at]
     OTHER_TEXT = "other"  # waiting for Other's free text
     CLARIFY_TEXT = "clarify"  # waiting for the words of "chat about this"
     RESPOND_TEXT = "respond"  # waiting for free text instead of choosing (r)
     REVIEW = "review"  # the submit screen
     CONFIRM_DECLINE = "confirm"  # q after answers were given: asked once to be sure
-    DONE = "done"
-
-
-class Finish(enum.Enum):
-    SUBMITTED = "submitted"
-    DECLINED = "declined"
-    CLARIFY = "clarify"
-    FOLLOW_UP = "follow-up"  # the person asked for more questions first
-    RESPONDED = "responded"  # the person typed free text instead of choosing
 
 
 @same_kind
@@ -141,7 +137,7 @@ class AnswerState(NamedTuple):
     suggested_text: Mapping[int, str] = _EMPTY  # the same for a typed question
     pending: tuple[int, ...] = ()  # a selection waiting for Other's text
     reviewing: bool = False  # a question reopened from the review returns there
-    outcome: Finish | None = None
+    outcome: Outcome | None = None  # how the person ended it (answered, declined, ...)
     clarification: str = ""
     always_review: bool = False  # even a lone single-select question is reviewed
     extras: bool = False  # m (more questions) and r (free text) are taken
@@ -225,6 +221,19 @@ _new_spec = QuestionSpec._make
 _PLAIN_SPEC = tuple(QuestionSpec._field_defaults[name] for name in QuestionSpec._fields[4:])
 
 
+class Conclusion(NamedTuple):
+    """How asking one call ended: where the answers stood, and the outcome, the person's
+    decision (``state.outcome``) or what ended asking before one (Ctrl-C, a signal, a
+    timeout, the end of the answers). The tools that ask make it; the dialects read it."""
+
+    state: AnswerState
+    outcome: Outcome
+
+    def fates(self) -> dict[str, str]:
+        """Each question's fate by question text (:meth:`Outcome.fates`)."""
+        return self.outcome.fates([q.text for q in self.state.questions], self.state.answers)
+
+
 def specs(data: AskInput) -> tuple[QuestionSpec, ...]:
     return tuple([spec(q) for q in data.questions])
 
@@ -302,16 +311,16 @@ def _numbers_for(question: QuestionSpec, answer: str) -> tuple[tuple[int, ...], 
 
 def reduce(state: AnswerState, action: Action) -> AnswerState:
     """Apply one action; raise Refused (state unchanged) when it does not fit."""
+    if state.outcome is not None:
+        raise Refused("the questions are already answered")
     if state.mode is Mode.QUESTION and isinstance(action, Pick):  # the usual lines
         return _pick(state, action.numbers)
     if state.mode is Mode.REVIEW and isinstance(action, Submit):
         return _review(state, action)
-    if state.mode is Mode.DONE:
-        raise Refused("the questions are already answered")
     if state.mode is Mode.CONFIRM_DECLINE:
         if not isinstance(action, Confirm):
             raise Refused("type y to decline, or n (or Enter) to go back")
-        return _finish(state, Finish.DECLINED) if action.yes else _back_from_prompt(state)
+        return _finish(state, Outcome.DECLINED) if action.yes else _back_from_prompt(state)
     if state.mode in (Mode.OTHER_TEXT, Mode.CLARIFY_TEXT, Mode.RESPOND_TEXT):
         text = _text(action)
         if normalize(text).lower() in ("", "b"):  # leave the sub-prompt
@@ -319,23 +328,23 @@ def reduce(state: AnswerState, action: Action) -> AnswerState:
         if state.mode is Mode.OTHER_TEXT:
             return _choose(state, state.pending, text)
         if state.mode is Mode.RESPOND_TEXT:
-            return _finish(state, Finish.RESPONDED)._replace(response=text)
-        return _finish(state, Finish.CLARIFY, clarification=text)
+            return _finish(state, Outcome.RESPONDED)._replace(response=text)
+        return _finish(state, Outcome.CLARIFIED, clarification=text)
     if isinstance(action, Decline):
         if state.answers:  # something would be lost: asked once
             return state._replace(mode=Mode.CONFIRM_DECLINE, pending=())
-        return _finish(state, Finish.DECLINED)
+        return _finish(state, Outcome.DECLINED)
     if isinstance(action, FollowUp | Respond):
         if not state.extras:
             raise Refused("this agent takes no m or r; answer the questions, or c to chat")
         if isinstance(action, FollowUp):
-            return _finish(state, Finish.FOLLOW_UP)._replace(response=action.text or "")
+            return _finish(state, Outcome.FOLLOW_UP)._replace(response=action.text or "")
         if action.text:
-            return _finish(state, Finish.RESPONDED)._replace(response=_utf8(action.text))
+            return _finish(state, Outcome.RESPONDED)._replace(response=_utf8(action.text))
         return state._replace(mode=Mode.RESPOND_TEXT)
     if isinstance(action, Clarify):
         if action.text:
-            return _finish(state, Finish.CLARIFY, clarification=action.text)
+            return _finish(state, Outcome.CLARIFIED, clarification=action.text)
         return state._replace(mode=Mode.CLARIFY_TEXT)
     if state.mode is Mode.REVIEW:
         return _review(state, action)
@@ -361,12 +370,12 @@ def _back_from_prompt(state: AnswerState) -> AnswerState:
     return state._replace(mode=mode, pending=())
 
 
-def _finish(state: AnswerState, outcome: Finish, *, clarification: str = "") -> AnswerState:
+def _finish(state: AnswerState, outcome: Outcome, *, clarification: str = "") -> AnswerState:
     return state._replace(**_finished(outcome, clarification))
 
 
-def _finished(outcome: Finish, clarification: str = "") -> dict[str, Any]:
-    return {"mode": Mode.DONE, "outcome": outcome, "clarification": clarification, "pending": ()}
+def _finished(outcome: Outcome, clarification: str = "") -> dict[str, Any]:
+    return {"outcome": outcome, "clarification": clarification, "pending": ()}
 
 
 def _question(state: AnswerState, action: Action) -> AnswerState:
@@ -401,7 +410,7 @@ def _question(state: AnswerState, action: Action) -> AnswerState:
         return state._replace(notes=notes)
     if isinstance(action, Skip):
         if not state.show_review and not state.current.required:
-            return _finish(state, Finish.SUBMITTED)  # a lone optional question, left out
+            return _finish(state, Outcome.ANSWERED)  # a lone optional question, left out
         if not state.show_review:
             raise Refused("this is the only question; answer it, or q to decline")
         return _advance(state)
@@ -503,7 +512,7 @@ def _one_line(state: AnswerState, action: OneLine) -> AnswerState:
         new = _record(new, numbers, other)
     if new.show_review:
         return new._replace(at=total, mode=Mode.REVIEW, reviewing=False)
-    return _finish(new, Finish.SUBMITTED)
+    return _finish(new, Outcome.ANSWERED)
 
 
 def _typed_what(question: QuestionSpec) -> str:
@@ -581,7 +590,7 @@ def _moved_on(state: AnswerState) -> dict[str, Any]:
     if state.reviewing or state.at + 1 >= len(state.questions):
         if state.show_review:
             return {"at": len(state.questions), "mode": Mode.REVIEW, "reviewing": False}
-        return _finished(Finish.SUBMITTED)
+        return _finished(Outcome.ANSWERED)
     return {"at": state.at + 1}
 
 
@@ -589,7 +598,7 @@ def _review(state: AnswerState, action: Action) -> AnswerState:
     if isinstance(action, Submit | Default):
         missing = state.unanswered()
         if not missing:
-            return _finish(state, Finish.SUBMITTED)
+            return _finish(state, Outcome.ANSWERED)
         if isinstance(action, Submit):
             raise Refused(
                 f"question {missing[0]} has no answer yet; Enter or {missing[0]} answers it"

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol, TextIO
 
 from ..errors import UnreadableDocument, Withdrawn
 from ..lines import LineReader, reader_for
+from ..questions.outcome import Outcome
 from ..schema.issues import MAX_TEXT
 from ..status import ExitStatus
 from ..terminal import signals
@@ -108,7 +109,7 @@ def _answer_calls(document: Document, conv: Conversation, seq: int, told: Told |
     except UnreadableDocument as exc:
         said = document.report or str(exc)  # the agent is told where, as the person is
         conv.error(said)
-        result = ToolResult(None, results.unreadable_text(said), ExitStatus.INVALID, is_error=True)
+        result = ToolResult(None, results.unreadable_text(said), Outcome.INVALID, is_error=True)
         return Reply([result.block()], ExitStatus.INVALID, [result])
     if envelope.kind is Kind.PASSED_OVER and told is not None:  # a Claude Code line may
         found = capabilities(document.value)  # say what it supports
@@ -132,10 +133,10 @@ def _answer_calls(document: Document, conv: Conversation, seq: int, told: Told |
                     stopped = ExitStatus.INTERRUPTED
         elif stopped is ExitStatus.INTERRUPTED:
             text = signals.interrupted_text({})
-            done.append(ToolResult(item.id, text, ExitStatus.INTERRUPTED, is_error=True))
+            done.append(ToolResult(item.id, text, signals.interruption(), is_error=True))
         elif stopped is not None:  # Claude Code cancels the other calls of the message
             done.append(
-                ToolResult(item.id, results.CANCEL_MESSAGE, ExitStatus.DECLINED, is_error=True)
+                ToolResult(item.id, results.CANCEL_MESSAGE, Outcome.DECLINED, is_error=True)
             )
         else:
             try:
@@ -145,8 +146,9 @@ def _answer_calls(document: Document, conv: Conversation, seq: int, told: Told |
                 conv.error("the request was withdrawn (control_cancel_request); nothing was sent")
                 return Reply([], ExitStatus.ANSWERED)
             done.append(result)
-            if result.status in (ExitStatus.DECLINED, ExitStatus.INTERRUPTED):
-                stopped = result.status
+            status = result.outcome.status
+            if status is ExitStatus.DECLINED or status is ExitStatus.INTERRUPTED:
+                stopped = status
     if not done and envelope.kind in (
         Kind.MESSAGE,
         Kind.OPENAI,
@@ -154,7 +156,7 @@ def _answer_calls(document: Document, conv: Conversation, seq: int, told: Told |
         Kind.GEMINI_CONTENT,
     ):
         conv.error("this message holds no tool call; nothing to answer")
-    statuses = [r.status for r in done]
+    statuses = [r.outcome.status for r in done]
     if stopped is ExitStatus.INTERRUPTED:
         statuses.append(stopped)
     return Reply(envelope.replies(done), worst(statuses), done)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 from ..errors import LineTooLong, Withdrawn
 from ..escaping import first_control, visible
 from ..lines import FdLineReader, LineReader
-from ..questions.conclusion import Ending
+from ..questions.outcome import Outcome
 from . import editing, signals
 from .options import RunOptions
 from .rendering import Style, display_width, on_terminal, terminal_text, wrap
@@ -312,10 +312,10 @@ class Conversation:
             screen.open_line = bool(getattr(self.reader, "at_end", False))
         return line
 
-    def why(self, ending: Ending) -> str:
+    def why(self, outcome: Outcome) -> str:
         """The reason in ``No answer from the user (...)``: ``no reply within 1 second``,
         ``... 2.5 seconds``; never an exponent."""
         timeout = self._options.timeout
-        if ending is Ending.TIMEOUT and timeout:
+        if outcome is Outcome.TIMED_OUT and timeout:
             return no_reply_within(timeout)
         return self._options.ended or "the input ended"

@@ -22,6 +22,7 @@ import signal
 from collections.abc import Callable, Mapping
 from types import FrameType
 
+from ..questions.outcome import Outcome
 from ..status import ExitStatus
 from ..wire.results import declined_text, no_answer_text
 
@@ -115,6 +116,12 @@ def no_answer_reason() -> str | None:
     or only Ctrl-C (the person's decline)."""
     sig = _stopping()
     return None if sig is None else NO_ANSWER_REASON.get(sig)
+
+
+def interruption() -> Outcome:
+    """How a call that a signal interrupted ended: STOPPED after SIGTERM or SIGHUP,
+    INTERRUPTED after Ctrl-C alone (the person's decline)."""
+    return Outcome.INTERRUPTED if no_answer_reason() is None else Outcome.STOPPED
 
 
 def interrupted_text(answers: Mapping[str, str]) -> str:

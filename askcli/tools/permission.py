@@ -33,9 +33,8 @@ from ..errors import AnswerTimeout, InvalidCall
 from ..escaping import escape_controls
 from ..questions.allowing import Allow, AskWords, Deny, command_word, parse_allow_line
 from ..questions.answers import Help
-from ..questions.conclusion import Ending
+from ..questions.outcome import Outcome
 from ..schema.issues import zod_type
-from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import (
@@ -568,15 +567,15 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
     """Ask whether the host may run ``call``; the answer is a permission decision."""
     facts: dict[str, Any] = {"tool_name": call.name, "input": data, "allowed": False}
 
-    def denied(text: str, status: ExitStatus = ExitStatus.DECLINED, **more: Any) -> ToolResult:
-        return ToolResult(call.id, text, status, is_error=True, data={**facts, **more})
+    def denied(text: str, outcome: Outcome = Outcome.DECLINED, **more: Any) -> ToolResult:
+        return ToolResult(call.id, text, outcome, is_error=True, data={**facts, **more})
 
     def allowed(**more: Any) -> ToolResult:
         permissions = more.get("permissions")
         return ToolResult(
             call.id,
             ALLOWED_TEXT,
-            ExitStatus.ANSWERED,
+            Outcome.ANSWERED,
             data={**facts, "allowed": True, **more},
             updated_input=data,
             deferred=True,
@@ -588,7 +587,7 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
         paged = show_whole(request_lines(call, data, offer, conv.style), conv)
         if paged.denied:
             return denied(results.REJECT_MESSAGE)
-        ending = Ending.ENDED
+        ended = Outcome.ENDED
         careful = call.default_to_no
         while not paged.ended:
             line = conv.read_answer(prompt(offer, conv.style.width, careful))
@@ -616,10 +615,10 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
                 conv.say(conv.style.warn(hint) + "\n")
     except AnswerTimeout:
         conv.say("\n")
-        ending = Ending.TIMEOUT
+        ended = Outcome.TIMED_OUT
     except KeyboardInterrupt:
         conv.say("\n")
-        return denied(signals.interrupted_text({}), ExitStatus.INTERRUPTED)
-    why = conv.why(ending)
+        return denied(signals.interrupted_text({}), signals.interruption())
+    why = conv.why(ended)
     conv.error(f"no answer ({why})")
-    return denied(results.no_answer_text(why, {}), ExitStatus.NO_ANSWER)
+    return denied(results.no_answer_text(why, {}), ended)

@@ -15,8 +15,7 @@ from __future__ import annotations
 from ..errors import AnswerTimeout
 from ..escaping import visible
 from ..questions.allowing import NoOnce, Pick, parse_option_line
-from ..questions.conclusion import Ending
-from ..status import ExitStatus
+from ..questions.outcome import Outcome
 from ..terminal import signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style, wrap
@@ -65,7 +64,7 @@ def choose_option(call: ToolCall, request: PermissionRequest, conv: Conversation
     what Ctrl-C did)."""
     if not request.options:
         conv.error(NO_OPTIONS)
-        return cancelled(call, NO_OPTIONS, ExitStatus.INVALID)
+        return cancelled(call, NO_OPTIONS, Outcome.INVALID)
     reject = request.reject
     try:
         paged = show_whole(option_lines(request, conv.style), conv)
@@ -82,10 +81,11 @@ def choose_option(call: ToolCall, request: PermissionRequest, conv: Conversation
             conv.say(conv.style.warn(hint) + "\n")
     except AnswerTimeout:
         conv.say("\n")
-        why = conv.why(Ending.TIMEOUT)
+        ended = Outcome.TIMED_OUT
     except KeyboardInterrupt:
-        return cancelled(call, signals.interrupted_text({}), ExitStatus.INTERRUPTED)
+        return cancelled(call, signals.interrupted_text({}), Outcome.INTERRUPTED)
     else:
-        why = conv.why(Ending.ENDED)
+        ended = Outcome.ENDED
+    why = conv.why(ended)
     conv.error(f"no answer ({why}): the request is answered cancelled")
-    return cancelled(call, f"no answer ({why})", ExitStatus.NO_ANSWER)
+    return cancelled(call, f"no answer ({why})", ended)

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import InvalidCall
 from ..escaping import visible
-from ..questions.conclusion import Conclusion, Ending, fates
-from ..questions.state import AnswerState, Finish, Mode, foreign_keys, specs
+from ..questions.outcome import Outcome
+from ..questions.state import AnswerState, Conclusion, foreign_keys, specs
 from ..schema.inputs import (
     AskInput,
     TodoInput,
@@ -78,7 +78,7 @@ def _unanswered(conclusion: Conclusion) -> dict[str, str]:
     """``annotations[q].unanswered`` for the questions a submitted answer leaves open:
     ``replied_in_chat`` after free text (r), else ``skipped``."""
     state = conclusion.state
-    why = "replied_in_chat" if state.outcome is Finish.RESPONDED else "skipped"
+    why = "replied_in_chat" if conclusion.outcome is Outcome.RESPONDED else "skipped"
     return {q.text: why for q in state.questions if q.text not in state.answers}
 
 
@@ -114,14 +114,14 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
         "annotations": annotations,
         # an interrupted conversation's questions: dismissed when SIGTERM or SIGHUP stopped
         # askcli, declined after Ctrl-C
-        "status": fates(conclusion, stopped=signals.no_answer_reason() is not None),
+        "status": conclusion.fates(),
     }
+    outcome = conclusion.outcome
 
-    def failed(text: str, status: ExitStatus) -> ToolResult:
-        return ToolResult(call.id, text, status, is_error=True, data=payload)
+    def failed(text: str) -> ToolResult:
+        return ToolResult(call.id, text, outcome, is_error=True, data=payload)
 
-    outcome = state.outcome if conclusion.ending is Ending.DONE else None
-    if outcome in (Finish.SUBMITTED, Finish.FOLLOW_UP, Finish.RESPONDED):
+    if outcome.status is ExitStatus.ANSWERED:
         updated = {k: v for k, v in call.input.items() if k != "annotations"}
         updated["answers"] = answers
         sent = annotations
@@ -131,34 +131,34 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
                 sent.setdefault(question, {})["unanswered"] = why
         if sent:
             updated["annotations"] = sent
-        if outcome is Finish.FOLLOW_UP:
+        if outcome is Outcome.FOLLOW_UP:
             updated["followUp"] = True
             payload["followUp"] = True
         if state.response.strip():  # only with m or r
             updated["response"] = state.response
             payload["response"] = state.response
-        if outcome is Finish.FOLLOW_UP:
+        if outcome is Outcome.FOLLOW_UP:
             text = wording.follow_up_text(data.questions, answers, annotations, state.response)
-        elif outcome is Finish.RESPONDED:
+        elif outcome is Outcome.RESPONDED:
             text = wording.responded_text(state.response)
         else:  # the usual case
             text = wording.answered_text(data.questions, answers, annotations)
-        return ToolResult(call.id, text, ExitStatus.ANSWERED, data=payload, updated_input=updated)
-    if outcome is Finish.CLARIFY:
+        return ToolResult(call.id, text, outcome, data=payload, updated_input=updated)
+    if outcome is Outcome.CLARIFIED:
         notes = {
             q.question: state.notes[i] for i, q in enumerate(data.questions) if i in state.notes
         }
         text = wording.clarify_text(state.clarification, data.questions, answers, notes)
-        return failed(text, ExitStatus.DECLINED)
-    if conclusion.ending is Ending.DONE:
-        return failed(results.REJECT_MESSAGE, ExitStatus.DECLINED)
-    if conclusion.ending is Ending.INTERRUPTED:
-        return failed(signals.interrupted_text(answers), ExitStatus.INTERRUPTED)
-    why = conv.why(conclusion.ending)
+        return failed(text)
+    if outcome is Outcome.DECLINED:
+        return failed(results.REJECT_MESSAGE)
+    if outcome.status is ExitStatus.INTERRUPTED:
+        return failed(signals.interrupted_text(answers))
+    why = conv.why(outcome)
     conv.error(f"no answer ({why})")
-    idle = options.timeout if conclusion.ending is Ending.TIMEOUT else None
+    idle = options.timeout if outcome is Outcome.TIMED_OUT else None
     text = wording.no_answer_text(why, idle, data.questions, answers, annotations)
-    return failed(text, ExitStatus.NO_ANSWER)
+    return failed(text)
 
 
 def todo_write(call: ToolCall, data: TodoInput, conv: Conversation) -> ToolResult:
@@ -180,14 +180,14 @@ def todo_write(call: ToolCall, data: TodoInput, conv: Conversation) -> ToolResul
     conv.say(todos.checklist(given, conv.style, title=title, old=old))
     if kept is not None and kept.interrupted:  # a signal while reading the state
         text = signals.interrupted_text({})
-        return ToolResult(call.id, text, ExitStatus.INTERRUPTED, is_error=True)
+        return ToolResult(call.id, text, signals.interruption(), is_error=True)
     text = todos.RESULT_TEXT
     if todos.needs_verification_note(given, subagent=call.agent_id is not None):
         text += todos.VERIFICATION_NOTE
     return ToolResult(
         call.id,
         text,
-        ExitStatus.ANSWERED,
+        Outcome.ANSWERED,
         data={"oldTodos": old, "newTodos": new},
         updated_input=call.input,
     )
@@ -241,14 +241,14 @@ def _dialect_answer(dialect: Dialect) -> Callable[[ToolCall, Any, Conversation],
 
         if not data.questions:  # an agent that allows an empty list gets its empty answer
             conv.error(f"the {dialect.tool} call has no questions; nothing to ask")
-            done = AnswerState((), mode=Mode.DONE, outcome=Finish.SUBMITTED)
-            return dialect.reply(Asked(call, data, Conclusion(done, Ending.DONE)))
+            done = Conclusion(AnswerState(()), Outcome.ANSWERED)
+            return dialect.reply(Asked(call, data, done))
         conclusion = converse(call.id, call.input, data, conv)
         why = None
-        if conclusion.ending in (Ending.ENDED, Ending.TIMEOUT):
-            why = conv.why(conclusion.ending)
+        if conclusion.outcome.status is ExitStatus.NO_ANSWER:
+            why = conv.why(conclusion.outcome)
             conv.error(f"no answer ({why})")
-        elif conclusion.ending is Ending.INTERRUPTED:
+        elif conclusion.outcome is Outcome.STOPPED:
             why = signals.no_answer_reason()
         return dialect.reply(Asked(call, data, conclusion, why))
 
@@ -264,7 +264,7 @@ def invalid_result(
         text = wording.invalid_text(call.input, error.issues)
     else:
         text = tool_for(call.name).invalid(error.issues)
-    return ToolResult(call.id, text, ExitStatus.INVALID, is_error=True)
+    return ToolResult(call.id, text, Outcome.INVALID, is_error=True)
 
 
 def check_call(call: ToolCall, *, short: bool = False) -> tuple[Tool, Any]:
@@ -303,7 +303,7 @@ def checked(
     except LookupError as error:
         say(str(error))
         text = results.unreadable_text(str(error))
-        return ToolResult(call.id, text, ExitStatus.INVALID, is_error=True)
+        return ToolResult(call.id, text, Outcome.INVALID, is_error=True)
 
 
 def run_call(call: ToolCall, conv: Conversation, *, short: bool = False) -> ToolResult:

@@ -24,8 +24,17 @@ from ..questions.answers import (
     parse_review_line,
     parse_typed_line,
 )
-from ..questions.conclusion import Conclusion, Ending
-from ..questions.state import Action, AnswerState, Finish, Mode, Text, reduce, specs, start
+from ..questions.outcome import Outcome
+from ..questions.state import (
+    Action,
+    AnswerState,
+    Conclusion,
+    Mode,
+    Text,
+    reduce,
+    specs,
+    start,
+)
 from ..schema.inputs import AskInput
 from ..terminal import editing, paging, screens, signals
 from ..terminal.conversation import Conversation
@@ -78,10 +87,10 @@ def converse(call_id: str | None, raw: object, data: AskInput, conv: Conversatio
     )
     # the person decided (Ctrl-C is a decline): nothing to resume. SIGHUP, SIGTERM, the end
     # of the answers or a timeout keep the lines for the next time the call is asked
-    declined = conclusion.ending is Ending.INTERRUPTED and signals.no_answer_reason() is None
-    if conclusion.ending is Ending.DONE and conv.options.settle is not None:
+    decided = conclusion.outcome.decided
+    if decided and conv.options.settle is not None:
         conv.options.settle.append(lambda: journal.finish(key))  # once it was delivered
-    elif conclusion.ending is Ending.DONE or declined:
+    elif decided or conclusion.outcome is Outcome.INTERRUPTED:
         journal.finish(key)
     for note in journal.notes:
         conv.error(note)
@@ -119,13 +128,13 @@ def ask_questions(
             conv.say(screens.resumed(data, state, conv.style))
             going_on = _ask_resume(conv)
             if going_on is None:
-                return Conclusion(state, Ending.ENDED)
+                return Conclusion(state, Outcome.ENDED)
             if not going_on:
                 state = fresh
                 drop()
             else:
                 kept = state.answers
-        while state.mode is not Mode.DONE:
+        while state.outcome is None:
             if not quiet:  # screens nobody sees are not made
                 view = (Mode.REVIEW if state.mode is Mode.REVIEW else Mode.QUESTION, state.at)
                 if view != shown and state.mode in (Mode.QUESTION, Mode.REVIEW):
@@ -151,7 +160,7 @@ def ask_questions(
                 history=editing.TEXT if _typing(state) else editing.CHOICE,
             )
             if line is None:
-                return Conclusion(state, Ending.ENDED)
+                return Conclusion(state, Outcome.ENDED)
             try:
                 meaning = interpret(data, state, line)
             except Refused as refused:
@@ -182,11 +191,11 @@ def ask_questions(
                     conv.say(said)
     except AnswerTimeout:
         conv.say("\n")
-        return Conclusion(state, Ending.TIMEOUT)
+        return Conclusion(state, Outcome.TIMED_OUT)
     except KeyboardInterrupt:
         conv.say("\n")
-        return Conclusion(state, Ending.INTERRUPTED)
-    return Conclusion(state, Ending.DONE)
+        return Conclusion(state, signals.interruption())
+    return Conclusion(state, state.outcome)
 
 
 def _what_changed(
@@ -280,10 +289,10 @@ def replay(data: AskInput, state: AnswerState, lines: Sequence[str]) -> AnswerSt
             after = reduce(state, meaning)
         except Refused:
             continue
-        if after.mode is Mode.DONE and after.outcome is Finish.SUBMITTED:
+        if after.outcome is Outcome.ANSWERED:
             review = len(state.questions)
             return after._replace(at=review, mode=Mode.REVIEW, outcome=None, reviewing=False)
-        if after.mode is Mode.DONE:  # a decline: the person decides again
+        if after.outcome is not None:  # a decline: the person decides again
             return state
         if after.mode is not Mode.CONFIRM_DECLINE:
             state = after

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..questions.outcome import Outcome
 from ..schema.issues import Issue, issues_json
 from ..status import ExitStatus
 
@@ -29,7 +30,8 @@ CANCEL_MESSAGE = (
 
 
 class ToolResult(NamedTuple):
-    """One tool call's outcome: the tool_result text and what it means for the exit status.
+    """One tool call's result: the tool_result text and how asking it ended (``outcome``,
+    which gives the exit status).
 
     ``data`` is the tool's own data (for AskUserQuestion: questions, answers and
     annotations, so far when it was not answered); ``updated_input`` the input the tool
@@ -44,13 +46,18 @@ class ToolResult(NamedTuple):
 
     tool_use_id: str | None
     content: str
-    status: ExitStatus
+    outcome: Outcome
     is_error: bool = False
     data: Mapping[str, Any] | None = None
     updated_input: Mapping[str, Any] | None = None
     deferred: bool = False
     updated_permissions: Sequence[Any] | None = None
     reply: Mapping[str, Any] | None = None  # a structured reply (Gemini, MCP), as sent
+
+    @property
+    def status(self) -> ExitStatus:
+        """The exit status this call gives (its outcome's)."""
+        return self.outcome.status
 
     @property
     def allowed(self) -> bool:

@@ -18,7 +18,7 @@ import pytest
 
 from askcli.inbox.asking import no_answer
 from askcli.inbox.store import QueueState, Store
-from askcli.questions.conclusion import Ending
+from askcli.questions.outcome import Outcome
 from askcli.status import ExitStatus
 from askcli.terminal.options import RunOptions
 
@@ -151,7 +151,7 @@ def test_a_permission_prompt_stopped_prints_the_same_with_the_inbox_as_without(
 
 def test_a_todo_list_nobody_saw_is_no_answer_not_accepted() -> None:
     todos = {"type": "tool_use", "id": "toolu_01Todo", "name": "TodoWrite", "input": {"todos": []}}
-    reply = no_answer(todos, Ending.TIMEOUT, options=RunOptions(timeout=2))
+    reply = no_answer(todos, Outcome.TIMED_OUT, options=RunOptions(timeout=2))
     assert reply.status is ExitStatus.NO_ANSWER
     (result,) = reply.results
     assert result.content == "No answer from the user (no reply within 2 seconds)."
@@ -160,7 +160,7 @@ def test_a_todo_list_nobody_saw_is_no_answer_not_accepted() -> None:
 
 def test_an_invalid_call_nobody_answered_keeps_the_status_of_how_the_wait_ended() -> None:
     invalid = call(question(labels=("Only",)), id="toolu_01Bad")
-    reply = no_answer(invalid, Ending.INTERRUPTED)
+    reply = no_answer(invalid, Outcome.INTERRUPTED)
     assert reply.status is ExitStatus.INTERRUPTED  # so the asker still exits 130 / 143
     assert reply.results[0].is_error
 
@@ -168,7 +168,7 @@ def test_an_invalid_call_nobody_answered_keeps_the_status_of_how_the_wait_ended(
 def test_a_reason_of_the_inbox_is_said_as_the_input_s_end_is() -> None:
     document = call(question("Which color?", "Color", ("Red", "Blue")), id="toolu_01Gone")
     why = "the question was withdrawn"
-    reply = no_answer(document, Ending.ENDED, why=why)
+    reply = no_answer(document, Outcome.ENDED, why=why)
     (result,) = reply.results
     assert result.content == "No answer from the user (the question was withdrawn)."
     assert result.answers()["status"] == {"Which color?": "dismissed"}

@@ -226,6 +226,31 @@ def test_replies_keep_everything_output_needs() -> None:
     assert again == reply
 
 
+def test_a_kept_result_is_its_exit_status_as_before() -> None:
+    """The queue keeps a result's outcome as the number askcli always kept (an inbox and its
+    askers may run different versions); read back, it is the first outcome of that status."""
+    from askcli.inbox.asking import unanswered
+    from askcli.questions.outcome import Outcome
+
+    reply = unanswered(LIBRARY, "No answer from the user (no reply).", Outcome.TIMED_OUT)
+    kept = reply_to_json(reply)
+    assert list(kept["results"][0]) == [
+        "tool_use_id",
+        "content",
+        "status",
+        "is_error",
+        "data",
+        "updated_input",
+        "deferred",
+        "updated_permissions",
+        "reply",
+    ]
+    assert kept["results"][0]["status"] == 3 and kept["status"] == 3
+    (again,) = reply_from_json(json.loads(json.dumps(kept))).results
+    assert again == reply.results[0]._replace(outcome=Outcome.ENDED)
+    assert again.status is ExitStatus.NO_ANSWER
+
+
 def test_ask_inbox_waits_for_the_answer(store: Store) -> None:
     said: list[str] = []
     answering = threading.Thread(target=lambda: _answer_when_there(store, "3\n"))

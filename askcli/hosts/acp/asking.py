@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...escaping import visible
+from ...questions.outcome import Outcome
 from ...runners.session import Asker
 from ...schema.names import ACP_PERMISSION, ELICITATION
 from ...status import ExitStatus
@@ -71,7 +72,7 @@ class Asking:
         picked, option_id = acp_permission.option_id(result.reply)
         answer({"optionId": option_id} if picked else {})
         if result.status is ExitStatus.NO_ANSWER:
-            self.ended = Ended(int(ExitStatus.NO_ANSWER))
+            self.ended = Ended.from_outcome(result.outcome)
 
     def _document(self, name: str, tool_input: dict[str, Any], tool_id: str | None) -> Any:
         """The call as Claude Code's can_use_tool control request, for the asker."""
@@ -84,7 +85,7 @@ class Asking:
         reply = self.asker.ask(Document(document), self.conv, self.asked)
         if reply.results:
             return reply.results[0]
-        return ToolResult(None, "no answer", reply.status, is_error=True)
+        return ToolResult(None, "no answer", Outcome.of_status(reply.status), is_error=True)
 
     def elicitation(self, params: dict[str, Any], answer: Callable[[dict[str, Any]], None]) -> None:
         tool_id = as_text(params.get("toolCallId")) or None
@@ -169,7 +170,7 @@ class Asking:
             raise KeyboardInterrupt
         answer(reply)
         if result.status is ExitStatus.NO_ANSWER:
-            self.ended = Ended(int(ExitStatus.NO_ANSWER))
+            self.ended = Ended.from_outcome(result.outcome)
 
 
 def typed_interrupt(conv: Conversation) -> None:

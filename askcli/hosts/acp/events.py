@@ -8,6 +8,8 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any, NamedTuple, Protocol
 
+from ...questions.outcome import Outcome
+
 
 class EventKind(Enum):
     """What the agent sent: a session update, a permission request, an elicitation, a
@@ -46,6 +48,12 @@ class Ended(NamedTuple):
 
     status: int
     message: str | None = None
+
+    @classmethod
+    def from_outcome(cls, outcome: Outcome) -> Ended:
+        """The end a call brings to the session: its outcome's exit status (nobody
+        answered: the session ends as ``ask`` does, with NO_ANSWER)."""
+        return cls(int(outcome.status))
 
 
 class Reply(Protocol):

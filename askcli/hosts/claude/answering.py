@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from ...errors import Withdrawn
+from ...questions.outcome import Outcome
 from ...runners.session import Asker
 from ...status import ExitStatus
 from ...terminal import signals
@@ -122,7 +123,7 @@ class Answering(Showing):
             if _always(result) and not suggestions and key is not None:
                 self.same.add(key)
             if result.status is ExitStatus.NO_ANSWER:
-                self.ended = Ended(int(ExitStatus.NO_ANSWER))
+                self.ended = Ended.from_outcome(result.outcome)
             elif result.status is ExitStatus.INTERRUPTED:
                 self.interrupted = True
         self._respond(request_id, decision)
@@ -137,7 +138,7 @@ class Answering(Showing):
             reply = self.asker.ask(Document(document), self.conv)
             if reply.results:
                 return reply.results[0]
-            return ToolResult(call.id, "no answer", reply.status, is_error=True)
+            return ToolResult(call.id, "no answer", Outcome.of_status(reply.status), is_error=True)
         watch = getattr(self.conv.reader, "watch", None)
         take = getattr(self.link, "take_ready", None)
         ready = getattr(self.link, "ready", None)
@@ -191,7 +192,7 @@ class Answering(Showing):
             return
         self._respond(request_id, dict(result.reply))
         if result.status is ExitStatus.NO_ANSWER:
-            self.ended = Ended(int(ExitStatus.NO_ANSWER))
+            self.ended = Ended.from_outcome(result.outcome)
         elif result.status is ExitStatus.INTERRUPTED:
             self.interrupted = True
         if signals.received_other_than_sigint():

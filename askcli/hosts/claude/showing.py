@@ -8,6 +8,7 @@ import re
 from typing import Any, NamedTuple, TextIO
 
 from ...escaping import visible
+from ...questions.outcome import Outcome
 from ...status import ExitStatus
 from ...terminal.conversation import Conversation
 from ...terminal.rendering import display_width, terminal_text, truncate, wrap
@@ -97,6 +98,12 @@ class Ended(NamedTuple):
 
     status: int
     message: str | None = None
+
+    @classmethod
+    def from_outcome(cls, outcome: Outcome) -> Ended:
+        """The end a call brings to the session: its outcome's exit status (nobody
+        answered: the session ends as ``ask`` does, with NO_ANSWER)."""
+        return cls(int(outcome.status))
 
 
 class Showing:

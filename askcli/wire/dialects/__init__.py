@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
-from ...questions.conclusion import Conclusion, Ending, fates
-from ...questions.state import Finish
+from ...questions.outcome import Outcome
+from ...questions.state import Conclusion
 from ...schema.inputs import AskInput
 from ...schema.issues import Issue
-from ...status import ExitStatus
 from ..envelopes import ToolCall
 from ..results import ToolResult
 
@@ -36,34 +35,17 @@ class Asked(NamedTuple):
         return self.conclusion.state.answers
 
     @property
-    def submitted(self) -> bool:
-        state = self.conclusion.state
-        return self.conclusion.ending is Ending.DONE and state.outcome is Finish.SUBMITTED
-
-    @property
-    def clarified(self) -> bool:
-        """The person chose "chat about this" (their words: :attr:`clarification`)."""
-        state = self.conclusion.state
-        return self.conclusion.ending is Ending.DONE and state.outcome is Finish.CLARIFY
+    def outcome(self) -> Outcome:
+        """How asking ended (CLARIFIED: the person's words are :attr:`clarification`)."""
+        return self.conclusion.outcome
 
     @property
     def clarification(self) -> str:
         return self.conclusion.state.clarification
 
-    @property
-    def status(self) -> ExitStatus:
-        """The exit status this call gives."""
-        ending = self.conclusion.ending
-        if ending is Ending.DONE:
-            return ExitStatus.ANSWERED if self.submitted else ExitStatus.DECLINED
-        if ending is Ending.INTERRUPTED:
-            return ExitStatus.INTERRUPTED
-        return ExitStatus.NO_ANSWER
-
-    def statuses(self) -> dict[str, str]:
-        """Each question's fate by question text (:func:`askcli.questions.conclusion.fates`):
-        an interrupted call's questions were dismissed when askcli was stopped (``why``)."""
-        return fates(self.conclusion, stopped=self.why is not None)
+    def fates(self) -> dict[str, str]:
+        """Each question's fate by question text (:meth:`Outcome.fates`)."""
+        return self.conclusion.fates()
 
     def selections(self, index: int) -> tuple[int, ...]:
         """The 1-based option numbers chosen at question ``index`` (Other included)."""
@@ -137,5 +119,5 @@ def by_name(name: str) -> Dialect | None:
 
 
 def failed(asked: Asked, text: str, **extra: Any) -> ToolResult:
-    """A ToolResult for a call that was not answered, with the exit status it gives."""
-    return ToolResult(asked.call.id, text, asked.status, is_error=True, **extra)
+    """A ToolResult for a call that was not answered, with how asking it ended."""
+    return ToolResult(asked.call.id, text, asked.outcome, is_error=True, **extra)

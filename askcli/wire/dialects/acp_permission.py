@@ -23,8 +23,8 @@ import json
 from typing import Any, NamedTuple
 
 from ...errors import InvalidCall
+from ...questions.outcome import Outcome
 from ...schema.issues import zod_type
-from ...status import ExitStatus
 from ..envelopes import ToolCall
 from ..results import ToolResult
 
@@ -185,23 +185,23 @@ def picked(call: ToolCall, request: PermissionRequest, index: int) -> ToolResult
     option declines (exit 1); both are a selected outcome."""
     option = request.options[index]
     allows = option.kind is not None and option.kind.allows
-    status = ExitStatus.ANSWERED if allows else ExitStatus.DECLINED
+    outcome = Outcome.ANSWERED if allows else Outcome.DECLINED
     data = {"optionId": option.option_id, "kind": option.kind_text, "allowed": allows}
     return ToolResult(
         call.id,
         chosen_text(option),
-        status,
+        outcome,
         is_error=not allows,
         data=data,
         reply=selected(option.option_id),
     )
 
 
-def cancelled(call: ToolCall, text: str, status: ExitStatus) -> ToolResult:
-    """The result when no option was picked: ``status`` says why (no answer, Ctrl-C, no
+def cancelled(call: ToolCall, text: str, outcome: Outcome) -> ToolResult:
+    """The result when no option was picked: ``outcome`` says why (no answer, Ctrl-C, no
     options to pick from)."""
     data = {"optionId": None, "allowed": False}
-    return ToolResult(call.id, text, status, is_error=True, data=data, reply=CANCELLED)
+    return ToolResult(call.id, text, outcome, is_error=True, data=data, reply=CANCELLED)
 
 
 def option_id(reply: Any) -> tuple[bool, Any]:

@@ -24,9 +24,9 @@ import time
 from typing import Any
 
 from ...errors import InvalidCall
+from ...questions.outcome import Outcome
 from ...schema.inputs import AskInput, Option, SharedQuestion
 from ...schema.issues import Issue, Path, zod_type
-from ...status import ExitStatus
 from ..results import ToolResult
 from . import Asked, Dialect
 
@@ -355,28 +355,26 @@ def reply(asked: Asked) -> ToolResult:
     data = {
         "questions": asked.call.input["questions"],
         "answers": given,
-        "status": asked.statuses(),
+        "status": asked.fates(),
     }
     call_id = asked.call.id
-    if asked.submitted:
+    if asked.outcome is Outcome.ANSWERED:
         text = _json({"answers": given})
         updated = {**asked.call.input, "answers": given}
-        return ToolResult(call_id, text, ExitStatus.ANSWERED, data=data, updated_input=updated)
-    if asked.clarified:
+        return ToolResult(call_id, text, Outcome.ANSWERED, data=data, updated_input=updated)
+    if asked.outcome is Outcome.CLARIFIED:
         # "chat about this": the person's words as a note on the question they were at
         # (the first, from the review), with whatever they had chosen
         at = asked.conclusion.state.at
         at = at if at < len(asked.data.questions) else 0
         words = _answers(asked, asked.clarification, at)
         data["answers"] = words
-        return ToolResult(call_id, _json({"answers": words}), asked.status, data=data)
-    if asked.status is ExitStatus.DECLINED or (
-        asked.status is ExitStatus.INTERRUPTED and asked.why is None
-    ):
+        return ToolResult(call_id, _json({"answers": words}), asked.outcome, data=data)
+    if asked.outcome in (Outcome.DECLINED, Outcome.INTERRUPTED):
         text = abort_text(_elapsed(asked))
-        return ToolResult(call_id, text, asked.status, is_error=True, data=data)
+        return ToolResult(call_id, text, asked.outcome, is_error=True, data=data)
     # nobody answered: Codex's auto-resolution sends no answers at all
-    return ToolResult(call_id, _json({"answers": {}}), asked.status, data=data)
+    return ToolResult(call_id, _json({"answers": {}}), asked.outcome, data=data)
 
 
 DIALECT = Dialect(

@@ -31,9 +31,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ...errors import InvalidCall
+from ...questions.outcome import Outcome
 from ...schema.inputs import AskInput, Option, SharedQuestion
 from ...schema.names import CODEX_COMMAND_APPROVAL, CODEX_FILE_APPROVAL, CODEX_USER_INPUT
-from ...status import ExitStatus
 from ..results import ToolResult
 from . import Asked, Dialect
 from .codex import NOTE_PREFIX, OTHER_LABEL, _unique
@@ -131,11 +131,11 @@ def user_input_answers(asked: Asked) -> dict[str, Any]:
 
 
 def reply_user_input(asked: Asked) -> ToolResult:
-    given = user_input_answers(asked) if asked.submitted else {}
+    submitted = asked.outcome is Outcome.ANSWERED
+    given = user_input_answers(asked) if submitted else {}
     response = {"answers": given}
-    data = {"questions": asked.call.input["questions"], "status": asked.statuses()}
-    status = ExitStatus.ANSWERED if asked.submitted else asked.status
-    return ToolResult(asked.call.id, _json(response), status, data=data, reply=response)
+    data = {"questions": asked.call.input["questions"], "status": asked.fates()}
+    return ToolResult(asked.call.id, _json(response), asked.outcome, data=data, reply=response)
 
 
 USER_INPUT = Dialect(
@@ -217,21 +217,22 @@ def _reply_decision(decisions: list[Any]) -> Callable[[Asked], ToolResult]:
     """The reply of an approval for ``decisions`` (the ones offered, in order)."""
 
     def reply(asked: Asked) -> ToolResult:
-        chosen = asked.selections(0) if asked.submitted else ()
+        submitted = asked.outcome is Outcome.ANSWERED
+        chosen = asked.selections(0) if submitted else ()
         if chosen:
             decision = decisions[chosen[0] - 1]
         else:  # q: decline; nobody answered: cancel (when offered)
-            explicit = asked.status is ExitStatus.DECLINED
+            explicit = asked.outcome is Outcome.DECLINED
             wanted = ("decline", "cancel") if explicit else ("cancel", "decline")
             decision = next((d for d in wanted if d in decisions), wanted[0])
         accepted = not (isinstance(decision, str) and decision in ("decline", "cancel"))
-        if asked.submitted:
-            status = ExitStatus.ANSWERED if accepted else ExitStatus.DECLINED
+        if submitted:
+            outcome = Outcome.ANSWERED if accepted else Outcome.DECLINED
         else:
-            status = asked.status
+            outcome = asked.outcome
         response = {"decision": decision}
         data = {"decision": decision}
-        return ToolResult(asked.call.id, _json(response), status, data=data, reply=response)
+        return ToolResult(asked.call.id, _json(response), outcome, data=data, reply=response)
 
     return reply
 

@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 
 from ...errors import InvalidCall
 from ...escaping import visible
+from ...questions.outcome import Outcome
 from ...questions.state import ANSWER_SEPARATOR
 from ...schema.inputs import AskInput, Option, SharedQuestion
 from ...schema.issues import Issue, zod_type
@@ -650,19 +651,21 @@ def reply(asked: Asked) -> ToolResult:
     request = _request(asked)
     given = content(asked)
     keys = [f.key for f in request.fields]
-    fates = list(asked.statuses().values())
-    said_no = request.mode in ("url", "empty") and asked.submitted and asked.selections(0) == (2,)
-    if asked.submitted and not said_no:
+    fates = list(asked.fates().values())
+    answered = asked.outcome is Outcome.ANSWERED
+    said_no = request.mode in ("url", "empty") and answered and asked.selections(0) == (2,)
+    if answered and not said_no:
         action = "accept"
         result: dict[str, Any] = {"action": action}
         if request.mode != "url":
             result["content"] = given
-        status = ExitStatus.ANSWERED
-    elif asked.status is ExitStatus.DECLINED or said_no:
-        action, result, status = "decline", {"action": "decline"}, ExitStatus.DECLINED
+        outcome = Outcome.ANSWERED
+    elif asked.outcome.status is ExitStatus.DECLINED or said_no:
+        outcome = Outcome.DECLINED if said_no else asked.outcome
+        action, result = "decline", {"action": "decline"}
         fates = ["declined"] * len(fates)
     else:
-        action, result, status = "cancel", {"action": "cancel"}, asked.status
+        action, result, outcome = "cancel", {"action": "cancel"}, asked.outcome
         fates = [f.replace("declined", "dismissed") for f in fates]
     data: dict[str, Any] = {
         "questions": asked.call.input,
@@ -670,7 +673,7 @@ def reply(asked: Asked) -> ToolResult:
         "status": dict(zip(keys, fates, strict=False)),
         "action": action,
     }
-    if asked.clarified:
+    if asked.outcome is Outcome.CLARIFIED:
         data["clarification"] = asked.clarification
     if asked.why:
         data["why"] = asked.why
@@ -678,8 +681,8 @@ def reply(asked: Asked) -> ToolResult:
     return ToolResult(
         asked.call.id,
         text,
-        status,
-        is_error=status is not ExitStatus.ANSWERED,
+        outcome,
+        is_error=outcome.status is not ExitStatus.ANSWERED,
         data=data,
         updated_input=result,
         reply=result,

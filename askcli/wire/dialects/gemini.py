@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import InvalidCall
+from ...questions.outcome import Outcome
 from ...schema.inputs import AskInput, Option, SharedQuestion
 from ...schema.issues import Issue
-from ...status import ExitStatus
 from ..results import ToolResult
 from . import Asked, Dialect
 
@@ -306,7 +306,7 @@ def _data(asked: Asked, given: Mapping[str, str], **extra: Any) -> dict[str, Any
     return {
         "questions": asked.call.input["questions"],
         "answers": listed,
-        "status": asked.statuses(),
+        "status": asked.fates(),
         **extra,
     }
 
@@ -315,13 +315,13 @@ def reply(asked: Asked) -> ToolResult:
     """What the model gets back, in the ``functionResponse``'s ``response``."""
     given = answers(asked)
     call_id = asked.call.id
-    if asked.submitted:
+    if asked.outcome is Outcome.ANSWERED:
         output = stringify({"answers": given})
         updated = {**asked.call.input, "answers": given}
         return ToolResult(
             call_id,
             output,
-            ExitStatus.ANSWERED,
+            Outcome.ANSWERED,
             data=_data(asked, given),
             updated_input=updated,
             reply={"output": output},
@@ -332,11 +332,11 @@ def reply(asked: Asked) -> ToolResult:
             text += f" Answers given before that: {stringify({'answers': given})}"
     else:  # q, c or Ctrl-C: the dialog's Esc
         text = DENIED
-    extra = {"clarification": asked.clarification} if asked.clarified else {}
+    extra = {"clarification": asked.clarification} if asked.outcome is Outcome.CLARIFIED else {}
     return ToolResult(
         call_id,
         text,
-        asked.status,
+        asked.outcome,
         is_error=True,
         data=_data(asked, given, **extra),
         reply={"error": text},

@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...errors import InvalidCall
+from ...questions.outcome import Outcome
 from ...schema.inputs import LABEL_MAX_WORDS, AskInput, Option, SharedQuestion, is_recommended
 from ...schema.issues import Issue, Path
-from ...status import ExitStatus
 from .. import results
 from ..results import ToolResult
 from . import Asked, Dialect, failed
@@ -263,20 +263,20 @@ def reply(asked: Asked) -> ToolResult:
         "questions": asked.call.input["questions"],
         "answers": _listed(asked, lists),
         "annotations": notes,
-        "status": asked.statuses(),
+        "status": asked.fates(),
         "title": title(len(texts)),
         "metadata": {"answers": lists},
     }
-    if asked.submitted:
+    if asked.outcome is Outcome.ANSWERED:
         updated = {**asked.call.input, "answers": lists}
         return ToolResult(
             asked.call.id,
             answered_text(texts, lists),
-            ExitStatus.ANSWERED,
+            Outcome.ANSWERED,
             data=data,
             updated_input=updated,
         )
-    if asked.clarified:
+    if asked.outcome is Outcome.CLARIFIED:
         return failed(asked, asked.clarification, data=data)
     if asked.why is not None:  # nobody answered: OpenCode would still be waiting
         given = {t: ", ".join(a) for t, a in zip(texts, lists, strict=True) if a}

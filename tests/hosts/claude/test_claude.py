@@ -24,7 +24,7 @@ import pytest
 
 from askcli.hosts.child import same_terminal
 from askcli.hosts.claude.showing import result_line
-from askcli.status import ExitStatus
+from askcli.questions.outcome import Outcome
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style, display_width
 from askcli.terminal.screens import tool_line
@@ -99,7 +99,7 @@ def _asked(monkeypatch: pytest.MonkeyPatch, always: bool = True) -> list[ToolCal
     def allow(call: ToolCall, conv: Conversation) -> ToolResult:
         asked.append(call)
         data = {"allowed": True, **({"always": True} if always else {})}
-        return ToolResult(call.id, "ok", ExitStatus.ANSWERED, data=data, updated_input=call.input)
+        return ToolResult(call.id, "ok", Outcome.ANSWERED, data=data, updated_input=call.input)
 
     monkeypatch.setattr("askcli.hosts.claude.answering.run_call", allow)
     return asked

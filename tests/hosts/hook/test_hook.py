@@ -26,6 +26,7 @@ import pytest
 from askcli.hosts import hook as hooks
 from askcli.hosts.hook import Hook, HookError, HookOutcome, answer, decision, parse_hook
 from askcli.inbox.store import QueueState, Store
+from askcli.questions.outcome import Outcome
 from askcli.runners.session import Reply
 from askcli.status import ExitStatus
 from askcli.terminal import signals
@@ -192,7 +193,7 @@ def test_sigterm_while_asking_gives_no_decision(no_signals: None) -> None:
     def stopped(document: dict[str, Any]) -> Reply:
         signals._received.append(signal.SIGTERM)
         text = results.no_answer_text("askcli was stopped", {})
-        result = ToolResult("toolu_a1", text, ExitStatus.INTERRUPTED, is_error=True)
+        result = ToolResult("toolu_a1", text, Outcome.INTERRUPTED, is_error=True)
         return Reply([result.block()], ExitStatus.INTERRUPTED, [result])
 
     assert answer(parsed(), Asked(stopped), lambda _: None) == HookOutcome(None, 143)
@@ -268,7 +269,7 @@ def test_the_whole_input_is_shown_before_the_choice() -> None:
 
 def test_ctrl_c_at_a_permission_denies_and_interrupts_the_turn() -> None:
     hook = parsed(event="PermissionRequest", tool="Bash")
-    stopped = ToolResult(None, results.REJECT_MESSAGE, ExitStatus.INTERRUPTED, is_error=True)
+    stopped = ToolResult(None, results.REJECT_MESSAGE, Outcome.INTERRUPTED, is_error=True)
     assert decision(hook, stopped)["hookSpecificOutput"]["decision"] == {
         "behavior": "deny",
         "message": results.REJECT_MESSAGE,

@@ -11,8 +11,8 @@ import pytest
 from askcli.errors import Refused
 from askcli.lines import TextLineReader
 from askcli.questions.answers import Skip, Submit
-from askcli.questions.conclusion import Conclusion, Ending, fates
-from askcli.questions.state import Finish, Mode, Text, reduce, spec, specs, start
+from askcli.questions.outcome import Outcome
+from askcli.questions.state import Conclusion, Mode, Text, reduce, spec, specs, start
 from askcli.schema.inputs import AskInput, Option, SharedQuestion
 from askcli.schema.values import ValueRule, as_number
 from askcli.terminal.conversation import Conversation
@@ -43,7 +43,7 @@ def number_q(text: str = "How many?", **rule: object) -> SharedQuestion:
 
 def test_a_text_question_takes_the_line_as_typed() -> None:
     conclusion, err = ask(text_q(), lines=["  Ada Lovelace  "])
-    assert conclusion.ending is Ending.DONE
+    assert conclusion.outcome is Outcome.ANSWERED
     assert dict(conclusion.state.answers) == {"Name?": "Ada Lovelace"}
     assert "Type your answer." in err and "Answer: " in err
     assert "Other" not in err
@@ -51,7 +51,7 @@ def test_a_text_question_takes_the_line_as_typed() -> None:
 
 def test_a_command_word_alone_is_the_command_and_equals_types_it() -> None:
     conclusion, _ = ask(text_q(), lines=["q"])
-    assert conclusion.state.outcome is Finish.DECLINED
+    assert conclusion.state.outcome is Outcome.DECLINED
     conclusion, _ = ask(text_q(), lines=["=q"])
     assert dict(conclusion.state.answers) == {"Name?": "q"}
 
@@ -154,9 +154,9 @@ def test_an_optional_question_may_be_skipped_and_submitted() -> None:
     conclusion, err = ask(
         text_q("Name?", required=False), text_q("City?"), lines=["s", "Paris", ""]
     )
-    assert conclusion.state.outcome is Finish.SUBMITTED
+    assert conclusion.state.outcome is Outcome.ANSWERED
     assert dict(conclusion.state.answers) == {"City?": "Paris"}
-    assert fates(conclusion, stopped=False) == {"Name?": "skipped", "City?": "answered"}
+    assert conclusion.fates() == {"Name?": "skipped", "City?": "answered"}
     assert "(no answer: skipped)" in err
 
 
@@ -171,10 +171,10 @@ def test_a_required_question_still_blocks_submit() -> None:
 def test_statuses_say_each_question_s_fate() -> None:
     two = (text_q("Name?"), text_q("City?"))
     conclusion, _ = ask(*two, lines=["Ada", "q", "y"])
-    assert fates(conclusion, stopped=False) == {"Name?": "declined", "City?": "declined"}
+    assert conclusion.fates() == {"Name?": "declined", "City?": "declined"}
     conclusion, _ = ask(*two, lines=["Ada"])
-    assert conclusion.ending is Ending.ENDED
-    assert fates(conclusion, stopped=False) == {"Name?": "dismissed", "City?": "dismissed"}
+    assert conclusion.outcome is Outcome.ENDED
+    assert conclusion.fates() == {"Name?": "dismissed", "City?": "dismissed"}
 
 
 def test_a_secret_answer_is_never_shown_back() -> None:
@@ -207,8 +207,8 @@ def test_an_askuserquestion_question_is_as_before() -> None:
 def test_a_lone_optional_question_is_left_out_with_s() -> None:
     conclusion, err = ask(text_q("Name?", required=False), lines=["s"])
     assert "(optional: s skips it)" in err
-    assert conclusion.state.outcome is Finish.SUBMITTED
-    assert fates(conclusion, stopped=False) == {"Name?": "skipped"}
+    assert conclusion.state.outcome is Outcome.ANSWERED
+    assert conclusion.fates() == {"Name?": "skipped"}
 
 
 def test_a_lone_required_question_cannot_be_skipped() -> None:

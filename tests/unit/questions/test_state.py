@@ -21,9 +21,9 @@ from askcli.questions.answers import (
     Skip,
     Submit,
 )
+from askcli.questions.outcome import Outcome
 from askcli.questions.state import (
     AnswerState,
-    Finish,
     Mode,
     QuestionSpec,
     Text,
@@ -54,15 +54,24 @@ TWO = (spec("Q1?"), spec("Q2?", ("X", "Y"), multi=True))
 
 def test_single_question_single_select_submits_without_review() -> None:
     state = apply(start(ONE), Pick((2,)))
-    assert (state.mode, state.outcome) == (Mode.DONE, Finish.SUBMITTED)
+    assert state.outcome is Outcome.ANSWERED
     assert state.answers == {"Q1?": "B"}
+
+
+@pytest.mark.parametrize("action", [Pick((1,)), Submit(), Decline(), Text("x"), Back()])
+def test_a_finished_state_refuses_every_action(action: object) -> None:
+    answered = apply(start(ONE), Pick((2,)))  # the mode it was in stays: the outcome says
+    declined = apply(start(TWO), Decline())
+    for done in (answered, declined):
+        with pytest.raises(Refused, match="the questions are already answered"):
+            reduce(done, action)  # type: ignore[arg-type]
 
 
 def test_single_multiselect_question_goes_to_review() -> None:
     state = apply(start((spec(multi=True),)), Pick((3, 1)))
     assert state.mode is Mode.REVIEW
     assert state.answers == {"Q1?": "C, A"}
-    assert apply(state, Submit()).outcome is Finish.SUBMITTED
+    assert apply(state, Submit()).outcome is Outcome.ANSWERED
 
 
 def test_questions_in_order_then_review() -> None:
@@ -80,7 +89,7 @@ def test_other_asks_for_text_then_uses_it() -> None:
     assert state.mode is Mode.OTHER_TEXT
     state = apply(state, Text("my own"))
     assert state.answers == {"Q1?": "my own"}
-    assert state.outcome is Finish.SUBMITTED
+    assert state.outcome is Outcome.ANSWERED
 
 
 def test_other_text_is_kept_verbatim() -> None:
@@ -226,9 +235,9 @@ def test_changing_to_an_option_without_preview_drops_it() -> None:
 
 
 def test_decline_with_nothing_answered_is_at_once() -> None:
-    assert apply(start(TWO), Decline()).outcome is Finish.DECLINED
+    assert apply(start(TWO), Decline()).outcome is Outcome.DECLINED
     given = start(TWO, {"Q1?": "A"})  # the call's own answers are not the person's
-    assert apply(given, Decline()).outcome is Finish.DECLINED
+    assert apply(given, Decline()).outcome is Outcome.DECLINED
 
 
 @pytest.mark.parametrize("where", ["question", "review"])
@@ -242,7 +251,7 @@ def test_decline_after_answers_is_confirmed_once(where: str) -> None:
     assert back == state  # back where it was, nothing lost
     with pytest.raises(Refused, match="type y to decline"):
         reduce(asked, Pick((1,)))
-    assert reduce(asked, Confirm(True)).outcome is Finish.DECLINED
+    assert reduce(asked, Confirm(True)).outcome is Outcome.DECLINED
 
 
 @pytest.mark.parametrize("text", ["", "  ", "b"])
@@ -257,13 +266,13 @@ def test_clarify_reads_words_then_ends() -> None:
     state = apply(start(TWO), Pick((2,)), Clarify())
     assert state.mode is Mode.CLARIFY_TEXT
     state = apply(state, Text("why these two?"))
-    assert (state.outcome, state.clarification) == (Finish.CLARIFY, "why these two?")
+    assert (state.outcome, state.clarification) == (Outcome.CLARIFIED, "why these two?")
     assert state.answers == {"Q1?": "B"}
 
 
 def test_clarify_with_words_on_the_same_line() -> None:
     state = apply(start(ONE), Clarify("no idea"))
-    assert (state.outcome, state.clarification) == (Finish.CLARIFY, "no idea")
+    assert (state.outcome, state.clarification) == (Outcome.CLARIFIED, "no idea")
 
 
 def test_a_list_on_a_single_select_question_is_refused_by_the_state_too() -> None:
@@ -301,7 +310,7 @@ def test_skip_leaves_a_question_for_the_review() -> None:
     assert (apply(state, Default()).mode, apply(state, Default()).at) == (Mode.QUESTION, 0)
     state = apply(state, Reopen(1), Pick((2,)))
     assert state.mode is Mode.REVIEW
-    assert apply(state, Submit()).outcome is Finish.SUBMITTED
+    assert apply(state, Submit()).outcome is Outcome.ANSWERED
 
 
 def test_answers_keep_the_order_they_were_first_given_like_the_seed() -> None:
@@ -344,7 +353,7 @@ def test_one_line_answers_every_question_in_order_then_the_review() -> None:
     state = reduce(start(FOUR), line)
     assert (state.mode, state.at) == (Mode.REVIEW, 4)
     assert state.answers == {"Q1?": "A (Recommended), C", "Q2?": "my own", "Q3?": "H", "Q4?": "J"}
-    assert apply(state, Submit()).outcome is Finish.SUBMITTED
+    assert apply(state, Submit()).outcome is Outcome.ANSWERED
 
 
 def test_one_line_empty_parts_take_each_default() -> None:
@@ -384,7 +393,7 @@ def test_one_line_that_does_not_fit_changes_nothing(
 
 
 def test_one_line_on_a_single_question_submits_it() -> None:
-    assert reduce(start(ONE), one_line([(1, "2")])).outcome is Finish.SUBMITTED
+    assert reduce(start(ONE), one_line([(1, "2")])).outcome is Outcome.ANSWERED
 
 
 def test_one_line_keeps_an_earlier_other_text_for_an_empty_part() -> None:

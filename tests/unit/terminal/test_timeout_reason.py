@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from askcli.lines import TextLineReader
-from askcli.questions.conclusion import Ending
+from askcli.questions.outcome import Outcome
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.options import RunOptions
 
@@ -37,8 +37,8 @@ def test_the_timeout_reason_counts_seconds_in_english(timeout: float, words: str
     conv = Conversation(
         TextLineReader(io.StringIO("")), io.StringIO(), options=RunOptions(timeout=timeout)
     )
-    assert conv.why(Ending.TIMEOUT) == words
-    assert conv.why(Ending.ENDED) == "the input ended"
+    assert conv.why(Outcome.TIMED_OUT) == words
+    assert conv.why(Outcome.ENDED) == "the input ended"
 
 
 @pytest.mark.process

@@ -7,7 +7,7 @@ import io
 import pytest
 
 from askcli.lines import TextLineReader
-from askcli.questions.conclusion import Ending
+from askcli.questions.outcome import Outcome
 from askcli.runners.session import answer_document
 from askcli.schema.inputs import parse_ask as parse_input
 from askcli.status import ExitStatus
@@ -85,7 +85,7 @@ def test_answers_from_a_text_stream_are_echoed_for_the_transcript() -> None:
     out = io.StringIO()
     conv = Conversation(TextLineReader(io.StringIO("2\n")), out, Style())
     conclusion = ask_questions(parse_input(call()["input"]), conv)
-    assert conclusion.ending is Ending.DONE
+    assert conclusion.outcome is Outcome.ANSWERED
     assert "Choose 1-3: 2\n" in out.getvalue()
 
 
@@ -96,10 +96,10 @@ def test_a_json_line_ends_the_call_only_when_calls_follow_on_the_same_stream() -
         io.StringIO(),
         options=RunOptions(calls_follow=True),
     )
-    assert ask_questions(data, shared).ending is Ending.ENDED
+    assert ask_questions(data, shared).outcome is Outcome.ENDED
     assert shared.reader.readline() == '{"type": "tool_use"}'  # left for the next call
     separate = Conversation(Scripted(['{"x": 1}', "1"], "end"), io.StringIO())
-    assert ask_questions(data, separate).ending is Ending.DONE
+    assert ask_questions(data, separate).outcome is Outcome.ANSWERED
 
 
 def test_a_json_line_is_text_when_other_asks_for_it() -> None:
@@ -181,11 +181,11 @@ def test_a_resumed_call_is_shown_for_review_before_it_is_submitted(
     data = parse_input(call(*questions)["input"])
     conv, out = conversation([""], "end")  # Enter at Resume? [Y/n]
     conclusion = ask_questions(data, conv, resume=kept)
-    assert conclusion.ending is Ending.ENDED  # nothing submitted without the person
+    assert conclusion.outcome is Outcome.ENDED  # nothing submitted without the person
     assert "Review your answers:" in out.getvalue()
     conv, out = conversation(["", ""], "end")
     conclusion = ask_questions(data, conv, resume=kept)
-    assert conclusion.ending is Ending.DONE
+    assert conclusion.outcome is Outcome.ANSWERED
     assert conclusion.state.answers
 
 
@@ -193,7 +193,7 @@ def test_a_kept_decline_is_not_replayed() -> None:
     data = parse_input(call(question("Q1?"), question("Q2?"))["input"])
     conv, _ = conversation(["y", "2", ""], "end")
     conclusion = ask_questions(data, conv, resume=["1", "q", "y"])
-    assert conclusion.ending is Ending.DONE
+    assert conclusion.outcome is Outcome.ANSWERED
     assert conclusion.state.answers == {"Q1?": "A", "Q2?": "B"}
 
 
@@ -221,7 +221,7 @@ def test_a_kept_answer_is_shown_and_resume_asked(
     shown = out.getvalue()
     assert "[One] Q1? -> B" in shown
     assert "Resume? [Y/n] " in shown
-    assert conclusion.ending is Ending.DONE
+    assert conclusion.outcome is Outcome.ANSWERED
     assert conclusion.state.answers == answers
     assert calls == (["drop"] if dropped else [])
 
@@ -232,8 +232,12 @@ def test_no_answer_at_resume_keeps_what_was_kept(then: str) -> None:
     conv, out = conversation(["maybe"], then, timeout=1)
     conclusion = ask_questions(data, conv, resume=["2"])
     assert "! type y for yes or n for no (Enter: yes)" in out.getvalue()
-    expected = {"end": Ending.ENDED, "timeout": Ending.TIMEOUT, "interrupt": Ending.INTERRUPTED}
-    assert conclusion.ending is expected[then]
+    expected = {
+        "end": Outcome.ENDED,
+        "timeout": Outcome.TIMED_OUT,
+        "interrupt": Outcome.INTERRUPTED,
+    }
+    assert conclusion.outcome is expected[then]
     assert conclusion.state.answers == {"Q1?": "B"}
 
 
@@ -242,7 +246,7 @@ def test_lines_that_change_nothing_ask_nothing() -> None:
     conv, out = conversation(["1", "1", ""], "end")
     conclusion = ask_questions(data, conv, resume=["?", "9"])
     assert "Resume?" not in out.getvalue()
-    assert conclusion.ending is Ending.DONE
+    assert conclusion.outcome is Outcome.ANSWERED
 
 
 def test_the_lines_of_a_decline_confirmation_are_not_kept() -> None:
@@ -298,7 +302,7 @@ def test_n_at_the_review_does_not_submit_and_says_what_to_type(typed: str) -> No
     said = "Not submitted: 1-2 changes an answer, b goes back, q declines.\n"
     assert f"Submit? [y]: {typed}\n{said}" in shown
     assert "! " not in shown  # no error
-    assert conclusion.ending is Ending.DONE
+    assert conclusion.outcome is Outcome.ANSWERED
     assert conclusion.state.answers == {"Q1?": "B", "Q2?": "Y"}  # 1 reopened, 2 chose B
     assert kept == ["1", "2", "1", "2", ""]  # n moved nothing: it is not kept
 
@@ -307,5 +311,5 @@ def test_n_at_the_review_ends_nothing_when_the_answers_end() -> None:
     data = parse_input(TWO["input"])
     conv, out = conversation(["1", "2", "n"], "end")
     conclusion = ask_questions(data, conv)
-    assert conclusion.ending is Ending.ENDED and conclusion.state.mode.value == "review"
+    assert conclusion.outcome is Outcome.ENDED and conclusion.state.mode.value == "review"
     assert out.getvalue().count("Submit? [y]: ") == 2

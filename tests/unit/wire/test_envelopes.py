@@ -7,7 +7,7 @@ import json
 import pytest
 
 from askcli.errors import UnreadableDocument
-from askcli.status import ExitStatus
+from askcli.questions.outcome import Outcome
 from askcli.wire.envelopes import Context, Kind, ToolCall, detect, generated_id, json_line
 from askcli.wire.results import ToolResult
 
@@ -57,15 +57,15 @@ def test_messages_api_response_with_text_and_several_tool_uses() -> None:
 def test_message_reply_lists_every_result() -> None:
     env = detect({"role": "assistant", "content": [call(id="a"), call(id="b")]})
     results = [
-        ToolResult("a", "x", ExitStatus.ANSWERED),
-        ToolResult("b", "y", ExitStatus.DECLINED, True),
+        ToolResult("a", "x", Outcome.ANSWERED),
+        ToolResult("b", "y", Outcome.DECLINED, True),
     ]
     assert env.replies(results) == [{"role": "user", "content": [r.block() for r in results]}]
 
 
 def test_block_reply_is_the_tool_result() -> None:
     env = detect(call())
-    result = ToolResult("toolu_test", "x", ExitStatus.ANSWERED)
+    result = ToolResult("toolu_test", "x", Outcome.ANSWERED)
     assert env.replies([result]) == [result.block()]
 
 
@@ -108,7 +108,7 @@ def test_stream_json_assistant_line() -> None:
     assert env.kind is Kind.STREAM_JSON
     (item,) = env.calls
     assert (item.id, item.session_id, item.agent_id) == ("t1", "sess-1", None)
-    result = ToolResult("t1", "x", ExitStatus.ANSWERED)
+    result = ToolResult("t1", "x", Outcome.ANSWERED)
     assert env.replies([result]) == [
         {"type": "user", "message": {"role": "user", "content": [result.block()]}}
     ]
@@ -140,7 +140,7 @@ def test_control_request_can_use_tool() -> None:
     assert env.kind is Kind.CONTROL and env.request_id == "req_7"
     (item,) = env.calls
     assert (item.id, item.name, item.input) == ("toolu_b", "Bash", {"command": "ls"})
-    allowed = ToolResult("toolu_b", "ok", ExitStatus.ANSWERED, updated_input={"command": "ls"})
+    allowed = ToolResult("toolu_b", "ok", Outcome.ANSWERED, updated_input={"command": "ls"})
     assert env.replies([allowed]) == [
         {
             "type": "control_response",
@@ -170,7 +170,7 @@ def test_openai_chat_call_with_json_string_arguments() -> None:
     assert env.kind is Kind.OPENAI
     (item,) = env.calls
     assert (item.id, item.input, item.problem) == ("call_1", {"questions": []}, None)
-    result = ToolResult("call_1", "text", ExitStatus.ANSWERED)
+    result = ToolResult("call_1", "text", Outcome.ANSWERED)
     assert env.replies([result]) == [{"role": "tool", "tool_call_id": "call_1", "content": "text"}]
 
 
@@ -192,8 +192,8 @@ def test_openai_assistant_message_and_chat_completion() -> None:
     assert isinstance(env.items[0], Context)
     assert [c.id for c in env.calls] == ["c1", "c2"]
     results = [
-        ToolResult("c1", "x", ExitStatus.ANSWERED),
-        ToolResult("c2", "y", ExitStatus.ANSWERED),
+        ToolResult("c1", "x", Outcome.ANSWERED),
+        ToolResult("c2", "y", Outcome.ANSWERED),
     ]
     assert [r["tool_call_id"] for r in env.replies(results)] == ["c1", "c2"]
     completion = {"object": "chat.completion", "choices": [{"index": 0, "message": message}]}
@@ -210,7 +210,7 @@ def test_openai_responses_function_call_and_response_object() -> None:
     }
     env = detect(item)
     assert env.kind is Kind.RESPONSES
-    result = ToolResult("call_9", "out", ExitStatus.ANSWERED)
+    result = ToolResult("call_9", "out", Outcome.ANSWERED)
     assert env.replies([result]) == [
         {"type": "function_call_output", "call_id": "call_9", "output": "out"}
     ]
@@ -226,7 +226,7 @@ def test_openai_responses_function_call_and_response_object() -> None:
 
 
 def test_deferred_calls_reply_with_the_permission_in_every_shape() -> None:
-    allowed = ToolResult("id1", "ok", ExitStatus.ANSWERED, updated_input={"a": 1}, deferred=True)
+    allowed = ToolResult("id1", "ok", Outcome.ANSWERED, updated_input={"a": 1}, deferred=True)
     permission = {"type": "permission", "behavior": "allow", "updatedInput": {"a": 1}}
     assert detect(call(id="id1")).replies([allowed]) == [{**permission, "tool_use_id": "id1"}]
     chat = detect(openai_call("id1", "Bash", "{}"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from askcli.questions.outcome import Outcome
 from askcli.status import ExitStatus
 from askcli.wire.results import (
     REJECT_MESSAGE,
@@ -73,9 +74,9 @@ def test_error_texts() -> None:
 
 
 def test_tool_result_block_has_is_error_only_when_true() -> None:
-    ok = ToolResult("toolu_1", "fine", ExitStatus.ANSWERED)
+    ok = ToolResult("toolu_1", "fine", Outcome.ANSWERED)
     assert ok.block() == {"type": "tool_result", "tool_use_id": "toolu_1", "content": "fine"}
-    bad = ToolResult("toolu_1", "no", ExitStatus.DECLINED, is_error=True)
+    bad = ToolResult("toolu_1", "no", Outcome.DECLINED, is_error=True)
     assert bad.block()["is_error"] is True
 
 
@@ -85,22 +86,22 @@ def test_exit_statuses() -> None:
 
 def test_decisions_for_the_agent_sdk() -> None:
     allowed = ToolResult(
-        "t", "fine", ExitStatus.ANSWERED, updated_input={"questions": [], "answers": {}}
+        "t", "fine", Outcome.ANSWERED, updated_input={"questions": [], "answers": {}}
     )
     assert allowed.decision() == {
         "behavior": "allow",
         "updatedInput": {"questions": [], "answers": {}},
     }
-    declined = ToolResult("t", "no", ExitStatus.DECLINED, is_error=True)
+    declined = ToolResult("t", "no", Outcome.DECLINED, is_error=True)
     assert declined.decision() == {"behavior": "deny", "message": "no"}
-    interrupted = ToolResult("t", "stop", ExitStatus.INTERRUPTED, is_error=True)
+    interrupted = ToolResult("t", "stop", Outcome.INTERRUPTED, is_error=True)
     assert interrupted.decision() == {"behavior": "deny", "message": "stop", "interrupt": True}
 
 
 def test_answers_view_adds_the_error_only_when_not_answered() -> None:
     data = {"questions": [], "answers": {"Q": "A"}, "annotations": {}}
-    assert ToolResult("t", "ok", ExitStatus.ANSWERED, data=data).answers() == data
-    assert ToolResult("t", "no", ExitStatus.NO_ANSWER, True, data=data).answers() == {
+    assert ToolResult("t", "ok", Outcome.ANSWERED, data=data).answers() == data
+    assert ToolResult("t", "no", Outcome.ENDED, True, data=data).answers() == {
         **data,
         "error": "no",
     }
