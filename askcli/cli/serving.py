@@ -112,7 +112,7 @@ def mcp(
     when the client reads nothing), 141 the client went away in the middle of
     a reply.
     """
-    from ..hosts import mcp as host
+    from ..hosts.mcp import server as host
 
     given = ctx.get_parameter_source("token") is click.core.ParameterSource.COMMANDLINE
     if given and http is None:
@@ -344,6 +344,6 @@ def hook(ctx: click.Context, here: bool, timeout: float | None, to: str | None) 
     away (stdout closed): the question is withdrawn, no decision; 74 stdout cannot
     be written.
     """
-    from ..hosts import hook as hooks
+    from ..hosts.hook import command as hooks
 
     ctx.exit(hooks.main(here=here, timeout=timeout, to=to))

@@ -72,7 +72,7 @@ def setup(
     2 a usage error, a config file that is not valid JSON or TOML (nothing
     written).
     """
-    from ..hosts import setup as setting
+    from ..setup import configs as setting
     from ..inbox.location import password_refused
 
     refused = password_refused(inbox_url, "--inbox-url") if inbox_url is not None else None
@@ -134,7 +134,7 @@ def doctor() -> None:
 
     Exit status: 0.
     """
-    from ..hosts import doctor as checking
+    from ..setup import doctor as checking
 
     for line in checking.report(_home()):
         click.echo(line)

@@ -41,6 +41,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("runners", ("askcli.runners",)),
     ("inbox", ("askcli.inbox",)),
     ("hosts", ("askcli.hosts",)),
+    ("setup", ("askcli.setup",)),
     ("api", ("askcli", "askcli.fixtures")),
     ("cli", ("askcli.cli", "askcli.__main__")),
 )

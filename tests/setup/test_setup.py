@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from askcli.hosts import doctor, setup
+from askcli.setup import configs as setup
+from askcli.setup import doctor
 
 from tests.support.processes import askcli_path, poll, run_askcli
 from tests.support.teams import Team

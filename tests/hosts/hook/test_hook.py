@@ -23,8 +23,8 @@ from typing import Any
 import pexpect
 import pytest
 
-from askcli.hosts import hook as hooks
-from askcli.hosts.hook import Hook, HookError, HookOutcome, answer, decision, parse_hook
+from askcli.hosts.hook import command as hooks
+from askcli.hosts.hook.command import Hook, HookError, HookOutcome, answer, decision, parse_hook
 from askcli.inbox.store import QueueState, Store
 from askcli.runners.session import Reply
 from askcli.status import ExitStatus

@@ -26,7 +26,7 @@ import pytest
 from mcp import ClientSession, types
 from mcp.shared.exceptions import MCPError
 
-from askcli.hosts import mcp as host
+from askcli.hosts.mcp import server as host
 from askcli.inbox.store import QueuedQuestion, QueueState, Store
 from askcli.tools.todos import RESULT_TEXT as TODO_RESULT
 from askcli.wire.definitions import input_schema
@@ -492,7 +492,7 @@ def test_a_signal_ends_a_server_whose_client_reads_nothing(
 def test_only_a_closed_client_end_counts_as_the_client_gone() -> None:
     import errno as codes
 
-    from askcli.hosts.mcp_end import client_gone
+    from askcli.hosts.mcp.shutdown import client_gone
 
     pipe = BrokenPipeError(codes.EPIPE, "Broken pipe")
     reset = ConnectionResetError(codes.ECONNRESET, "reset")

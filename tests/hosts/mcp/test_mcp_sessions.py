@@ -308,7 +308,7 @@ def test_an_unnamed_call_that_ends_before_its_ticket_is_withdrawn(patient: Serve
 
 
 def test_a_conversation_name_must_be_a_secret_s_length() -> None:
-    from askcli.hosts import mcp as host
+    from askcli.hosts.mcp import server as host
 
     def named(value: Any) -> str | None:
         return host._conversation_named({"_meta": {host.CONVERSATION: value}})

@@ -8,7 +8,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable
 
-from ..inbox.store import Store
+from ...inbox.store import Store
 
 GRACE = 1.0  # seconds a stopped server gives its connections before it ends regardless
 

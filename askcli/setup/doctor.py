@@ -13,19 +13,19 @@ from typing import Any
 from ..escaping import visible
 from ..inbox import location, opening
 from ..inbox.store import default_path
-from . import setup
+from . import configs
 
 
 def agent_line(agent: str, home: Path) -> str:
     """One line: is askcli set up for ``agent``, and in which file."""
-    path = setup.config_path(agent, home)
+    path = configs.config_path(agent, home)
     try:
-        text = setup.read_text(path)
+        text = configs.read_text(path)
         if text is None:
             return f"{agent}: not set up ({path} does not exist)"
-        doc = setup.parse(path, text)
+        doc = configs.parse(path, text)
         found = _found(agent, doc)
-    except setup.SetupError as exc:
+    except configs.SetupError as exc:
         return f"{agent}: unknown: {exc}"
     except Exception as exc:  # whatever the file holds, a line
         return f"{agent}: unknown: {path}: {type(exc).__name__}"
@@ -36,9 +36,9 @@ def _found(agent: str, doc: Any) -> str:
     if agent == "claude-code":
         hooks = doc.get("hooks") if isinstance(doc, dict) else None
         named = []
-        for event, matcher in setup.HOOK_EVENTS:
+        for event, matcher in configs.HOOK_EVENTS:
             groups = hooks.get(event) if isinstance(hooks, dict) else None
-            if isinstance(groups, list) and any(setup.is_askcli_hook(g, matcher) for g in groups):
+            if isinstance(groups, list) and any(configs.is_askcli_hook(g, matcher) for g in groups):
                 named.append(event)
         if named:
             return "set up (hook: " + ", ".join(named) + ")"
@@ -117,7 +117,7 @@ def extras_line() -> str:
 
 def report(home: Path) -> list[str]:
     return [
-        *(visible(agent_line(agent, home)) for agent in setup.AGENTS),
+        *(visible(agent_line(agent, home)) for agent in configs.AGENTS),
         inbox_line(),
         extras_line(),
     ]

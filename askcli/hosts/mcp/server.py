@@ -38,24 +38,24 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ..errors import InboxError, UnreadableDocument, UsageError
-from ..escaping import visible
-from ..inbox import askers
-from ..inbox.asking import reply_from_json
-from ..inbox.store import Agent, QueuedQuestion, QueueState, Store
-from ..schema.models import TodoWriteInput
-from ..schema.names import ASK_USER_QUESTION, TODO_WRITE
-from ..status import ExitStatus
-from ..terminal import signals
-from ..terminal.signals import STATUS_OF_SIGNAL
-from ..tools.registry import checked
-from ..wire import results
-from ..wire.definitions import DESCRIPTION as ASK_DESCRIPTION
-from ..wire.definitions import input_schema, schema_of
-from ..wire.documents import loads_limited
-from ..wire.envelopes import detect, generated_id
-from ..wire.results import ToolResult
-from .mcp_end import Deadline, client_gone
+from ...errors import InboxError, UnreadableDocument, UsageError
+from ...escaping import visible
+from ...inbox import askers
+from ...inbox.asking import reply_from_json
+from ...inbox.store import Agent, QueuedQuestion, QueueState, Store
+from ...schema.models import TodoWriteInput
+from ...schema.names import ASK_USER_QUESTION, TODO_WRITE
+from ...status import ExitStatus
+from ...terminal import signals
+from ...terminal.signals import STATUS_OF_SIGNAL
+from ...tools.registry import checked
+from ...wire import results
+from ...wire.definitions import DESCRIPTION as ASK_DESCRIPTION
+from ...wire.definitions import input_schema, schema_of
+from ...wire.documents import loads_limited
+from ...wire.envelopes import detect, generated_id
+from ...wire.results import ToolResult
+from .shutdown import Deadline, client_gone
 
 if TYPE_CHECKING:  # anyio comes with the SDK: imported where it is used, after the check
     import anyio
@@ -492,7 +492,7 @@ def _server(asker: Asker) -> Any:
             content=[types.TextContent(text=outcome.text)], is_error=outcome.is_error
         )
 
-    from ..version import __version__
+    from ...version import __version__
 
     return Server(
         SERVER_NAME,
@@ -634,7 +634,7 @@ def serve(
     async def stdio() -> None:
         from mcp.server.stdio import stdio_server
 
-        from .unreadable import Answering
+        from ..unreadable import Answering
 
         async with stdio_server() as (read, write):
             read = Answering(read, write, say)  # a line it cannot read gets a JSON-RPC error
@@ -643,7 +643,7 @@ def serve(
     async def over_http(sock: socket.socket) -> None:
         import uvicorn
 
-        from .unreadable import WithId
+        from ..unreadable import WithId
 
         host = sock.getsockname()[0]
         app = _Bearer(WithId(server.streamable_http_app(host=host)), token)

@@ -50,17 +50,17 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
-from ..errors import AskcliError, InboxError, OutputFailed
-from ..escaping import visible
-from ..files import read_bounded
-from ..schema.names import ASK_USER_QUESTION
-from ..status import ExitStatus
-from ..terminal import signals
-from ..terminal.rendering import folded_for, terminal_text
-from ..wire.care import passed_on
-from ..wire.documents import MAX_DOCUMENT_BYTES, loads_limited
-from ..wire.envelopes import detect
-from ..wire.results import ToolResult
+from ...errors import AskcliError, InboxError, OutputFailed
+from ...escaping import visible
+from ...files import read_bounded
+from ...schema.names import ASK_USER_QUESTION
+from ...status import ExitStatus
+from ...terminal import signals
+from ...terminal.rendering import folded_for, terminal_text
+from ...wire.care import passed_on
+from ...wire.documents import MAX_DOCUMENT_BYTES, loads_limited
+from ...wire.envelopes import detect
+from ...wire.results import ToolResult
 
 PRE_TOOL_USE = "PreToolUse"
 PERMISSION_REQUEST = "PermissionRequest"
@@ -174,7 +174,7 @@ def decision(hook: Hook, result: ToolResult) -> dict[str, Any]:
 def refused(document: dict[str, Any]) -> ToolResult | None:
     """The result of a call that cannot be asked (it fails its schema), given at once
     without asking anyone; None for a call to ask."""
-    from ..tools.registry import checked
+    from ...tools.registry import checked
 
     (call,) = detect(document).calls
     found = checked(call, lambda _: None)
@@ -295,13 +295,13 @@ def _raw(fd: int) -> bool:
 
 def ask_here(document: dict[str, Any], timeout: float | None) -> Any:
     """Ask ``document`` at the terminal: screens written there, answers read there."""
-    from ..lines import FdLineReader
-    from ..runners.session import answer_document
-    from ..terminal.conversation import Conversation
-    from ..terminal.options import RunOptions
-    from ..terminal.rendering import Style
-    from ..tools.journal import default_dir
-    from ..wire.documents import Document
+    from ...lines import FdLineReader
+    from ...runners.session import answer_document
+    from ...terminal.conversation import Conversation
+    from ...terminal.options import RunOptions
+    from ...terminal.rendering import Style
+    from ...tools.journal import default_dir
+    from ...wire.documents import Document
 
     fd, _ = open_terminal()
     out = open(os.dup(fd), "w", encoding="utf-8", errors="backslashreplace", closefd=True)  # noqa: SIM115
@@ -326,7 +326,7 @@ def asker_tag(session: str | None) -> str:
     start of its session id (``session 1a2b3c4d``), else the hook's pid."""
     if session:
         return f"session {session[:8]}"
-    from ..inbox import askers
+    from ...inbox import askers
 
     return askers.tag()
 
@@ -340,9 +340,9 @@ def ask_queue(
 ) -> Any:
     """Queue ``document`` for ``askcli inbox`` (addressed ``to`` a person or team) and wait
     for its reply."""
-    from ..inbox.asking import ask_inbox
-    from ..inbox.store import Agent, Store
-    from ..wire.documents import Document
+    from ...inbox.asking import ask_inbox
+    from ...inbox.store import Agent, Store
+    from ...wire.documents import Document
 
     store = Store()
     agent = Agent(CLIENT, hook.session, hook.cwd, asker_tag(hook.session))
