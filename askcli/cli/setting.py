@@ -72,8 +72,8 @@ def setup(
     2 a usage error, a config file that is not valid JSON or TOML (nothing
     written).
     """
-    from ..setup import configs as setting
     from ..inbox.location import password_refused
+    from ..setup import configs as setting
 
     refused = password_refused(inbox_url, "--inbox-url") if inbox_url is not None else None
     if inbox_url is not None and not inbox_url.strip():

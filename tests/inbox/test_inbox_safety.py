@@ -345,7 +345,7 @@ def test_a_secret_answer_is_erased_once_delivered(
     found = asker.get(asked.id)
     assert found is not None and found.state is QueueState.ANSWERED
     # askcli mcp's get_answer for the same ticket again: said, not the secret, not a failure
-    from askcli.hosts.mcp import server as mcp
+    from askcli.hosts.mcp import asker as mcp
 
     again = mcp.Asker(asker)._settled(found)
     assert again.is_error and secret not in again.text

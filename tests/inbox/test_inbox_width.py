@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from askcli.hosts.mcp import server as host
 from askcli.hosts.hook.command import asker_tag
+from askcli.hosts.mcp import asker as host
 from askcli.inbox import screens
 from askcli.inbox.asking import reply_to_json
 from askcli.inbox.person import decline_reply, list_questions

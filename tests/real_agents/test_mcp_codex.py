@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from askcli.hosts.mcp.server import still_waiting_text
+from askcli.hosts.mcp.asker import still_waiting_text
 from askcli.inbox.store import QueueState, Store
 
 from tests.support.codex import CODEX, PNPM, Run, config, outputs, running

@@ -26,6 +26,7 @@ import pytest
 from mcp import ClientSession, types
 from mcp.shared.exceptions import MCPError
 
+from askcli.hosts.mcp import asker as queue_side
 from askcli.hosts.mcp import server as host
 from askcli.inbox.store import QueuedQuestion, QueueState, Store
 from askcli.tools.todos import RESULT_TEXT as TODO_RESULT
@@ -612,25 +613,25 @@ def test_parse_http() -> None:
 
 
 def test_client_label() -> None:
-    assert host.client_label("claude-code") == "claude-code"
-    assert host.client_label("  a\n b ") == "a b"
-    assert host.client_label(None) == "mcp" and host.client_label("") == "mcp"
-    assert len(host.client_label("x" * 500)) == host.MAX_CLIENT_NAME
+    assert queue_side.client_label("claude-code") == "claude-code"
+    assert queue_side.client_label("  a\n b ") == "a b"
+    assert queue_side.client_label(None) == "mcp" and queue_side.client_label("") == "mcp"
+    assert len(queue_side.client_label("x" * 500)) == queue_side.MAX_CLIENT_NAME
 
 
 def test_an_http_clients_label_says_so_and_quotes_its_name() -> None:
-    assert host.client_label("claude ~/api", http=True) == 'http client "claude ~/api"'
-    said = host.client_label('a "b"\\ \x1b[2J\n  c', http=True)
+    assert queue_side.client_label("claude ~/api", http=True) == 'http client "claude ~/api"'
+    said = queue_side.client_label('a "b"\\ \x1b[2J\n  c', http=True)
     assert said == 'http client "a \\"b\\"\\\\ \\u001b[2J c"'
-    assert host.client_label(None, http=True) == host.client_label(" ", http=True)
-    assert host.client_label(None, http=True) == "http client"
-    longest = host.client_label("x" * 500, http=True)
-    assert longest == f'http client "{"x" * (host.MAX_CLIENT_NAME - 1)}…"'
+    assert queue_side.client_label(None, http=True) == queue_side.client_label(" ", http=True)
+    assert queue_side.client_label(None, http=True) == "http client"
+    longest = queue_side.client_label("x" * 500, http=True)
+    assert longest == f'http client "{"x" * (queue_side.MAX_CLIENT_NAME - 1)}…"'
     store = Store(Path("unused.db"))
-    asker = host.Asker(store, http=True)
+    asker = queue_side.Asker(store, http=True)
     pid = os.getpid()
     assert asker.agent("claude").label == f'http client "claude" (pid {pid}, conversation 1)'
-    assert host.Asker(store, cwd="/w").agent("claude").label == f"claude /w (pid {pid})"
+    assert queue_side.Asker(store, cwd="/w").agent("claude").label == f"claude /w (pid {pid})"
 
 
 # -- Streamable HTTP ------------------------------------------------------------------------
