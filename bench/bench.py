@@ -380,7 +380,7 @@ def bench_inbox_arrival(work: Path, inbox_at: Inbox) -> None:
 
 def bench_inbox_delivery(work: Path, inbox_at: Inbox) -> None:
     """An answer stored by an inbox until its ``askcli ask --inbox`` asker prints it."""
-    from askcli.inbox.person import inbox_id
+    from askcli.inbox.person_side.commands import inbox_id
     from askcli.inbox.store import Store
 
     env = _inbox_env(work, "delivery", inbox_at)
@@ -434,8 +434,8 @@ def bench_inbox_load(work: Path, inbox_at: Inbox, askers: int = 50, each: int = 
     inboxes at once (in process, with the screens' code): none lost, none answered twice."""
     import io
 
-    from askcli.inbox.asking import reply_to_json
-    from askcli.inbox.person import inbox_id
+    from askcli.inbox.asker_side import reply_to_json
+    from askcli.inbox.person_side.commands import inbox_id
     from askcli.inbox.store import QueueState, Store
     from askcli.lines import TextLineReader
     from askcli.runners.session import answer_document
@@ -540,8 +540,8 @@ def bench_team(work: Path, askers: int = TEAM_ASKERS) -> None:
     import signal
 
     sys.path.insert(0, str(ROOT))
-    from askcli.inbox.asking import reply_to_json
-    from askcli.inbox.person import inbox_id
+    from askcli.inbox.asker_side import reply_to_json
+    from askcli.inbox.person_side.commands import inbox_id
     from askcli.inbox.store import Store
     from askcli.lines import TextLineReader
     from askcli.runners.session import answer_document

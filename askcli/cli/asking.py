@@ -10,12 +10,7 @@ import click
 from ..errors import BadFixture, UsageError
 from ..escaping import visible
 from ..runners.session import run
-from ..runners.streams import (
-    Streams,
-    open_reader,
-    printer,
-    say_err,
-)
+from ..runners.streams import Streams, open_reader, printer, say_err
 from ..status import ExitStatus
 from ..terminal.rendering import MAX_CELLS, Style, terminal_text
 from ..tools.journal import default_dir as journal_default_dir
@@ -114,7 +109,7 @@ def ask(
     name = "stdin" if source == "-" else source
     answer = None
     if inbox:
-        from ..inbox.asking import ask_answerer
+        from ..inbox.asker_side import ask_answerer
 
         answer = ask_answerer(timeout, to)
     guard_pipe(

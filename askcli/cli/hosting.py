@@ -8,9 +8,7 @@ import click
 
 from ..errors import InboxError, UsageError
 from ..escaping import visible
-from ..runners.streams import (
-    say_err,
-)
+from ..runners.streams import say_err
 from ..status import ExitStatus
 from ..wire.results import Wording
 from .params import (

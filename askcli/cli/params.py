@@ -11,11 +11,7 @@ import click
 
 from ..errors import UsageError
 from ..escaping import visible
-from ..runners.streams import (
-    NOTIFY_MODES,
-    guarded,
-    say_err,
-)
+from ..runners.streams import NOTIFY_MODES, guarded, say_err
 from ..status import ExitStatus
 from ..wire import wordings
 from ..wire.envelopes import Output

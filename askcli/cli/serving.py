@@ -188,7 +188,7 @@ def inbox(
     if ctx.invoked_subcommand is not None:
         ctx.meta[AS] = person  # `inbox --as NAME list` is `inbox list --as NAME`
         return
-    from ..inbox.person import Inbox
+    from ..inbox.person_side.commands import Inbox
     from ..inbox.store import Store
 
     try:
@@ -236,7 +236,7 @@ def inbox_list(ctx: click.Context, as_json: bool, every: bool, person: str | Non
     Exit status: 0 listed, 2 the inbox file cannot be used, 141 stdout closed, 74 stdout
     cannot be written.
     """
-    from ..inbox.person import list_questions
+    from ..inbox.person_side.commands import list_questions
     from ..inbox.store import Store
     from ..terminal.rendering import terminal_width
 
@@ -294,7 +294,7 @@ def inbox_answer(
     elsewhere, withdrawn: its asker gave up or died), is not for the person
     answering (--as) or its asker withdrew it meanwhile.
     """
-    from ..inbox.person import answer_by_id
+    from ..inbox.person_side.commands import answer_by_id
     from ..inbox.store import Store
 
     try:

@@ -141,7 +141,7 @@ def log(ctx: click.Context, as_json: bool, limit: int | None) -> None:
     Exit status: 0 printed, 2 the inbox cannot be used, 141 stdout closed, 74 stdout
     cannot be written.
     """
-    from ..inbox.audit import print_log
+    from ..inbox.person_side.audit import print_log
     from ..inbox.store import Store
 
     def said(text: str) -> None:
@@ -213,8 +213,8 @@ def roles(
         import os
 
         from ..inbox.location import is_postgres
-        from ..inbox.postgres_store import PostgresStore
         from ..inbox.store import Store
+        from ..inbox.store.postgres import PostgresStore
 
         if not apply:
             printer()(making.script(lines).rstrip("\n"))

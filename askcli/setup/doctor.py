@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from ..escaping import visible
-from ..inbox import location, opening
-from ..inbox.store import default_path
+from ..inbox import location
+from ..inbox.store import default_path, opening
 from . import configs
 
 
@@ -83,13 +83,13 @@ def _postgres_state() -> str:
     """Whether the PostgreSQL inbox answers, looked at only: a schema that is not there yet
     is not made (it is at first use), an older one not migrated; the database is left as
     it was."""
-    from ..inbox import postgres_store
+    from ..inbox.store import postgres
 
     try:
-        found = postgres_store.look(os.environ.get("ASKCLI_INBOX", ""))
+        found = postgres.look(os.environ.get("ASKCLI_INBOX", ""))
     except Exception as exc:  # any refusal, in words
         return f"not usable: {exc}"
-    if found.version == postgres_store.VERSION:
+    if found.version == postgres.VERSION:
         return "usable (PostgreSQL)"
     if not found.version and not found.may_make:
         return (
@@ -99,8 +99,7 @@ def _postgres_state() -> str:
     if not found.version:
         return "usable (PostgreSQL; no askcli schema yet: made at first use)"
     return (
-        f"usable (PostgreSQL; schema {found.version}: brought to {postgres_store.VERSION}"
-        " at first use)"
+        f"usable (PostgreSQL; schema {found.version}: brought to {postgres.VERSION} at first use)"
     )
 
 

@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from askcli.inbox.holding import take_over
-from askcli.inbox.person import inbox_id
+from askcli.inbox.person_side.commands import inbox_id
+from askcli.inbox.person_side.holding import take_over
 from askcli.inbox.store import Agent, QueueState, Store
 
 from tests.support.calls import call, question
@@ -153,7 +153,7 @@ def test_an_answer_to_an_asker_that_died_is_not_told_sent(direct: Store) -> None
 
     child = subprocess.Popen(["sleep", "60"])
     asked = direct.submit(LIBRARY, AGENT)
-    from askcli.inbox.askers import process_start
+    from askcli.inbox.asker_identity import process_start
 
     as_if_asked_by(direct, asked.id, child.pid, process_start(child.pid))
     inbox = inbox_id()

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from askcli.inbox import screens, store, watch
-from askcli.inbox.person import Inbox, answer_by_id, decline_reply, list_questions
-from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store
+from askcli.inbox.person_side import queue_screens, watch
+from askcli.inbox.person_side.commands import Inbox, answer_by_id, decline_reply, list_questions
+from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store, base
 from askcli.lines import TextLineReader
 from askcli.runners import session
 from askcli.terminal.conversation import Conversation
@@ -245,9 +245,13 @@ def test_two_askers_of_one_folder_are_told_apart_in_every_line(queue: Store) -> 
     one = queue.submit(document, ASKER._replace(tag="pid 4242"))
     two = queue.submit(document, ASKER._replace(tag="pid 4343"))
     style = Style(width=200)
-    assert screens.arrival(one, style) == "new #1: Which database?  claude /work/api (pid 4242)"
-    assert screens.arrival(two, style) == "new #2: Which database?  claude /work/api (pid 4343)"
-    assert screens.line(two, 2, style).endswith(" claude /work/api (pid 4343)")
+    assert (
+        queue_screens.arrival(one, style) == "new #1: Which database?  claude /work/api (pid 4242)"
+    )
+    assert (
+        queue_screens.arrival(two, style) == "new #2: Which database?  claude /work/api (pid 4343)"
+    )
+    assert queue_screens.line(two, 2, style).endswith(" claude /work/api (pid 4343)")
     lines: list[str] = []
     list_questions(queue, lines.append, as_json=True)
     assert [json.loads(line)["agent"] for line in lines] == [
@@ -262,9 +266,9 @@ def test_what_an_agent_wrote_is_escaped_in_every_line(queue: Store, tmp_path: Pa
     queued = queue.submit(call(question(hostile, "H\x1bdr")), agent)
     style = Style(width=200)
     for line in (
-        screens.line(queued, 1, style),
-        screens.arrival(queued, style),
-        screens.list_line(queued, style),
+        queue_screens.line(queued, 1, style),
+        queue_screens.arrival(queued, style),
+        queue_screens.list_line(queued, style),
     ):
         assert "\x1b" not in line and "\x9b" not in line and "\u202e" not in line
         assert "Wipe\\x1b[2J" in line
@@ -274,19 +278,19 @@ def test_what_an_agent_wrote_is_escaped_in_every_line(queue: Store, tmp_path: Pa
 
 
 def test_a_permission_prompt_is_told_from_a_question(queue: Store) -> None:
-    found = screens.summary(example("bash.json"))
-    assert found.kind == screens.PERMISSION
+    found = queue_screens.summary(example("bash.json"))
+    assert found.kind == queue_screens.PERMISSION
     assert found.texts == ("Bash: npm run migrate -- --env production",)
-    assert screens.summary(example("codex.json")).texts == (
+    assert queue_screens.summary(example("codex.json")).texts == (
         "Where should the job queue keep its state?",
         "How should failed jobs be retried?",
     )
-    assert screens.summary(example("todo.json")).kind == screens.TODO
-    assert screens.summary(example("control-request.json")).kind == screens.QUESTION
-    assert screens.summary({"what": 1}).first == "(an invalid AskUserQuestion call)"
-    assert screens.summary([1]).first == "(a document askcli cannot read)"
+    assert queue_screens.summary(example("todo.json")).kind == queue_screens.TODO
+    assert queue_screens.summary(example("control-request.json")).kind == queue_screens.QUESTION
+    assert queue_screens.summary({"what": 1}).first == "(an invalid AskUserQuestion call)"
+    assert queue_screens.summary([1]).first == "(a document askcli cannot read)"
     queued = queue.submit(example("bash.json"), ASKER)
-    line = screens.line(queued, 1, Style(width=120))
+    line = queue_screens.line(queued, 1, Style(width=120))
     assert "#1 permission for Bash: npm run migrate -- --env production  claude /work" in line
 
 
@@ -387,7 +391,7 @@ def test_the_watch_tells_a_withdrawal_of_the_question_held(queue: Store) -> None
 def test_the_watch_keeps_a_slow_persons_claim(
     queue: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store, "LEASE", 0.3)
+    monkeypatch.setattr(base, "LEASE", 0.3)
     monkeypatch.setattr(watch, "HEARTBEAT", 0.05)
     kept = queue.submit(call(question("Kept?")), ASKER)
     lost = queue.submit(call(question("Lost?"), id="toolu_2"), ASKER)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from askcli.inbox.asking import no_answer
+from askcli.inbox.asker_side import no_answer
 from askcli.inbox.store import QueueState, Store
 from askcli.questions.conclusion import Ending
 from askcli.status import ExitStatus

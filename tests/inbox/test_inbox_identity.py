@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from askcli.inbox.askers import unix_user
+from askcli.inbox.asker_identity import unix_user
 from askcli.inbox.store import QueueState, Store
 
 from tests.support.calls import call, question

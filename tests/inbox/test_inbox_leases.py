@@ -21,9 +21,10 @@ from typing import Any
 import pytest
 
 from askcli.errors import InboxError
-from askcli.inbox import askers, person, watch
-from askcli.inbox import store as module
+from askcli.inbox import asker_identity
+from askcli.inbox.person_side import commands, watch
 from askcli.inbox.store import Agent, QueueState, Store
+from askcli.inbox.store import base as module
 
 from tests.support.calls import call, question
 from tests.support.inbox import Queue, exit_status, labelled, result, tamper
@@ -90,7 +91,7 @@ def test_a_lapsed_claim_nobody_took_is_still_its_inbox_s_to_answer(store: Store)
     assert not store.answer("away", later.id, REPLY)
     holder = store.get(later.id)
     assert holder is not None and holder.holder  # who holds it: the store's word, not "bob"
-    assert person.not_waiting(store, later.id).startswith(  # the same person's, here
+    assert commands.not_waiting(store, later.id).startswith(  # the same person's, here
         f"question #{later.id} is held by your other inbox (pid {os.getpid()}, since "
     )
     assert store.answer("other", later.id, REPLY)
@@ -193,7 +194,7 @@ def test_machines_without_proc_never_take_each_other_s_pids(
 ) -> None:
     """Two machines without /proc and the same name have the same place: their leases
     alone say whether their askers and inboxes live, never a pid."""
-    monkeypatch.setattr(askers, "_places", ["host twin"])
+    monkeypatch.setattr(asker_identity, "_places", ["host twin"])
     asked = pg.submit(LIBRARY, AGENT)
     held = pg.submit(call(question("Held?"), id="toolu_2"), AGENT)
     pg.heartbeat("twin-inbox")
@@ -392,8 +393,8 @@ def test_an_answer_the_server_cannot_take_is_kept_said_and_sent_when_it_is_back(
     pg: Store, relay: tuple[Relay, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     between, url = relay
-    monkeypatch.setattr(person, "UNREACHABLE", 0.5)
-    monkeypatch.setattr(person, "RETRY", 0.1)
+    monkeypatch.setattr(commands, "UNREACHABLE", 0.5)
+    monkeypatch.setattr(commands, "RETRY", 0.1)
     asked = pg.submit(LIBRARY, AGENT)
     far = Store(url)
     far.heartbeat("far")
@@ -403,7 +404,7 @@ def test_an_answer_the_server_cannot_take_is_kept_said_and_sent_when_it_is_back(
     told: list[float] = []
     threading.Timer(2.0, between.heal).start()
     began = time.monotonic()
-    sent = person.send(
+    sent = commands.send(
         far,
         "far",
         held,

@@ -15,8 +15,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from askcli.errors import InboxError, InboxRefused
-from askcli.inbox.holding import own_inboxes, take_over
-from askcli.inbox.person import inbox_id
+from askcli.inbox.person_side.commands import inbox_id
+from askcli.inbox.person_side.holding import own_inboxes, take_over
 from askcli.inbox.store import Agent, QueueState, Store
 
 from tests.support.calls import call, question

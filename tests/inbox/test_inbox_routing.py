@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from askcli.inbox import audit, screens
-from askcli.inbox.askers import process_start, unix_user
-from askcli.inbox.person import Inbox, answer_by_id, inbox_id, list_questions
+from askcli.inbox.asker_identity import process_start, unix_user
+from askcli.inbox.person_side import audit, queue_screens
+from askcli.inbox.person_side.commands import Inbox, answer_by_id, inbox_id, list_questions
 from askcli.inbox.store import Agent, QueueState, Store
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
@@ -153,13 +153,16 @@ def test_the_first_of_two_views_holds_it_and_the_second_is_told(
 def test_a_question_for_nobody_in_particular_reads_as_before(queue: Store, tmp_path: Path) -> None:
     asked = queue.submit(ask("Which port?"), ASKER)
     style = Style(width=100)
-    assert screens.line(asked, 1, style) == f"[1 waiting] #{asked.id} Which port?  claude /work/api"
-    assert screens.arrival(asked, style) == f"new #{asked.id}: Which port?  claude /work/api"
+    assert (
+        queue_screens.line(asked, 1, style)
+        == f"[1 waiting] #{asked.id} Which port?  claude /work/api"
+    )
+    assert queue_screens.arrival(asked, style) == f"new #{asked.id}: Which port?  claude /work/api"
 
 
 def test_a_person_s_name_is_escaped_where_it_is_shown(queue: Store) -> None:
     asked = queue.submit(ask("Which port?"), ASKER, to="bob\x1b[31m")
-    line = screens.list_line(asked, Style(width=100), now=asked.arrived)
+    line = queue_screens.list_line(asked, Style(width=100), now=asked.arrived)
     assert "\x1b" not in line and "(for bob\\x1b[31m)" in line
 
 

@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 
 from askcli.errors import InboxRefused
-from askcli.inbox import screens, sqlite_store
-from askcli.inbox import store as module
-from askcli.inbox.asking import ask_inbox
-from askcli.inbox.person import answer_by_id, list_questions
-from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store
+from askcli.inbox.asker_side import ask_inbox
+from askcli.inbox.person_side import queue_screens
+from askcli.inbox.person_side.commands import answer_by_id, list_questions
+from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store, sqlite
+from askcli.inbox.store import base as module
 from askcli.lines import TextLineReader
 from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
@@ -376,7 +376,7 @@ def test_each_call_through_a_locked_inbox_gets_no_answer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lock = _locked(tmp_path / "inbox.db")
-    monkeypatch.setattr(sqlite_store, "BUSY_MS", 200)
+    monkeypatch.setattr(sqlite, "BUSY_MS", 200)
     store = Store(tmp_path / "inbox.db")
     said: list[str] = []
     try:
@@ -432,12 +432,14 @@ def test_every_inbox_line_is_cut_to_the_width(where: str) -> None:
     style = Style(width=80)
     held = long_question(where)
     lines = [
-        screens.line(held, 3, style),
-        screens.arrival(held, style),
-        screens.withdrew(held, style),
-        screens.list_line(held, style),
-        screens.about(held, style, f"#{held.id} answered: sent to ", after=True),
-        screens.about(held, style, f" withdrew #{held.id} while you answered; nothing was sent"),
+        queue_screens.line(held, 3, style),
+        queue_screens.arrival(held, style),
+        queue_screens.withdrew(held, style),
+        queue_screens.list_line(held, style),
+        queue_screens.about(held, style, f"#{held.id} answered: sent to ", after=True),
+        queue_screens.about(
+            held, style, f" withdrew #{held.id} while you answered; nothing was sent"
+        ),
     ]
     for text in lines:
         for row in text.split("\n"):
@@ -455,11 +457,11 @@ def test_a_short_line_is_as_it_was() -> None:
         QueueState.WAITING,
     )
     style = Style(width=80)
-    assert screens.withdrew(held, style) == (
+    assert queue_screens.withdrew(held, style) == (
         "#3 withdrawn, nothing was sent: Which database?  claude /srv/api"
     )
-    assert screens.arrival(held, style) == "new #3: Which database?  claude /srv/api"
-    assert screens.line(held, 2, style) == "[2 waiting] #3 Which database?  claude /srv/api"
+    assert queue_screens.arrival(held, style) == "new #3: Which database?  claude /srv/api"
+    assert queue_screens.line(held, 2, style) == "[2 waiting] #3 Which database?  claude /srv/api"
 
 
 @pytest.mark.pty

@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 
 from askcli.errors import InboxError, InboxRefused
-from askcli.inbox import postgres_store
-from askcli.inbox.store import Agent, QueueState, Store
+from askcli.inbox.store import Agent, QueueState, Store, postgres
 
 from tests.support.calls import COLOR, call, question
 from tests.support.inbox import COMMANDS, Queue, exit_status, labelled, result, run_command, tamper
@@ -160,8 +159,8 @@ def test_the_schema_is_made_once_and_says_its_version(postgres_url: str) -> None
         }
         public = db.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
         assert public.fetchone() == (0,)  # nothing of askcli's among the database's own
-    assert rows == [("askcli inbox", postgres_store.VERSION)]
-    assert tables == set(postgres_store.TABLES)
+    assert rows == [("askcli inbox", postgres.VERSION)]
+    assert tables == set(postgres.TABLES)
 
 
 def test_a_schema_askcli_did_not_make_is_refused_and_left_alone(postgres_url: str) -> None:
@@ -225,7 +224,7 @@ def test_an_asker_renews_its_lease_while_it_waits(store: Store) -> None:
     poll(
         lambda: tamper(store, "SELECT seen FROM askers")[0][0] > first,
         "a second heartbeat",
-        timeout=postgres_store.BEAT * 5,
+        timeout=postgres.BEAT * 5,
     )
 
 
@@ -350,7 +349,7 @@ def test_an_operation_gives_up_when_the_server_stays_away(
     store = Store(url)
     store.ids()
     own_cluster.stop()
-    monkeypatch.setattr(postgres_store, "RECONNECT", 0.5)
+    monkeypatch.setattr(postgres, "RECONNECT", 0.5)
     with pytest.raises(InboxError, match=r"^the inbox postgresql://\S+ was lost: "):
         store.submit(LIBRARY, AGENT)
     store.close()
@@ -399,8 +398,8 @@ def test_an_asker_hears_only_of_its_own_questions(store: Store, postgres_url: st
     never wake it (50 askers are not each woken by the 49 others), an inbox hears of all."""
     mine = store.submit(LIBRARY, AGENT)
     store.wait(mine.id, 0.01)  # listening from now on
-    asker_hub = postgres_store._hub(store, postgres_store.asker_channel())  # type: ignore[arg-type]
-    inbox_hub = postgres_store._hub(store, postgres_store.CHANNEL)  # type: ignore[arg-type]
+    asker_hub = postgres._hub(store, postgres.asker_channel())  # type: ignore[arg-type]
+    inbox_hub = postgres._hub(store, postgres.CHANNEL)  # type: ignore[arg-type]
     assert asker_hub is not None and inbox_hub is not None
     heard, inbox_heard = asker_hub.generation, inbox_hub.generation
     code = (
@@ -418,7 +417,7 @@ def test_an_asker_hears_only_of_its_own_questions(store: Store, postgres_url: st
 
 def test_the_schema_of_the_askcli_before_is_brought_to_this_one(postgres_url: str) -> None:
     with psycopg.connect(postgres_url, autocommit=True) as db:
-        for statements in postgres_store.MIGRATIONS[:2]:  # schema 2, with a question in it
+        for statements in postgres.MIGRATIONS[:2]:  # schema 2, with a question in it
             for statement in statements:
                 db.execute(statement)
         db.execute("INSERT INTO askcli.version (app, version) VALUES ('askcli inbox', 2)")
@@ -438,4 +437,4 @@ def test_the_schema_of_the_askcli_before_is_brought_to_this_one(postgres_url: st
         store.close()
     with psycopg.connect(postgres_url) as db:
         found = db.execute("SELECT version FROM askcli.version").fetchall()
-    assert found == [(postgres_store.VERSION,)] == [(3,)]
+    assert found == [(postgres.VERSION,)] == [(3,)]

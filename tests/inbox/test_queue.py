@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from askcli.errors import InboxError
-from askcli.inbox.askers import alive, process_start
-from askcli.inbox.asking import ask_inbox, reply_from_json, reply_to_json
-from askcli.inbox.holding import own_inboxes, take_over
-from askcli.inbox.person import inbox_id
+from askcli.inbox.asker_identity import alive, process_start
+from askcli.inbox.asker_side import ask_inbox, reply_from_json, reply_to_json
+from askcli.inbox.person_side.commands import inbox_id
+from askcli.inbox.person_side.holding import own_inboxes, take_over
 from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store
 from askcli.lines import TextLineReader
 from askcli.status import ExitStatus
@@ -166,7 +166,7 @@ def test_a_dead_inbox_s_claim_waits_again(store: Store) -> None:
 def test_a_silent_inbox_loses_its_claim_after_the_lease(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from askcli.inbox import store as module
+    from askcli.inbox.store import base as module
 
     monkeypatch.setattr(module, "LEASE", 0.0)
     asked = store.submit(LIBRARY, AGENT)

@@ -32,7 +32,7 @@ from tests.support.terminals import Terminal
 def answer_one(store: Store, inbox: str, question: QueuedQuestion, conv: Conversation) -> bool:
     """Ask a question ``inbox`` claimed and store its reply, as ``askcli inbox`` does; False
     when it was no longer this inbox's to answer (its asker withdrew it meanwhile)."""
-    from askcli.inbox.asking import reply_to_json
+    from askcli.inbox.asker_side import reply_to_json
     from askcli.runners.session import answer_document
 
     reply = answer_document(Document(question.call), conv, question.id)
@@ -45,7 +45,7 @@ def answer_queued(
     """A person at an inbox of ``store`` answers question ``question_id`` (None: the oldest
     waiting) with the answer ``lines``: True when the answer was stored. ``screen`` gets
     what they saw."""
-    from askcli.inbox.person import inbox_id
+    from askcli.inbox.person_side.commands import inbox_id
     from askcli.terminal.conversation import Conversation
 
     me = inbox_id()
@@ -81,7 +81,7 @@ def as_if_asked_by(store: Store, question_id: int, pid: int, start: str | None) 
     """Make the question another process's of this machine (on PostgreSQL, with its lease)."""
     import socket
 
-    from askcli.inbox.askers import Process, place
+    from askcli.inbox.asker_identity import Process, place
     from askcli.inbox.store import asker_id
 
     asker = asker_id(Process(socket.gethostname(), pid, start))
@@ -102,7 +102,7 @@ def another_asker(store: Store, question_id: int) -> subprocess.Popen[bytes]:
     """Make the question one of a process of its own (``sleep``), not of the tests: an
     ``askcli inbox answer`` the tests start runs under them, and an agent does not answer
     its own question. The caller ends the process (``kill()``, ``wait()``)."""
-    from askcli.inbox.askers import process_start
+    from askcli.inbox.asker_identity import process_start
 
     child = subprocess.Popen(["sleep", "600"])
     as_if_asked_by(store, question_id, child.pid, process_start(child.pid))

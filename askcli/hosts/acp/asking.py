@@ -33,7 +33,7 @@ class Asking:
 
     conv: Conversation
     ended: Ended | None
-    # ``--inbox``: a document in, its Reply out (askcli.inbox.asking.ask_inbox)
+    # ``--inbox``: a document in, its Reply out (askcli.inbox.asker_side.ask_inbox)
     inbox: Callable[[Any], Any] | None
     asked: int  # documents sent to the inbox
     # the answers to requests Ctrl-C interrupted: given after session/cancel is sent

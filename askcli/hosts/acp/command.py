@@ -56,7 +56,7 @@ def acp_command(
     offered = capabilities(fs=fs, terminal=terminal)
     asker = None
     if inbox:
-        from ...inbox.asking import acp_asker
+        from ...inbox.asker_side import acp_asker
 
         asker = acp_asker(conv, timeout, to)
     shown = show_stderr(conv)

@@ -49,7 +49,7 @@ class AcpHost(Showing, Asking):
         self.thought = ""  # thoughts not shown yet
         self.final: list[str] = []  # this turn's text since its last tool call
         self.tools: dict[str, dict[str, Any]] = {}  # title and status by toolCallId
-        # ``--inbox``: a document in, its Reply out (askcli.inbox.asking.ask_inbox)
+        # ``--inbox``: a document in, its Reply out (askcli.inbox.asker_side.ask_inbox)
         self.inbox: Callable[[Any], Any] | None = None
         self.asked = 0  # documents sent to the inbox
         self.auth_methods: Any = None  # the ways to sign in the agent offers (initialize)

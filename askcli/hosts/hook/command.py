@@ -326,9 +326,9 @@ def asker_tag(session: str | None) -> str:
     start of its session id (``session 1a2b3c4d``), else the hook's pid."""
     if session:
         return f"session {session[:8]}"
-    from ...inbox import askers
+    from ...inbox import asker_identity
 
-    return askers.tag()
+    return asker_identity.tag()
 
 
 def ask_queue(
@@ -340,7 +340,7 @@ def ask_queue(
 ) -> Any:
     """Queue ``document`` for ``askcli inbox`` (addressed ``to`` a person or team) and wait
     for its reply."""
-    from ...inbox.asking import ask_inbox
+    from ...inbox.asker_side import ask_inbox
     from ...inbox.store import Agent, Store
     from ...wire.documents import Document
 

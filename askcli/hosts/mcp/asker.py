@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, NamedTuple
 
 from ...errors import InboxError, UnreadableDocument
-from ...inbox import askers
-from ...inbox.asking import reply_from_json
+from ...inbox import asker_identity
+from ...inbox.asker_side import reply_from_json
 from ...inbox.store import Agent, QueuedQuestion, QueueState, Store
 from ...schema.names import ASK_USER_QUESTION, TODO_WRITE
 from ...tools.registry import checked
@@ -140,7 +140,7 @@ class Asker:
         """The asker as the inbox shows it: the client (over HTTP, said so), the folder,
         and this server's pid (with the conversation's number over HTTP), which tell two
         agents of one folder apart."""
-        tag = askers.tag()
+        tag = asker_identity.tag()
         if self.http:
             tag += f", {'call' if session.alone else 'conversation'} {session.number}"
         return Agent(client_label(client, http=self.http), self.session, self.cwd, tag)

@@ -560,7 +560,7 @@ def test_without_the_sdk_one_line_says_how_to_get_it(tmp_path: Path) -> None:
 @pytest.mark.process
 def test_the_core_never_imports_the_sdk() -> None:
     code = (
-        "import sys, askcli.cli, askcli.runners.session, askcli.inbox.asking;"
+        "import sys, askcli.cli, askcli.runners.session, askcli.inbox.asker_side;"
         "print(any(m == 'mcp' or m.startswith('mcp.') for m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

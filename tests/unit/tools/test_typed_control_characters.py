@@ -15,7 +15,7 @@ import pexpect
 import pytest
 
 from askcli.escaping import first_control
-from askcli.inbox.person import Inbox
+from askcli.inbox.person_side.commands import Inbox
 from askcli.inbox.store import Agent, Store
 from askcli.lines import BytesLineReader, TextLineReader
 from askcli.runners.session import ask

@@ -11,11 +11,11 @@ import datetime
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..escaping import visible
-from ..status import ExitStatus
-from ..terminal.rendering import truncate
-from . import screens
-from .store import Logged, QueuedQuestion, QueueState
+from ...escaping import visible
+from ...status import ExitStatus
+from ...terminal.rendering import truncate
+from ..store.base import Logged, QueuedQuestion, QueueState
+from . import queue_screens
 
 SECRET = "a secret answer (not kept)"
 MAX_DECISION = 200  # characters of a decision kept
@@ -23,19 +23,19 @@ QUESTION_COLUMNS = 50  # of a question's text in a log line
 
 
 def decision(call: Any, reply: Mapping[str, Any]) -> str:
-    """A few words saying what ``reply`` (:func:`askcli.inbox.asking.reply_to_json`)
+    """A few words saying what ``reply`` (:func:`askcli.inbox.asker_side.reply_to_json`)
     decided for ``call``; never a secret's text."""
-    found = screens.summary(call)
+    found = queue_screens.summary(call)
     status = reply.get("status")
     if status == ExitStatus.DECLINED:
-        return "denied" if found.kind == screens.PERMISSION else "declined"
+        return "denied" if found.kind == queue_screens.PERMISSION else "declined"
     if status != ExitStatus.ANSWERED:
         return "refused (an invalid call)"
-    if found.kind == screens.PERMISSION:
+    if found.kind == queue_screens.PERMISSION:
         return "allowed"
-    if found.kind == screens.TODO:
+    if found.kind == queue_screens.TODO:
         return "shown"
-    if screens.has_secret(call):
+    if queue_screens.has_secret(call):
         return SECRET
     said = [part for result in reply.get("results") or () for part in _answers(result)]
     return truncate("; ".join(said), MAX_DECISION) if said else "answered"
@@ -111,10 +111,10 @@ def log_line(entry: Logged) -> str:
     database? -- alice on box2: DB: Postgres``; escaped, never a secret."""
     question = entry.question
     when = iso(question.finished if question.finished is not None else question.arrived)
-    asker = screens.label(question)
+    asker = queue_screens.label(question)
     if question.asker_host:
         asker += f" on {visible(question.asker_host)}"
-    text = truncate(screens.summary(question.call).shown, QUESTION_COLUMNS, words=True)
+    text = truncate(queue_screens.summary(question.call).shown, QUESTION_COLUMNS, words=True)
     if question.state is QueueState.WITHDRAWN:
         settled = "withdrawn"
     else:
@@ -127,7 +127,7 @@ def log_line(entry: Logged) -> str:
 def log_json(entry: Logged) -> dict[str, Any]:
     """One settled question as ``inbox log --json`` prints it; never its result."""
     question = entry.question
-    found = screens.summary(question.call)
+    found = queue_screens.summary(question.call)
     return {
         "id": question.id,
         "status": question.state.value,
@@ -153,7 +153,7 @@ def print_log(
     said: Callable[[str], None] = lambda _: None,
 ) -> int:
     """``inbox log``: a line (or JSON object) per settled question, oldest first."""
-    from ..wire.envelopes import json_line
+    from ...wire.envelopes import json_line
 
     if not entries:
         said("no question was answered or withdrawn yet")

@@ -30,8 +30,8 @@ from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import detect
 from ..wire.results import ToolResult
-from . import askers
-from .store import Agent, QueueState, Store
+from . import asker_identity
+from .store.base import Agent, QueueState, Store
 
 
 def reply_to_json(reply: Reply) -> dict[str, Any]:
@@ -264,7 +264,7 @@ def ask_answerer(
     """``ask --inbox``: each document is queued (addressed ``to`` a person or team) and its
     reply waited for."""
     store = Store()
-    agent = Agent("ask", None, os.getcwd(), askers.tag())
+    agent = Agent("ask", None, os.getcwd(), asker_identity.tag())
 
     def answer(document: Any, conv: Conversation, seq: int) -> Any:
         return ask_inbox(
@@ -292,7 +292,7 @@ def acp_asker(
         store.ids()
     finally:
         store.close()  # opened again, when asked, in the thread that asks
-    agent = Agent("acp", None, os.getcwd(), askers.tag())
+    agent = Agent("acp", None, os.getcwd(), asker_identity.tag())
     return lambda document: ask_inbox(
         store, document, agent, timeout=timeout, said=conv.error, to=to
     )

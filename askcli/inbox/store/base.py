@@ -33,10 +33,10 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from ..files import state_dir
-from ..wire.documents import parse_json
-from . import askers, location
-from .askers import Process, unix_user
+from ...files import state_dir
+from ...wire.documents import parse_json
+from .. import asker_identity, location
+from ..asker_identity import Process, unix_user
 
 
 def _lease(default: float = 15.0) -> float:
@@ -187,10 +187,10 @@ class Store:
             return super().__new__(cls)
         named = str(where) if where is not None else os.environ.get("ASKCLI_INBOX") or ""
         if location.is_postgres(named):
-            from .postgres_store import PostgresStore
+            from .postgres import PostgresStore
 
             return super().__new__(PostgresStore)
-        from .sqlite_store import SQLiteStore
+        from .sqlite import SQLiteStore
 
         return super().__new__(SQLiteStore)
 
@@ -271,7 +271,7 @@ class Store:
         question of its own."""
         text = json.dumps(call, ensure_ascii=False, allow_nan=False)
         self.check_addressee(to)
-        asker = askers.me()
+        asker = asker_identity.me()
         key = call_key(call, agent, asker, conversation)
         ticket = "q_" + secrets.token_urlsafe(12)
         self._asking()
@@ -324,7 +324,7 @@ class Store:
             row = self._x(
                 db,
                 "SELECT id, conversation FROM questions WHERE ticket = ? AND asker = ?",
-                (ticket, asker_id(askers.me())),
+                (ticket, asker_id(asker_identity.me())),
             ).fetchone()
             return self._get(db, row[0]) if row and row[1] == conversation else None
 
@@ -367,7 +367,7 @@ class Store:
                 db,
                 "SELECT result, secret, delivered, take_token FROM questions WHERE id = ? AND"
                 f" status = 'answered' AND asker = ?{self.locking}",
-                (question_id, asker_id(askers.me())),
+                (question_id, asker_id(asker_identity.me())),
             ).fetchone()
             if row is None or row[0] is None:
                 return None
@@ -447,7 +447,14 @@ class Store:
                 "INSERT INTO inboxes (id, pid, host, seen, person, place) VALUES (?, ?, ?, ?,"
                 " ?, ?) ON CONFLICT (id) DO UPDATE SET seen = excluded.seen, person ="
                 " COALESCE(excluded.person, inboxes.person)",
-                (inbox, os.getpid(), askers.me().host, now, self._answerer(), askers.place()),
+                (
+                    inbox,
+                    os.getpid(),
+                    asker_identity.me().host,
+                    now,
+                    self._answerer(),
+                    asker_identity.place(),
+                ),
             )
 
         self._run(work)
@@ -502,12 +509,12 @@ class Store:
         """Inboxes whose pid means the same as here (:func:`.askers.place`) and whose
         process is gone: known before their lease ends. Where the place is only a machine's
         name (no ``/proc``), two machines may share it: their leases alone say."""
-        if not askers.pids_meaningful():
+        if not asker_identity.pids_meaningful():
             return []
         rows = self._x(
-            db, "SELECT id, pid FROM inboxes WHERE place = ?", (askers.place(),)
+            db, "SELECT id, pid FROM inboxes WHERE place = ?", (asker_identity.place(),)
         ).fetchall()
-        return [inbox_id for inbox_id, pid in rows if not askers.alive(pid)]
+        return [inbox_id for inbox_id, pid in rows if not asker_identity.alive(pid)]
 
     def claim(
         self,
@@ -625,7 +632,7 @@ class Store:
                     text,
                     now,
                     int(secret),
-                    askers.me().host,
+                    asker_identity.me().host,
                     decision,
                     kept_rules,
                     self._answerer(),

@@ -17,8 +17,8 @@ import threading
 import urllib.parse
 from pathlib import Path
 
-from ..errors import InboxRefused
-from ..files import SAFE_OPEN, lstat_or_none, not_regular
+from ...errors import InboxRefused
+from ...files import SAFE_OPEN, lstat_or_none, not_regular
 
 APPLICATION_ID = 0x61736B63  # "askc": this SQLite file is an askcli inbox
 # PRAGMA user_version of an inbox of this askcli (2: routing, audit; 3: askers, retries;

@@ -27,10 +27,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NamedTuple, TypeVar
 
-from ..errors import InboxError, InboxRefused
-from . import askers, location
-from . import store as base
-from .store import LEASE, Changes, QueueState, Store, asker_id
+from ...errors import InboxError, InboxRefused
+from .. import asker_identity, location
+from . import base
+from .base import LEASE, Changes, QueueState, Store, asker_id
 
 T = TypeVar("T")
 SCHEMA = "askcli"
@@ -599,14 +599,14 @@ class PostgresStore(Store):
             (now - grace, now - grace),
         ).fetchall()
         gone = {row[0] for row in rows}
-        if askers.pids_meaningful():
+        if asker_identity.pids_meaningful():
             local = db.execute(
                 "SELECT questions.id, askers.pid, askers.start FROM questions JOIN askers ON"
                 " askers.id = questions.asker WHERE questions.status IN ('waiting',"
                 " 'being answered') AND askers.place = %s",
-                (askers.place(),),
+                (asker_identity.place(),),
             ).fetchall()
-            gone.update(qid for qid, pid, start in local if not askers.alive(pid, start))
+            gone.update(qid for qid, pid, start in local if not asker_identity.alive(pid, start))
         return sorted(gone)
 
 
@@ -859,7 +859,7 @@ def _forget(store: PostgresStore) -> None:
 
 def asker_channel() -> str:
     """The channel of this process's questions (as the trigger names it)."""
-    digest = hashlib.md5(asker_id(askers.me()).encode(), usedforsecurity=False)
+    digest = hashlib.md5(asker_id(asker_identity.me()).encode(), usedforsecurity=False)
     return ASKER_CHANNEL + digest.hexdigest()
 
 
@@ -889,13 +889,13 @@ def _beat(store: PostgresStore) -> None:
     key = (os.getpid(), store.url)
     if key in _renewals:
         return
-    me = askers.me()
+    me = asker_identity.me()
     renew = (
         f"INSERT INTO {SCHEMA}.askers (id, host, seen, place, pid, start) VALUES (%s, %s,"
         " extract(epoch FROM clock_timestamp()), %s, %s, %s) ON CONFLICT (id) DO UPDATE"
         " SET seen = excluded.seen"
     )
-    params = (asker_id(me), me.host, askers.place(), me.pid, me.start)
+    params = (asker_id(me), me.host, asker_identity.place(), me.pid, me.start)
     store._run(lambda db: db.execute(renew, params))
     with _threads:
         _renewals[key] = (renew, params)

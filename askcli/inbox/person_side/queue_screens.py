@@ -14,14 +14,14 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from ..errors import AskcliError
-from ..escaping import visible
-from ..schema.names import ASK_USER_QUESTION, ELICITATION, TODO_WRITE
-from ..status import ExitStatus
-from ..terminal.rendering import Style, display_width, last_columns, truncate, wrap, wrap_prompt
-from ..wire.envelopes import ToolCall, detect
-from .routing import note
-from .store import Agent, QueuedQuestion, QueueState
+from ...errors import AskcliError
+from ...escaping import visible
+from ...schema.names import ASK_USER_QUESTION, ELICITATION, TODO_WRITE
+from ...status import ExitStatus
+from ...terminal.rendering import Style, display_width, last_columns, truncate, wrap, wrap_prompt
+from ...wire.envelopes import ToolCall, detect
+from ..routing import note
+from ..store.base import Agent, QueuedQuestion, QueueState
 
 Teams = Mapping[str, Sequence[str]]  # every team and its members (Store.teams)
 NO_TEAMS: Teams = {}
@@ -52,7 +52,7 @@ class Summary(NamedTuple):
 
 def _question_texts(call: ToolCall) -> list[str]:
     """The question texts of a question tool's call, as the screens will show them."""
-    from ..tools.registry import tool_for
+    from ...tools.registry import tool_for
 
     try:
         parsed = tool_for(call.name).parse(call.input)
@@ -76,7 +76,7 @@ def _question_texts(call: ToolCall) -> list[str]:
 def _is_question_tool(name: str) -> bool:
     if name in (ASK_USER_QUESTION, ELICITATION):
         return True
-    from ..wire.dialects import by_tool
+    from ...wire.dialects import by_tool
 
     return by_tool(name) is not None
 
@@ -101,7 +101,7 @@ def summary(document: Any) -> Summary:
             kinds.append(QUESTION)
             texts += _question_texts(call) or [f"(an invalid {call.name} call)"]
         else:
-            from ..terminal.screens import tool_line
+            from ...terminal.screens import tool_line
 
             kinds.append(PERMISSION)
             texts.append(tool_line(call.name, call.input))
@@ -121,7 +121,7 @@ def has_secret(document: Any) -> bool:
 
 
 def _secret_call(call: ToolCall) -> bool:
-    from ..tools.registry import tool_for
+    from ...tools.registry import tool_for
 
     try:
         parsed = tool_for(call.name).parse(call.input)
@@ -306,7 +306,7 @@ def shown_state(question: QueuedQuestion) -> str:
 
 
 def declined(result: Any) -> bool:
-    """The reply the inbox stored (:func:`askcli.inbox.asking.reply_to_json`) is a decline."""
+    """The reply the inbox stored (:func:`askcli.inbox.asker_side.reply_to_json`) is a decline."""
     return isinstance(result, dict) and result.get("status") == ExitStatus.DECLINED
 
 

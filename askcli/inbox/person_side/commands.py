@@ -31,27 +31,28 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from ..errors import InboxError
-from ..escaping import visible
-from ..lines import FdLineReader, TextLineReader
-from ..runners.session import Reply, answer_document
-from ..status import ExitStatus
-from ..terminal import editing, paging, signals
-from ..terminal.conversation import Conversation
-from ..terminal.options import RunOptions
-from ..terminal.rendering import wrap
-from ..wire import results
-from ..wire.documents import Document
-from ..wire.envelopes import Output, output_lines
-from ..wire.results import CLAUDE_CODE_2_1_88, Wording
-from . import askers, audit, holding, routing, screens
-from .asking import reply_to_json, unanswered
+from ...errors import InboxError
+from ...escaping import visible
+from ...lines import FdLineReader, TextLineReader
+from ...runners.session import Reply, answer_document
+from ...status import ExitStatus
+from ...terminal import editing, paging, signals
+from ...terminal.conversation import Conversation
+from ...terminal.options import RunOptions
+from ...terminal.rendering import wrap
+from ...wire import results
+from ...wire.documents import Document
+from ...wire.envelopes import Output, output_lines
+from ...wire.results import CLAUDE_CODE_2_1_88, Wording
+from .. import asker_identity, routing
+from ..asker_side import reply_to_json, unanswered
+from ..store.base import QueuedQuestion, QueueState, Store, new_token
+from . import audit, holding, queue_screens
 from .holding import Others, OwnInbox, TakenAway, own_inboxes, yours
-from .store import QueuedQuestion, QueueState, Store, new_token
 from .watch import ROUND, Commands, Event, Kind, Watch
 
 if TYPE_CHECKING:
-    from ..terminal.notify import Notice
+    from ...terminal.notify import Notice
 
 
 UNREACHABLE = 30.0  # seconds an answer is tried before the person is told it waits to be sent
@@ -125,10 +126,10 @@ def decline_reply(question: QueuedQuestion, wording: Wording = CLAUDE_CODE_2_1_8
 def own_question(question: QueuedQuestion) -> str | None:
     """Why ``question`` may not be answered from here: its asking agent is a process this
     one runs under (an agent answering its own question); None otherwise."""
-    if not askers.runs_under(question.asker_pid, question.asker_start):
+    if not asker_identity.runs_under(question.asker_pid, question.asker_start):
         return None
     return (
-        f"question #{question.id} was asked by {screens.label(question)}, which this command"
+        f"question #{question.id} was asked by {queue_screens.label(question)}, which this command"
         " runs under: an agent does not answer its own question"
     )
 
@@ -174,7 +175,7 @@ def say_wrapped(conv: Conversation, text: str, *, warn: bool = False) -> None:
     the start of a line (a prompt left open is ended first)."""
     if conv.open_line:
         conv.say("\n")
-    for row in wrap(text, conv.style.width, rest=screens.INDENT):
+    for row in wrap(text, conv.style.width, rest=queue_screens.INDENT):
         conv.say((conv.style.warn(row) if warn else row) + "\n")
 
 
@@ -273,11 +274,11 @@ class Inbox:
                 continue
             elif event.kind is Kind.ARRIVED:
                 if self.current is None or question.id != self.current.id:
-                    self._say_line(screens.arrival(question, self.conv.style, self._teams()))
+                    self._say_line(queue_screens.arrival(question, self.conv.style, self._teams()))
             elif event.kind is Kind.WITHDRAWN:
                 if not self._mine(question):
                     continue  # never this person's to answer: nothing to say
-                self._say_line(screens.withdrew(question, self.conv.style))
+                self._say_line(queue_screens.withdrew(question, self.conv.style))
                 if self.current is not None and self.current.id == question.id:
                     self.current = None
             elif event.kind is Kind.TAKEN and self._holds(question):
@@ -308,13 +309,13 @@ class Inbox:
             return True
         return routing.may_answer(question, self.person, self._teams())
 
-    def _teams(self) -> screens.Teams:
+    def _teams(self) -> queue_screens.Teams:
         """The teams, as a line saying who a question is for needs them."""
         return self.store.teams()
 
     def _folded(self, text: str) -> str:
         """``text`` (escaped) wrapped at spaces to the terminal's width."""
-        return "\n".join(wrap(text, self.conv.style.width, rest=screens.INDENT))
+        return "\n".join(wrap(text, self.conv.style.width, rest=queue_screens.INDENT))
 
     def _say_line(self, text: str) -> None:
         if self.conv.open_line:
@@ -375,7 +376,7 @@ class Inbox:
                 self.current = self._claim(None)
                 self.watch.current = None if self.current is None else self.current.id
             held = self.current
-            if held is not None and screens.asks_nothing(held.call):
+            if held is not None and queue_screens.asks_nothing(held.call):
                 status = self._answer(held)  # a todo list: shown, accepted at once
                 if status is not None:
                     return status
@@ -416,7 +417,7 @@ class Inbox:
             self._idle_said = True
         # waiting with nothing shown: what is typed here is for this prompt (q, l), kept
         # across arrivals' lines; a question that arrives drops it (its prompt is fresh)
-        line = self._read(screens.prompt(None, self.conv.style.width), fresh=False)
+        line = self._read(queue_screens.prompt(None, self.conv.style.width), fresh=False)
         if line is None:
             self._left("left the inbox")
             return ExitStatus.OK
@@ -435,7 +436,7 @@ class Inbox:
     def _offer_takeover(self, question: QueuedQuestion, other: OwnInbox) -> int | None:
         """Offer to take ``question`` over from ``other``: ``y`` takes it, Enter (or ``n``)
         leaves it there, anything else is an inbox prompt's word (and the offer comes again)."""
-        teams = self._teams() if question.to is not None else screens.NO_TEAMS
+        teams = self._teams() if question.to is not None else queue_screens.NO_TEAMS
         self.conv.say(holding.offer_text(question, other, self.conv.style, teams) + "\n")
         self.watch.offered = question.id, other.id  # answered there meanwhile: it wakes
         try:
@@ -469,14 +470,14 @@ class Inbox:
 
     def _offer(self, held: QueuedQuestion) -> int | None:
         waiting = 1 + len(self.store.ids(person=self.person))
-        teams = self._teams() if held.to is not None else screens.NO_TEAMS
+        teams = self._teams() if held.to is not None else queue_screens.NO_TEAMS
         if self.conv.open_line:  # the prompt it woke from (a question given back)
             self.conv.say("\n")
-        self.conv.say(screens.line(held, waiting, self.conv.style, teams) + "\n")
+        self.conv.say(queue_screens.line(held, waiting, self.conv.style, teams) + "\n")
         # the offer of a question newly on screen drops what was typed before it; the same
         # offer shown again (after an arrival's or a notice's line) keeps what is typed
         fresh, self._offered = held.id != self._offered, held.id
-        line = self._read(screens.prompt(held, self.conv.style.width), fresh=fresh)
+        line = self._read(queue_screens.prompt(held, self.conv.style.width), fresh=fresh)
         if line is None:
             self._left("left the inbox")
             return ExitStatus.OK
@@ -501,8 +502,8 @@ class Inbox:
         elif word in ("?", "h", "help"):
             below = 1  # the prompt, after the question's line(s) when one is shown
             if held is not None:
-                below += screens.line(held, 1, style).count("\n") + 1
-            paging.page(self.conv, screens.help_text(style.width), below)
+                below += queue_screens.line(held, 1, style).count("\n") + 1
+            paging.page(self.conv, queue_screens.help_text(style.width), below)
         elif number is not None:
             self._pick(number, held)
         elif held is None and word in ("", "q", "quit", "y"):
@@ -514,14 +515,14 @@ class Inbox:
     def _list(self, held: QueuedQuestion | None) -> None:
         """``l``: the questions waiting and being answered; those the person's other inboxes
         hold say which (and ``t N`` takes one over)."""
-        shown = self.store.questions(states=screens.STATES_SHOWN, person=self.person)
+        shown = self.store.questions(states=queue_screens.STATES_SHOWN, person=self.person)
         if not shown:
             self.conv.say("  (no questions waiting)\n")
         mine = held.id if held is not None else None
         teams = self._teams()
         shown, elsewhere = self.others.listed(shown)
         for question in shown:
-            line = screens.list_line(question, self.conv.style, mine=mine, teams=teams)
+            line = queue_screens.list_line(question, self.conv.style, mine=mine, teams=teams)
             self.conv.say(line + "\n")
         if elsewhere:
             say_wrapped(self.conv, holding.list_hint(elsewhere))
@@ -562,7 +563,7 @@ class Inbox:
         self, held: QueuedQuestion, reply: Reply, done: str, settle: list[Callable[[], None]]
     ) -> None:
         style = self.conv.style
-        secret = screens.has_secret(held.call)
+        secret = queue_screens.has_secret(held.call)
         kept = reply_to_json(reply)
         decided = audit.decision(held.call, kept)
         journal = " (kept for Resume)" if settle else ""
@@ -593,7 +594,9 @@ class Inbox:
         if sent:
             for finish in settle:  # delivered: nothing left to resume
                 finish()
-            self.conv.say(screens.about(held, style, f"#{held.id} {done}: sent to ", after=True))
+            self.conv.say(
+                queue_screens.about(held, style, f"#{held.id} {done}: sent to ", after=True)
+            )
             self.conv.say("\n")
             return
         found = self.store.get(held.id)
@@ -601,7 +604,7 @@ class Inbox:
             for finish in settle:  # nobody to resume it for
                 finish()
             words = f" withdrew #{held.id} while you answered; your answer was not sent"
-            self.conv.say(screens.about(held, style, words, before="askcli: ") + "\n")
+            self.conv.say(queue_screens.about(held, style, words, before="askcli: ") + "\n")
         else:
             why = not_waiting(self.store, held.id, self.person)
             error(self.conv, f"{why}; your answer was not sent{journal}")
@@ -624,7 +627,7 @@ class Inbox:
             self.current = None
             self.watch.current = None
             words = f" withdrew #{held.id} while you answered; nothing was sent"
-            self._say_line(screens.about(gone.question, self.conv.style, words))
+            self._say_line(queue_screens.about(gone.question, self.conv.style, words))
             return None
         except TakenAway as taken:
             self.asking = False
@@ -709,7 +712,7 @@ def answer_by_id(
         if reply.status is ExitStatus.NO_ANSWER:
             error(conv, f"the answers ended; #{held.id} waits again for an inbox")
             return ExitStatus.NO_ANSWER
-        secret = screens.has_secret(held.call)
+        secret = queue_screens.has_secret(held.call)
         kept = reply_to_json(reply)
         decided = audit.decision(held.call, kept)
         where = store.where
@@ -766,10 +769,10 @@ def list_questions(
     line; ``person``: only those that person may answer. The questions of askers that died
     are withdrawn first. When there is none, ``said`` gets ``nothing waits in the inbox``
     (nothing is printed). Exit status 0."""
-    from ..terminal.rendering import Style
-    from ..wire.envelopes import json_line
+    from ...terminal.rendering import Style
+    from ...wire.envelopes import json_line
 
-    states = tuple(QueueState) if every else screens.STATES_SHOWN
+    states = tuple(QueueState) if every else queue_screens.STATES_SHOWN
     style = Style(width=width)
     store.tidy()  # askers that died withdrawn, claims whose lease ran out waiting again
     now = time.time()
@@ -781,7 +784,7 @@ def list_questions(
         said("nothing waits in the inbox" if not every else "the inbox holds no questions")
     for question in found:
         if as_json:
-            echo(json_line(screens.as_json(question)))
+            echo(json_line(queue_screens.as_json(question)))
         else:
-            echo(screens.list_line(question, style, now=now, teams=teams))
+            echo(queue_screens.list_line(question, style, now=now, teams=teams))
     return ExitStatus.OK

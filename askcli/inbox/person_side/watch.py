@@ -27,9 +27,9 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from ..errors import InboxError
-from . import store as base
-from .store import QueuedQuestion, QueueState, Store
+from ...errors import InboxError
+from ..store import base as base
+from ..store.base import QueuedQuestion, QueueState, Store
 
 PERIOD = 0.02  # seconds between looks at the queue
 HEARTBEAT = min(1.0, base.LEASE / 4)  # seconds between heartbeats (the lease: store.LEASE)
@@ -259,7 +259,7 @@ class Commands:
         self._closed = False
 
     def __call__(self, question: QueuedQuestion) -> None:
-        from .screens import as_json
+        from .queue_screens import as_json
 
         data = (json.dumps({"event": "waiting", **as_json(question)}) + "\n").encode()
         thread = threading.Thread(target=self._run, args=(data, question.id), daemon=True)

@@ -19,10 +19,11 @@ import time
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from ..escaping import visible
-from ..terminal.rendering import Style, display_width, wrap, wrap_prompt
-from . import askers, routing, screens
-from .store import LEASE, QueuedQuestion, QueueState, Store, new_token
+from ...escaping import visible
+from ...terminal.rendering import Style, display_width, wrap, wrap_prompt
+from .. import asker_identity, routing
+from ..store.base import LEASE, QueuedQuestion, QueueState, Store, new_token
+from . import queue_screens
 
 
 class OwnInbox(NamedTuple):
@@ -86,7 +87,7 @@ def other_inbox(question: QueuedQuestion, own: dict[str, OwnInbox], me: str) -> 
 def held_here(inbox: OwnInbox) -> str:
     """Which process it is: ``pid 1234`` on this machine, ``pid 1234 on devbox`` elsewhere
     (another machine, or a container: its pids are its own). Not escaped."""
-    if inbox.place == askers.place():
+    if inbox.place == asker_identity.place():
         return f"pid {inbox.pid}"
     return f"pid {inbox.pid} on {inbox.host}"
 
@@ -200,19 +201,23 @@ def yours(store: Store, questions: list[QueuedQuestion]) -> list[QueuedQuestion]
 
 
 def offer_text(
-    question: QueuedQuestion, inbox: OwnInbox, style: Style, teams: screens.Teams
+    question: QueuedQuestion, inbox: OwnInbox, style: Style, teams: queue_screens.Teams
 ) -> str:
     """The lines offering to take ``question`` over: ``#3 Which database?  claude ~/api``,
     then ``  is held by your other inbox (pid 1234, since 14:02)``; escaped, laid out to the
     terminal's width."""
-    found = screens.summary(question.call)
-    many = found.kind == screens.QUESTION and len(found.texts) > 1
+    found = queue_screens.summary(question.call)
+    many = found.kind == queue_screens.QUESTION and len(found.texts) > 1
     more = (f" (+{len(found.texts) - 1} more)" if many else "") + routing.note(
         question._replace(holder=None), teams
     )
-    lines = screens.lay_out(style.width, f"#{question.id} ", found.shown, question.agent, more=more)
+    lines = queue_screens.lay_out(
+        style.width, f"#{question.id} ", found.shown, question.agent, more=more
+    )
     held = f"is held by {visible(held_by(question, inbox))}"
-    return "\n".join(lines + wrap(held, style.width, first=screens.INDENT, rest=screens.INDENT))
+    return "\n".join(
+        lines + wrap(held, style.width, first=queue_screens.INDENT, rest=queue_screens.INDENT)
+    )
 
 
 def offer_prompt(question_id: int, width: int = 80) -> str:
@@ -223,7 +228,7 @@ def offer_prompt(question_id: int, width: int = 80) -> str:
         f"Take #{question_id} over? [n]: ",
     )
     for form in forms:
-        if display_width(form) + screens.ROOM_TO_TYPE <= width:
+        if display_width(form) + queue_screens.ROOM_TO_TYPE <= width:
             return form
     return wrap_prompt(forms[-1], width)
 

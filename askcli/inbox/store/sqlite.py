@@ -18,11 +18,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from ..errors import InboxBusy, InboxError, InboxRefused
-from ..files import lstat_or_none
-from . import askers, location, opening
-from . import store as base
-from .store import POLL, QueueState, Store, asker_id, default_path
+from ...errors import InboxBusy, InboxError, InboxRefused
+from ...files import lstat_or_none
+from .. import asker_identity, location
+from . import base, opening
+from .base import POLL, QueueState, Store, asker_id, default_path
 
 T = TypeVar("T")
 BUSY_MS = 10_000  # how long a write waits for another process's transaction
@@ -276,12 +276,12 @@ class SQLiteStore(Store):
             self._renew()
 
     def _renew(self) -> None:
-        me = askers.me()
+        me = asker_identity.me()
         self._run(
             lambda db: db.execute(
                 "INSERT INTO askers (id, host, seen, place, pid, start) VALUES (?, ?, ?, ?,"
                 " ?, ?) ON CONFLICT (id) DO UPDATE SET seen = excluded.seen",
-                (asker_id(me), me.host, self._now(), askers.place(), me.pid, me.start),
+                (asker_id(me), me.host, self._now(), asker_identity.place(), me.pid, me.start),
             )
         )
         self._renewed = time.monotonic()
@@ -303,13 +303,13 @@ class SQLiteStore(Store):
             " askers.seen FROM questions LEFT JOIN askers ON askers.id = questions.asker"
             " WHERE status IN ('waiting', 'being answered')"
         ).fetchall()
-        here, host = askers.place(), askers.me().host
+        here, host = asker_identity.place(), asker_identity.me().host
         gone = []
         for qid, pid, start, asker_host, place, seen in rows:
             if place is None:
-                dead = asker_host == host and not askers.alive(pid, start)
+                dead = asker_host == host and not asker_identity.alive(pid, start)
             elif place == here:  # (a file is one machine's: even without /proc)
-                dead = not askers.alive(pid, start)
+                dead = not asker_identity.alive(pid, start)
             else:
                 dead = seen < now - base.ASKER_GRACE
             if dead:
