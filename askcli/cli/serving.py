@@ -189,7 +189,7 @@ def inbox(
         ctx.meta[AS] = person  # `inbox --as NAME list` is `inbox list --as NAME`
         return
     from ..inbox.person_side.commands import Inbox
-    from ..inbox.store import Store
+    from ..inbox.store import open_store
 
     try:
         reader = open_reader(answers_path, "answers from")
@@ -200,7 +200,7 @@ def inbox(
     conv = inbox_conversation(reader, err, journal, wording)
     notice = notice_for(notify or "", reader, say_err)
     who = answering_as(ctx, person, default=True)
-    session = Inbox(Store(), conv, notice=notice, command=notify_command, person=who)
+    session = Inbox(open_store(), conv, notice=notice, command=notify_command, person=who)
     guard_pipe(ctx, session.run)
 
 
@@ -237,7 +237,7 @@ def inbox_list(ctx: click.Context, as_json: bool, every: bool, person: str | Non
     cannot be written.
     """
     from ..inbox.person_side.commands import list_questions
-    from ..inbox.store import Store
+    from ..inbox.store import open_store
     from ..terminal.rendering import terminal_width
 
     width = terminal_width(sys.stdout)
@@ -248,7 +248,7 @@ def inbox_list(ctx: click.Context, as_json: bool, every: bool, person: str | Non
     guard_pipe(
         ctx,
         lambda: list_questions(
-            Store(),
+            open_store(),
             printer(),
             as_json=as_json,
             every=every,
@@ -295,7 +295,7 @@ def inbox_answer(
     answering (--as) or its asker withdrew it meanwhile.
     """
     from ..inbox.person_side.commands import answer_by_id
-    from ..inbox.store import Store
+    from ..inbox.store import open_store
 
     try:
         reader = open_reader(answers_path, "answers from")
@@ -308,7 +308,9 @@ def inbox_answer(
     who = answering_as(ctx, person or ctx.meta.get(AS), default=True)
     guard_pipe(
         ctx,
-        lambda: answer_by_id(Store(), question_id, conv, out, output=Output(output), person=who),
+        lambda: answer_by_id(
+            open_store(), question_id, conv, out, output=Output(output), person=who
+        ),
     )
 
 

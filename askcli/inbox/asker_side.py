@@ -31,7 +31,7 @@ from ..wire.documents import Document
 from ..wire.envelopes import detect
 from ..wire.results import ToolResult
 from . import asker_identity
-from .store.base import Agent, QueueState, Store
+from .store import Agent, QueueState, Store, open_store
 
 
 def reply_to_json(reply: Reply) -> dict[str, Any]:
@@ -263,7 +263,7 @@ def ask_answerer(
 ) -> Callable[[Any, Conversation, int], Any]:
     """``ask --inbox``: each document is queued (addressed ``to`` a person or team) and its
     reply waited for."""
-    store = Store()
+    store = open_store()
     agent = Agent("ask", None, os.getcwd(), asker_identity.tag())
 
     def answer(document: Any, conv: Conversation, seq: int) -> Any:
@@ -287,7 +287,7 @@ def acp_asker(
     """``acp --inbox``: each permission request or form is queued (addressed ``to`` a
     person or team) and its reply waited for (``timeout``: withdrawn when nobody answers
     in time)."""
-    store = Store()
+    store = open_store()
     try:  # an inbox file askcli cannot use is said before the agent starts
         store.ids()
     finally:

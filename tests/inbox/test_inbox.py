@@ -16,7 +16,7 @@ import pytest
 
 from askcli.inbox.person_side import queue_screens, watch
 from askcli.inbox.person_side.commands import Inbox, answer_by_id, decline_reply, list_questions
-from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store, base
+from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store, base, open_store
 from askcli.lines import TextLineReader
 from askcli.runners import session
 from askcli.terminal.conversation import Conversation
@@ -54,7 +54,7 @@ def inbox_run(queue: Store, lines: str, tmp_path: Path, **kwargs: Any) -> tuple[
 @pytest.fixture
 def queue(inbox_where: str) -> Iterator[Store]:
     """The queue of one test, on each store."""
-    opened = Store(inbox_where)
+    opened = open_store(inbox_where)
     yield opened
     opened.close()
 
@@ -414,7 +414,7 @@ def test_the_watch_keeps_a_slow_persons_claim(
 def test_a_notify_command_that_overstays_is_ended_and_said(tmp_path: Path) -> None:
     problems: list[str] = []
     commands = watch.Commands(f"echo $$ > {tmp_path / 'pid'}; exec sleep 30", problems.append, 0.3)
-    queued = Store(tmp_path / "inbox.db").submit(call(question("Slow?")), ASKER)
+    queued = open_store(tmp_path / "inbox.db").submit(call(question("Slow?")), ASKER)
     started = time.monotonic()
     commands(queued)
     assert time.monotonic() - started < 0.2  # never waited for
@@ -428,7 +428,7 @@ def test_a_notify_command_gets_the_question_as_json(tmp_path: Path) -> None:
     problems: list[str] = []
     told = tmp_path / "told.json"
     commands = watch.Commands(f"cat > {told}", problems.append)
-    queued = Store(tmp_path / "inbox.db").submit(example("codex.json"), ASKER)
+    queued = open_store(tmp_path / "inbox.db").submit(example("codex.json"), ASKER)
     commands(queued)
     poll(lambda: told.exists() and told.read_text().endswith("\n"), "the description")
     data = json.loads(told.read_text())
@@ -445,7 +445,7 @@ def test_a_notify_command_gets_the_question_as_json(tmp_path: Path) -> None:
 @pytest.mark.process
 def test_inbox_list_command_escapes_and_prints_json(tmp_path: Path) -> None:
     path = tmp_path / "inbox.db"
-    Store(path).submit(call(question("Red\x1b[31m?")), ASKER)
+    open_store(path).submit(call(question("Red\x1b[31m?")), ASKER)
     env = {"ASKCLI_INBOX": str(path)}
     from tests.support.processes import run_askcli
 

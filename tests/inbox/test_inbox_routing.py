@@ -3,7 +3,7 @@ addressed to a person or a team is shown only to the inbox that shows their ques
 (``--as``), the first answer wins, and every answer is kept with who decided what, where
 and when (``askcli inbox log``), never a secret. Who answered is the Unix user (SPEC §7:
 never the answerer's own claim), whatever ``--as`` says; on PostgreSQL it is the role
-(tests/inbox/test_inbox_roles.py). In process, on the store ``Store(path)`` opens; the commands
+(tests/inbox/test_inbox_roles.py). In process, on the store ``open_store(path)`` opens; the commands
 through the installed askcli."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 from askcli.inbox.asker_identity import process_start, unix_user
 from askcli.inbox.person_side import audit, queue_screens
 from askcli.inbox.person_side.commands import Inbox, answer_by_id, inbox_id, list_questions
-from askcli.inbox.store import Agent, QueueState, Store
+from askcli.inbox.store import Agent, QueueState, Store, open_store
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.options import RunOptions
@@ -42,7 +42,7 @@ def queue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
     """The queue of one test (the commands :func:`run` runs use it too)."""
     where = str(tmp_path / "inbox.db")
     monkeypatch.setenv("ASKCLI_INBOX", where)
-    opened = Store(where)
+    opened = open_store(where)
     yield opened
     opened.close()
 
@@ -345,7 +345,7 @@ def test_ask_addresses_its_question_to_askcli_to(tmp_path: Path) -> None:
             env=env,
         )
         try:
-            store = Store(tmp_path / "inbox.db")
+            store = open_store(tmp_path / "inbox.db")
             deadline = 100
             while not store.questions() and deadline:
                 deadline -= 1
@@ -393,7 +393,7 @@ def test_inbox_url_with_a_password_is_refused(tmp_path: Path, args: list[str]) -
 @pytest.mark.process
 def test_inbox_url_selects_the_inbox(tmp_path: Path) -> None:
     other = tmp_path / "other.db"
-    Store(other).submit(ask("Which port?"), ASKER, to="bob")
+    open_store(other).submit(ask("Which port?"), ASKER, to="bob")
     shown = run(["inbox", "list", "--inbox-url", str(other)], tmp_path)
     assert "Which port? (for bob)" in shown
     assert run(["inbox", "list"], tmp_path) == ""
@@ -461,7 +461,7 @@ def test_askcli_hook_to_addresses_its_question(tmp_path: Path) -> None:
     stdin = json.dumps(hook_input())
     out = run(["hook", "--to", "bob", "--timeout", "0.2"], tmp_path, stdin)
     assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
-    (asked,) = Store(tmp_path / "inbox.db").questions(states=tuple(QueueState))
+    (asked,) = open_store(tmp_path / "inbox.db").questions(states=tuple(QueueState))
     assert asked.to == "bob" and asked.state is QueueState.WITHDRAWN
 
 
@@ -481,7 +481,7 @@ def test_askcli_acp_to_addresses_its_questions(tmp_path: Path) -> None:
         env=inbox_env(tmp_path),
     )
     assert proc.returncode == 3, proc.stderr
-    found = Store(tmp_path / "inbox.db").get(1)
+    found = open_store(tmp_path / "inbox.db").get(1)
     assert found is not None and found.to == "ops"
 
 

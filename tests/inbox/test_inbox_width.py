@@ -20,7 +20,7 @@ from askcli.hosts.mcp import asker as host
 from askcli.inbox.asker_side import reply_to_json
 from askcli.inbox.person_side import queue_screens
 from askcli.inbox.person_side.commands import decline_reply, list_questions
-from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store
+from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store, open_store
 from askcli.lines import TextLineReader
 from askcli.runners.session import answer_document
 from askcli.terminal.conversation import Conversation
@@ -130,7 +130,7 @@ def test_a_long_question_is_cut_at_a_word() -> None:
 
 
 def _pairs() -> list[tuple[str, Agent, Agent]]:
-    store = Store(Path("unused.db"))
+    store = open_store(Path("unused.db"))
     http = host.Asker(store, http=True, cwd=FOLDER)
     return [
         ("two askcli ask", ASK, ASK._replace(tag="pid 4343")),
@@ -250,7 +250,7 @@ def test_inbox_list_of_an_empty_inbox_says_nothing_waits(
     tmp_path: Path, args: tuple[str, ...]
 ) -> None:
     path = tmp_path / "inbox.db"
-    Store(path).close()
+    open_store(path).close()
     done = run_list(path, *args)
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
@@ -273,7 +273,7 @@ def _answer(store: Store, document: dict[str, Any], agent: Agent, *, decline: bo
 @pytest.mark.process
 def test_inbox_list_all_shows_a_declined_question_as_declined(tmp_path: Path) -> None:
     path = tmp_path / "inbox.db"
-    store = Store(path)
+    store = open_store(path)
     agent = Agent("claude", None, "/srv/api")
     said_no = _answer(store, call(question("Deploy?"), id="toolu_1"), agent, decline=True)
     said_yes = _answer(store, call(question("Test?"), id="toolu_2"), agent, decline=False)
@@ -293,7 +293,7 @@ def test_inbox_list_all_shows_a_declined_question_as_declined(tmp_path: Path) ->
         ("waiting", False),
     ]
     lines: list[str] = []
-    list_questions(Store(path), lines.append, every=True, width=40)
+    list_questions(open_store(path), lines.append, every=True, width=40)
     assert lines[0].split("\n")[0].startswith(f"#{said_no} declined ")
 
 

@@ -18,7 +18,7 @@ import pexpect
 import pytest
 
 from askcli.hosts.claude import ScriptedClaude, host
-from askcli.inbox.store import QueueState, Store
+from askcli.inbox.store import QueueState, open_store
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
@@ -363,7 +363,7 @@ def waiting(inbox: Path, within: float = 60) -> Any:
     end = time.monotonic() + within
     while time.monotonic() < end:
         if inbox.exists():
-            store = Store(inbox)
+            store = open_store(inbox)
             try:
                 found = store.questions(states=(QueueState.WAITING,))
             finally:

@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Any
 from askcli.lines import TextLineReader
 
 if TYPE_CHECKING:
-    from askcli.inbox.store import QueuedQuestion, Store
+    from askcli.inbox.store import QueuedQuestion, Store, open_store
     from askcli.terminal.conversation import Conversation
 import json
 import os
 import signal
 from pathlib import Path
 
-from askcli.inbox.store import QueuedQuestion, QueueState, Store
+from askcli.inbox.store import QueuedQuestion, QueueState, Store, open_store
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.wire.documents import Document
@@ -72,7 +72,7 @@ def tamper(store: Store, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
 
 
 def opened_at(store: Store) -> str:
-    """What ``Store(...)`` takes to open ``store`` again: its file or its URL."""
+    """What ``open_store(...)`` takes to open ``store`` again: its file or its URL."""
     url: str | None = getattr(store, "url", None)
     return url if url is not None else str(getattr(store, "path"))  # noqa: B009
 
@@ -127,7 +127,7 @@ class Queue:
         self.terminals: list[Terminal] = []
 
     def store(self) -> Store:
-        return Store(self.where)
+        return open_store(self.where)
 
     def ask(
         self,

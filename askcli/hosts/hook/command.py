@@ -341,10 +341,10 @@ def ask_queue(
     """Queue ``document`` for ``askcli inbox`` (addressed ``to`` a person or team) and wait
     for its reply."""
     from ...inbox.asker_side import ask_inbox
-    from ...inbox.store import Agent, Store
+    from ...inbox.store import Agent, open_store
     from ...wire.documents import Document
 
-    store = Store()
+    store = open_store()
     agent = Agent(CLIENT, hook.session, hook.cwd, asker_tag(hook.session))
     try:  # a signal while it waits withdraws the question (ask_inbox)
         return ask_inbox(store, Document(document), agent, timeout=timeout, said=say, to=to)

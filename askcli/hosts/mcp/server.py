@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import InboxError, UsageError
 from ...escaping import visible
-from ...inbox.store import Store
+from ...inbox.store import open_store
 from ...schema.models import TodoWriteInput
 from ...status import ExitStatus
 from ...terminal import signals
@@ -417,7 +417,7 @@ def run(
             "and punctuation, or none and a new one is made"
         )
     cwd = os.getcwd()
-    store = Store()
+    store = open_store()
     store.ids()  # a file that cannot be an inbox is said now (InboxError), in one line
     asker = Asker(
         store,

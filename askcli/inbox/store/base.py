@@ -15,9 +15,9 @@ A question may be addressed *to* a person or a team; an inbox answers *as* a per
 the questions for everyone, for that person and for that person's teams. Every answer keeps
 who answered, where and when (the audit trail of ``askcli inbox log``).
 
-:class:`Store` is the one interface, and ``Store(where)`` opens the store ``where`` names:
-an SQLite file (:mod:`.sqlite_store`, the default) or a ``postgresql://`` URL
-(:mod:`.postgres_store`). The SQL is written once here, with ``?`` for parameters; each
+:class:`Store` is the one interface, and :func:`askcli.inbox.store.open_store` opens the
+store ``where`` names: an SQLite file (:mod:`.sqlite`, the default) or a ``postgresql://`` URL
+(:mod:`.postgres`). The SQL is written once here, with ``?`` for parameters; each
 store says how its database runs it.
 """
 
@@ -176,23 +176,11 @@ class Changes:
 class Store:
     """The queue; each process (each thread that uses it) opens its own.
 
-    ``Store()`` opens the one ``$ASKCLI_INBOX`` names (a file by default), ``Store(where)``
-    the file or URL ``where`` names, as ``pathlib.Path`` makes a ``PosixPath``."""
+    :func:`askcli.inbox.store.open_store` opens one: a :class:`~.sqlite.SQLiteStore` or a
+    :class:`~.postgres.PostgresStore`, by what the location names."""
 
     where: str  # the file or URL, as it may be shown (no password)
     pushes = False  # whether changes are pushed (PostgreSQL's LISTEN/NOTIFY)
-
-    def __new__(cls, where: Path | str | None = None) -> Store:
-        if cls is not Store:
-            return super().__new__(cls)
-        named = str(where) if where is not None else os.environ.get("ASKCLI_INBOX") or ""
-        if location.is_postgres(named):
-            from .postgres import PostgresStore
-
-            return super().__new__(PostgresStore)
-        from .sqlite import SQLiteStore
-
-        return super().__new__(SQLiteStore)
 
     def reopen(self) -> Store:
         """The same queue, through a connection of its own (for another thread)."""

@@ -18,7 +18,7 @@ import pytest
 from mcp import Client, ClientSession, types
 from mcp.client.streamable_http import streamable_http_client
 
-from askcli.inbox.store import QueuedQuestion, QueueState, Store
+from askcli.inbox.store import QueuedQuestion, QueueState, open_store
 
 from tests.support.calls import COLOR
 from tests.support.mcp import ASKED, BLUE, answer_next, run, serve_http, text_of
@@ -38,10 +38,10 @@ class Server:
         self.proc = serve_http(tmp_path, self.port, "--wait", wait, ASKCLI_MCP_TOKEN=TOKEN)
 
     def questions(self) -> list[QueuedQuestion]:
-        return Store(self.inbox).questions(states=tuple(QueueState))
+        return open_store(self.inbox).questions(states=tuple(QueueState))
 
     def state(self, question_id: int) -> QueueState | None:
-        return Store(self.inbox).state(question_id)
+        return open_store(self.inbox).state(question_id)
 
     def stop(self) -> str:
         self.proc.send_signal(signal.SIGTERM)

