@@ -16,7 +16,7 @@ from ..terminal.rendering import MAX_CELLS, Style, terminal_text
 from ..tools.journal import default_dir as journal_default_dir
 from ..tools.todo_store import TodoStore, default_path
 from ..wire.envelopes import Output
-from ..wire.results import Wording
+from ..wire.wording.base import Wording
 from .params import (
     SCHEMA_FORMATS,
     Seconds,

@@ -10,7 +10,7 @@ from ..errors import InboxError, UsageError
 from ..escaping import visible
 from ..runners.streams import say_err
 from ..status import ExitStatus
-from ..wire.results import Wording
+from ..wire.wording.base import Wording
 from .params import (
     AcpCommand,
     ClaudeCommand,

@@ -21,7 +21,7 @@ from ..runners.streams import (
 )
 from ..status import ExitStatus
 from ..wire.envelopes import Output
-from ..wire.results import Wording
+from ..wire.wording.base import Wording
 from .params import (
     Seconds,
     answering_as,

@@ -14,8 +14,8 @@ from ..runners.fixtures import ReplayOutcome, host_fixture, register_host, typed
 from ..terminal.conversation import Conversation
 from ..terminal.options import RunOptions
 from ..terminal.rendering import Style
-from ..wire.results import Wording
-from ..wire.wordings import DEFAULT, as_wording, wording_named
+from ..wire.wording.base import Wording
+from ..wire.wording.registry import DEFAULT, as_wording, wording_named
 
 
 class _Interrupting(TextLineReader):

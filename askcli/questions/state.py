@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 
 from ..errors import Refused
 from ..records import same_kind
-from ..schema.inputs import PLAIN, AskInput, SharedQuestion, is_recommended
+from ..schema.shapes import PLAIN, AskInput, SharedQuestion, is_recommended
 from ..schema.values import ValueRule
 from .answers import (
     Adjust,

@@ -11,7 +11,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 
 from ..errors import BadFixture
 from ..terminal.rendering import MAX_CELLS
-from ..wire.wordings import OLD_NAMES
+from ..wire.wording.registry import OLD_NAMES
 
 FORMAT = "askcli-fixture/1"
 _SHOWN_ERRORS = 3
@@ -22,7 +22,7 @@ OutputName = Literal["result", "answers", "sdk", "text"]
 Lines = Annotated[list[str], Field(fail_fast=True)]
 Calls = Annotated[list[dict[str, Any] | str], Field(fail_fast=True)]
 Setting = Annotated[list[str], Field(min_length=2, max_length=2)]  # [ID, VALUE]
-# --wording (askcli.wire.wordings); an old name is still read (OLD_NAMES), never offered
+# --wording (askcli.wire.wording.registry); an old name is still read (OLD_NAMES), never offered
 Wording = Annotated[
     Literal["claude-code-2.1.88", "claude-code"],
     BeforeValidator(lambda name: OLD_NAMES.get(name, name) if isinstance(name, str) else name),

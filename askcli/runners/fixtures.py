@@ -41,8 +41,8 @@ from ..terminal.options import RunOptions
 from ..terminal.rendering import Style
 from ..tools.todo_store import TodoStore
 from ..wire.envelopes import Output, json_document, json_line
-from ..wire.results import Wording
-from ..wire.wordings import DEFAULT, as_wording, wording_named
+from ..wire.wording.base import Wording
+from ..wire.wording.registry import DEFAULT, as_wording, wording_named
 from .session import run
 
 FORMAT = "askcli-fixture/1"

@@ -10,7 +10,7 @@ from typing import Any
 from ..status import ExitStatus
 from ..wire.documents import Document
 from ..wire.envelopes import Output
-from ..wire.results import Wording
+from ..wire.wording.base import Wording
 from .fixture_files import save_fixture, writable_fixture
 from .fixtures import make, typed_lines
 from .session import run

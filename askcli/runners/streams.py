@@ -25,7 +25,7 @@ from ..terminal.options import RunOptions
 from ..terminal.rendering import Style, folded_for, terminal_text
 from ..tools.journal import default_dir as journal_default_dir
 from ..tools.todo_store import TodoStore, default_path
-from ..wire.results import CLAUDE_CODE_2_1_88, Wording
+from ..wire.wording.base import CLAUDE_CODE_2_1_88, Wording
 
 if TYPE_CHECKING:
     from ..terminal.notify import Notice

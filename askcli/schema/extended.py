@@ -15,9 +15,9 @@ import math
 from typing import Any
 
 from ..errors import InvalidCall
-from .inputs import AskInput, Option, SharedQuestion, uniqueness_problem
 from .issues import Issue
 from .names import ASK_USER_QUESTION
+from .shapes import AskInput, Option, SharedQuestion, uniqueness_problem
 from .values import ValueRule
 
 KINDS = ("choice", "text", "number")

@@ -16,22 +16,17 @@ from ..errors import InvalidCall
 from ..escaping import visible
 from ..questions.conclusion import Conclusion, Ending, fates
 from ..questions.state import AnswerState, Finish, Mode, foreign_keys, specs
-from ..schema.inputs import (
-    AskInput,
-    TodoInput,
-    parse_ask,
-    parse_todos,
-    soft_rule_warnings,
-    todo_warnings,
-)
+from ..schema.inputs import parse_ask, parse_todos, soft_rule_warnings, todo_warnings
 from ..schema.issues import MAX_TEXT, Issue, describe_issues, long_text
 from ..schema.names import ASK_USER_QUESTION, TODO_WRITE
+from ..schema.shapes import AskInput, TodoInput
 from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
 from ..wire import results
 from ..wire.envelopes import ToolCall
-from ..wire.results import ToolResult, Wording
+from ..wire.results import ToolResult
+from ..wire.wording.base import CLAUDE_CODE_2_1_88, Wording
 from . import permission, todos
 from .repl import converse
 
@@ -83,7 +78,7 @@ def _unanswered(conclusion: Conclusion) -> dict[str, str]:
 
 def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
     """Ask the person and turn the conclusion into the tool_result, in the words of the
-    run's wording (:class:`askcli.wire.results.Wording`: Claude Code 2.1.88's
+    run's wording (:class:`askcli.wire.wording.base.Wording`: Claude Code 2.1.88's
     by default; with ``--wording claude-code`` every question may be left unanswered, as
     in Claude Code's dialog).
 
@@ -240,7 +235,7 @@ def _dialect_answer(dialect: Dialect) -> Callable[[ToolCall, Any, Conversation],
 
 
 def invalid_result(
-    call: ToolCall, error: InvalidCall, wording: Wording = results.CLAUDE_CODE_2_1_88
+    call: ToolCall, error: InvalidCall, wording: Wording = CLAUDE_CODE_2_1_88
 ) -> ToolResult:
     """The result of a call that fails its schema, in its agent's words (AskUserQuestion's
     in the run's ``wording``)."""
@@ -272,7 +267,7 @@ def check_call(call: ToolCall, *, short: bool = False) -> tuple[Tool, Any]:
 def checked(
     call: ToolCall,
     say: Callable[[str], None],
-    wording: Wording = results.CLAUDE_CODE_2_1_88,
+    wording: Wording = CLAUDE_CODE_2_1_88,
     *,
     short: bool = False,
 ) -> tuple[Tool, Any] | ToolResult:

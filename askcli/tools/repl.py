@@ -26,7 +26,7 @@ from ..questions.answers import (
 )
 from ..questions.conclusion import Conclusion, Ending
 from ..questions.state import Action, AnswerState, Finish, Mode, Text, reduce, specs, start
-from ..schema.inputs import AskInput
+from ..schema.shapes import AskInput
 from ..terminal import editing, paging, screens, signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style

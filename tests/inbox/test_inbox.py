@@ -481,7 +481,8 @@ def test_each_question_is_asked_in_its_agent_s_session_and_the_inbox_s_own_stay(
 def test_what_a_claude_code_line_says_it_supports_counts_for_the_questions_after_it(
     queue: Store, tmp_path: Path
 ) -> None:
-    from askcli.wire.wording import CLAUDE_CODE, UNANSWERED_CAPABILITY
+    from askcli.wire.wording.current import CLAUDE_CODE
+    from askcli.wire.wording.texts import UNANSWERED_CAPABILITY
 
     init = {"type": "system", "subtype": "init", "capabilities": [UNANSWERED_CAPABILITY]}
     ask = {"questions": [question("First?"), question("Second?")]}

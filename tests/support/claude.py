@@ -22,7 +22,7 @@ from askcli.inbox.store import QueueState, open_store
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
-from askcli.wire import wording
+from askcli.wire.wording import texts
 
 from tests.support import calls, processes
 from tests.support.paths import PEERS
@@ -197,7 +197,7 @@ def use(tool_id: str, name: str, tool_input: dict) -> dict:
     return {"type": "tool_use", "id": tool_id, "name": name, "input": tool_input}
 
 
-VERSION = wording.VERSION  # the release the Makefile installs for these tests
+VERSION = texts.VERSION  # the release the Makefile installs for these tests
 
 
 # what the outer environment must not decide for Claude Code (a test run inside a Claude Code

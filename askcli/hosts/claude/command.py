@@ -12,7 +12,7 @@ from ...runners.streams import notice_for, open_reader, say_err, text_stream
 from ...terminal.conversation import Conversation
 from ...terminal.options import RunOptions
 from ...terminal.rendering import Style
-from ...wire.results import Wording
+from ...wire.wording.base import Wording
 from .. import child
 from .lines import Link
 from .process import FLAGS, ChildClaude, find_claude

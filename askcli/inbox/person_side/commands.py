@@ -43,7 +43,7 @@ from ...terminal.rendering import wrap
 from ...wire import results
 from ...wire.documents import Document
 from ...wire.envelopes import Output, output_lines
-from ...wire.results import CLAUDE_CODE_2_1_88, Wording
+from ...wire.wording.base import CLAUDE_CODE_2_1_88, Wording
 from .. import asker_identity, routing
 from ..asker_side import reply_to_json, unanswered
 from ..store.base import QueuedQuestion, QueueState, Store, new_token

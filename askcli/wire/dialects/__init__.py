@@ -14,8 +14,8 @@ from typing import Any, NamedTuple
 
 from ...questions.conclusion import Conclusion, Ending, fates
 from ...questions.state import Finish
-from ...schema.inputs import AskInput
 from ...schema.issues import Issue
+from ...schema.shapes import AskInput
 from ...status import ExitStatus
 from ..envelopes import ToolCall
 from ..results import ToolResult

@@ -24,8 +24,8 @@ import time
 from typing import Any
 
 from ...errors import InvalidCall
-from ...schema.inputs import AskInput, Option, SharedQuestion
 from ...schema.issues import Issue, Path, zod_type
+from ...schema.shapes import AskInput, Option, SharedQuestion
 from ...status import ExitStatus
 from ..results import ToolResult
 from . import Asked, Dialect

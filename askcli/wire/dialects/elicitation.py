@@ -35,9 +35,9 @@ from typing import Any, NamedTuple
 from ...errors import InvalidCall
 from ...escaping import visible
 from ...questions.state import ANSWER_SEPARATOR
-from ...schema.inputs import AskInput, Option, SharedQuestion
 from ...schema.issues import Issue, zod_type
 from ...schema.names import ELICITATION
+from ...schema.shapes import AskInput, Option, SharedQuestion
 from ...schema.values import FORMATS, MAX_PATTERN, ValueRule, as_number
 from ...status import ExitStatus
 from ..results import ToolResult

@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import InvalidCall
-from ...schema.inputs import AskInput, Option, SharedQuestion
 from ...schema.issues import Issue
+from ...schema.shapes import AskInput, Option, SharedQuestion
 from ...status import ExitStatus
 from ..results import ToolResult
 from . import Asked, Dialect

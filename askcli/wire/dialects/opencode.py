@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...errors import InvalidCall
-from ...schema.inputs import LABEL_MAX_WORDS, AskInput, Option, SharedQuestion, is_recommended
 from ...schema.issues import Issue, Path
+from ...schema.shapes import LABEL_MAX_WORDS, AskInput, Option, SharedQuestion, is_recommended
 from ...status import ExitStatus
 from .. import results
 from ..results import ToolResult

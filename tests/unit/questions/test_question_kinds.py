@@ -13,7 +13,7 @@ from askcli.lines import TextLineReader
 from askcli.questions.answers import Skip, Submit
 from askcli.questions.conclusion import Conclusion, Ending, fates
 from askcli.questions.state import Finish, Mode, Text, reduce, spec, specs, start
-from askcli.schema.inputs import AskInput, Option, SharedQuestion
+from askcli.schema.shapes import AskInput, Option, SharedQuestion
 from askcli.schema.values import ValueRule, as_number
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style

@@ -26,8 +26,9 @@ from askcli.lines import BytesLineReader, TextLineReader
 from askcli.questions.answers import Default, Pick, normalize, parse_question_line
 from askcli.runners.fixtures import play
 from askcli.runners.session import run
-from askcli.schema.inputs import AskInput, fast_ask, fast_todos, parse_ask
+from askcli.schema.inputs import fast_ask, fast_todos, parse_ask
 from askcli.schema.models import validate_ask, validate_todos
+from askcli.schema.shapes import AskInput
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.wire.envelopes import Kind, detect

@@ -1,11 +1,11 @@
 """The ``--wording`` registry: each wording's name -> the object that words AskUserQuestion's
-results (:class:`askcli.wire.results.Wording`). A name is looked up once, where the command
+results (:class:`askcli.wire.wording.base.Wording`). A name is looked up once, where the command
 line or a fixture gives it; the object is passed on from there."""
 
 from __future__ import annotations
 
-from .results import CLAUDE_CODE_2_1_88, Wording
-from .wording import CLAUDE_CODE
+from .base import CLAUDE_CODE_2_1_88, Wording
+from .current import CLAUDE_CODE
 
 DEFAULT = CLAUDE_CODE_2_1_88
 WORDINGS: dict[str, Wording] = {wording.name: wording for wording in (DEFAULT, CLAUDE_CODE)}
