@@ -31,7 +31,7 @@ from . import permission, todos
 from .repl import converse
 
 if TYPE_CHECKING:
-    from ..wire.dialects import Dialect
+    from ..wire.dialects.base import Dialect
 
 
 class Tool(NamedTuple):
@@ -216,7 +216,7 @@ def _dialect_answer(dialect: Dialect) -> Callable[[ToolCall, Any, Conversation],
     """Ask a dialect's call as AskUserQuestion is asked, and let the dialect reply."""
 
     def answer(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
-        from ..wire.dialects import Asked
+        from ..wire.dialects.base import Asked
 
         if not data.questions:  # an agent that allows an empty list gets its empty answer
             conv.error(f"the {dialect.tool} call has no questions; nothing to ask")

@@ -35,8 +35,8 @@ from ..escaping import LONE_VS16, UNSAFE_BEYOND_C0, escape_controls
 from ..schema.names import ASK_USER_QUESTION, ELICITATION, OPENCODE_QUESTION, TODO_WRITE
 from ..status import ExitStatus
 from .care import Care, care_of
-from .documents import loads_limited
-from .results import CANCEL_MESSAGE, ToolResult
+from .documents import loads_limited, wrap_hint
+from .results import CANCEL_MESSAGE, DISMISSED, QUEUED_CANCELLED, ToolResult
 
 JSONRPC_INVALID_PARAMS = -32602
 JSONRPC_NO_METHOD = -32601
@@ -198,8 +198,6 @@ def _opencode_reply(
     /question/{requestID}/reply`` is ``{"answers"}``) or dismissed (``.../reject``). A call
     not answered, or not valid, is dismissed, as OpenCode dismisses what it stops waiting
     for; the person's words of "chat about this" go with it as ``message``."""
-    from .dialects.opencode import DISMISSED  # the dialect imports this module
-
     (result,) = results
     head = {"sessionID": calls[0].session_id if calls else None, "requestID": request_id}
     metadata = (result.data or {}).get("metadata")
@@ -250,8 +248,6 @@ def _gemini_text(result: ToolResult) -> str:
     """Gemini CLI's own words where the shared results have Claude Code's: a call of the
     batch that was not asked because an earlier one was declined."""
     if result.content == CANCEL_MESSAGE:
-        from .dialects.gemini import QUEUED_CANCELLED  # the dialects import this module
-
         return QUEUED_CANCELLED
     return result.content
 
@@ -298,28 +294,6 @@ def generated_id(document: dict[str, Any], seq: int, place: int | None = None) -
 
 def _text_id(value: Any) -> str | None:
     return value if isinstance(value, str) else None
-
-
-def wrap_hint(value: Any, name: str | None = None) -> str | None:
-    """How to wrap input that is the questions or todos without their object (a bare
-    array, or one item on its own), as a predicate for ``the input is ...``; None for any
-    other input. With ``name``, only the wrapping that tool takes."""
-    items = value if isinstance(value, list) else [value]
-    if not items or not all(isinstance(item, dict) for item in items):
-        return None
-    if all("question" in item and "questions" not in item for item in items):
-        key, what = "questions", "question"
-    elif all("content" in item and "status" in item and "todos" not in item for item in items):
-        key, what = "todos", "todo"
-    else:
-        return None
-    if name is not None and name != {"questions": ASK_USER_QUESTION, "todos": TODO_WRITE}[key]:
-        return None
-    if isinstance(value, list):
-        return f'an array of {what}s: wrap them in {{"{key}": [...]}}'
-    if not ("options" in value or key == "todos"):  # a lone object that is surely no call
-        return None
-    return f'one {what} on its own: wrap it in {{"{key}": [...]}}'
 
 
 def _call(call_id: str | None, name: str, value: Any, **context: Any) -> ToolCall:

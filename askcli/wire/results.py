@@ -27,6 +27,12 @@ CANCEL_MESSAGE = (
 )
 
 
+# the agents' own words for a question not answered, which their output modes compare with
+DISMISSED = "The user dismissed this question"  # OpenCode's, for a dismissed question
+QUEUED_CANCELLED = "[Operation Cancelled] Reason: User cancelled operation"  # Gemini CLI's,
+# for the other calls of a batch once one was declined
+
+
 class ToolResult(NamedTuple):
     """One tool call's outcome: the tool_result text and what it means for the exit status.
 

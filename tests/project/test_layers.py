@@ -111,6 +111,54 @@ def arrows_up(root: Path) -> list[str]:
     return [f"{where}:{line}: {what}" for where, line, what in sorted(set(found))]
 
 
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """Each module -> the askcli modules it imports (``from package import name`` counts as
+    the package, unless ``name`` is a module), itself left out."""
+    known = modules(root)
+    graph: dict[str, set[str]] = {module: set() for module in known}
+    for module, path in known.items():
+        for _, target in imports(module, path, known):
+            while target not in known and "." in target:
+                target = target.rpartition(".")[0]
+            if target in known and target != module:
+                graph[module].add(target)
+    return graph
+
+
+def cycles(root: Path) -> list[list[str]]:
+    """The modules that import each other, directly or around a circle, one sorted list a
+    circle (Tarjan's strongly connected components of the import graph)."""
+    graph = import_graph(root)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            circle = []
+            while True:
+                top = stack.pop()
+                circle.append(top)
+                if top == module:
+                    break
+            if len(circle) > 1:
+                found.append(sorted(circle))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(found)
+
+
 def unplaced(root: Path) -> list[str]:
     """The modules that belong to no layer of the table."""
     return [module for module in modules(root) if layer_of(module) is None]
@@ -187,6 +235,25 @@ def test_every_spelling_of_an_import_up_is_seen(tmp_path: Path, source: str) -> 
     assert found.startswith("askcli/wire/envelopes.py:")
     assert "askcli.wire.envelopes (wire) imports askcli.tools" in found
     assert found.endswith("(tools)")
+
+
+def test_no_two_askcli_modules_import_each_other() -> None:
+    assert cycles(PACKAGE) == []
+
+
+def test_modules_importing_each_other_fail_even_deferred(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "wire/__init__.py": "",
+            "wire/a.py": "from . import b\n",
+            "wire/b.py": "def f():\n    from .c import g\n",
+            "wire/c.py": "import typing\nif typing.TYPE_CHECKING:\n    from .a import A\n",
+            "wire/d.py": "from .a import b\n",
+        },
+    )
+    assert cycles(root) == [["askcli.wire.a", "askcli.wire.b", "askcli.wire.c"]]
 
 
 def test_a_new_top_level_package_not_in_the_table_fails(tmp_path: Path) -> None:

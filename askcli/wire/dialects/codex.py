@@ -28,7 +28,7 @@ from ...schema.issues import Issue, Path, zod_type
 from ...schema.shapes import AskInput, Option, SharedQuestion
 from ...status import ExitStatus
 from ..results import ToolResult
-from . import Asked, Dialect
+from .base import Asked, Dialect
 
 TOOL = "request_user_input"
 OTHER_LABEL = "None of the above"  # the TUI's Other row, sent as the answer's label

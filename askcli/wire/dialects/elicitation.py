@@ -42,7 +42,7 @@ from ...schema.values import FORMATS, MAX_PATTERN, ValueRule, as_number
 from ...status import ExitStatus
 from ..results import ToolResult
 from ..urls import BadURL, Target, target_lines, web_target
-from . import Asked, Dialect
+from .base import Asked, Dialect
 
 MAX_PROPERTIES = 100  # properties of one form
 MAX_OPTIONS = 500  # values of one enum
