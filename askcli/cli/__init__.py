@@ -28,9 +28,9 @@ from ..runners.streams import (
 from ..status import ExitStatus
 from ..terminal import signals
 from .asking import ask, check, record, replay, schema, todo
-from .hosting import acp, claude
-from .serving import hook, inbox, mcp
-from .setting import doctor, setup
+from .claude_acp import acp, claude
+from .inbox_mcp_hook import hook, inbox, mcp
+from .setup_doctor import doctor, setup
 from .teams import log, roles, team
 
 _OUTPUT_ERRORS = (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG)

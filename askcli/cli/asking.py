@@ -190,7 +190,7 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
     Ctrl-C, 129 SIGHUP, 143 SIGTERM, 141 stdout closed, 74 stdout cannot be written.
     """
     from .. import fixtures
-    from ..runners.fixture_files import fixture_files
+    from ..runners.recording_files import fixture_files
 
     files = fixture_files(paths)
     if not files:

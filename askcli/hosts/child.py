@@ -10,7 +10,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import lines
 from ..escaping import visible
@@ -28,6 +28,14 @@ TAIL = 10  # a child's last stderr lines kept, shown when it ends early
 _SEQUENCE = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]"
 )
+
+
+class Ended(NamedTuple):
+    """How a hosted session ended early (``askcli claude``, ``askcli acp``): its exit
+    status, and what to say of it."""
+
+    status: int
+    message: str | None = None
 
 
 def as_dict(value: Any) -> dict[str, Any]:

@@ -122,7 +122,7 @@ def rejection(exc: Exception) -> tuple[int, int | str | None, str] | None:
     return INVALID_REQUEST, request_id(whole), message
 
 
-class Answering:
+class UnreadableAnswering:
     """The server's read stream: what ``inner`` (the stdio transport's) gives, but for a
     line it could not read, answered on ``write`` with :func:`rejection`'s error."""
 
@@ -159,7 +159,7 @@ class Answering:
     async def aclose(self) -> None:
         await self.inner.aclose()
 
-    def __aiter__(self) -> Answering:
+    def __aiter__(self) -> UnreadableAnswering:
         return self
 
     async def __anext__(self) -> Any:
@@ -170,7 +170,7 @@ class Answering:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def __aenter__(self) -> Answering:
+    async def __aenter__(self) -> UnreadableAnswering:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

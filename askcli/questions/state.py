@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from ..errors import Refused
 from ..records import same_kind
 from ..schema.shapes import PLAIN, AskInput, SharedQuestion, is_recommended
-from ..schema.values import ValueRule
+from ..schema.value_rules import ValueRule
 from .answers import (
     Adjust,
     Back,

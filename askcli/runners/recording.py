@@ -11,8 +11,8 @@ from ..status import ExitStatus
 from ..wire.documents import Document
 from ..wire.envelopes import Output
 from ..wire.wording.base import Wording
-from .fixture_files import save_fixture, writable_fixture
-from .fixtures import make, typed_lines
+from .recording_files import save_fixture, writable_fixture
+from .recordings import make, typed_lines
 from .session import run
 from .streams import Streams, Tee
 

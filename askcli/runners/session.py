@@ -26,7 +26,7 @@ from ..tools.registry import run_call
 from ..tools.todo_store import TodoStore, default_path
 from ..wire import results
 from ..wire.documents import Document, parse_object, read_documents
-from ..wire.envelopes import Context, Kind, Output, capabilities, detect, output_lines
+from ..wire.envelopes import Context, EnvelopeKind, Output, capabilities, detect, output_lines
 from ..wire.results import ToolResult
 
 
@@ -85,7 +85,7 @@ def _answer_calls(document: Document, conv: Conversation, seq: int, told: Told |
         conv.error(said)
         result = ToolResult(None, results.unreadable_text(said), ExitStatus.INVALID, is_error=True)
         return Reply([result.block()], ExitStatus.INVALID, [result])
-    if envelope.kind is Kind.PASSED_OVER and told is not None:  # a Claude Code line may
+    if envelope.kind is EnvelopeKind.PASSED_OVER and told is not None:  # a Claude Code line may
         found = capabilities(document.value)  # say what it supports
         if found:
             told(found)
@@ -94,7 +94,7 @@ def _answer_calls(document: Document, conv: Conversation, seq: int, told: Told |
         return Reply(envelope.replies([]), ExitStatus.ANSWERED)
     # a control request's calls are answered in a view of the conversation that knows it:
     # the request's own control_cancel_request, read as an answer line, withdraws it
-    asking = conv.answering(envelope.request_id) if envelope.kind is Kind.CONTROL else conv
+    asking = conv.answering(envelope.request_id) if envelope.kind is EnvelopeKind.CONTROL else conv
     done: list[ToolResult] = []
     stopped: ExitStatus | None = None  # after a refusal or Ctrl-C the other calls are not asked
     for item in envelope.items:
@@ -123,10 +123,10 @@ def _answer_calls(document: Document, conv: Conversation, seq: int, told: Told |
             if result.status in (ExitStatus.DECLINED, ExitStatus.INTERRUPTED):
                 stopped = result.status
     if not done and envelope.kind in (
-        Kind.MESSAGE,
-        Kind.OPENAI,
-        Kind.RESPONSES,
-        Kind.GEMINI_CONTENT,
+        EnvelopeKind.MESSAGE,
+        EnvelopeKind.OPENAI,
+        EnvelopeKind.RESPONSES,
+        EnvelopeKind.GEMINI_CONTENT,
     ):
         conv.error("this message holds no tool call; nothing to answer")
     statuses = [r.status for r in done]

@@ -164,9 +164,9 @@ def notice_for(choice: str, answers: LineReader, say: Callable[[str], None]) -> 
             choice = "auto"
     if choice.lower() == "none" or not answers.interactive or not is_tty(sys.stderr):
         return None
-    from ..terminal.notify import Mode, resolve
+    from ..terminal.notify import NotifyMode, resolve
 
-    return resolve(Mode(choice.lower()), os.environ)
+    return resolve(NotifyMode(choice.lower()), os.environ)
 
 
 def is_tty(stream: TextIO) -> bool:

@@ -103,11 +103,11 @@ def fast_ask(data: Any) -> AskInput | None:
 def parse_ask(data: Any) -> AskInput:
     """Validate an AskUserQuestion input; InvalidCall with zod issues when it fails. A call
     using Claude Code's extended questions (text and number kinds, a title) is read by
-    their rules (:mod:`askcli.schema.extended`)."""
+    their rules (:mod:`askcli.schema.extended_questions`)."""
     parsed = fast_ask(data)
     if parsed is not None:
         return parsed
-    from .extended import is_extended, parse_extended
+    from .extended_questions import is_extended, parse_extended
 
     if is_extended(data):
         return parse_extended(data)

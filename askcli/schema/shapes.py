@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from .values import ValueRule
+from .value_rules import ValueRule
 
 HEADER_MAX = 12
 LABEL_MAX_WORDS = 5

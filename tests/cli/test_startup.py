@@ -39,7 +39,8 @@ def modules_after(args: list[str], stdin: str) -> str:
 def data_read_after(args: list[str], stdin: str) -> bool:
     """Whether askcli with ``args`` loaded the reader of its data files (askcli/wire/data/)."""
     probe = (
-        PROBE.split("slow = ")[0] + "print('askcli.wire.packaged' in sys.modules, file=sys.stderr)"
+        PROBE.split("slow = ")[0]
+        + "print('askcli.wire.shipped_json' in sys.modules, file=sys.stderr)"
     )
     proc = subprocess.run(
         [sys.executable, "-c", probe, *args],

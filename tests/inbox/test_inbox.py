@@ -348,8 +348,10 @@ def test_inbox_answer_whose_answers_end_gives_the_question_back(
 # -- the watch -----------------------------------------------------------------------
 
 
-def events(seen: watch.Watch, kind: watch.Kind, timeout: float = 5.0) -> list[watch.Event]:
-    found: list[watch.Event] = []
+def events(
+    seen: watch.Watch, kind: watch.QueueChange, timeout: float = 5.0
+) -> list[watch.QueueEvent]:
+    found: list[watch.QueueEvent] = []
 
     def look() -> bool:
         found.extend(e for e in seen.events() if e.kind is kind)
@@ -367,7 +369,7 @@ def test_the_watch_tells_arrivals_not_what_waited_before(queue: Store, tmp_path:
     try:
         assert seen.events() == []
         later = queue.submit(call(question("After?"), id="toolu_2"), ASKER)
-        (event,) = events(seen, watch.Kind.ARRIVED)
+        (event,) = events(seen, watch.QueueChange.ARRIVED)
         assert event.question is not None and event.question.id == later.id
         assert [q.id for q in arrived] == [later.id]
     finally:
@@ -382,7 +384,7 @@ def test_the_watch_tells_a_withdrawal_of_the_question_held(queue: Store) -> None
     seen.start()
     try:
         queue.withdraw(held.id)
-        (event,) = events(seen, watch.Kind.WITHDRAWN)
+        (event,) = events(seen, watch.QueueChange.WITHDRAWN)
         assert event.question is not None and event.question.id == held.id
     finally:
         seen.stop()

@@ -24,6 +24,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "ground",
         (
+            "askcli.confined",
             "askcli.errors",
             "askcli.files",
             "askcli.escaping",
@@ -254,6 +255,66 @@ def test_modules_importing_each_other_fail_even_deferred(tmp_path: Path) -> None
         },
     )
     assert cycles(root) == [["askcli.wire.a", "askcli.wire.b", "askcli.wire.c"]]
+
+
+# The file names askcli's modules share, and why each may: one role, once per part. Every
+# other module has a name of its own, so that a name found in a traceback, a page or a
+# review is one module.
+SHARED_NAMES = {
+    "__init__": "every package",
+    "asking": "the ask commands (cli) and acp's asking of the person (hosts/acp)",
+    "base": "the interface of its package (inbox/store, wire/dialects, wire/wording)",
+    "command": "each host's command run from its options (hosts/acp, claude, hook)",
+    "recording": "each host's --record, and askcli record (runners)",
+    "registry": "a name -> object lookup: the tools (tools/), the wordings (wire/wording/)",
+    "session": "each host's session loop, and asking a source (runners)",
+    "showing": "what each host shows of its agent's messages (hosts/acp, claude)",
+}
+
+
+def shared_names(root: Path) -> dict[str, list[str]]:
+    """Each file name more than one module of ``root`` has -> those modules."""
+    by_name: dict[str, list[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        by_name.setdefault(path.stem, []).append(str(path.relative_to(root.parent)))
+    return {name: paths for name, paths in by_name.items() if len(paths) > 1}
+
+
+def test_no_two_modules_share_a_name_unless_listed_with_a_reason() -> None:
+    assert sorted(shared_names(PACKAGE)) == sorted(SHARED_NAMES)
+
+
+def test_a_second_module_of_one_name_fails(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path, {"__init__.py": "", "wire/__init__.py": "", "wire/care.py": "", "care.py": ""}
+    )
+    assert shared_names(root) == {
+        "__init__": ["askcli/__init__.py", "askcli/wire/__init__.py"],
+        "care": ["askcli/care.py", "askcli/wire/care.py"],
+    }
+
+
+def classes_named_twice(root: Path) -> dict[str, list[str]]:
+    """Each class name defined in more than one place under ``root`` -> file:line of each."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.ClassDef):
+                where = f"{path.relative_to(root.parent)}:{node.lineno}"
+                found.setdefault(node.name, []).append(where)
+    return {name: places for name, places in found.items() if len(places) > 1}
+
+
+def test_no_two_classes_share_a_name() -> None:
+    assert classes_named_twice(PACKAGE) == {}
+
+
+def test_a_class_defined_twice_fails(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path,
+        {"__init__.py": "", "a.py": "class Ended:\n    pass\n", "b.py": "\nclass Ended: ...\n"},
+    )
+    assert classes_named_twice(root) == {"Ended": ["askcli/a.py:1", "askcli/b.py:2"]}
 
 
 def test_a_new_top_level_package_not_in_the_table_fails(tmp_path: Path) -> None:

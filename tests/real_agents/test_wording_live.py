@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.wire.wording import texts
 
 from tests.support.claude import (

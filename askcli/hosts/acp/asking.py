@@ -19,10 +19,9 @@ from ...tools.permission import show_whole
 from ...tools.registry import check_call, run_call
 from ...wire.envelopes import ToolCall
 from ...wire.results import ToolResult
-from ..child import as_dict, as_text
-from . import options as acp_options
+from ..child import Ended, as_dict, as_text
+from . import permission_options as acp_options
 from .content import permission_lines, tool_details
-from .events import Ended
 from .forms import auq_content, auq_input
 
 INTERRUPT = "\x03"  # a recorded answer line: Ctrl-C at that question (askcli replay)

@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ...errors import UsageError
-from ...runners.fixture_files import save_session, writable_fixture
-from ...runners.fixtures import typed_lines
+from ...runners.recording_files import save_session, writable_fixture
+from ...runners.recordings import typed_lines
 from ...runners.streams import notice_for, open_reader, say_err, text_stream
 from ...terminal.conversation import Conversation
 from ...terminal.options import RunOptions

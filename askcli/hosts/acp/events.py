@@ -41,14 +41,7 @@ METHODS = {
 KINDS = {method: kind for kind, method in METHODS.items()}
 
 
-class Ended(NamedTuple):
-    """How the session ended early: its exit status, and what to say of it."""
-
-    status: int
-    message: str | None = None
-
-
-class Reply(Protocol):
+class PendingReply(Protocol):
     """The result of one of askcli's requests, once the agent has answered it."""
 
     def done(self) -> bool: ...
@@ -70,7 +63,7 @@ class Link(Protocol):
     @property
     def events(self) -> Events: ...
 
-    def call(self, method: str, params: dict[str, Any]) -> Reply:
+    def call(self, method: str, params: dict[str, Any]) -> PendingReply:
         """Send ``method`` with ``params`` (JSON); its reply, when it comes."""
 
     def gone(self) -> bool:

@@ -57,9 +57,9 @@ from ...schema.names import ASK_USER_QUESTION
 from ...status import ExitStatus
 from ...terminal import signals
 from ...terminal.rendering import folded_for, terminal_text
-from ...wire.care import passed_on
 from ...wire.documents import MAX_DOCUMENT_BYTES, loads_limited
 from ...wire.envelopes import detect
+from ...wire.permission_request import passed_on
 from ...wire.results import ToolResult
 
 PRE_TOOL_USE = "PreToolUse"
@@ -355,7 +355,7 @@ def ask_queue(
 # -- Claude Code going away -------------------------------------------------------------
 
 
-class Watch:
+class HookWatch:
     """Notices that Claude Code went away while the hook waits (it exited, crashed or was
     killed): the other end of the hook's stdout closes; or, with ``moved``, that Claude Code
     went on without the hook (``moved()`` is true: the person answered at its own prompt).
@@ -374,7 +374,7 @@ class Watch:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def __enter__(self) -> Watch:
+    def __enter__(self) -> HookWatch:
         try:
             mode = os.fstat(self.fd).st_mode
         except OSError:
@@ -481,7 +481,7 @@ def main(*, here: bool, timeout: float | None, to: str | None = None) -> int:
             err.write(terminal_text(folded_for(err, f"askcli hook: {visible(text)}\n")))
             err.flush()
 
-    watch = Watch()
+    watch = HookWatch()
     try:
         try:
             hook = parse_hook(read_bounded(0, MAX_DOCUMENT_BYTES))

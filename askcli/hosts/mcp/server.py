@@ -349,10 +349,11 @@ def serve(
     async def stdio() -> None:
         from mcp.server.stdio import stdio_server
 
-        from ..unreadable import Answering
+        from ..unreadable import UnreadableAnswering
 
         async with stdio_server() as (read, write):
-            read = Answering(read, write, say)  # a line it cannot read gets a JSON-RPC error
+            # a line it cannot read gets a JSON-RPC error
+            read = UnreadableAnswering(read, write, say)
             await server.run(read, write, server.create_initialization_options())
 
     async def over_http(sock: socket.socket) -> None:

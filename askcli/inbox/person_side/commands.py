@@ -49,7 +49,7 @@ from ..asker_side import reply_to_json, unanswered
 from ..store.base import QueuedQuestion, QueueState, Store, new_token
 from . import audit, holding, queue_screens
 from .holding import Others, OwnInbox, TakenAway, own_inboxes, yours
-from .watch import ROUND, Commands, Event, Kind, Watch
+from .watch import ROUND, Commands, QueueChange, QueueEvent, Watch
 
 if TYPE_CHECKING:
     from ...terminal.notify import Notice
@@ -215,7 +215,7 @@ class Inbox:
         self.id = inbox_id()
         self.current: QueuedQuestion | None = None
         self.asking = False  # in a question's screens (not at the inbox prompt)
-        self.pending: list[Event] = []
+        self.pending: list[QueueEvent] = []
         self.commands = Commands(command, self._problem) if command else None
         kwargs = {} if period is None else {"period": period}
         self.watch = Watch(store, self.id, on_arrival=self.commands, person=person, **kwargs)
@@ -228,11 +228,11 @@ class Inbox:
     # -- the watch, seen from the main thread ----------------------------------------
 
     def _problem(self, text: str) -> None:  # from a --notify-command thread
-        self.watch.put(Event(Kind.PROBLEM, text=text))
+        self.watch.put(QueueEvent(QueueChange.PROBLEM, text=text))
 
     def _collect(self) -> None:
         events = self.watch.events()
-        if self.notice is not None and any(e.kind is Kind.ARRIVED for e in events):
+        if self.notice is not None and any(e.kind is QueueChange.ARRIVED for e in events):
             self.conv.attention(self.notice)  # --notify
         self.pending += events
 
@@ -242,10 +242,14 @@ class Inbox:
         held = self.current
         if self.asking:
             for event in self.pending:
-                gone = event.question if event.kind in (Kind.WITHDRAWN, Kind.TAKEN) else None
+                gone = (
+                    event.question
+                    if event.kind in (QueueChange.WITHDRAWN, QueueChange.TAKEN)
+                    else None
+                )
                 if gone is not None and held is not None and gone.id == held.id:
                     self.pending.remove(event)
-                    if event.kind is Kind.TAKEN:
+                    if event.kind is QueueChange.TAKEN:
                         raise TakenAway(gone)
                     raise AskerWithdrew(gone)
             return True
@@ -253,12 +257,12 @@ class Inbox:
             raise _Wake
         return True
 
-    def _news(self, event: Event) -> bool:
-        if event.kind is Kind.RETURNED:  # wakes an inbox that has nothing to show
+    def _news(self, event: QueueEvent) -> bool:
+        if event.kind is QueueChange.RETURNED:  # wakes an inbox that has nothing to show
             return self.current is None and event.question is not None
-        if event.kind is Kind.TAKEN:  # of the question shown (not one sent from here)
+        if event.kind is QueueChange.TAKEN:  # of the question shown (not one sent from here)
             return event.question is not None and self._holds(event.question)
-        if event.kind is Kind.MOVED:  # the offer to take one over is out of date
+        if event.kind is QueueChange.MOVED:  # the offer to take one over is out of date
             return self.current is None
         return True
 
@@ -268,20 +272,20 @@ class Inbox:
         events, self.pending = self.pending, []
         for event in events:
             question = event.question
-            if event.kind is Kind.PROBLEM:
+            if event.kind is QueueChange.PROBLEM:
                 self._say_line(self._folded(f"askcli: {visible(event.text)}"))
             elif question is None:
                 continue
-            elif event.kind is Kind.ARRIVED:
+            elif event.kind is QueueChange.ARRIVED:
                 if self.current is None or question.id != self.current.id:
                     self._say_line(queue_screens.arrival(question, self.conv.style, self._teams()))
-            elif event.kind is Kind.WITHDRAWN:
+            elif event.kind is QueueChange.WITHDRAWN:
                 if not self._mine(question):
                     continue  # never this person's to answer: nothing to say
                 self._say_line(queue_screens.withdrew(question, self.conv.style))
                 if self.current is not None and self.current.id == question.id:
                     self.current = None
-            elif event.kind is Kind.TAKEN and self._holds(question):
+            elif event.kind is QueueChange.TAKEN and self._holds(question):
                 self._taken(question)
 
     def _taken(self, question: QueuedQuestion, typed: str | None = None) -> None:
@@ -336,7 +340,7 @@ class Inbox:
             self.store.heartbeat(self.id, self.person)
             # before the watch's first look: questions of askers that died meanwhile are
             # said once, and claims of dead inboxes wait again for this one
-            self.pending += [Event(Kind.WITHDRAWN, q) for q in self.store.tidy()]
+            self.pending += [QueueEvent(QueueChange.WITHDRAWN, q) for q in self.store.tidy()]
             self.watch.start()
             if watching:
                 assert isinstance(reader, FdLineReader)
@@ -688,9 +692,13 @@ def answer_by_id(
 
     def ready() -> bool:
         for event in watch.events():
-            gone = event.question if event.kind in (Kind.WITHDRAWN, Kind.TAKEN) else None
+            gone = (
+                event.question if event.kind in (QueueChange.WITHDRAWN, QueueChange.TAKEN) else None
+            )
             if gone is not None and gone.id == held.id:
-                raise AskerWithdrew(gone) if event.kind is Kind.WITHDRAWN else TakenAway(gone)
+                raise (
+                    AskerWithdrew(gone) if event.kind is QueueChange.WITHDRAWN else TakenAway(gone)
+                )
         return True
 
     watch.start()

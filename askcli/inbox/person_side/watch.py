@@ -39,7 +39,7 @@ LOOK = 1.0  # seconds between looks at the queue at the most, when changes are p
 COMMAND_TIMEOUT = 10.0  # seconds a --notify-command may run
 
 
-class Kind(enum.Enum):
+class QueueChange(enum.Enum):
     ARRIVED = "arrived"  # a new question waits
     RETURNED = "returned"  # a question waits again (its inbox closed or died)
     WITHDRAWN = "withdrawn"  # its asker gave up, or died
@@ -48,8 +48,8 @@ class Kind(enum.Enum):
     PROBLEM = "problem"  # something to say in one line (a failed --notify-command)
 
 
-class Event(NamedTuple):
-    kind: Kind
+class QueueEvent(NamedTuple):
+    kind: QueueChange
     question: QueuedQuestion | None = None
     text: str = ""
 
@@ -77,7 +77,7 @@ class Watch:
         self.current: int | None = None
         # (question, inbox holding it) offered to be taken over, while the offer is shown
         self.offered: tuple[int, str] | None = None
-        self._events: list[Event] = []
+        self._events: list[QueueEvent] = []
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._ready = threading.Event()
@@ -113,7 +113,7 @@ class Watch:
             with contextlib.suppress(OSError):
                 os.close(fd)
 
-    def events(self) -> list[Event]:
+    def events(self) -> list[QueueEvent]:
         """The events since the last call (the pipe emptied)."""
         with contextlib.suppress(OSError):
             while os.read(self.fd, 4096):
@@ -122,7 +122,7 @@ class Watch:
             found, self._events = self._events, []
         return found
 
-    def put(self, event: Event) -> None:
+    def put(self, event: QueueEvent) -> None:
         with self._lock:
             self._events.append(event)
         with contextlib.suppress(OSError):  # a full pipe already says "look"
@@ -174,7 +174,7 @@ class Watch:
                         for gone in store.tidy():
                             if gone.id not in told:
                                 told.add(gone.id)
-                                self.put(Event(Kind.WITHDRAWN, gone))
+                                self.put(QueueEvent(QueueChange.WITHDRAWN, gone))
                         tidy = now + TIDY
                     if changed or self._failed or now >= look:  # and now and then, in case
                         waiting = self._look(store, seen, waiting, told)  # a push was lost
@@ -183,7 +183,9 @@ class Watch:
                 except InboxError as exc:
                     if not self._failed:  # said once, until it works again
                         self._failed = True
-                        self.put(Event(Kind.PROBLEM, text=f"the inbox cannot be read: {exc}"))
+                        self.put(
+                            QueueEvent(QueueChange.PROBLEM, text=f"the inbox cannot be read: {exc}")
+                        )
         finally:
             self._ready.set()
             store.close()
@@ -210,10 +212,10 @@ class Watch:
             if question is None:
                 continue
             if qid in seen:
-                self.put(Event(Kind.RETURNED, question))
+                self.put(QueueEvent(QueueChange.RETURNED, question))
             else:
                 seen.add(qid)
-                self.put(Event(Kind.ARRIVED, question))
+                self.put(QueueEvent(QueueChange.ARRIVED, question))
                 if self.on_arrival is not None:
                     self.on_arrival(question)
         left = before - now
@@ -225,9 +227,9 @@ class Watch:
             question = store.get(qid)
             if question is not None and question.state is QueueState.WITHDRAWN:
                 told.add(qid)
-                self.put(Event(Kind.WITHDRAWN, question))
+                self.put(QueueEvent(QueueChange.WITHDRAWN, question))
             elif question is not None and qid == current and self._taken(question):
-                self.put(Event(Kind.TAKEN, question))
+                self.put(QueueEvent(QueueChange.TAKEN, question))
         offered = self.offered
         if offered is not None:  # still held where the offer says?
             found = store.get(offered[0])
@@ -236,7 +238,7 @@ class Watch:
                 offered[1],
             ):
                 self.offered = None
-                self.put(Event(Kind.MOVED, found))
+                self.put(QueueEvent(QueueChange.MOVED, found))
         # a question that arrived and was claimed by another inbox between two looks
         # is not an arrival here: it never waited for this person
         seen.update(store.ids(states=(QueueState.ANSWERING,)))

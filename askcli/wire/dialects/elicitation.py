@@ -38,7 +38,7 @@ from ...questions.state import ANSWER_SEPARATOR
 from ...schema.issues import Issue, zod_type
 from ...schema.names import ELICITATION
 from ...schema.shapes import AskInput, Option, SharedQuestion
-from ...schema.values import FORMATS, MAX_PATTERN, ValueRule, as_number
+from ...schema.value_rules import FORMATS, MAX_PATTERN, ValueRule, as_number
 from ...status import ExitStatus
 from ..results import ToolResult
 from ..urls import BadURL, Target, target_lines, web_target
@@ -690,7 +690,7 @@ def definition() -> dict[str, Any]:
     """The JSON Schema of the ``elicitation/create`` params askcli answers (form and URL
     mode, MCP 2025-11-25), with the specification's own descriptions
     (``askcli/wire/data/elicitation-request-params.json``)."""
-    from ..packaged import load
+    from ..shipped_json import load
 
     schema: dict[str, Any] = load("elicitation-request-params.json")
     return schema

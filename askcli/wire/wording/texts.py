@@ -246,7 +246,7 @@ EXTENDED_STEER = (
 def steer(raw: object) -> str | None:
     """Claude Code's advice to the model for a call it refused because a (choice) question
     had fewer than two options, if that is what happened."""
-    from ...schema.extended import is_extended
+    from ...schema.extended_questions import is_extended
 
     questions = raw.get("questions") if isinstance(raw, dict) else None
     if not isinstance(questions, list):

@@ -14,7 +14,7 @@ from askcli.questions.answers import Skip, Submit
 from askcli.questions.conclusion import Conclusion, Ending, fates
 from askcli.questions.state import Finish, Mode, Text, reduce, spec, specs, start
 from askcli.schema.shapes import AskInput, Option, SharedQuestion
-from askcli.schema.values import ValueRule, as_number
+from askcli.schema.value_rules import ValueRule, as_number
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.tools.repl import ask_questions

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from askcli.errors import InvalidCall
-from askcli.runners.fixtures import play
-from askcli.schema.extended import is_extended, parse_extended
+from askcli.runners.recordings import play
+from askcli.schema.extended_questions import is_extended, parse_extended
 from askcli.schema.inputs import parse_ask
 from askcli.schema.shapes import UNIQUENESS_MESSAGE
 from askcli.wire.wording.texts import EXTENDED_STEER, STEER

@@ -26,7 +26,7 @@ from askcli.hosts.child import AgentStderr
 from askcli.inbox.person_side import queue_screens as inbox_screens
 from askcli.inbox.store import Agent, QueuedQuestion, QueueState
 from askcli.lines import TextLineReader
-from askcli.runners.fixtures import source_text, typed_answers
+from askcli.runners.recordings import source_text, typed_answers
 from askcli.runners.session import run
 from askcli.schema.inputs import parse_ask
 from askcli.terminal import screens

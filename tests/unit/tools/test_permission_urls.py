@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from askcli.hosts.acp import options as acp_options
+from askcli.hosts.acp import permission_options as acp_options
 from askcli.hosts.acp.content import permission_lines
 from askcli.inbox.store import Agent, open_store
 from askcli.lines import TextLineReader
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style, display_width, wrap
 from askcli.tools.permission import input_lines

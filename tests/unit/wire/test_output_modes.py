@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.wire.envelopes import Output
 from askcli.wire.results import REJECT_MESSAGE
 

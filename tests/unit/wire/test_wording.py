@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.schema.shapes import Option, SharedQuestion
-from askcli.schema.values import ValueRule
+from askcli.schema.value_rules import ValueRule
 from askcli.wire.envelopes import Output
 from askcli.wire.wording import current, texts
 
@@ -360,25 +360,25 @@ def test_a_recorded_claude_session_keeps_its_wording() -> None:
     assert fixture["claude"]["wording"] == "claude-code" and fixture["status"] == 0
     (response,) = [m for m in fixture["claude"]["sent"] if m["type"] == "control_response"]
     assert response["response"]["response"]["updatedInput"]["answers"] == {"Which color?": "Red"}
-    from askcli.runners.fixture_model import check
+    from askcli.runners.recording_format import check
 
     expected, actual = fixtures.replay(check(json.loads(fixtures.dumps(fixture))))
     assert actual == expected
 
 
 def test_a_fixture_may_name_the_wording_claude_code_2_1_88() -> None:
-    from askcli.runners import fixtures
-    from askcli.runners.fixture_model import check
+    from askcli.runners import recordings
+    from askcli.runners.recording_format import check
 
-    recorded = fixtures.make(calls=[json.dumps(CALL)], answers=["1", "1", ""])
+    recorded = recordings.make(calls=[json.dumps(CALL)], answers=["1", "1", ""])
     assert "wording" not in recorded  # the default is not written
     named = check({**recorded, "wording": "claude-code-2.1.88"})
-    expected, actual = fixtures.replay(named)
+    expected, actual = recordings.replay(named)
     assert actual == expected
     assert json.loads(actual.stdout[0])["content"].startswith("User has answered your questions")
     # made with either name, a fixture keeps askcli's one name for it (the default: unwritten)
     assert (
-        fixtures.make(
+        recordings.make(
             calls=[json.dumps(CALL)], answers=["1", "1", ""], wording="claude-code-2.1.88"
         )
         == recorded

@@ -26,11 +26,11 @@ def writable_fixture(path: Path) -> None:
 
 def save_fixture(path: Path, fixture: dict[str, Any], say: Callable[[str], None]) -> bool:
     """Save a recorded fixture and say where; False (said why) when it cannot be."""
-    from . import fixtures
+    from . import recordings
 
     where = visible(str(path))
     try:
-        fixtures.save(path, fixture)
+        recordings.save(path, fixture)
     except OSError as exc:
         say(f"askcli: cannot write the fixture {where}: {visible(exc.strerror or str(exc))}\n")
         return False
@@ -50,7 +50,7 @@ def save_session(
     path: Path, fixture: dict[str, Any], sent: Any, status: int, say: Callable[[str], None]
 ) -> bool:
     """Save a recorded host session, warning when replaying it does not give what it did."""
-    from .fixtures import HOSTED_SECTIONS
+    from .recordings import HOSTED_SECTIONS
 
     section: dict[str, Any] = next((fixture[s] for s in HOSTED_SECTIONS if s in fixture), {})
     if section.get("sent") != sent or fixture["status"] != status:

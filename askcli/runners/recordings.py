@@ -238,7 +238,7 @@ def load(path: Path) -> dict[str, Any]:
     """Read a fixture; BadFixture (a ValueError) saying why, on one line, when the file
     is not one that can be replayed."""
     from ..wire.documents import parse_json
-    from .fixture_model import check
+    from .recording_format import check
 
     try:
         fixture = parse_json(_read(path), MAX_FIXTURE_DEPTH)

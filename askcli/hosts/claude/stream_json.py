@@ -15,7 +15,7 @@ class Skipped(NamedTuple):
     reason: str
 
 
-class Link(Protocol):
+class StreamLink(Protocol):
     """The stream-json connection to Claude Code."""
 
     def send(self, message: dict[str, Any]) -> None: ...

@@ -18,7 +18,7 @@ from ..errors import InvalidCall
 from .issues import Issue
 from .names import ASK_USER_QUESTION
 from .shapes import AskInput, Option, SharedQuestion, uniqueness_problem
-from .values import ValueRule
+from .value_rules import ValueRule
 
 KINDS = ("choice", "text", "number")
 _TOP = ("title", "questions", "answers", "annotations", "metadata")

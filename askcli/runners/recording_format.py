@@ -29,11 +29,11 @@ Wording = Annotated[
 ]
 
 
-class _Strict(BaseModel):
+class _StrictRecording(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid", frozen=True)
 
 
-class _Common(_Strict):
+class _Common(_StrictRecording):
     format: Literal["askcli-fixture/1"]
     description: str = ""
     columns: Columns = 80
@@ -63,7 +63,7 @@ class StdinFixture(_Asked):
     stdin: Lines
 
 
-class ClaudeSession(_Strict):
+class ClaudeSession(_StrictRecording):
     prompt: str | None = None
     allow: Lines = []
     deny: Lines = []
@@ -80,7 +80,7 @@ class ClaudeFixture(_Common):
     answers: Lines
 
 
-class AcpSession(_Strict):
+class AcpSession(_StrictRecording):
     prompt: str | None = None
     cwd: str = "/"
     exit_status: int | None = 0
