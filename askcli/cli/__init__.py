@@ -1,7 +1,8 @@
 """The ``askcli`` command line: options in, the core called, domain outcomes to exit codes.
 
 This package is the only code that imports click: :mod:`.params` (what the commands
-share), :mod:`.asking`, :mod:`.hosting`, :mod:`.serving` and :mod:`.setting` (the commands).
+share), :mod:`.asking` (ask, record, replay, check, schema, todo), :mod:`.claude_acp`,
+:mod:`.inbox_mcp_hook` (with :mod:`.teams`) and :mod:`.setup_doctor` (the commands).
 """
 
 from __future__ import annotations

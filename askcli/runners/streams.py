@@ -146,7 +146,8 @@ class Streams:
         return Conversation(self.answers, self.err, Style.for_stream(sys.stderr), options)
 
 
-NOTIFY_MODES = ("auto", "bell", "osc9", "osc777", "none")  # askcli.terminal.notify.Mode, unimported
+# askcli.terminal.notify.NotifyMode's values, unimported
+NOTIFY_MODES = ("auto", "bell", "osc9", "osc777", "none")
 
 
 def notice_for(choice: str, answers: LineReader, say: Callable[[str], None]) -> Notice | None:

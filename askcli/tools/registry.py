@@ -86,7 +86,7 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
     suggestions the person confirms; those to questions not in the call are dropped with a
     notice. ``m`` (more questions first) and ``r`` (free text instead) are answers too:
     Claude Code's ``followUp`` and ``response``. The ``unanswered`` annotations go only to a
-    Claude Code that listed :data:`askcli.wire.wording.UNANSWERED_CAPABILITY`.
+    Claude Code that listed :data:`askcli.wire.wording.texts.UNANSWERED_CAPABILITY`.
     """
     if data.answers or data.annotations:
         asked = specs(data)

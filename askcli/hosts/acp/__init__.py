@@ -18,7 +18,7 @@ Every string from the agent is untrusted: it is shown through
 The modules: :mod:`.agent` (the child process and the SDK's loop thread) with :mod:`.client`
 (the SDK's Client on that thread); :mod:`.events` (what passes between the session and its
 link); :mod:`.session` (the main thread: waiting, the session and its turns) with
-:mod:`.showing`, :mod:`.content`, :mod:`.asking`, :mod:`.forms`, :mod:`.options` and
+:mod:`.showing`, :mod:`.content`, :mod:`.asking`, :mod:`.forms`, :mod:`.permission_options` and
 :mod:`.failures`; :mod:`.recording` and :mod:`.scripted` (``--record`` and ``askcli replay``).
 """
 

@@ -56,7 +56,7 @@ def _inside(path: str, root: str) -> bool:
 
 class Files:
     """Text files under ``root`` (the session's folder), for ``--fs``: every path is opened
-    beneath the folder (:mod:`.beneath`), never checked first and opened again by name."""
+    beneath the folder (:mod:`askcli.confined`), never checked first and opened again by name."""
 
     def __init__(self, root: str) -> None:
         self.beneath = Beneath(root)

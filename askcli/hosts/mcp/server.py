@@ -2,7 +2,7 @@
 
 Three tools: ``ask_user_questions`` (AskUserQuestion's input schema and result text),
 ``todo_write`` (TodoWrite's schema; the checklist is shown in the inbox) and ``get_answer``
-(waits again on a ticket). A call is checked here, queued (:class:`~askcli.inbox.store.Store`)
+(waits again on a ticket). A call is checked here, queued (:class:`~askcli.inbox.store.base.Store`)
 with the MCP client's name as its agent, and waited for; an inbox (``askcli inbox``) asks the
 person and stores the reply, whose result text goes back to the model.
 

@@ -4,9 +4,10 @@ An asker (``ask --inbox``, ``askcli mcp``, ``askcli hook``) *submits* a document
 envelope askcli reads) with a label saying who asks, and *waits* for its result. An inbox
 *claims* the oldest waiting question in a transaction, asks the person, and *answers* it;
 the asker *takes* the result exactly once. A question belongs to the one asker that queued
-it (its process, told from a later one with its pid by its start time, see :mod:`.askers`):
-only that process takes its answer, and only its own identical call, in the same
-conversation and for a bounded time, is the same question again. A claim carries a lease,
+it (its process, told from a later one with its pid by its start time, see
+:mod:`askcli.inbox.asker_identity`): only that process takes its answer, and only its own
+identical call, in the same conversation and for a bounded time, is the same question again.
+A claim carries a lease,
 renewed by its live inbox: a claim not renewed for :data:`LEASE` seconds lapses and the
 question waits again. An asker that gives up *withdraws* its question; one whose process is
 gone is withdrawn for it.
@@ -106,7 +107,7 @@ class QueuedQuestion(NamedTuple):
     holder: str | None = None  # who is answering it now
     asker_host: str | None = None  # the machine it was asked on
     asker_pid: int | None = None  # the asking process (on that machine)
-    asker_start: str | None = None  # and when it started (see :mod:`.askers`)
+    asker_start: str | None = None  # and when it started (see :mod:`askcli.inbox.asker_identity`)
     answered_from: str | None = None  # the address it was answered from, as the server saw it
     holder_inbox: str | None = None  # the inbox answering it now (its id)
     held_since: float | None = None  # and since when it holds it

@@ -5,7 +5,7 @@ of a few milliseconds, so arrival and delivery take well under 100 ms on one mac
 file is created 0600 in a directory of 0700; ``$ASKCLI_INBOX`` names another file. Only a
 file of the user's, that nobody else can write, and that is an askcli inbox, is opened
 (:mod:`.opening`). An asker is alive while its process runs (its pid and start time, see
-:mod:`.askers`). A secret answer is erased from the file once delivered.
+:mod:`askcli.inbox.asker_identity`). A secret answer is erased from the file once delivered.
 """
 
 from __future__ import annotations
