@@ -17,7 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import InboxError, InboxRefused
-from .store.postgres import AGENTS, PEOPLE, SCHEMA, TEAMS, PostgresStore, _driver, said
+from .store.postgres import PostgresStore
+from .store.postgres_schema import AGENTS, PEOPLE, SCHEMA, TEAMS, _driver, said
 
 _PLAIN = re.compile(r"[a-z_][a-z0-9_]*")
 # words PostgreSQL reserves that a role might be called: quoted, never bare

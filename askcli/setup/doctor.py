@@ -84,12 +84,13 @@ def _postgres_state() -> str:
     is not made (it is at first use), an older one not migrated; the database is left as
     it was."""
     from ..inbox.store import postgres
+    from ..inbox.store.postgres_schema import VERSION
 
     try:
         found = postgres.look(os.environ.get("ASKCLI_INBOX", ""))
     except Exception as exc:  # any refusal, in words
         return f"not usable: {exc}"
-    if found.version == postgres.VERSION:
+    if found.version == VERSION:
         return "usable (PostgreSQL)"
     if not found.version and not found.may_make:
         return (
@@ -98,9 +99,7 @@ def _postgres_state() -> str:
         )
     if not found.version:
         return "usable (PostgreSQL; no askcli schema yet: made at first use)"
-    return (
-        f"usable (PostgreSQL; schema {found.version}: brought to {postgres.VERSION} at first use)"
-    )
+    return f"usable (PostgreSQL; schema {found.version}: brought to {VERSION} at first use)"
 
 
 def extras_line() -> str:

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from askcli.errors import InboxError, InboxRefused
-from askcli.inbox.store import Agent, QueueState, Store, open_store, postgres
+from askcli.inbox.store import Agent, QueueState, Store, open_store, postgres, postgres_schema
 
 from tests.support.calls import COLOR, call, question
 from tests.support.inbox import COMMANDS, Queue, exit_status, labelled, result, run_command, tamper
@@ -159,8 +159,8 @@ def test_the_schema_is_made_once_and_says_its_version(postgres_url: str) -> None
         }
         public = db.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
         assert public.fetchone() == (0,)  # nothing of askcli's among the database's own
-    assert rows == [("askcli inbox", postgres.VERSION)]
-    assert tables == set(postgres.TABLES)
+    assert rows == [("askcli inbox", postgres_schema.VERSION)]
+    assert tables == set(postgres_schema.TABLES)
 
 
 def test_a_schema_askcli_did_not_make_is_refused_and_left_alone(postgres_url: str) -> None:
@@ -417,7 +417,7 @@ def test_an_asker_hears_only_of_its_own_questions(store: Store, postgres_url: st
 
 def test_the_schema_of_the_askcli_before_is_brought_to_this_one(postgres_url: str) -> None:
     with psycopg.connect(postgres_url, autocommit=True) as db:
-        for statements in postgres.MIGRATIONS[:2]:  # schema 2, with a question in it
+        for statements in postgres_schema.MIGRATIONS[:2]:  # schema 2, with a question in it
             for statement in statements:
                 db.execute(statement)
         db.execute("INSERT INTO askcli.version (app, version) VALUES ('askcli inbox', 2)")
@@ -437,4 +437,4 @@ def test_the_schema_of_the_askcli_before_is_brought_to_this_one(postgres_url: st
         store.close()
     with psycopg.connect(postgres_url) as db:
         found = db.execute("SELECT version FROM askcli.version").fetchall()
-    assert found == [(postgres.VERSION,)] == [(3,)]
+    assert found == [(postgres_schema.VERSION,)] == [(3,)]

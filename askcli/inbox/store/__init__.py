@@ -1,6 +1,7 @@
 """The question queue's store: :mod:`.base` (the one interface, its SQL written once),
 :mod:`.sqlite` (a file; :mod:`.opening`, the checks before it is opened) and :mod:`.postgres`
-(a database: schema, leases, LISTEN/NOTIFY). What the rest of askcli uses is named here."""
+(a database: leases, LISTEN/NOTIFY; :mod:`.postgres_schema`, its tables and roles). What the
+rest of askcli uses is named here."""
 
 import os
 from pathlib import Path
