@@ -1,5 +1,5 @@
 """What the agent says, shown in plain lines: its messages and thoughts, its tool calls and
-their status, its plan and its mode (:class:`Showing`, a part of the session's
+their status, its plan and its mode (:class:`AcpShowing`, a part of the session's
 :class:`~.session.Host`)."""
 
 from __future__ import annotations
