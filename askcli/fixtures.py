@@ -1,13 +1,13 @@
 """Fixtures from Python (README, "Recorded sessions"): make one, replay it, show the difference.
 
-:mod:`askcli.runners.fixtures` with the hosted sessions of :mod:`askcli.hosts.replaying`
+:mod:`askcli.runners.recordings` with the hosted sessions of :mod:`askcli.hosts.replaying`
 (``askcli claude``, ``askcli acp``) registered, so that :func:`replay` replays every fixture.
 """
 
 from __future__ import annotations
 
 from .hosts.replaying import make_acp, make_claude, play_acp, play_claude
-from .runners.fixtures import (
+from .runners.recordings import (
     FORMAT,
     ReplayOutcome,
     diff,

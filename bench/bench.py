@@ -331,10 +331,10 @@ def _until(lines: queue.Queue[tuple[float, str]], text: str, timeout: float = 10
 
 def bench_inbox_arrival(work: Path, inbox_at: Inbox) -> None:
     """A question submitted to the queue until a waiting ``askcli inbox`` says it arrived."""
-    from askcli.inbox.store import Agent, Store
+    from askcli.inbox.store import Agent, open_store
 
     env = _inbox_env(work, "arrival", inbox_at)
-    store = Store(env["ASKCLI_INBOX"])
+    store = open_store(env["ASKCLI_INBOX"])
     inbox = subprocess.Popen(
         [ASKCLI, "inbox"],
         stdin=subprocess.PIPE,
@@ -380,11 +380,11 @@ def bench_inbox_arrival(work: Path, inbox_at: Inbox) -> None:
 
 def bench_inbox_delivery(work: Path, inbox_at: Inbox) -> None:
     """An answer stored by an inbox until its ``askcli ask --inbox`` asker prints it."""
-    from askcli.inbox.person import inbox_id
-    from askcli.inbox.store import Store
+    from askcli.inbox.person_side.commands import inbox_id
+    from askcli.inbox.store import open_store
 
     env = _inbox_env(work, "delivery", inbox_at)
-    store = Store(env["ASKCLI_INBOX"])
+    store = open_store(env["ASKCLI_INBOX"])
     me = inbox_id()
     store.heartbeat(me)
     source = work / "delivery.json"
@@ -434,9 +434,9 @@ def bench_inbox_load(work: Path, inbox_at: Inbox, askers: int = 50, each: int = 
     inboxes at once (in process, with the screens' code): none lost, none answered twice."""
     import io
 
-    from askcli.inbox.asking import reply_to_json
-    from askcli.inbox.person import inbox_id
-    from askcli.inbox.store import QueueState, Store
+    from askcli.inbox.asker_side import reply_to_json
+    from askcli.inbox.person_side.commands import inbox_id
+    from askcli.inbox.store import QueueState, open_store
     from askcli.lines import TextLineReader
     from askcli.runners.session import answer_document
     from askcli.terminal.conversation import Conversation
@@ -455,7 +455,7 @@ def bench_inbox_load(work: Path, inbox_at: Inbox, askers: int = 50, each: int = 
     done = threading.Event()
 
     def scripted(slot: int) -> None:
-        store = Store(path)
+        store = open_store(path)
         me = inbox_id() + f":{slot}"
         store.heartbeat(me)
         changes = store.changes()  # pushed (PostgreSQL), or a look every few ms
@@ -498,7 +498,7 @@ def bench_inbox_load(work: Path, inbox_at: Inbox, askers: int = 50, each: int = 
     expected = {f"toolu_bench{n:06d}" for n in range(total)}
     lost = len(expected - set(ids))
     twice = len(ids) - len(set(ids)) + len(set(answered[0]) & set(answered[1]))
-    store = Store(path)
+    store = open_store(path)
     kept = store.questions(states=tuple(QueueState))
     right = all(
         '"Which library should we use for date formatting?"="dayjs"' in json.loads(line)["content"]
@@ -540,9 +540,9 @@ def bench_team(work: Path, askers: int = TEAM_ASKERS) -> None:
     import signal
 
     sys.path.insert(0, str(ROOT))
-    from askcli.inbox.asking import reply_to_json
-    from askcli.inbox.person import inbox_id
-    from askcli.inbox.store import Store
+    from askcli.inbox.asker_side import reply_to_json
+    from askcli.inbox.person_side.commands import inbox_id
+    from askcli.inbox.store import open_store
     from askcli.lines import TextLineReader
     from askcli.runners.session import answer_document
     from askcli.terminal.conversation import Conversation
@@ -578,14 +578,14 @@ def bench_team(work: Path, askers: int = TEAM_ASKERS) -> None:
         try:
             database = cluster.new_database()
             admin = cluster.admin_url(database)
-            Store(admin).ids()  # the schema made before everyone starts
+            open_store(admin).ids()  # the schema made before everyone starts
             answered_at: dict[str, float] = {}
             answered: list[list[int]] = [[], []]
             done = threading.Event()
             peak = [0]
 
             def scripted(slot: int) -> None:
-                store = Store(admin)
+                store = open_store(admin)
                 me = inbox_id() + f":{slot}"
                 store.heartbeat(me)
                 changes = store.changes()

@@ -173,7 +173,9 @@ def main() -> int:
     signal.signal(signal.SIGINT, signal.default_int_handler)  # make starts it ignoring Ctrl-C
     try:
         # the agents' children may still write in the folder for a moment after they end
-        with tempfile.TemporaryDirectory(prefix="askcli-try-", ignore_cleanup_errors=True) as folder:
+        with tempfile.TemporaryDirectory(
+            prefix="askcli-try-", ignore_cleanup_errors=True
+        ) as folder:
             scratch = Path(folder)
             (scratch / "work").mkdir()
             status = which(scratch)

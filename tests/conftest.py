@@ -16,7 +16,7 @@ import pytest
 # the suite's leases (and every askcli it starts): 5 s, as the tests' timings expect
 os.environ.setdefault("ASKCLI_LEASE", "5")
 
-from askcli.inbox.postgres_store import GRACE
+from askcli.inbox.store.postgres import GRACE
 
 from tests.support.claude import Api
 from tests.support.inbox import Queue

@@ -1,7 +1,8 @@
 """The ``askcli`` command line: options in, the core called, domain outcomes to exit codes.
 
 This package is the only code that imports click: :mod:`.params` (what the commands
-share), :mod:`.asking`, :mod:`.hosting`, :mod:`.serving` and :mod:`.setting` (the commands).
+share), :mod:`.asking` (ask, record, replay, check, schema, todo), :mod:`.claude_acp`,
+:mod:`.inbox_mcp_hook` (with :mod:`.teams`) and :mod:`.setup_doctor` (the commands).
 A command's module is imported when the command is named (or all are listed, for help), so
 that ``askcli ask`` does not import what ``askcli inbox`` needs.
 """
@@ -40,14 +41,14 @@ COMMANDS = {
     "replay": "asking",
     "check": "asking",
     "schema": "asking",
-    "claude": "hosting",
-    "acp": "hosting",
-    "mcp": "serving",
-    "inbox": "serving",
+    "claude": "claude_acp",
+    "acp": "claude_acp",
+    "mcp": "inbox_mcp_hook",
+    "inbox": "inbox_mcp_hook",
     "todo": "asking",
-    "hook": "serving",
-    "setup": "setting",
-    "doctor": "setting",
+    "hook": "inbox_mcp_hook",
+    "setup": "setup_doctor",
+    "doctor": "setup_doctor",
 }
 
 

@@ -10,18 +10,13 @@ import click
 from ..errors import BadFixture, UsageError
 from ..escaping import visible
 from ..runners.session import run
-from ..runners.streams import (
-    Streams,
-    open_reader,
-    printer,
-    say_err,
-)
+from ..runners.streams import Streams, open_reader, printer, say_err
 from ..status import ExitStatus
 from ..terminal.rendering import MAX_CELLS, Style, terminal_text
 from ..tools.journal import default_dir as journal_default_dir
 from ..tools.todo_store import TodoStore, default_path
 from ..wire.envelopes import Output
-from ..wire.results import Wording
+from ..wire.wording.base import Wording
 from .params import (
     SCHEMA_FORMATS,
     Seconds,
@@ -114,7 +109,7 @@ def ask(
     name = "stdin" if source == "-" else source
     asker = None
     if inbox:
-        from ..inbox.asking import inbox_asker
+        from ..inbox.asker_side import inbox_asker
 
         asker = inbox_asker("ask", timeout=timeout, to=to, locked_is_no_answer=True)
     guard_pipe(
@@ -195,7 +190,7 @@ def replay(ctx: click.Context, paths: tuple[Path, ...]) -> None:
     Ctrl-C, 129 SIGHUP, 143 SIGTERM, 141 stdout closed, 74 stdout cannot be written.
     """
     from .. import fixtures
-    from ..runners.fixture_files import fixture_files
+    from ..runners.recording_files import fixture_files
 
     files = fixture_files(paths)
     if not files:

@@ -11,15 +11,11 @@ import click
 
 from ..errors import UsageError
 from ..escaping import visible
-from ..runners.streams import (
-    NOTIFY_MODES,
-    guarded,
-    say_err,
-)
+from ..runners.streams import NOTIFY_MODES, guarded, say_err
 from ..status import ExitStatus
-from ..wire import wordings
 from ..wire.envelopes import Output
-from ..wire.results import Wording
+from ..wire.wording import registry
+from ..wire.wording.base import Wording
 
 MAX_TIMEOUT = 7 * 24 * 3600.0  # one week
 
@@ -116,21 +112,21 @@ class Setting(click.ParamType[tuple[str, str]]):
 
 
 class WordingChoice(click.Choice):  # type: ignore[type-arg]
-    """A name of :data:`askcli.wire.wordings.NAMES` (or an old one, ``seed`` for 2.1.88's);
-    the value is the wording itself (:class:`askcli.wire.results.Wording`)."""
+    """A name of :data:`askcli.wire.wording.registry.NAMES` (or an old one, ``seed`` for 2.1.88's);
+    the value is the wording itself (:class:`askcli.wire.wording.base.Wording`)."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         if isinstance(value, Wording):
             return value
-        name = super().convert(wordings.OLD_NAMES.get(value, value), param, ctx)
-        return wordings.wording_named(name)
+        name = super().convert(registry.OLD_NAMES.get(value, value), param, ctx)
+        return registry.wording_named(name)
 
 
 wording_option = click.option(
     "--wording",
-    type=WordingChoice(wordings.NAMES),
+    type=WordingChoice(registry.NAMES),
     envvar="ASKCLI_WORDING",
-    default=wordings.DEFAULT.name,
+    default=registry.DEFAULT.name,
     help="The texts of AskUserQuestion's results, as Claude Code 2.1.88 or the current "
     "Claude Code release words them (see docs/dialects.md) "
     "[default: $ASKCLI_WORDING, else claude-code-2.1.88].",

@@ -44,13 +44,13 @@ def team_add(ctx: click.Context, name: str, members: tuple[str, ...]) -> None:
 
     Exit status: 0 added, 2 usage or the inbox cannot be used.
     """
-    from ..inbox.store import Store
+    from ..inbox.store import open_store
 
     (checked,) = _names(ctx, "TEAM", (name,))
     people = _names(ctx, "NAME", members)
 
     def work() -> int:
-        store = Store()
+        store = open_store()
         store.team_add(checked, people)
         said = ", ".join(visible(m) for m in store.teams().get(checked, []))
         say_err(f"askcli: team {visible(checked)}: {said}\n")
@@ -70,13 +70,13 @@ def team_remove(ctx: click.Context, name: str, members: tuple[str, ...]) -> None
     Without NAME, the whole team is removed. Exit status: 0 removed, 1 nobody was removed
     (no such team or member), 2 usage or the inbox cannot be used.
     """
-    from ..inbox.store import Store
+    from ..inbox.store import open_store
 
     (checked,) = _names(ctx, "TEAM", (name,))
     people = _names(ctx, "NAME", members)
 
     def work() -> int:
-        count = Store().team_remove(checked, people)
+        count = open_store().team_remove(checked, people)
         if count == 0:
             whom = "no such member" if people else "no such team"
             say_err(f"askcli: nobody was removed from team {visible(checked)} ({whom})\n")
@@ -99,12 +99,12 @@ def team_list(ctx: click.Context, as_json: bool) -> None:
 
     Exit status: 0 listed, 2 the inbox cannot be used.
     """
-    from ..inbox.store import Store
+    from ..inbox.store import open_store
     from ..wire.envelopes import json_line
 
     def work() -> int:
         echo = printer()
-        found = Store().teams()
+        found = open_store().teams()
         if not found:
             say_err("askcli: there are no teams\n")
         for name, members in found.items():
@@ -141,15 +141,15 @@ def log(ctx: click.Context, as_json: bool, limit: int | None) -> None:
     Exit status: 0 printed, 2 the inbox cannot be used, 141 stdout closed, 74 stdout
     cannot be written.
     """
-    from ..inbox.audit import print_log
-    from ..inbox.store import Store
+    from ..inbox.person_side.audit import print_log
+    from ..inbox.store import open_store
 
     def said(text: str) -> None:
         say_err(f"askcli: {text}\n")
 
     guard_pipe(
         ctx,
-        lambda: print_log(Store().log(limit), printer(), as_json=as_json, said=said),
+        lambda: print_log(open_store().log(limit), printer(), as_json=as_json, said=said),
     )
 
 
@@ -213,8 +213,8 @@ def roles(
         import os
 
         from ..inbox.location import is_postgres
-        from ..inbox.postgres_store import PostgresStore
-        from ..inbox.store import Store
+        from ..inbox.store import open_store
+        from ..inbox.store.postgres import PostgresStore
 
         if not apply:
             printer()(making.script(lines).rstrip("\n"))
@@ -225,7 +225,7 @@ def roles(
                 "roles are PostgreSQL's (ASKCLI_INBOX=postgresql://... or --inbox-url)\n"
             )
             return ExitStatus.INVALID
-        store = Store()
+        store = open_store()
         assert isinstance(store, PostgresStore)
         done = making.apply(store, lines, lambda text: say_err(f"askcli: {visible(text)}\n"))
         say_err(f"askcli: {done} statements applied to {visible(store.where)}\n")

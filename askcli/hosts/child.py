@@ -10,10 +10,11 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import lines
 from ..escaping import visible
+from ..questions.outcome import Outcome
 from ..runners.streams import quiet_stdout
 from ..status import ExitStatus
 from ..terminal import screens
@@ -28,6 +29,20 @@ TAIL = 10  # a child's last stderr lines kept, shown when it ends early
 _SEQUENCE = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]PX^_][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[ -/]*[0-~]"
 )
+
+
+class Ended(NamedTuple):
+    """How a hosted session ended early (``askcli claude``, ``askcli acp``): its exit
+    status, and what to say of it."""
+
+    status: int
+    message: str | None = None
+
+    @classmethod
+    def from_outcome(cls, outcome: Outcome) -> Ended:
+        """The end a call brings to the session: its outcome's exit status (nobody
+        answered: the session ends as ``ask`` does, with NO_ANSWER)."""
+        return cls(int(outcome.status))
 
 
 def as_dict(value: Any) -> dict[str, Any]:

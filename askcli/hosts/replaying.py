@@ -1,6 +1,6 @@
 """Replaying hosted sessions: the ``claude`` and ``acp`` sections of a fixture, played with the
 recorded Claude Code lines or agent messages in place of the process. Importing this module
-registers both with :mod:`askcli.runners.fixtures`, which cannot import the hosts itself.
+registers both with :mod:`askcli.runners.recordings`, which cannot import the hosts itself.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..lines import TextLineReader
-from ..runners.fixtures import ReplayOutcome, host_fixture, register_host, typed_answers
+from ..runners.recordings import ReplayOutcome, host_fixture, register_host, typed_answers
 from ..terminal.conversation import Conversation
 from ..terminal.options import RunOptions
 from ..terminal.rendering import Style
-from ..wire.results import Wording
-from ..wire.wordings import DEFAULT, as_wording, wording_named
+from ..wire.wording.base import Wording
+from ..wire.wording.registry import DEFAULT, as_wording, wording_named
 
 
 class _Interrupting(TextLineReader):

@@ -4,7 +4,7 @@ The SDK's stdio transport hands a line it cannot parse or validate to the server
 exception, which the server drops (``JSONRPCDispatcher._dispatch`` logs it at debug
 level): a request nested deeper than pydantic-core's JSON parser takes (about 200 levels,
 "recursion limit exceeded"), or one that is not JSON, was never answered and its client
-waited forever. :class:`Answering` sits between the transport and the server and answers
+waited forever. :class:`UnreadableAnswering` sits between the transport and the server and answers
 such a line with a JSON-RPC error, -32700 (parse error) or -32600 (invalid request),
 carrying the request's id when the line's top level shows one (and a method), else
 ``null``. A blank line is not a message and gets no answer. Over HTTP the SDK answers such
@@ -122,7 +122,7 @@ def rejection(exc: Exception) -> tuple[int, int | str | None, str] | None:
     return INVALID_REQUEST, request_id(whole), message
 
 
-class Answering:
+class UnreadableAnswering:
     """The server's read stream: what ``inner`` (the stdio transport's) gives, but for a
     line it could not read, answered on ``write`` with :func:`rejection`'s error."""
 
@@ -159,7 +159,7 @@ class Answering:
     async def aclose(self) -> None:
         await self.inner.aclose()
 
-    def __aiter__(self) -> Answering:
+    def __aiter__(self) -> UnreadableAnswering:
         return self
 
     async def __anext__(self) -> Any:
@@ -170,7 +170,7 @@ class Answering:
         except anyio.EndOfStream:
             raise StopAsyncIteration from None
 
-    async def __aenter__(self) -> Answering:
+    async def __aenter__(self) -> UnreadableAnswering:
         return self
 
     async def __aexit__(self, *exc: object) -> None:

@@ -3,7 +3,7 @@
 On PostgreSQL who answered is the database's word: each person logs in as a role of their
 own, a team is a group role whose members answer what is addressed to it, and an agent logs
 in as a role that asks and takes its own answers but never answers (row-level security and
-the trigger of :mod:`.postgres_store` decide). Three group roles carry the rights on the
+the trigger of :mod:`.store.postgres` decide). Three group roles carry the rights on the
 schema ``askcli``: ``askcli_people`` (they answer), ``askcli_agents`` (they ask) and
 ``askcli_teams`` (every team is a member of it, so that a team is told from a person).
 :func:`statements` writes the SQL that makes them, for a set of people, teams and agents;
@@ -17,7 +17,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import InboxError, InboxRefused
-from .postgres_store import AGENTS, PEOPLE, SCHEMA, TEAMS, PostgresStore, _driver, said
+from .store.postgres import PostgresStore
+from .store.postgres_schema import AGENTS, PEOPLE, SCHEMA, TEAMS, _driver, said
 
 _PLAIN = re.compile(r"[a-z_][a-z0-9_]*")
 # words PostgreSQL reserves that a role might be called: quoted, never bare

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from ..errors import UsageError
 from ..escaping import visible
-from .store import QueuedQuestion, QueueState
+from .store.base import QueuedQuestion, QueueState
 
 MAX_NAME = 64  # characters of a person's or team's name
 

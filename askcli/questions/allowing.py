@@ -90,7 +90,7 @@ def parse_allow_line(line: str, *, careful: bool = False) -> AllowCommand:
 
 
 @same_kind
-class Pick(NamedTuple):
+class OptionPick(NamedTuple):
     """The option at index ``at`` (0-based): chosen by its number, or by ``y``/``n`` for a
     once option."""
 
@@ -106,7 +106,7 @@ class NoOnce(NamedTuple):
     side: str
 
 
-OptionCommand = Pick | NoOnce | Unclear
+OptionCommand = OptionPick | NoOnce | Unclear
 
 
 def parse_option_line(
@@ -117,11 +117,11 @@ def parse_option_line(
     ``reject`` (indexes, None where there is none). Nothing else is guessed."""
     word = command_word(line)
     if word.isdigit() and 1 <= int(word) <= count:
-        return Pick(int(word) - 1)
+        return OptionPick(int(word) - 1)
     for words, index, side in (
         (("y", "yes"), allow, "allow"),
         (("n", "no", "q"), reject, "reject"),
     ):
         if word in words:
-            return Pick(index) if index is not None else NoOnce(word, side)
+            return OptionPick(index) if index is not None else NoOnce(word, side)
     return Unclear(word)

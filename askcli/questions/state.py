@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 
 from ..errors import Refused
 from ..records import same_kind
-from ..schema.inputs import PLAIN, AskInput, SharedQuestion, is_recommended
-from ..schema.values import ValueRule
+from ..schema.shapes import PLAIN, AskInput, SharedQuestion, is_recommended
+from ..schema.value_rules import ValueRule
 from .answers import (
     Adjust,
     Back,

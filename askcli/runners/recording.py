@@ -10,9 +10,9 @@ from typing import Any
 from ..status import ExitStatus
 from ..wire.documents import Document
 from ..wire.envelopes import Output
-from ..wire.results import Wording
-from .fixture_files import save_fixture, writable_fixture
-from .fixtures import make, typed_lines
+from ..wire.wording.base import Wording
+from .recording_files import save_fixture, writable_fixture
+from .recordings import make, typed_lines
 from .session import run
 from .streams import Streams, Tee
 

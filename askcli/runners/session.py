@@ -27,7 +27,7 @@ from ..tools.registry import run_call
 from ..tools.todo_store import TodoStore, default_path
 from ..wire import results
 from ..wire.documents import Document, parse_object, read_documents
-from ..wire.envelopes import Context, Kind, Output, capabilities, detect, output_lines
+from ..wire.envelopes import Context, EnvelopeKind, Output, capabilities, detect, output_lines
 from ..wire.results import ToolResult
 
 
@@ -78,7 +78,7 @@ def answer_document(
 
 class Asker(Protocol):
     """Who asks the person a document and gets the reply: :class:`Here`, the conversation
-    at this terminal, or the inbox (:class:`askcli.inbox.asking.InboxAsker`), where a
+    at this terminal, or the inbox (:class:`askcli.inbox.asker_side.InboxAsker`), where a
     person answers every agent. Every command and host hands its documents to one."""
 
     here: ClassVar[bool]  # the person answers at this terminal (a host may prompt itself)
@@ -111,7 +111,7 @@ def _answer_calls(document: Document, conv: Conversation, seq: int, told: Told |
         conv.error(said)
         result = ToolResult(None, results.unreadable_text(said), Outcome.INVALID, is_error=True)
         return Reply([result.block()], ExitStatus.INVALID, [result])
-    if envelope.kind is Kind.PASSED_OVER and told is not None:  # a Claude Code line may
+    if envelope.kind is EnvelopeKind.PASSED_OVER and told is not None:  # a Claude Code line may
         found = capabilities(document.value)  # say what it supports
         if found:
             told(found)
@@ -120,7 +120,7 @@ def _answer_calls(document: Document, conv: Conversation, seq: int, told: Told |
         return Reply(envelope.replies([]), ExitStatus.ANSWERED)
     # a control request's calls are answered in a view of the conversation that knows it:
     # the request's own control_cancel_request, read as an answer line, withdraws it
-    asking = conv.answering(envelope.request_id) if envelope.kind is Kind.CONTROL else conv
+    asking = conv.answering(envelope.request_id) if envelope.kind is EnvelopeKind.CONTROL else conv
     done: list[ToolResult] = []
     stopped: ExitStatus | None = None  # after a refusal or Ctrl-C the other calls are not asked
     for item in envelope.items:
@@ -150,10 +150,10 @@ def _answer_calls(document: Document, conv: Conversation, seq: int, told: Told |
             if status is ExitStatus.DECLINED or status is ExitStatus.INTERRUPTED:
                 stopped = status
     if not done and envelope.kind in (
-        Kind.MESSAGE,
-        Kind.OPENAI,
-        Kind.RESPONSES,
-        Kind.GEMINI_CONTENT,
+        EnvelopeKind.MESSAGE,
+        EnvelopeKind.OPENAI,
+        EnvelopeKind.RESPONSES,
+        EnvelopeKind.GEMINI_CONTENT,
     ):
         conv.error("this message holds no tool call; nothing to answer")
     statuses = [r.outcome.status for r in done]

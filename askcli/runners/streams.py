@@ -25,7 +25,7 @@ from ..terminal.options import RunOptions
 from ..terminal.rendering import Style, folded_for, terminal_text
 from ..tools.journal import default_dir as journal_default_dir
 from ..tools.todo_store import TodoStore, default_path
-from ..wire.results import CLAUDE_CODE_2_1_88, Wording
+from ..wire.wording.base import CLAUDE_CODE_2_1_88, Wording
 
 if TYPE_CHECKING:
     from ..terminal.notify import Notice
@@ -146,7 +146,8 @@ class Streams:
         return Conversation(self.answers, self.err, Style.for_stream(sys.stderr), options)
 
 
-NOTIFY_MODES = ("auto", "bell", "osc9", "osc777", "none")  # askcli.terminal.notify.Mode, unimported
+# askcli.terminal.notify.NotifyMode's values, unimported
+NOTIFY_MODES = ("auto", "bell", "osc9", "osc777", "none")
 
 
 def notice_for(choice: str, answers: LineReader, say: Callable[[str], None]) -> Notice | None:
@@ -164,9 +165,9 @@ def notice_for(choice: str, answers: LineReader, say: Callable[[str], None]) -> 
             choice = "auto"
     if choice.lower() == "none" or not answers.interactive or not is_tty(sys.stderr):
         return None
-    from ..terminal.notify import Mode, resolve
+    from ..terminal.notify import NotifyMode, resolve
 
-    return resolve(Mode(choice.lower()), os.environ)
+    return resolve(NotifyMode(choice.lower()), os.environ)
 
 
 def is_tty(stream: TextIO) -> bool:

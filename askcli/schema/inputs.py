@@ -11,103 +11,24 @@ agreement.
 from __future__ import annotations
 
 import re
-from typing import Any, NamedTuple
+from typing import Any
 
-from .values import ValueRule
-
-HEADER_MAX = 12
-LABEL_MAX_WORDS = 5
-UNIQUENESS_MESSAGE = (
-    "Question texts must be unique, option labels must be unique within each question"
+from .shapes import (
+    HEADER_MAX,
+    LABEL_MAX_WORDS,
+    PLAIN,
+    PRIORITIES,
+    TODO_STATUSES,
+    AskInput,
+    Option,
+    SharedQuestion,
+    TodoInput,
+    TodoItem,
+    is_recommended,
+    todos_are_legacy,
 )
-TODO_STATUSES = ("pending", "in_progress", "completed")
-PRIORITIES = ("high", "medium", "low")
 
 _ASK_KEYS = frozenset({"questions", "answers", "annotations", "metadata"})
-
-
-class Option(NamedTuple):
-    label: str
-    description: str
-    preview: str | None = None
-
-
-class SharedQuestion(NamedTuple):
-    """One question of any dialect (the shared model): a choice among ``options`` (one, or
-    several with ``multiSelect``), or a typed answer when ``kind`` is ``text`` or
-    ``number`` (``rule`` says what it must be). AskUserQuestion's questions use the first
-    four fields; the others serve the other agents' question tools and MCP forms."""
-
-    question: str
-    header: str
-    options: tuple[Option, ...]
-    multiSelect: bool = False
-    kind: str = "choice"  # choice | yesno | text | number
-    other: bool = True  # the automatic Other is offered (a choice)
-    required: bool = True  # the review submits only with an answer
-    rule: ValueRule | None = None  # a typed answer's limits
-    placeholder: str | None = None  # shown at an empty text question
-    secret: bool = False  # the answer is never shown back
-    min_items: int | None = None  # a multiSelect's bounds
-    max_items: int | None = None
-    notes: bool = True  # the agent has a place for the person's notes (n TEXT)
-    description: str | None = None  # one helper line shown under the question
-
-    @property
-    def typed(self) -> bool:
-        """Answered by typing a value rather than choosing options."""
-        return self.kind in ("text", "number")
-
-
-# an AskUserQuestion question's fields past its first four: the shared model's defaults
-PLAIN = tuple(SharedQuestion._field_defaults[name] for name in SharedQuestion._fields[4:])
-
-
-class AskInput(NamedTuple):
-    """A valid AskUserQuestion input (or another dialect's, in the shared model);
-    ``annotations`` hold only ``preview``/``notes``. ``review``: a review screen comes
-    even after a lone question (an MCP form: the MCP spec wants a review before sending);
-    ``asker``: who suggests the ``answers``, as the screens name them."""
-
-    questions: tuple[SharedQuestion, ...]
-    answers: dict[str, str] | None = None
-    annotations: dict[str, dict[str, str]] | None = None
-    review: bool = False
-    asker: str = "the agent"
-    extras: bool = False  # m (ask me more) and r (free text instead) are taken: Claude Code
-    title: str | None = None  # one line shown above the questions
-
-
-class TodoItem(NamedTuple):
-    content: str
-    status: str
-    activeForm: str | None = None
-
-
-class TodoInput(NamedTuple):
-    todos: tuple[TodoItem, ...]
-
-
-def is_recommended(label: str) -> bool:
-    """A label marked as the agent's recommendation, e.g. ``date-fns (Recommended)``."""
-    return label.rstrip().lower().endswith("(recommended)")
-
-
-def uniqueness_problem(data: Any) -> str | None:
-    """Claude Code 2.1.88's UNIQUENESS_REFINE: question texts unique, labels unique per question."""
-    questions = data.get("questions") if isinstance(data, dict) else None
-    if not isinstance(questions, list):
-        return None
-    texts = [q.get("question") for q in questions if isinstance(q, dict)]
-    if len(texts) != len(set(map(repr, texts))):
-        return UNIQUENESS_MESSAGE
-    for q in questions:
-        options = q.get("options") if isinstance(q, dict) else None
-        if isinstance(options, list):
-            labels = [repr(o.get("label")) for o in options if isinstance(o, dict)]
-            if len(labels) != len(set(labels)):
-                return UNIQUENESS_MESSAGE
-    return None
 
 
 def _optional_str(node: dict[str, Any], key: str) -> bool:
@@ -182,11 +103,11 @@ def fast_ask(data: Any) -> AskInput | None:
 def parse_ask(data: Any) -> AskInput:
     """Validate an AskUserQuestion input; InvalidCall with zod issues when it fails. A call
     using Claude Code's extended questions (text and number kinds, a title) is read by
-    their rules (:mod:`askcli.schema.extended`)."""
+    their rules (:mod:`askcli.schema.extended_questions`)."""
     parsed = fast_ask(data)
     if parsed is not None:
         return parsed
-    from .extended import is_extended, parse_extended
+    from .extended_questions import is_extended, parse_extended
 
     if is_extended(data):
         return parse_extended(data)
@@ -208,16 +129,6 @@ def parse_ask(data: Any) -> AskInput:
         if model.annotations is not None
         else None,
         extras=True,
-    )
-
-
-def todos_are_legacy(data: Any) -> bool:
-    """Every item has an ``id`` and no ``activeForm``: the older shape."""
-    todos = data.get("todos") if isinstance(data, dict) else None
-    return (
-        isinstance(todos, list)
-        and bool(todos)
-        and all(isinstance(t, dict) and "id" in t and "activeForm" not in t for t in todos)
     )
 
 

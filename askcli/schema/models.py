@@ -18,9 +18,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from pydantic_core import PydanticCustomError
 
-from .inputs import todos_are_legacy, uniqueness_problem
 from .names import ASK_USER_QUESTION as TOOL_NAME
 from .names import TODO_WRITE as TODO_TOOL_NAME
+from .shapes import todos_are_legacy, uniqueness_problem
 from .validation import ZodMessage, validate
 
 

@@ -44,7 +44,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from types import FrameType, ModuleType
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO
 
 from ..errors import AnswerTimeout, LineTooLong
 from ..escaping import first_control
@@ -53,7 +53,34 @@ from . import signals
 from .rendering import ROOM_TO_TYPE, display_width, terminal_text
 
 if TYPE_CHECKING:
-    from .conversation import Conversation
+    from ..lines import LineReader
+    from .options import RunOptions
+    from .rendering import Style
+
+
+class ConversationView(Protocol):
+    """What line editing uses of a conversation (a :class:`~.conversation.Conversation` is
+    one): where answers are read and screens written, and what it says; a protocol, so that
+    editing does not import the conversation that imports it."""
+
+    reader: LineReader
+    out: TextIO
+    style: Style
+
+    @property
+    def options(self) -> RunOptions: ...
+
+    @property
+    def apart(self) -> bool: ...
+
+    @property
+    def open_line(self) -> bool: ...
+
+    @open_line.setter
+    def open_line(self, value: bool) -> None: ...
+
+    def say(self, text: str) -> None: ...
+
 
 CHOICE = "choice"  # question, review and permission prompts: numbers and command words
 TEXT = "text"  # typed answers: Other, a text question, a reply to the agent
@@ -155,7 +182,7 @@ def _fd(stream: object) -> int | None:
     return fd if isinstance(fd, int) else None
 
 
-def apart(conv: Conversation) -> bool:
+def apart(conv: ConversationView) -> bool:
     """The answers are typed at a terminal and the screens go elsewhere: to a file, a pipe,
     ``/dev/null`` or another terminal (``--answers /dev/tty 2>log``, another pane). A screen
     that is no descriptor (``io.StringIO``) counts as the same: nothing is known of it."""
@@ -166,7 +193,7 @@ def apart(conv: Conversation) -> bool:
     return screen is not None and not same_terminal(reader.fd, screen)
 
 
-def editable(conv: Conversation, prompt: str = "", *, secret: bool) -> bool:
+def editable(conv: ConversationView, prompt: str = "", *, secret: bool) -> bool:
     """The next line of ``conv`` is read with line editing: a person at a terminal, nothing
     read ahead, not a secret, ``readline`` there, and a ``prompt`` it can show whole (on
     the same terminal; a screen elsewhere shows it apart)."""
@@ -211,7 +238,7 @@ def _waiting(fd: int) -> bool:
 
 
 def read_line(
-    conv: Conversation, prompt: str, kind: str = CHOICE, *, fresh: bool = True
+    conv: ConversationView, prompt: str, kind: str = CHOICE, *, fresh: bool = True
 ) -> str | None:
     """Show ``prompt`` and read one edited line of ``conv`` (:func:`editable` said so);
     None when the input ended (Ctrl-D on an empty line). Raises AnswerTimeout after the

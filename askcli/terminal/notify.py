@@ -20,7 +20,7 @@ BEL = "\x07"
 ESC = "\x1b"
 
 
-class Mode(enum.Enum):
+class NotifyMode(enum.Enum):
     """``--notify``: how to ask for the person's attention."""
 
     AUTO = "auto"  # chosen by the terminal (:func:`pick`)
@@ -39,34 +39,34 @@ class Wrap(enum.Enum):
 
 
 _SEQUENCES = {
-    Mode.BELL: BEL,
-    Mode.OSC9: f"{ESC}]9;{TEXT}{BEL}",
-    Mode.OSC777: f"{ESC}]777;notify;{TITLE};{BODY}{BEL}",
+    NotifyMode.BELL: BEL,
+    NotifyMode.OSC9: f"{ESC}]9;{TEXT}{BEL}",
+    NotifyMode.OSC777: f"{ESC}]777;notify;{TITLE};{BODY}{BEL}",
 }
 # what each terminal is known to show: by $TERM_PROGRAM, by $TERM, by a variable it sets
 # (these last survive inside tmux, where $TERM_PROGRAM and $TERM are tmux's own)
-_BY_PROGRAM = {"iterm.app": Mode.OSC9, "wezterm": Mode.OSC9, "ghostty": Mode.OSC9}
-_BY_TERM = {"xterm-kitty": Mode.OSC9, "xterm-ghostty": Mode.OSC9}
-_BY_TERM_PREFIX = {"foot": Mode.OSC777, "rxvt-unicode": Mode.OSC777}
+_BY_PROGRAM = {"iterm.app": NotifyMode.OSC9, "wezterm": NotifyMode.OSC9, "ghostty": NotifyMode.OSC9}
+_BY_TERM = {"xterm-kitty": NotifyMode.OSC9, "xterm-ghostty": NotifyMode.OSC9}
+_BY_TERM_PREFIX = {"foot": NotifyMode.OSC777, "rxvt-unicode": NotifyMode.OSC777}
 _BY_VARIABLE = {
-    "ITERM_SESSION_ID": Mode.OSC9,
-    "WEZTERM_PANE": Mode.OSC9,
-    "GHOSTTY_RESOURCES_DIR": Mode.OSC9,
-    "KITTY_WINDOW_ID": Mode.OSC9,
+    "ITERM_SESSION_ID": NotifyMode.OSC9,
+    "WEZTERM_PANE": NotifyMode.OSC9,
+    "GHOSTTY_RESOURCES_DIR": NotifyMode.OSC9,
+    "KITTY_WINDOW_ID": NotifyMode.OSC9,
 }
 
 
 class Notice(NamedTuple):
     """A resolved ``--notify``: what to write and through which multiplexer."""
 
-    mode: Mode
+    mode: NotifyMode
     wrap: Wrap = Wrap.NONE
 
     @property
     def sequence(self) -> str:
         """The bytes to write: built from :data:`TEXT` alone, never from a call."""
         seq = _SEQUENCES.get(self.mode, "")
-        if not seq or self.mode is Mode.BELL:
+        if not seq or self.mode is NotifyMode.BELL:
             return seq
         if self.wrap is Wrap.TMUX:
             return f"{ESC}Ptmux;{seq.replace(ESC, ESC + ESC)}{ESC}\\"
@@ -75,16 +75,16 @@ class Notice(NamedTuple):
         return seq
 
 
-def pick(env: Mapping[str, str]) -> Mode:
+def pick(env: Mapping[str, str]) -> NotifyMode:
     """``auto``: the notification the terminal in ``env`` is known to show, else the bell."""
     program = env.get("TERM_PROGRAM", "").lower()
     term = env.get("TERM", "").lower()
     if env.get("LC_TERMINAL", "").lower() == "iterm2":  # iTerm2 sends it over ssh
-        return Mode.OSC9
+        return NotifyMode.OSC9
     if program in _BY_PROGRAM:
         return _BY_PROGRAM[program]
     if program and program not in ("tmux", "screen"):  # a terminal that says what it is
-        return Mode.BELL
+        return NotifyMode.BELL
     if term in _BY_TERM:
         return _BY_TERM[term]
     for prefix, mode in _BY_TERM_PREFIX.items():
@@ -93,17 +93,17 @@ def pick(env: Mapping[str, str]) -> Mode:
     for name, mode in _BY_VARIABLE.items():
         if env.get(name):
             return mode
-    return Mode.BELL
+    return NotifyMode.BELL
 
 
-def resolve(mode: Mode, env: Mapping[str, str]) -> Notice | None:
+def resolve(mode: NotifyMode, env: Mapping[str, str]) -> Notice | None:
     """What to write for ``mode`` at a terminal described by ``env``; None for nothing
     (``none``, or ``TERM=dumb``: a terminal that takes no control sequences)."""
     if env.get("TERM") == "dumb":
         return None
-    if mode is Mode.AUTO:
+    if mode is NotifyMode.AUTO:
         mode = pick(env)
-    if mode is Mode.NONE:
+    if mode is NotifyMode.NONE:
         return None
     if env.get("TMUX"):
         return Notice(mode, Wrap.TMUX)

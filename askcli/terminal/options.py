@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from ..wire.results import CLAUDE_CODE_2_1_88, Wording
+from ..wire.wording.base import CLAUDE_CODE_2_1_88, Wording
 
 if TYPE_CHECKING:
     from .notify import Notice

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..escaping import visible
 from ..questions.state import AnswerState, Mode
-from ..schema.inputs import AskInput, SharedQuestion
+from ..schema.shapes import AskInput, SharedQuestion
 from .rendering import CONTINUED, ROOM_TO_TYPE, Style, display_width, truncate, wrap
 
 HEADER_COLUMNS = 12

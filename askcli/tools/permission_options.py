@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from ..errors import AnswerTimeout
 from ..escaping import visible
-from ..questions.allowing import NoOnce, Pick, parse_option_line
+from ..questions.allowing import NoOnce, OptionPick, parse_option_line
 from ..questions.outcome import Outcome
 from ..terminal import signals
 from ..terminal.conversation import Conversation
@@ -75,7 +75,7 @@ def choose_option(call: ToolCall, request: PermissionRequest, conv: Conversation
             if line is None:
                 break
             meaning = parse_option_line(line, len(request.options), request.allow, reject)
-            if isinstance(meaning, Pick):
+            if isinstance(meaning, OptionPick):
                 return picked(call, request, meaning.at)
             hint = option_hint(request, meaning if isinstance(meaning, NoOnce) else None)
             conv.say(conv.style.warn(hint) + "\n")
@@ -83,7 +83,7 @@ def choose_option(call: ToolCall, request: PermissionRequest, conv: Conversation
         conv.say("\n")
         ended = Outcome.TIMED_OUT
     except KeyboardInterrupt:
-        return cancelled(call, signals.interrupted_text({}), Outcome.INTERRUPTED)
+        return cancelled(call, signals.interrupted_text({}), signals.interruption())
     else:
         ended = Outcome.ENDED
     why = conv.why(ended)

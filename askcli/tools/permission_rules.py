@@ -44,29 +44,29 @@ def _not_null(value: Any) -> Any:
     return value
 
 
-class _Strict(BaseModel):
+class _StrictRule(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
 
 
-class Rule(_Strict):
+class Rule(_StrictRule):
     toolName: str
     ruleContent: Annotated[str | None, BeforeValidator(_not_null)] = None
 
 
-class RulesUpdate(_Strict):
+class RulesUpdate(_StrictRule):
     type: Literal["addRules", "replaceRules", "removeRules"]
     rules: list[Rule]
     behavior: Literal["allow", "deny", "ask"]
     destination: Destination
 
 
-class ModeUpdate(_Strict):
+class ModeUpdate(_StrictRule):
     type: Literal["setMode"]
     mode: Mode
     destination: Destination
 
 
-class DirectoriesUpdate(_Strict):
+class DirectoriesUpdate(_StrictRule):
     type: Literal["addDirectories", "removeDirectories"]
     directories: list[str]
     destination: Destination

@@ -17,27 +17,22 @@ from ..errors import InvalidCall
 from ..escaping import visible
 from ..questions.outcome import Outcome
 from ..questions.state import AnswerState, Conclusion, foreign_keys, specs
-from ..schema.inputs import (
-    AskInput,
-    TodoInput,
-    parse_ask,
-    parse_todos,
-    soft_rule_warnings,
-    todo_warnings,
-)
+from ..schema.inputs import parse_ask, parse_todos, soft_rule_warnings, todo_warnings
 from ..schema.issues import MAX_TEXT, Issue, describe_issues, long_text
 from ..schema.names import ACP_PERMISSION, ASK_USER_QUESTION, TODO_WRITE
+from ..schema.shapes import AskInput, TodoInput
 from ..status import ExitStatus
 from ..terminal import signals
 from ..terminal.conversation import Conversation
 from ..wire import results
 from ..wire.envelopes import ToolCall
-from ..wire.results import ToolResult, Wording
+from ..wire.results import ToolResult
+from ..wire.wording.base import CLAUDE_CODE_2_1_88, Wording
 from . import permission, todos
 from .repl import converse
 
 if TYPE_CHECKING:
-    from ..wire.dialects import Dialect
+    from ..wire.dialects.base import Dialect
 
 
 class Tool(NamedTuple):
@@ -84,7 +79,7 @@ def _unanswered(conclusion: Conclusion) -> dict[str, str]:
 
 def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
     """Ask the person and turn the conclusion into the tool_result, in the words of the
-    run's wording (:class:`askcli.wire.results.Wording`: Claude Code 2.1.88's
+    run's wording (:class:`askcli.wire.wording.base.Wording`: Claude Code 2.1.88's
     by default; with ``--wording claude-code`` every question may be left unanswered, as
     in Claude Code's dialog).
 
@@ -92,7 +87,7 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
     suggestions the person confirms; those to questions not in the call are dropped with a
     notice. ``m`` (more questions first) and ``r`` (free text instead) are answers too:
     Claude Code's ``followUp`` and ``response``. The ``unanswered`` annotations go only to a
-    Claude Code that listed :data:`askcli.wire.wording.UNANSWERED_CAPABILITY`.
+    Claude Code that listed :data:`askcli.wire.wording.texts.UNANSWERED_CAPABILITY`.
     """
     if data.answers or data.annotations:
         asked = specs(data)
@@ -237,7 +232,7 @@ def _dialect_answer(dialect: Dialect) -> Callable[[ToolCall, Any, Conversation],
     """Ask a dialect's call as AskUserQuestion is asked, and let the dialect reply."""
 
     def answer(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
-        from ..wire.dialects import Asked
+        from ..wire.dialects.base import Asked
 
         if not data.questions:  # an agent that allows an empty list gets its empty answer
             conv.error(f"the {dialect.tool} call has no questions; nothing to ask")
@@ -256,7 +251,7 @@ def _dialect_answer(dialect: Dialect) -> Callable[[ToolCall, Any, Conversation],
 
 
 def invalid_result(
-    call: ToolCall, error: InvalidCall, wording: Wording = results.CLAUDE_CODE_2_1_88
+    call: ToolCall, error: InvalidCall, wording: Wording = CLAUDE_CODE_2_1_88
 ) -> ToolResult:
     """The result of a call that fails its schema, in its agent's words (AskUserQuestion's
     in the run's ``wording``)."""
@@ -288,7 +283,7 @@ def check_call(call: ToolCall, *, short: bool = False) -> tuple[Tool, Any]:
 def checked(
     call: ToolCall,
     say: Callable[[str], None],
-    wording: Wording = results.CLAUDE_CODE_2_1_88,
+    wording: Wording = CLAUDE_CODE_2_1_88,
     *,
     short: bool = False,
 ) -> tuple[Tool, Any] | ToolResult:

@@ -25,17 +25,8 @@ from ..questions.answers import (
     parse_typed_line,
 )
 from ..questions.outcome import Outcome
-from ..questions.state import (
-    Action,
-    AnswerState,
-    Conclusion,
-    Mode,
-    Text,
-    reduce,
-    specs,
-    start,
-)
-from ..schema.inputs import AskInput
+from ..questions.state import Action, AnswerState, Conclusion, Mode, Text, reduce, specs, start
+from ..schema.shapes import AskInput
 from ..terminal import editing, paging, screens, signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import Style

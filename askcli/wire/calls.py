@@ -21,7 +21,7 @@ def permission_request(
 ) -> dict[str, Any]:
     """Claude Code's ``can_use_tool`` request for ``tool`` with ``tool_input``: its
     ``permission_suggestions`` and the fields of care (``title``, ``default_to_no``, ...:
-    :data:`askcli.wire.care.KEYS`) as sent, when there are any."""
+    :data:`askcli.wire.permission_request.KEYS`) as sent, when there are any."""
     request: dict[str, Any] = {"subtype": "can_use_tool", "tool_name": tool, "input": tool_input}
     if tool_use_id is not None:
         request["tool_use_id"] = tool_use_id

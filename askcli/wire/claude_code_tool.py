@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .packaged import load
+from .shipped_json import load
 
 VERSION = "2.1.332"
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 from ..lines import LineReader
+from ..schema.names import ASK_USER_QUESTION, TODO_WRITE
 
 MAX_DOCUMENT_BYTES = 1024 * 1024  # a call (one JSON document) may not be larger
 MAX_DEPTH = 64  # nor nest objects and arrays deeper
@@ -145,8 +146,6 @@ def parse_object(text: str) -> Document:
 def _not_an_object(value: Any) -> str:
     """Why a JSON value that is not an object is no call; for the questions or todos
     without their object, how to wrap them."""
-    from .envelopes import wrap_hint  # envelopes imports this module
-
     hint = wrap_hint(value)
     return "the input is not a JSON object" if hint is None else f"the input is {hint}"
 
@@ -368,3 +367,25 @@ def _read_one(
         if more is None:
             return Document(None, "the input ended inside a JSON document", "".join(parts)[:200])
         text, pos, ended, raw = more, 0, False, True
+
+
+def wrap_hint(value: Any, name: str | None = None) -> str | None:
+    """How to wrap input that is the questions or todos without their object (a bare
+    array, or one item on its own), as a predicate for ``the input is ...``; None for any
+    other input. With ``name``, only the wrapping that tool takes."""
+    items = value if isinstance(value, list) else [value]
+    if not items or not all(isinstance(item, dict) for item in items):
+        return None
+    if all("question" in item and "questions" not in item for item in items):
+        key, what = "questions", "question"
+    elif all("content" in item and "status" in item and "todos" not in item for item in items):
+        key, what = "todos", "todo"
+    else:
+        return None
+    if name is not None and name != {"questions": ASK_USER_QUESTION, "todos": TODO_WRITE}[key]:
+        return None
+    if isinstance(value, list):
+        return f'an array of {what}s: wrap them in {{"{key}": [...]}}'
+    if not ("options" in value or key == "todos"):  # a lone object that is surely no call
+        return None
+    return f'one {what} on its own: wrap it in {{"{key}": [...]}}'

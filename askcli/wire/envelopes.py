@@ -50,10 +50,10 @@ from ..schema.names import (
     TODO_WRITE,
 )
 from ..status import ExitStatus
-from .care import Care, care_of
-from .documents import loads_limited
+from .documents import loads_limited, wrap_hint
 from .hook_inputs import hook_input_hint
-from .results import CANCEL_MESSAGE, ToolResult
+from .permission_request import Care, care_of
+from .results import CANCEL_MESSAGE, DISMISSED, QUEUED_CANCELLED, ToolResult
 
 JSONRPC_INVALID_PARAMS = -32602
 JSONRPC_NO_METHOD = -32601
@@ -72,7 +72,7 @@ class Output(enum.Enum):
     TEXT = "text"  # each call's result text alone
 
 
-class Kind(enum.Enum):
+class EnvelopeKind(enum.Enum):
     BARE = "bare"
     TOOL_USE = "tool_use"
     MESSAGE = "message"
@@ -128,7 +128,7 @@ class Envelope(NamedTuple):
     does not serve (answered with an error response, nothing asked).
     """
 
-    kind: Kind
+    kind: EnvelopeKind
     items: tuple[ToolCall | Context, ...] = ()
     request_id: Any = None
     refusal: str | None = None
@@ -140,7 +140,7 @@ class Envelope(NamedTuple):
 
     def replies(self, results: Sequence[ToolResult]) -> list[dict[str, Any]]:
         """The reply objects carrying ``results`` (one per call, in order)."""
-        if self.kind is Kind.CONTROL:
+        if self.kind is EnvelopeKind.CONTROL:
             if self.refusal is not None:
                 response: dict[str, Any] = {
                     "subtype": "error",
@@ -161,29 +161,33 @@ class Envelope(NamedTuple):
                         "error": _invalid_params(result.content)["message"],
                     }
             return [{"type": "control_response", "response": response}]
-        if self.kind is Kind.JSONRPC:
+        if self.kind is EnvelopeKind.JSONRPC:
             return [_jsonrpc(self.request_id, self.refusal, results, self.calls)]
-        if self.kind is Kind.OPENCODE:
+        if self.kind is EnvelopeKind.OPENCODE:
             return [_opencode_reply(self.request_id, self.calls, results)]
         if not results:
             return []
-        if self.kind in (Kind.GEMINI, Kind.GEMINI_CONTENT, Kind.GEMINI_CALL):
+        if self.kind in (
+            EnvelopeKind.GEMINI,
+            EnvelopeKind.GEMINI_CONTENT,
+            EnvelopeKind.GEMINI_CALL,
+        ):
             ids = self.sent_ids or tuple(r.tool_use_id for r in results)
             calls = self.calls
             parts = [_gemini(r, c.name, i) for r, c, i in zip(results, calls, ids, strict=False)]
-            if self.kind is Kind.GEMINI_CALL:  # the FunctionResponse, as the call came bare
+            if self.kind is EnvelopeKind.GEMINI_CALL:  # the FunctionResponse, as the call came bare
                 return [part.get("functionResponse", part) for part in parts]
-            if self.kind is Kind.GEMINI:
+            if self.kind is EnvelopeKind.GEMINI:
                 return parts
             return [{"role": "user", "parts": parts + _gemini_words(results)}]
-        if self.kind is Kind.OPENAI:
+        if self.kind is EnvelopeKind.OPENAI:
             return [_openai(r) for r in results]
-        if self.kind is Kind.RESPONSES:
+        if self.kind is EnvelopeKind.RESPONSES:
             return [_responses(r) for r in results]
         blocks = [_anthropic(r) for r in results]
-        if self.kind is Kind.MESSAGE:
+        if self.kind is EnvelopeKind.MESSAGE:
             return [{"role": "user", "content": blocks}]
-        if self.kind is Kind.STREAM_JSON:
+        if self.kind is EnvelopeKind.STREAM_JSON:
             return [{"type": "user", "message": {"role": "user", "content": blocks}}]
         return blocks
 
@@ -225,8 +229,6 @@ def _opencode_reply(
     /question/{requestID}/reply`` is ``{"answers"}``) or dismissed (``.../reject``). A call
     not answered, or not valid, is dismissed, as OpenCode dismisses what it stops waiting
     for; the person's words of "chat about this" go with it as ``message``."""
-    from .dialects.opencode import DISMISSED  # the dialect imports this module
-
     (result,) = results
     head = {"sessionID": calls[0].session_id if calls else None, "requestID": request_id}
     metadata = (result.data or {}).get("metadata")
@@ -246,7 +248,7 @@ def _opencode_envelope(document: dict[str, Any]) -> Envelope | None:
     elif kind is None and "sessionID" in document and "questions" in document:
         request = document
     elif isinstance(kind, str) and "." in kind and isinstance(document.get("properties"), dict):
-        return Envelope(Kind.PASSED_OVER)
+        return Envelope(EnvelopeKind.PASSED_OVER)
     else:
         return None
     request_id = _text_id(request.get("id"))
@@ -256,7 +258,7 @@ def _opencode_envelope(document: dict[str, Any]) -> Envelope | None:
     else:
         value = {"questions": request["questions"]} if "questions" in request else {}
         call = _call(request_id, OPENCODE_QUESTION, value, session_id=session_id)
-    return Envelope(Kind.OPENCODE, (call,), request_id=request_id)
+    return Envelope(EnvelopeKind.OPENCODE, (call,), request_id=request_id)
 
 
 def _gemini(result: ToolResult, name: str, sent_id: Any) -> dict[str, Any]:
@@ -277,8 +279,6 @@ def _gemini_text(result: ToolResult) -> str:
     """Gemini CLI's own words where the shared results have Claude Code's: a call of the
     batch that was not asked because an earlier one was declined."""
     if result.content == CANCEL_MESSAGE:
-        from .dialects.gemini import QUEUED_CANCELLED  # the dialects import this module
-
         return QUEUED_CANCELLED
     return result.content
 
@@ -325,28 +325,6 @@ def generated_id(document: dict[str, Any], seq: int, place: int | None = None) -
 
 def _text_id(value: Any) -> str | None:
     return value if isinstance(value, str) else None
-
-
-def wrap_hint(value: Any, name: str | None = None) -> str | None:
-    """How to wrap input that is the questions or todos without their object (a bare
-    array, or one item on its own), as a predicate for ``the input is ...``; None for any
-    other input. With ``name``, only the wrapping that tool takes."""
-    items = value if isinstance(value, list) else [value]
-    if not items or not all(isinstance(item, dict) for item in items):
-        return None
-    if all("question" in item and "questions" not in item for item in items):
-        key, what = "questions", "question"
-    elif all("content" in item and "status" in item and "todos" not in item for item in items):
-        key, what = "todos", "todo"
-    else:
-        return None
-    if name is not None and name != {"questions": ASK_USER_QUESTION, "todos": TODO_WRITE}[key]:
-        return None
-    if isinstance(value, list):
-        return f'an array of {what}s: wrap them in {{"{key}": [...]}}'
-    if not ("options" in value or key == "todos"):  # a lone object that is surely no call
-        return None
-    return f'one {what} on its own: wrap it in {{"{key}": [...]}}'
 
 
 def _call(call_id: str | None, name: str, value: Any, **context: Any) -> ToolCall:
@@ -468,7 +446,7 @@ def _stream_json(document: dict[str, Any], seq: int) -> Envelope:
         raise UnreadableDocument('the stream-json "assistant" line has no "message" object')
     agent = document.get("parent_tool_use_id")
     context = {"session_id": _text_id(document.get("session_id")), "agent_id": _text_id(agent)}
-    return Envelope(Kind.STREAM_JSON, tuple(_message_items(message, seq, **context)))
+    return Envelope(EnvelopeKind.STREAM_JSON, tuple(_message_items(message, seq, **context)))
 
 
 def _control(document: dict[str, Any]) -> Envelope:
@@ -479,13 +457,13 @@ def _control(document: dict[str, Any]) -> Envelope:
     subtype = request.get("subtype")
     if subtype == "elicitation":
         items = elicitation_items(_elicitation(document, request))
-        return Envelope(Kind.CONTROL, items, request_id=request_id)
+        return Envelope(EnvelopeKind.CONTROL, items, request_id=request_id)
     if subtype != "can_use_tool":
         refusal = (
             f"control requests of subtype {json.dumps(subtype)} are not served "
             "(only can_use_tool and elicitation)"
         )
-        return Envelope(Kind.CONTROL, request_id=request_id, refusal=refusal)
+        return Envelope(EnvelopeKind.CONTROL, request_id=request_id, refusal=refusal)
     name = request.get("tool_name")
     tool_use_id = _text_id(request.get("tool_use_id"))
     context = {
@@ -504,7 +482,7 @@ def _control(document: dict[str, Any]) -> Envelope:
             suggestions=suggestions,
             care=care_of(request),
         )
-    return Envelope(Kind.CONTROL, (call,), request_id=request_id)
+    return Envelope(EnvelopeKind.CONTROL, (call,), request_id=request_id)
 
 
 _ELICITATION_KEYS = {  # Claude Code's spelling -> MCP's
@@ -562,12 +540,12 @@ _PASSED_OVER = frozenset(
 
 
 _BY_TYPE: dict[str, Callable[[dict[str, Any], int], Envelope]] = {
-    "tool_use": lambda d, seq: Envelope(Kind.TOOL_USE, (_tool_use(d, seq),)),
-    "message": lambda d, seq: Envelope(Kind.MESSAGE, tuple(_message_items(d, seq))),
+    "tool_use": lambda d, seq: Envelope(EnvelopeKind.TOOL_USE, (_tool_use(d, seq),)),
+    "message": lambda d, seq: Envelope(EnvelopeKind.MESSAGE, tuple(_message_items(d, seq))),
     "assistant": _stream_json,
     "control_request": lambda d, _: _control(d),
-    "function": lambda d, _: Envelope(Kind.OPENAI, (_chat_call(d),)),
-    "function_call": lambda d, _: Envelope(Kind.RESPONSES, (_responses_call(d),)),
+    "function": lambda d, _: Envelope(EnvelopeKind.OPENAI, (_chat_call(d),)),
+    "function_call": lambda d, _: Envelope(EnvelopeKind.RESPONSES, (_responses_call(d),)),
 }
 
 
@@ -579,7 +557,7 @@ def _by_type(document: dict[str, Any], seq: int) -> Envelope | None:
     if handler is not None:
         return handler(document, seq)
     if kind in _PASSED_OVER:
-        return Envelope(Kind.PASSED_OVER)
+        return Envelope(EnvelopeKind.PASSED_OVER)
     return None
 
 
@@ -614,7 +592,7 @@ def _gemini_content(content: Any, seq: int) -> Envelope:
             sent.append(own)
         elif isinstance(part.get("text"), str) and part["text"].strip() and not part.get("thought"):
             items.append(Context(part["text"]))
-    return Envelope(Kind.GEMINI_CONTENT, tuple(items), sent_ids=tuple(sent))
+    return Envelope(EnvelopeKind.GEMINI_CONTENT, tuple(items), sent_ids=tuple(sent))
 
 
 def _gemini_envelope(document: dict[str, Any], seq: int) -> Envelope | None:
@@ -622,10 +600,10 @@ def _gemini_envelope(document: dict[str, Any], seq: int) -> Envelope | None:
     bare ``{"name", "args"}`` call."""
     if "functionCall" in document:
         call, own = _gemini_call(document, seq, 0)
-        return Envelope(Kind.GEMINI, (call,), sent_ids=(own,))
+        return Envelope(EnvelopeKind.GEMINI, (call,), sent_ids=(own,))
     if isinstance(document.get("name"), str) and "args" in document:
         call, own = _gemini_call({"functionCall": document}, seq, 0)
-        return Envelope(Kind.GEMINI_CALL, (call,), sent_ids=(own,))
+        return Envelope(EnvelopeKind.GEMINI_CALL, (call,), sent_ids=(own,))
     if isinstance(document.get("candidates"), list):
         first = document["candidates"][0] if document["candidates"] else None
         content = first.get("content") if isinstance(first, dict) else None
@@ -645,12 +623,12 @@ def _jsonrpc_envelope(document: dict[str, Any], seq: int) -> Envelope:
     found"; notifications and responses are passed over."""
     method = document.get("method")
     if "id" not in document or not isinstance(method, str):
-        return Envelope(Kind.PASSED_OVER)
+        return Envelope(EnvelopeKind.PASSED_OVER)
     request_id = document["id"]
     if method not in JSONRPC_METHODS:
         served = ", ".join(JSONRPC_METHODS)
         refusal = f"askcli serves only {served}, not {json.dumps(method)}"
-        return Envelope(Kind.JSONRPC, request_id=request_id, refusal=refusal)
+        return Envelope(EnvelopeKind.JSONRPC, request_id=request_id, refusal=refusal)
     params = document.get("params")
     call_id = generated_id(document, seq)
     if not isinstance(params, dict):
@@ -658,7 +636,7 @@ def _jsonrpc_envelope(document: dict[str, Any], seq: int) -> Envelope:
     else:
         call = ToolCall(call_id, method, params)
     items = elicitation_items(call) if method == ELICITATION else (call,)
-    return Envelope(Kind.JSONRPC, items, request_id=request_id)
+    return Envelope(EnvelopeKind.JSONRPC, items, request_id=request_id)
 
 
 def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
@@ -687,7 +665,7 @@ def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
             raise UnreadableDocument('the assistant message\'s "tool_calls" is not a list')
         items: list[ToolCall | Context] = list(_texts(document.get("content")))
         items += [_chat_call(c) for c in calls if isinstance(c, dict)]
-        return Envelope(Kind.OPENAI, tuple(items))
+        return Envelope(EnvelopeKind.OPENAI, tuple(items))
     if document.get("object") == "response" and isinstance(document.get("output"), list):
         items = []
         for item in document["output"]:
@@ -695,9 +673,9 @@ def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
                 items += _texts(item.get("content"))
             elif isinstance(item, dict) and item.get("type") == "function_call":
                 items.append(_responses_call(item))
-        return Envelope(Kind.RESPONSES, tuple(items))
+        return Envelope(EnvelopeKind.RESPONSES, tuple(items))
     if document.get("role") == "assistant":
-        return Envelope(Kind.MESSAGE, tuple(_message_items(document, seq)))
+        return Envelope(EnvelopeKind.MESSAGE, tuple(_message_items(document, seq)))
     hook = hook_input_hint(document)
     if hook is not None:
         raise UnreadableDocument(hook)
@@ -710,7 +688,7 @@ def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
     else:  # perhaps one item on its own: the tool it belongs to says how to wrap it
         todos = "content" in document and "status" in document and "question" not in document
     name = TODO_WRITE if todos else ASK_USER_QUESTION
-    return Envelope(Kind.BARE, (_call(generated_id(document, seq), name, document),))
+    return Envelope(EnvelopeKind.BARE, (_call(generated_id(document, seq), name, document),))
 
 
 def _json_escape(match: re.Match[str]) -> str:

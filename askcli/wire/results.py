@@ -10,8 +10,7 @@ from ..schema.issues import Issue, issues_json
 from ..status import ExitStatus
 
 if TYPE_CHECKING:
-    from ..questions.state import AnswerState
-    from ..schema.inputs import AskInput, SharedQuestion
+    pass
 
 REJECT_MESSAGE = (
     "The user doesn't want to proceed with this tool use. The tool use was rejected "
@@ -27,6 +26,12 @@ CANCEL_MESSAGE = (
     "The user doesn't want to take this action right now. "
     "STOP what you are doing and wait for the user to tell you how to proceed."
 )
+
+
+# the agents' own words for a question not answered, which their output modes compare with
+DISMISSED = "The user dismissed this question"  # OpenCode's, for a dismissed question
+QUEUED_CANCELLED = "[Operation Cancelled] Reason: User cancelled operation"  # Gemini CLI's,
+# for the other calls of a batch once one was declined
 
 
 class ToolResult(NamedTuple):
@@ -154,78 +159,3 @@ def validation_error_text(issues: list[Issue], advice: str | None = None) -> str
 
 def unreadable_text(reason: str) -> str:
     return f"<tool_use_error>InputValidationError: {reason}</tool_use_error>"
-
-
-class Wording:
-    """How AskUserQuestion's results are worded (``--wording``): this class words them as
-    Claude Code 2.1.88 did, the default; :class:`askcli.wire.wording.ClaudeCodeToday`, the
-    current release. One object per wording, picked by name in :mod:`askcli.wire.wordings`."""
-
-    name = "claude-code-2.1.88"
-
-    def prepare(self, data: AskInput) -> AskInput:
-        """The call as it is asked: 2.1.88 requires every answer."""
-        return data
-
-    def answers(self, state: AnswerState) -> dict[str, str]:
-        """The answers as the result gives them: a multi-select's labels joined by ``, ``."""
-        return dict(state.answers)
-
-    def answered_text(
-        self,
-        questions: Sequence[SharedQuestion],
-        answers: Mapping[str, str],
-        annotations: Mapping[str, Mapping[str, str]],
-    ) -> str:
-        """The text of submitted answers."""
-        return answered_text(answers, annotations)
-
-    def clarify_text(
-        self,
-        words: str,
-        questions: Sequence[SharedQuestion],
-        answers: Mapping[str, str],
-        notes: Mapping[str, str],
-    ) -> str:
-        """The text of "chat about this" with the person's ``words``."""
-        return clarify_text(words, [q.question for q in questions], answers)
-
-    def follow_up_text(
-        self,
-        questions: Sequence[SharedQuestion],
-        answers: Mapping[str, str],
-        annotations: Mapping[str, Mapping[str, str]],
-        response: str,
-    ) -> str:
-        """The person asked for more questions first (``m``); 2.1.88 had no such answer,
-        so the current release's text is used."""
-        from . import wording
-
-        listed = wording.answer_list(questions, answers, annotations)
-        return wording.follow_up_text(listed, response)
-
-    def responded_text(self, response: str) -> str:
-        """Free text typed instead of choosing (``r``): as :meth:`follow_up_text`, the
-        current release's text."""
-        from . import wording
-
-        return wording.responded_text(response)
-
-    def no_answer_text(
-        self,
-        why: str,
-        idle: float | None,
-        questions: Sequence[SharedQuestion],
-        answers: Mapping[str, str],
-        annotations: Mapping[str, Mapping[str, str]],
-    ) -> str:
-        """Nobody answered: ``why``; ``idle`` is the ``--timeout`` that ran out (None when
-        the answers ended)."""
-        return no_answer_text(why, answers)
-
-    def invalid_text(self, raw: object, issues: list[Issue]) -> str:
-        """The text of an AskUserQuestion call (``raw``, its input) failing its schema."""
-        return validation_error_text(issues)
-
-
-CLAUDE_CODE_2_1_88 = Wording()

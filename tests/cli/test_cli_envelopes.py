@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from askcli.runners.fixtures import source_text
+from askcli.runners.recordings import source_text
 
 from tests.support.goldens_tools import TOOL_SESSIONS
 from tests.support.processes import askcli_path

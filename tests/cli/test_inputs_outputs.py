@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from askcli import fixtures
 from askcli.errors import BadFixture, InvalidCall
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.schema.inputs import parse_ask, parse_todos
 from askcli.schema.validation import MAX_ISSUES
 from askcli.tools.registry import check_call

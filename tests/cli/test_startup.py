@@ -43,7 +43,7 @@ def modules_after(args: list[str], stdin: str) -> str:
 
 def data_read_after(args: list[str], stdin: str) -> bool:
     """Whether askcli with ``args`` loaded the reader of its data files (askcli/wire/data/)."""
-    tail = "print('askcli.wire.packaged' in sys.modules, file=sys.stderr)"
+    tail = "print('askcli.wire.shipped_json' in sys.modules, file=sys.stderr)"
     return printed_after(args, stdin, tail) == "True"
 
 
@@ -58,13 +58,13 @@ def test_a_command_loads_its_own_module_of_commands_alone() -> None:
         "askcli.cli.asking askcli.cli.params"
     )
     assert printed_after(["claude", "--help"], "", COMMAND_MODULES) == (
-        "askcli.cli.hosting askcli.cli.params"
+        "askcli.cli.claude_acp askcli.cli.params"
     )
     assert printed_after(["inbox", "log", "--help"], "", COMMAND_MODULES) == (
-        "askcli.cli.params askcli.cli.serving askcli.cli.teams"
+        "askcli.cli.inbox_mcp_hook askcli.cli.params askcli.cli.teams"
     )
     every = printed_after(["--help"], "", COMMAND_MODULES).split()
-    assert {"askcli.cli.asking", "askcli.cli.hosting", "askcli.cli.setting"} <= set(every)
+    assert {"askcli.cli.asking", "askcli.cli.claude_acp", "askcli.cli.setup_doctor"} <= set(every)
 
 
 def test_the_long_schemas_are_read_only_by_the_commands_that_print_them() -> None:

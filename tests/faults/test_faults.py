@@ -254,7 +254,7 @@ def test_kill_9_of_an_inbox_mid_claim(world: World) -> None:
 
 # -- a lost commit acknowledgement on each state change --------------------------------
 
-# what each state change's statement holds (askcli/inbox/store.py), for the relay to cut
+# what each state change's statement holds (askcli/inbox/store/base.py), for the relay to cut
 # the COMMIT of its transaction
 CHANGES = {
     "submit": ("INSERT INTO questions (ticket",),

@@ -326,7 +326,7 @@ def _roles(url: str) -> None:
     """askcli's schema in the database at ``url`` (as its owner), and the roles of the people
     and of the agents (``askcli inbox roles``): who answered is the database's word."""
     from askcli.inbox import roles
-    from askcli.inbox.postgres_store import PostgresStore
+    from askcli.inbox.store.postgres import PostgresStore
 
     store = PostgresStore(url)
     try:

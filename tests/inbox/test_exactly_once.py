@@ -16,9 +16,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from askcli.inbox.holding import take_over
-from askcli.inbox.person import inbox_id
-from askcli.inbox.store import Agent, QueueState, Store
+from askcli.inbox.person_side.commands import inbox_id
+from askcli.inbox.person_side.holding import take_over
+from askcli.inbox.store import Agent, QueueState, Store, open_store
 
 from tests.support.calls import call, question
 from tests.support.pgproxy import CutProxy
@@ -42,7 +42,7 @@ def proxy(postgres_url: str) -> Iterator[CutProxy]:
 
 @pytest.fixture
 def direct(postgres_url: str) -> Iterator[Store]:
-    opened = Store(postgres_url)
+    opened = open_store(postgres_url)
     yield opened
     opened.close()
 
@@ -51,7 +51,7 @@ def direct(postgres_url: str) -> Iterator[Store]:
 def cut(proxy: CutProxy, postgres_url: str, direct: Store) -> Iterator[Store]:
     """The same queue through the proxy (the schema made first, directly)."""
     direct.ids()
-    opened = Store(proxy.url(postgres_url))
+    opened = open_store(proxy.url(postgres_url))
     opened.ids()
     yield opened
     opened.close()
@@ -153,7 +153,7 @@ def test_an_answer_to_an_asker_that_died_is_not_told_sent(direct: Store) -> None
 
     child = subprocess.Popen(["sleep", "60"])
     asked = direct.submit(LIBRARY, AGENT)
-    from askcli.inbox.askers import process_start
+    from askcli.inbox.asker_identity import process_start
 
     as_if_asked_by(direct, asked.id, child.pid, process_start(child.pid))
     inbox = inbox_id()

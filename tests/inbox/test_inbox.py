@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from askcli.inbox import screens, store, watch
-from askcli.inbox.person import Inbox, answer_by_id, decline_reply, list_questions
-from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store
+from askcli.inbox.person_side import queue_screens, watch
+from askcli.inbox.person_side.commands import Inbox, answer_by_id, decline_reply, list_questions
+from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store, base, open_store
 from askcli.lines import TextLineReader
 from askcli.runners import session
 from askcli.terminal.conversation import Conversation
@@ -55,7 +55,7 @@ def inbox_run(queue: Store, lines: str, tmp_path: Path, **kwargs: Any) -> tuple[
 @pytest.fixture
 def queue(inbox_where: str) -> Iterator[Store]:
     """The queue of one test, on each store."""
-    opened = Store(inbox_where)
+    opened = open_store(inbox_where)
     yield opened
     opened.close()
 
@@ -263,9 +263,13 @@ def test_two_askers_of_one_folder_are_told_apart_in_every_line(queue: Store) -> 
     one = queue.submit(document, ASKER._replace(tag="pid 4242"))
     two = queue.submit(document, ASKER._replace(tag="pid 4343"))
     style = Style(width=200)
-    assert screens.arrival(one, style) == "new #1: Which database?  claude /work/api (pid 4242)"
-    assert screens.arrival(two, style) == "new #2: Which database?  claude /work/api (pid 4343)"
-    assert screens.line(two, 2, style).endswith(" claude /work/api (pid 4343)")
+    assert (
+        queue_screens.arrival(one, style) == "new #1: Which database?  claude /work/api (pid 4242)"
+    )
+    assert (
+        queue_screens.arrival(two, style) == "new #2: Which database?  claude /work/api (pid 4343)"
+    )
+    assert queue_screens.line(two, 2, style).endswith(" claude /work/api (pid 4343)")
     lines: list[str] = []
     list_questions(queue, lines.append, as_json=True)
     assert [json.loads(line)["agent"] for line in lines] == [
@@ -280,9 +284,9 @@ def test_what_an_agent_wrote_is_escaped_in_every_line(queue: Store, tmp_path: Pa
     queued = queue.submit(call(question(hostile, "H\x1bdr")), agent)
     style = Style(width=200)
     for line in (
-        screens.line(queued, 1, style),
-        screens.arrival(queued, style),
-        screens.list_line(queued, style),
+        queue_screens.line(queued, 1, style),
+        queue_screens.arrival(queued, style),
+        queue_screens.list_line(queued, style),
     ):
         assert "\x1b" not in line and "\x9b" not in line and "\u202e" not in line
         assert "Wipe\\x1b[2J" in line
@@ -292,19 +296,19 @@ def test_what_an_agent_wrote_is_escaped_in_every_line(queue: Store, tmp_path: Pa
 
 
 def test_a_permission_prompt_is_told_from_a_question(queue: Store) -> None:
-    found = screens.summary(example("bash.json"))
-    assert found.kind == screens.PERMISSION
+    found = queue_screens.summary(example("bash.json"))
+    assert found.kind == queue_screens.PERMISSION
     assert found.texts == ("Bash: npm run migrate -- --env production",)
-    assert screens.summary(example("codex.json")).texts == (
+    assert queue_screens.summary(example("codex.json")).texts == (
         "Where should the job queue keep its state?",
         "How should failed jobs be retried?",
     )
-    assert screens.summary(example("todo.json")).kind == screens.TODO
-    assert screens.summary(example("control-request.json")).kind == screens.QUESTION
-    assert screens.summary({"what": 1}).first == "(an invalid AskUserQuestion call)"
-    assert screens.summary([1]).first == "(a document askcli cannot read)"
+    assert queue_screens.summary(example("todo.json")).kind == queue_screens.TODO
+    assert queue_screens.summary(example("control-request.json")).kind == queue_screens.QUESTION
+    assert queue_screens.summary({"what": 1}).first == "(an invalid AskUserQuestion call)"
+    assert queue_screens.summary([1]).first == "(a document askcli cannot read)"
     queued = queue.submit(example("bash.json"), ASKER)
-    line = screens.line(queued, 1, Style(width=120))
+    line = queue_screens.line(queued, 1, Style(width=120))
     assert "#1 permission for Bash: npm run migrate -- --env production  claude /work" in line
 
 
@@ -362,8 +366,10 @@ def test_inbox_answer_whose_answers_end_gives_the_question_back(
 # -- the watch -----------------------------------------------------------------------
 
 
-def events(seen: watch.Watch, kind: watch.Kind, timeout: float = 5.0) -> list[watch.Event]:
-    found: list[watch.Event] = []
+def events(
+    seen: watch.Watch, kind: watch.QueueChange, timeout: float = 5.0
+) -> list[watch.QueueEvent]:
+    found: list[watch.QueueEvent] = []
 
     def look() -> bool:
         found.extend(e for e in seen.events() if e.kind is kind)
@@ -381,7 +387,7 @@ def test_the_watch_tells_arrivals_not_what_waited_before(queue: Store, tmp_path:
     try:
         assert seen.events() == []
         later = queue.submit(call(question("After?"), id="toolu_2"), ASKER)
-        (event,) = events(seen, watch.Kind.ARRIVED)
+        (event,) = events(seen, watch.QueueChange.ARRIVED)
         assert event.question is not None and event.question.id == later.id
         assert [q.id for q in arrived] == [later.id]
     finally:
@@ -396,7 +402,7 @@ def test_the_watch_tells_a_withdrawal_of_the_question_held(queue: Store) -> None
     seen.start()
     try:
         queue.withdraw(held.id)
-        (event,) = events(seen, watch.Kind.WITHDRAWN)
+        (event,) = events(seen, watch.QueueChange.WITHDRAWN)
         assert event.question is not None and event.question.id == held.id
     finally:
         seen.stop()
@@ -405,7 +411,7 @@ def test_the_watch_tells_a_withdrawal_of_the_question_held(queue: Store) -> None
 def test_the_watch_keeps_a_slow_persons_claim(
     queue: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store, "LEASE", 0.3)
+    monkeypatch.setattr(base, "LEASE", 0.3)
     monkeypatch.setattr(watch, "HEARTBEAT", 0.05)
     kept = queue.submit(call(question("Kept?")), ASKER)
     lost = queue.submit(call(question("Lost?"), id="toolu_2"), ASKER)
@@ -428,7 +434,7 @@ def test_the_watch_keeps_a_slow_persons_claim(
 def test_a_notify_command_that_overstays_is_ended_and_said(tmp_path: Path) -> None:
     problems: list[str] = []
     commands = watch.Commands(f"echo $$ > {tmp_path / 'pid'}; exec sleep 30", problems.append, 0.3)
-    queued = Store(tmp_path / "inbox.db").submit(call(question("Slow?")), ASKER)
+    queued = open_store(tmp_path / "inbox.db").submit(call(question("Slow?")), ASKER)
     started = time.monotonic()
     commands(queued)
     assert time.monotonic() - started < 0.2  # never waited for
@@ -442,7 +448,7 @@ def test_a_notify_command_gets_the_question_as_json(tmp_path: Path) -> None:
     problems: list[str] = []
     told = tmp_path / "told.json"
     commands = watch.Commands(f"cat > {told}", problems.append)
-    queued = Store(tmp_path / "inbox.db").submit(example("codex.json"), ASKER)
+    queued = open_store(tmp_path / "inbox.db").submit(example("codex.json"), ASKER)
     commands(queued)
     poll(lambda: told.exists() and told.read_text().endswith("\n"), "the description")
     data = json.loads(told.read_text())
@@ -459,7 +465,7 @@ def test_a_notify_command_gets_the_question_as_json(tmp_path: Path) -> None:
 @pytest.mark.process
 def test_inbox_list_command_escapes_and_prints_json(tmp_path: Path) -> None:
     path = tmp_path / "inbox.db"
-    Store(path).submit(call(question("Red\x1b[31m?")), ASKER)
+    open_store(path).submit(call(question("Red\x1b[31m?")), ASKER)
     env = {"ASKCLI_INBOX": str(path)}
     from tests.support.processes import run_askcli
 
@@ -495,7 +501,8 @@ def test_each_question_is_asked_in_its_agent_s_session_and_the_inbox_s_own_stay(
 def test_what_a_claude_code_line_says_it_supports_counts_for_the_questions_after_it(
     queue: Store, tmp_path: Path
 ) -> None:
-    from askcli.wire.wording import CLAUDE_CODE, UNANSWERED_CAPABILITY
+    from askcli.wire.wording.current import CLAUDE_CODE
+    from askcli.wire.wording.texts import UNANSWERED_CAPABILITY
 
     init = {"type": "system", "subtype": "init", "capabilities": [UNANSWERED_CAPABILITY]}
     ask = {"questions": [question("First?"), question("Second?")]}

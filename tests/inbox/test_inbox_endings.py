@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from askcli.inbox.asking import no_answer
-from askcli.inbox.store import QueueState, Store
+from askcli.inbox.asker_side import no_answer
+from askcli.inbox.store import QueueState, open_store
 from askcli.questions.outcome import Outcome
 from askcli.status import ExitStatus
 from askcli.terminal.options import RunOptions
@@ -129,7 +129,7 @@ def test_a_timeout_prints_the_same_with_the_inbox_as_without(
         assert time.monotonic() - started < 15
         assert here[0] == 3
         assert inboxed == here
-    found = Store(inbox_where).questions(states=tuple(QueueState))
+    found = open_store(inbox_where).questions(states=tuple(QueueState))
     assert {q.state for q in found} == {QueueState.WITHDRAWN}
 
 

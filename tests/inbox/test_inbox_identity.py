@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from askcli.inbox.askers import unix_user
-from askcli.inbox.store import QueueState, Store
+from askcli.inbox.asker_identity import unix_user
+from askcli.inbox.store import QueueState, open_store
 
 from tests.support.calls import call, question
 from tests.support.processes import askcli_path
@@ -24,8 +24,8 @@ pytestmark = pytest.mark.process
 # an agent: queues a question in the inbox, then runs the command after it as its child
 AGENT = """
 import json, subprocess, sys
-from askcli.inbox.store import Agent, Store
-store = Store(sys.argv[1])
+from askcli.inbox.store import Agent, Store, open_store
+store = open_store(sys.argv[1])
 asked = store.submit(json.loads(sys.argv[2]), Agent("claude", "s1", "/work/api"))
 proc = subprocess.run(sys.argv[3:], input="1\\n", capture_output=True, text=True, timeout=30)
 print(json.dumps({"id": asked.id, "status": proc.returncode, "out": proc.stdout,
@@ -65,7 +65,7 @@ def test_an_agent_s_own_inbox_answer_is_refused(tmp_path: Path) -> None:
         "askcli: question #1 was asked by claude /work/api, which this command runs\n"
         "  under: an agent does not answer its own question\n"
     )
-    found = Store(tmp_path / "inbox.db").get(1)
+    found = open_store(tmp_path / "inbox.db").get(1)
     assert found is not None and found.state is QueueState.WAITING
 
 
@@ -77,7 +77,7 @@ def test_an_agent_s_own_inbox_passes_its_question(tmp_path: Path) -> None:
     said = " ".join(str(done["err"]).split())
     assert "! question #1 was asked by claude /work/api, which this command runs under" in said
     assert "an agent does not answer its own question" in said and "answered: sent" not in said
-    found = Store(tmp_path / "inbox.db").get(1)
+    found = open_store(tmp_path / "inbox.db").get(1)
     assert found is not None and found.state is QueueState.WAITING
 
 
@@ -109,7 +109,7 @@ def test_who_answered_is_the_unix_user_not_a_claimed_name(tmp_path: Path) -> Non
     assert asker.stdin is not None
     asker.stdin.write(json.dumps(ASKED))
     asker.stdin.close()
-    store = Store(tmp_path / "inbox.db")
+    store = open_store(tmp_path / "inbox.db")
     for _ in range(200):
         if store.ids():
             break

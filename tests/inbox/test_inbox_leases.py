@@ -21,9 +21,10 @@ from typing import Any
 import pytest
 
 from askcli.errors import InboxError
-from askcli.inbox import askers, person, watch
-from askcli.inbox import store as module
-from askcli.inbox.store import Agent, QueueState, Store
+from askcli.inbox import asker_identity
+from askcli.inbox.person_side import commands, watch
+from askcli.inbox.store import Agent, QueueState, Store, open_store
+from askcli.inbox.store import base as module
 
 from tests.support.calls import call, question
 from tests.support.inbox import Queue, exit_status, labelled, result, tamper
@@ -38,7 +39,7 @@ REPLY = {"replies": [{"type": "tool_result", "content": "fine"}], "status": 0, "
 
 @pytest.fixture
 def store(inbox_where: str) -> Iterator[Store]:
-    opened = Store(inbox_where)
+    opened = open_store(inbox_where)
     yield opened
     opened.close()
 
@@ -46,7 +47,7 @@ def store(inbox_where: str) -> Iterator[Store]:
 @pytest.fixture
 def pg(postgres_url: str) -> Iterator[Store]:
     pytest.importorskip("psycopg", reason="the postgres extra (psycopg) is not installed")
-    opened = Store(postgres_url)
+    opened = open_store(postgres_url)
     yield opened
     opened.close()
 
@@ -90,7 +91,7 @@ def test_a_lapsed_claim_nobody_took_is_still_its_inbox_s_to_answer(store: Store)
     assert not store.answer("away", later.id, REPLY)
     holder = store.get(later.id)
     assert holder is not None and holder.holder  # who holds it: the store's word, not "bob"
-    assert person.not_waiting(store, later.id).startswith(  # the same person's, here
+    assert commands.not_waiting(store, later.id).startswith(  # the same person's, here
         f"question #{later.id} is held by your other inbox (pid {os.getpid()}, since "
     )
     assert store.answer("other", later.id, REPLY)
@@ -154,7 +155,7 @@ def test_heartbeats_keep_their_time_over_a_slow_link(pg: Store, relay: tuple[Rel
     pg.heartbeat("slow")
     assert pg.claim("slow", asked.id) is not None
     between.delay = 0.1
-    far = Store(url)
+    far = open_store(url)
     seen = watch.Watch(far, "slow", period=0.01)
     seen.start(timeout=30)
     beats: list[float] = []
@@ -193,7 +194,7 @@ def test_machines_without_proc_never_take_each_other_s_pids(
 ) -> None:
     """Two machines without /proc and the same name have the same place: their leases
     alone say whether their askers and inboxes live, never a pid."""
-    monkeypatch.setattr(askers, "_places", ["host twin"])
+    monkeypatch.setattr(asker_identity, "_places", ["host twin"])
     asked = pg.submit(LIBRARY, AGENT)
     held = pg.submit(call(question("Held?"), id="toolu_2"), AGENT)
     pg.heartbeat("twin-inbox")
@@ -245,7 +246,7 @@ def test_an_asker_that_cannot_open_its_listening_connection_says_so(
 ) -> None:
     """A role with one connection: the asker's second one (listening, renewing its lease)
     is refused; the asker says so in one line instead of waiting to be withdrawn unseen."""
-    opened = Store(postgres_url)
+    opened = open_store(postgres_url)
     opened.ids()  # the schema made
     opened.close()
     with postgres_cluster.connect(postgres_url.rsplit("/", 1)[1]) as db:
@@ -267,7 +268,7 @@ def test_an_asker_that_cannot_open_its_listening_connection_says_so(
         assert done.returncode == 2, done
         (line,) = done.stderr.splitlines()
         assert "cannot be opened" in line and "too many connections" in line, line
-        assert Store(postgres_url).ids() == []  # nothing queued to be withdrawn unseen
+        assert open_store(postgres_url).ids() == []  # nothing queued to be withdrawn unseen
     finally:
         _drop_role(postgres_cluster, postgres_url, "askcli_one")
 
@@ -284,7 +285,7 @@ def _drop_role(cluster: Cluster, url: str, role: str) -> None:
 def test_every_transaction_writes_questions_before_inboxes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = Store(tmp_path / "inbox.db")
+    store = open_store(tmp_path / "inbox.db")
     asked = store.submit(LIBRARY, AGENT)
     store.heartbeat("gone")
     store.claim("gone", asked.id)
@@ -392,10 +393,10 @@ def test_an_answer_the_server_cannot_take_is_kept_said_and_sent_when_it_is_back(
     pg: Store, relay: tuple[Relay, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     between, url = relay
-    monkeypatch.setattr(person, "UNREACHABLE", 0.5)
-    monkeypatch.setattr(person, "RETRY", 0.1)
+    monkeypatch.setattr(commands, "UNREACHABLE", 0.5)
+    monkeypatch.setattr(commands, "RETRY", 0.1)
     asked = pg.submit(LIBRARY, AGENT)
-    far = Store(url)
+    far = open_store(url)
     far.heartbeat("far")
     held = far.claim("far", asked.id)
     assert held is not None
@@ -403,7 +404,7 @@ def test_an_answer_the_server_cannot_take_is_kept_said_and_sent_when_it_is_back(
     told: list[float] = []
     threading.Timer(2.0, between.heal).start()
     began = time.monotonic()
-    sent = person.send(
+    sent = commands.send(
         far,
         "far",
         held,
@@ -455,7 +456,7 @@ def test_a_store_out_of_reach_fails_an_operation_at_its_deadline(
     pg: Store, relay: tuple[Relay, str]
 ) -> None:
     between, url = relay
-    far = Store(url)
+    far = open_store(url)
     far.ids()
     between.partition()
     far.deadline = time.monotonic() + 1.0

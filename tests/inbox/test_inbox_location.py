@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from askcli.errors import InboxError
-from askcli.inbox import location, postgres_store
+from askcli.inbox import location
+from askcli.inbox.store import postgres
 
 from tests.support.inbox import COMMANDS, run_command
 from tests.support.postgres import PASSWORD_ROLE, Cluster
@@ -112,9 +113,9 @@ def test_the_driver_s_error_never_shows_the_password(
     with pytest.raises(psycopg.Error) as raw:
         psycopg.connect(url, connect_timeout=5)
     assert SECRET in str(raw.value)  # libpq itself repeats it
-    assert SECRET not in postgres_store.said(raw.value, url)
+    assert SECRET not in postgres.said(raw.value, url)
     with pytest.raises(InboxError) as refused:
-        postgres_store.PostgresStore(url).ids()
+        postgres.PostgresStore(url).ids()
     said = str(refused.value)
     assert SECRET not in said and "\n" not in said
     assert said.startswith(
@@ -126,7 +127,7 @@ def test_the_driver_s_error_never_shows_the_password(
 def test_a_raw_percent_is_said_without_the_password(postgres_cluster: Cluster) -> None:
     url = UNREADABLE[0].format(port=postgres_cluster.port)
     with pytest.raises(InboxError) as refused:
-        postgres_store.PostgresStore(url).ids()
+        postgres.PostgresStore(url).ids()
     assert str(refused.value).endswith(
         'cannot be reached: invalid percent-encoded token: "…" (a % in the URL is written %25)'
     )

@@ -15,9 +15,9 @@ from urllib.parse import urlsplit
 import pytest
 
 from askcli.errors import InboxError, InboxRefused
-from askcli.inbox.holding import own_inboxes, take_over
-from askcli.inbox.person import inbox_id
-from askcli.inbox.store import Agent, QueueState, Store
+from askcli.inbox.person_side.commands import inbox_id
+from askcli.inbox.person_side.holding import own_inboxes, take_over
+from askcli.inbox.store import Agent, QueueState, Store, open_store
 
 from tests.support.calls import call, question
 from tests.support.postgres import Cluster
@@ -231,7 +231,7 @@ def test_only_a_role_with_the_right_changes_a_team(team: Team) -> None:
     assert proc.returncode == 2
     assert proc.stderr.startswith("askcli: team ops cannot be changed by the role alice: ")
     assert "CREATEROLE or ADMIN OPTION" in proc.stderr
-    owner = Store(team.owner_url)
+    owner = open_store(team.owner_url)
     team.stores.append(owner)
     assert owner.teams() == {"ops": ["alice", "bob"]}
     owner.team_add("ops", ["mallory"])
@@ -240,7 +240,7 @@ def test_only_a_role_with_the_right_changes_a_team(team: Team) -> None:
 
 
 def test_a_person_is_not_a_team(team: Team) -> None:
-    owner = Store(team.owner_url)
+    owner = open_store(team.owner_url)
     team.stores.append(owner)
     with pytest.raises(InboxRefused, match="bob is not a team but a person's login role"):
         owner.team_add("bob", ["mallory"])
@@ -260,7 +260,7 @@ def test_who_answered_is_in_the_log_with_the_lasting_rule(team: Team) -> None:
         " -- bob on " + os.uname().nodename + " (127.0.0.1): allowed (from now on: Bash(rm:*))"
     )
     with pytest.raises(InboxError):
-        Store(team.url("nobody_at_all")).ids()  # no such role: one line, never a traceback
+        open_store(team.url("nobody_at_all")).ids()  # no such role: one line, never a traceback
 
 
 def test_two_people_answering_at_once_one_wins(team: Team) -> None:
@@ -276,7 +276,7 @@ def test_two_people_answering_at_once_one_wins(team: Team) -> None:
         text=True,
         env={**env, "ASKCLI_INBOX": team.url("ci_agent")},
     )
-    owner = Store(team.owner_url)
+    owner = open_store(team.owner_url)
     team.stores.append(owner)
     poll(lambda: bool(owner.ids()), "the question in the inbox")
     people = {
@@ -403,7 +403,7 @@ def test_another_person_s_inbox_keeps_saying_who_answers_and_never_takes_over(
         text=True,
         env={**env, "ASKCLI_INBOX": team.url("ci_agent")},
     )
-    owner = Store(team.owner_url)
+    owner = open_store(team.owner_url)
     team.stores.append(owner)
     poll(lambda: bool(owner.ids()), "the question in the inbox")
     said = team.tmp / "alice-first.err"

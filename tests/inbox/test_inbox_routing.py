@@ -3,7 +3,7 @@ addressed to a person or a team is shown only to the inbox that shows their ques
 (``--as``), the first answer wins, and every answer is kept with who decided what, where
 and when (``askcli inbox log``), never a secret. Who answered is the Unix user (SPEC §7:
 never the answerer's own claim), whatever ``--as`` says; on PostgreSQL it is the role
-(tests/inbox/test_inbox_roles.py). In process, on the store ``Store(path)`` opens; the commands
+(tests/inbox/test_inbox_roles.py). In process, on the store ``open_store(path)`` opens; the commands
 through the installed askcli."""
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from askcli.inbox import audit, screens
-from askcli.inbox.askers import process_start, unix_user
-from askcli.inbox.person import Inbox, answer_by_id, inbox_id, list_questions
-from askcli.inbox.store import Agent, QueueState, Store
+from askcli.inbox.asker_identity import process_start, unix_user
+from askcli.inbox.person_side import audit, queue_screens
+from askcli.inbox.person_side.commands import Inbox, answer_by_id, inbox_id, list_questions
+from askcli.inbox.store import Agent, QueueState, Store, open_store
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.options import RunOptions
@@ -42,7 +42,7 @@ def queue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
     """The queue of one test (the commands :func:`run` runs use it too)."""
     where = str(tmp_path / "inbox.db")
     monkeypatch.setenv("ASKCLI_INBOX", where)
-    opened = Store(where)
+    opened = open_store(where)
     yield opened
     opened.close()
 
@@ -153,13 +153,16 @@ def test_the_first_of_two_views_holds_it_and_the_second_is_told(
 def test_a_question_for_nobody_in_particular_reads_as_before(queue: Store, tmp_path: Path) -> None:
     asked = queue.submit(ask("Which port?"), ASKER)
     style = Style(width=100)
-    assert screens.line(asked, 1, style) == f"[1 waiting] #{asked.id} Which port?  claude /work/api"
-    assert screens.arrival(asked, style) == f"new #{asked.id}: Which port?  claude /work/api"
+    assert (
+        queue_screens.line(asked, 1, style)
+        == f"[1 waiting] #{asked.id} Which port?  claude /work/api"
+    )
+    assert queue_screens.arrival(asked, style) == f"new #{asked.id}: Which port?  claude /work/api"
 
 
 def test_a_person_s_name_is_escaped_where_it_is_shown(queue: Store) -> None:
     asked = queue.submit(ask("Which port?"), ASKER, to="bob\x1b[31m")
-    line = screens.list_line(asked, Style(width=100), now=asked.arrived)
+    line = queue_screens.list_line(asked, Style(width=100), now=asked.arrived)
     assert "\x1b" not in line and "(for bob\\x1b[31m)" in line
 
 
@@ -361,7 +364,7 @@ def test_ask_addresses_its_question_to_askcli_to(tmp_path: Path) -> None:
             env=env,
         )
         try:
-            store = Store(tmp_path / "inbox.db")
+            store = open_store(tmp_path / "inbox.db")
             deadline = 100
             while not store.questions() and deadline:
                 deadline -= 1
@@ -409,7 +412,7 @@ def test_inbox_url_with_a_password_is_refused(tmp_path: Path, args: list[str]) -
 @pytest.mark.process
 def test_inbox_url_selects_the_inbox(tmp_path: Path) -> None:
     other = tmp_path / "other.db"
-    Store(other).submit(ask("Which port?"), ASKER, to="bob")
+    open_store(other).submit(ask("Which port?"), ASKER, to="bob")
     shown = run(["inbox", "list", "--inbox-url", str(other)], tmp_path)
     assert "Which port? (for bob)" in shown
     assert run(["inbox", "list"], tmp_path) == ""
@@ -477,7 +480,7 @@ def test_askcli_hook_to_addresses_its_question(tmp_path: Path) -> None:
     stdin = json.dumps(hook_input())
     out = run(["hook", "--to", "bob", "--timeout", "0.2"], tmp_path, stdin)
     assert json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
-    (asked,) = Store(tmp_path / "inbox.db").questions(states=tuple(QueueState))
+    (asked,) = open_store(tmp_path / "inbox.db").questions(states=tuple(QueueState))
     assert asked.to == "bob" and asked.state is QueueState.WITHDRAWN
 
 
@@ -497,7 +500,7 @@ def test_askcli_acp_to_addresses_its_questions(tmp_path: Path) -> None:
         env=inbox_env(tmp_path),
     )
     assert proc.returncode == 3, proc.stderr
-    found = Store(tmp_path / "inbox.db").get(1)
+    found = open_store(tmp_path / "inbox.db").get(1)
     assert found is not None and found.to == "ops"
 
 

@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 
 from askcli.errors import InboxRefused
-from askcli.inbox import screens, sqlite_store
-from askcli.inbox import store as module
-from askcli.inbox.asking import ask_inbox
-from askcli.inbox.person import answer_by_id, list_questions
-from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store
+from askcli.inbox.asker_side import ask_inbox
+from askcli.inbox.person_side import queue_screens
+from askcli.inbox.person_side.commands import answer_by_id, list_questions
+from askcli.inbox.store import Agent, QueuedQuestion, QueueState, open_store, sqlite
+from askcli.inbox.store import base as module
 from askcli.lines import TextLineReader
 from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
@@ -55,7 +55,7 @@ def digest(path: Path) -> str:
 
 def made_inbox(tmp_path: Path) -> Path:
     path = tmp_path / "inbox.db"
-    store = Store(path)
+    store = open_store(path)
     store.submit(LIBRARY, AGENT)
     store.close()
     return path
@@ -117,7 +117,7 @@ def test_any_url_is_refused_without_touching_the_disk(
         InboxRefused,
         match=r"^ASKCLI_INBOX is a https:// URL: askcli keeps an inbox in a file or in PostgreSQL",
     ):
-        Store().submit(LIBRARY, AGENT)
+        open_store().submit(LIBRARY, AGENT)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -142,7 +142,7 @@ def test_an_inbox_of_another_user_is_refused_in_process(
     someone = os.geteuid()
     monkeypatch.setattr(os, "geteuid", lambda: someone + 4242)
     with pytest.raises(InboxRefused, match="belongs to another user"):
-        Store(path).questions()
+        open_store(path).questions()
 
 
 def test_a_folder_others_can_write_is_refused(tmp_path: Path) -> None:
@@ -151,9 +151,9 @@ def test_a_folder_others_can_write_is_refused(tmp_path: Path) -> None:
     path = made_inbox(folder)
     folder.chmod(0o1777)  # as /tmp: another user could put a -wal file beside it
     with pytest.raises(InboxRefused, match=r"folder .*shared can be written by other users"):
-        Store(path).questions()
+        open_store(path).questions()
     with pytest.raises(InboxRefused, match="can be written by other users"):
-        Store(folder / "new.db").questions()
+        open_store(folder / "new.db").questions()
     assert not (folder / "new.db").exists()
 
 
@@ -163,7 +163,7 @@ def test_a_side_file_others_can_write_is_refused(tmp_path: Path) -> None:
     wal.write_bytes(b"")
     wal.chmod(0o646)
     with pytest.raises(InboxRefused, match=r"inbox\.db-wal can be written by other users"):
-        Store(path).questions()
+        open_store(path).questions()
 
 
 @pytest.mark.process
@@ -174,7 +174,7 @@ def test_an_sqlite_file_that_is_no_inbox_is_left_unchanged(tmp_path: Path, wal: 
     names = sorted(p.name for p in tmp_path.iterdir())
     before = digest(path)
     with pytest.raises(InboxRefused, match="an SQLite database of something else"):
-        Store(path).submit(LIBRARY, AGENT)
+        open_store(path).submit(LIBRARY, AGENT)
     code, err = run_command(["inbox", "list"], "", {"ASKCLI_INBOX": str(path)}, tmp_path)
     assert code == 2
     assert err.splitlines() == [
@@ -193,7 +193,7 @@ def test_any_other_file_is_left_unchanged(tmp_path: Path) -> None:
     path.write_text("my notes\n" * 50)
     before = digest(path)
     with pytest.raises(InboxRefused, match="it is not an SQLite database"):
-        Store(path).submit(LIBRARY, AGENT)
+        open_store(path).submit(LIBRARY, AGENT)
     assert digest(path) == before
 
 
@@ -213,7 +213,7 @@ def test_an_inbox_an_earlier_askcli_made_is_still_used(tmp_path: Path) -> None:
     db.execute("PRAGMA journal_mode = WAL")
     db.executescript(OLD_SCHEMA)
     db.close()
-    store = Store(path)
+    store = open_store(path)
     asked = store.submit(LIBRARY, AGENT)
     store.heartbeat("i")
     assert store.claim("i") is not None
@@ -237,7 +237,7 @@ def test_a_new_inbox_says_it_is_askcli_s(tmp_path: Path) -> None:
 def test_a_claim_not_renewed_lapses_for_any_inbox(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    store = Store(tmp_path / "inbox.db")
+    store = open_store(tmp_path / "inbox.db")
     asked = store.submit(LIBRARY, AGENT)
     monkeypatch.setattr(module, "LEASE", 1.0)
     store.heartbeat("gone")  # as inbox answer did, then it was killed
@@ -245,13 +245,13 @@ def test_a_claim_not_renewed_lapses_for_any_inbox(
     assert store.claim("other", asked.id) is None  # held, while its lease lasts
     time.sleep(1.1)
     lines: list[str] = []
-    list_questions(Store(store.path), lines.append)
+    list_questions(open_store(store.path), lines.append)
     assert "waiting" in lines[0] and "being answered" not in lines[0]
-    assert Store(store.path).claim("other", asked.id) is not None
+    assert open_store(store.path).claim("other", asked.id) is not None
 
 
 def test_a_renewed_claim_is_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = Store(tmp_path / "inbox.db")
+    store = open_store(tmp_path / "inbox.db")
     asked = store.submit(LIBRARY, AGENT)
     monkeypatch.setattr(module, "LEASE", 1.0)
     store.heartbeat("alive")
@@ -332,11 +332,11 @@ def test_a_secret_answer_is_erased_once_delivered(
     tmp_path: Path, document: Any, lines: str, secret: str
 ) -> None:
     path = tmp_path / "inbox.db"
-    asker = Store(path)
+    asker = open_store(path)
     asked = asker.submit(document(), AGENT)
     screen = io.StringIO()
     conv = Conversation(TextLineReader(io.StringIO(lines)), screen, Style())
-    status = answer_by_id(Store(path), asked.id, conv, io.StringIO())
+    status = answer_by_id(open_store(path), asked.id, conv, io.StringIO())
     assert status == 0, screen.getvalue()
     assert secret.encode() in on_disk(path)  # kept until its asker takes it
     kept = asker.take(asked.id)
@@ -345,19 +345,19 @@ def test_a_secret_answer_is_erased_once_delivered(
     found = asker.get(asked.id)
     assert found is not None and found.state is QueueState.ANSWERED
     # askcli mcp's get_answer for the same ticket again: said, not the secret, not a failure
-    from askcli.hosts import mcp
+    from askcli.hosts.mcp import asker as mcp
 
-    again = mcp.Asker(asker)._settled(found)
+    again = mcp.QueueSide(asker)._settled(found)
     assert again.is_error and secret not in again.text
     assert "the answer held a secret and was given once; ask again" in again.text
 
 
 def test_an_answer_that_is_no_secret_is_kept(tmp_path: Path) -> None:
     path = tmp_path / "inbox.db"
-    asker = Store(path)
+    asker = open_store(path)
     asked = asker.submit(call(question("Which port?", "Port", ["80", "8080"])), AGENT)
     conv = Conversation(TextLineReader(io.StringIO("2\n")), io.StringIO(), Style())
-    assert answer_by_id(Store(path), asked.id, conv, io.StringIO()) == 0
+    assert answer_by_id(open_store(path), asked.id, conv, io.StringIO()) == 0
     assert asker.take(asked.id) is not None
     assert b"8080" in on_disk(path)
 
@@ -376,8 +376,8 @@ def test_each_call_through_a_locked_inbox_gets_no_answer(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lock = _locked(tmp_path / "inbox.db")
-    monkeypatch.setattr(sqlite_store, "BUSY_MS", 200)
-    store = Store(tmp_path / "inbox.db")
+    monkeypatch.setattr(sqlite, "BUSY_MS", 200)
+    store = open_store(tmp_path / "inbox.db")
     said: list[str] = []
     try:
         for _ in range(2):
@@ -432,12 +432,14 @@ def test_every_inbox_line_is_cut_to_the_width(where: str) -> None:
     style = Style(width=80)
     held = long_question(where)
     lines = [
-        screens.line(held, 3, style),
-        screens.arrival(held, style),
-        screens.withdrew(held, style),
-        screens.list_line(held, style),
-        screens.about(held, style, f"#{held.id} answered: sent to ", after=True),
-        screens.about(held, style, f" withdrew #{held.id} while you answered; nothing was sent"),
+        queue_screens.line(held, 3, style),
+        queue_screens.arrival(held, style),
+        queue_screens.withdrew(held, style),
+        queue_screens.list_line(held, style),
+        queue_screens.about(held, style, f"#{held.id} answered: sent to ", after=True),
+        queue_screens.about(
+            held, style, f" withdrew #{held.id} while you answered; nothing was sent"
+        ),
     ]
     for text in lines:
         for row in text.split("\n"):
@@ -455,11 +457,11 @@ def test_a_short_line_is_as_it_was() -> None:
         QueueState.WAITING,
     )
     style = Style(width=80)
-    assert screens.withdrew(held, style) == (
+    assert queue_screens.withdrew(held, style) == (
         "#3 withdrawn, nothing was sent: Which database?  claude /srv/api"
     )
-    assert screens.arrival(held, style) == "new #3: Which database?  claude /srv/api"
-    assert screens.line(held, 2, style) == "[2 waiting] #3 Which database?  claude /srv/api"
+    assert queue_screens.arrival(held, style) == "new #3: Which database?  claude /srv/api"
+    assert queue_screens.line(held, 2, style) == "[2 waiting] #3 Which database?  claude /srv/api"
 
 
 @pytest.mark.pty

@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from askcli.hosts import mcp as host
-from askcli.hosts.hook import asker_tag
-from askcli.inbox import screens
-from askcli.inbox.asking import reply_to_json
-from askcli.inbox.person import decline_reply, list_questions
-from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store
+from askcli.hosts.hook.command import asker_tag
+from askcli.hosts.mcp import asker as host
+from askcli.inbox.asker_side import reply_to_json
+from askcli.inbox.person_side import queue_screens
+from askcli.inbox.person_side.commands import decline_reply, list_questions
+from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store, open_store
 from askcli.lines import TextLineReader
 from askcli.runners.session import answer_document
 from askcli.terminal.conversation import Conversation
@@ -47,11 +47,11 @@ ASK = Agent("ask", None, FOLDER, "pid 4242")
 
 def every_line(held: QueuedQuestion, style: Style) -> dict[str, list[str]]:
     return {
-        "line": screens.line(held, 2, style).split("\n"),
-        "arrival": screens.arrival(held, style).split("\n"),
-        "withdrew": screens.withdrew(held, style).split("\n"),
-        "list": screens.list_line(held, style, now=1120.0).split("\n"),
-        "sent": screens.about(held, style, "#3 answered: sent to ", after=True).split("\n"),
+        "line": queue_screens.line(held, 2, style).split("\n"),
+        "arrival": queue_screens.arrival(held, style).split("\n"),
+        "withdrew": queue_screens.withdrew(held, style).split("\n"),
+        "list": queue_screens.list_line(held, style, now=1120.0).split("\n"),
+        "sent": queue_screens.about(held, style, "#3 answered: sent to ", after=True).split("\n"),
     }
 
 
@@ -114,12 +114,12 @@ def test_a_short_question_and_folder_keep_one_line() -> None:
 
 
 def test_the_folder_is_shortened_from_the_left() -> None:
-    assert screens.folder(FOLDER, 80) == FOLDER
-    assert screens.folder(FOLDER, 20) == "…/services/api"
-    assert screens.folder(FOLDER, 10) == "…/api"
-    assert screens.folder("/srv/authentication-gateway", 10) == "…n-gateway"
-    assert screens.who(ASK, 30) == "ask …/services/api (pid 4242)"
-    assert screens.who(ASK, 16) == "ask (pid 4242)"  # the folder goes before the pid
+    assert queue_screens.folder(FOLDER, 80) == FOLDER
+    assert queue_screens.folder(FOLDER, 20) == "…/services/api"
+    assert queue_screens.folder(FOLDER, 10) == "…/api"
+    assert queue_screens.folder("/srv/authentication-gateway", 10) == "…n-gateway"
+    assert queue_screens.who(ASK, 30) == "ask …/services/api (pid 4242)"
+    assert queue_screens.who(ASK, 16) == "ask (pid 4242)"  # the folder goes before the pid
 
 
 def test_a_long_question_is_cut_at_a_word() -> None:
@@ -130,8 +130,8 @@ def test_a_long_question_is_cut_at_a_word() -> None:
 
 
 def _pairs() -> list[tuple[str, Agent, Agent]]:
-    store = Store(Path("unused.db"))
-    http = host.Asker(store, http=True, cwd=FOLDER)
+    store = open_store(Path("unused.db"))
+    http = host.QueueSide(store, http=True, cwd=FOLDER)
     return [
         ("two askcli ask", ASK, ASK._replace(tag="pid 4343")),
         (
@@ -170,21 +170,21 @@ def test_two_askers_of_one_folder_are_told_apart_at_40_columns(
 
 @pytest.mark.parametrize("width", [80, 40, 20])
 def test_the_help_and_the_prompts_fit_and_break_at_spaces(width: int) -> None:
-    text = screens.help_text(width)
+    text = queue_screens.help_text(width)
     rows = text.rstrip("\n").split("\n")
     assert all(display_width(row) <= width for row in rows), text
-    for _keys, words in screens.HELP_ROWS:  # every word whole on some line
+    for _keys, words in queue_screens.HELP_ROWS:  # every word whole on some line
         for word in words.split():
             assert any(word in row.split() for row in rows), (word, text)
-    for prompt in (screens.prompt(None, width), screens.prompt(queued(ASK), width)):
+    for prompt in (queue_screens.prompt(None, width), queue_screens.prompt(queued(ASK), width)):
         assert display_width(prompt) <= width
-    assert screens.prompt(queued(ASK), 80) == (
+    assert queue_screens.prompt(queued(ASK), 80) == (
         "Answer #3? Enter answers, N picks another, l lists, q declines [y]: "
     )
 
 
 def test_the_help_at_80_columns() -> None:
-    assert screens.help_text(80) == (
+    assert queue_screens.help_text(80) == (
         "At the inbox prompt:\n"
         "  Enter, y    answer the question shown (its screens and answer grammar are\n"
         "              those of askcli ask; q there declines it too)\n"
@@ -196,8 +196,8 @@ def test_the_help_at_80_columns() -> None:
         "  ?           this help\n"
         "  Ctrl-D      leave the inbox (the question shown waits again); Ctrl-C too\n"
     )
-    assert screens.prompt(queued(ASK), 40) == "Answer #3? Enter, N, l, q, ? [y]: "
-    assert screens.prompt(None, 40) == "Waiting (? help, Ctrl-D leaves): "
+    assert queue_screens.prompt(queued(ASK), 40) == "Answer #3? Enter, N, l, q, ? [y]: "
+    assert queue_screens.prompt(None, 40) == "Waiting (? help, Ctrl-D leaves): "
 
 
 def test_a_prompt_wider_than_the_terminal_wraps_at_spaces() -> None:
@@ -250,7 +250,7 @@ def test_inbox_list_of_an_empty_inbox_says_nothing_waits(
     tmp_path: Path, args: tuple[str, ...]
 ) -> None:
     path = tmp_path / "inbox.db"
-    Store(path).close()
+    open_store(path).close()
     done = run_list(path, *args)
     assert done.returncode == 0, done.stderr
     assert done.stdout == ""
@@ -273,7 +273,7 @@ def _answer(store: Store, document: dict[str, Any], agent: Agent, *, decline: bo
 @pytest.mark.process
 def test_inbox_list_all_shows_a_declined_question_as_declined(tmp_path: Path) -> None:
     path = tmp_path / "inbox.db"
-    store = Store(path)
+    store = open_store(path)
     agent = Agent("claude", None, "/srv/api")
     said_no = _answer(store, call(question("Deploy?"), id="toolu_1"), agent, decline=True)
     said_yes = _answer(store, call(question("Test?"), id="toolu_2"), agent, decline=False)
@@ -293,7 +293,7 @@ def test_inbox_list_all_shows_a_declined_question_as_declined(tmp_path: Path) ->
         ("waiting", False),
     ]
     lines: list[str] = []
-    list_questions(Store(path), lines.append, every=True, width=40)
+    list_questions(open_store(path), lines.append, every=True, width=40)
     assert lines[0].split("\n")[0].startswith(f"#{said_no} declined ")
 
 

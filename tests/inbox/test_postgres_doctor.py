@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from askcli.inbox.store import Store
+from askcli.inbox.store import open_store
 
 from tests.support.postgres import PASSWORD, PASSWORD_ROLE, Cluster
 from tests.support.processes import run_askcli
@@ -42,7 +42,7 @@ def test_doctor_makes_no_schema(postgres_url: str, tmp_path: Path) -> None:
         " made at first use)"
     )
     assert schemas(postgres_url) == before  # the database is as it was
-    store = Store(postgres_url)
+    store = open_store(postgres_url)
     store.ids()  # first use: made
     store.close()
     assert "askcli" in schemas(postgres_url)

@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 
 from askcli.errors import InboxError, InboxRefused
-from askcli.inbox import postgres_store
-from askcli.inbox.store import Agent, QueueState, Store
+from askcli.inbox.store import Agent, QueueState, Store, open_store, postgres, postgres_schema
 
 from tests.support.calls import COLOR, call, question
 from tests.support.inbox import COMMANDS, Queue, exit_status, labelled, result, run_command, tamper
@@ -33,7 +32,7 @@ LIBRARY = call(question("Which library?", "Library", ["date-fns", "Day.js"]))
 
 @pytest.fixture
 def store(postgres_url: str) -> Iterator[Store]:
-    opened = Store(postgres_url)
+    opened = open_store(postgres_url)
     yield opened
     opened.close()
 
@@ -89,7 +88,7 @@ def test_the_password_comes_from_pgpass_not_the_command_line(
     asker = _asking(tmp_path, env)
     os.environ["PGPASSFILE"], before = str(passfile), os.environ.get("PGPASSFILE")
     try:
-        inbox = Store(url)
+        inbox = open_store(url)
         poll(lambda: bool(inbox.ids()), "the question in the PostgreSQL inbox")
         answered = subprocess.run(
             [str(askcli_path()), "inbox", "answer", str(inbox.ids()[0])],
@@ -141,7 +140,7 @@ def test_without_the_extra_a_postgresql_inbox_says_what_to_install(
 
 def test_the_schema_is_made_once_and_says_its_version(postgres_url: str) -> None:
     def make() -> None:
-        opened = Store(postgres_url)
+        opened = open_store(postgres_url)
         opened.ids()
         opened.close()
 
@@ -160,8 +159,8 @@ def test_the_schema_is_made_once_and_says_its_version(postgres_url: str) -> None
         }
         public = db.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")
         assert public.fetchone() == (0,)  # nothing of askcli's among the database's own
-    assert rows == [("askcli inbox", postgres_store.VERSION)]
-    assert tables == set(postgres_store.TABLES)
+    assert rows == [("askcli inbox", postgres_schema.VERSION)]
+    assert tables == set(postgres_schema.TABLES)
 
 
 def test_a_schema_askcli_did_not_make_is_refused_and_left_alone(postgres_url: str) -> None:
@@ -170,7 +169,7 @@ def test_a_schema_askcli_did_not_make_is_refused_and_left_alone(postgres_url: st
         db.execute("CREATE TABLE askcli.questions (mine TEXT)")
         db.execute("INSERT INTO askcli.questions VALUES ('keep me')")
     with pytest.raises(InboxRefused) as refused:
-        Store(postgres_url).submit(LIBRARY, AGENT)
+        open_store(postgres_url).submit(LIBRARY, AGENT)
     assert str(refused.value) == (
         f"the inbox {postgres_url} cannot be used: its schema askcli holds tables askcli did"
         " not make (questions); askcli leaves them unchanged"
@@ -186,7 +185,7 @@ def test_a_newer_askcli_s_schema_is_refused(store: Store, postgres_url: str) -> 
     with psycopg.connect(postgres_url, autocommit=True) as db:
         db.execute("UPDATE askcli.version SET version = 99")
     with pytest.raises(InboxRefused, match=r"was made by a newer askcli \(schema 99; this one"):
-        Store(postgres_url).ids()
+        open_store(postgres_url).ids()
 
 
 # -- leases across machines ------------------------------------------------------------
@@ -225,7 +224,7 @@ def test_an_asker_renews_its_lease_while_it_waits(store: Store) -> None:
     poll(
         lambda: tamper(store, "SELECT seen FROM askers")[0][0] > first,
         "a second heartbeat",
-        timeout=postgres_store.BEAT * 5,
+        timeout=postgres.BEAT * 5,
     )
 
 
@@ -248,7 +247,7 @@ def test_a_waiting_asker_is_woken_by_the_answer_not_by_polling(
     monkeypatch.setattr(Store, "state", counted)
     assert store.wait(asked.id, 2.0) is None
     assert 2 <= len(looks) <= 4  # at the start, then about one a second
-    answering = Store(store.url)  # type: ignore[attr-defined]
+    answering = open_store(store.url)  # type: ignore[attr-defined]
     answering.heartbeat("inbox-1")
     assert answering.claim("inbox-1") is not None
     looks.clear()
@@ -328,7 +327,7 @@ def test_an_asker_outlasts_a_server_that_is_down_for_a_while(
         time.sleep(3)  # longer than one reconnection, shorter than a lease
         assert asker.poll() is None  # still waiting
         own_cluster.start()
-        store = Store(url)
+        store = open_store(url)
         store.heartbeat("inbox-1")
         held = store.claim("inbox-1")
         assert held is not None
@@ -347,10 +346,10 @@ def test_an_operation_gives_up_when_the_server_stays_away(
     own_cluster: Cluster, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = own_cluster.url(own_cluster.new_database())
-    store = Store(url)
+    store = open_store(url)
     store.ids()
     own_cluster.stop()
-    monkeypatch.setattr(postgres_store, "RECONNECT", 0.5)
+    monkeypatch.setattr(postgres, "RECONNECT", 0.5)
     with pytest.raises(InboxError, match=r"^the inbox postgresql://\S+ was lost: "):
         store.submit(LIBRARY, AGENT)
     store.close()
@@ -399,13 +398,13 @@ def test_an_asker_hears_only_of_its_own_questions(store: Store, postgres_url: st
     never wake it (50 askers are not each woken by the 49 others), an inbox hears of all."""
     mine = store.submit(LIBRARY, AGENT)
     store.wait(mine.id, 0.01)  # listening from now on
-    asker_hub = postgres_store._hub(store, postgres_store.asker_channel())  # type: ignore[arg-type]
-    inbox_hub = postgres_store._hub(store, postgres_store.CHANNEL)  # type: ignore[arg-type]
+    asker_hub = postgres._hub(store, postgres.asker_channel())  # type: ignore[arg-type]
+    inbox_hub = postgres._hub(store, postgres.CHANNEL)  # type: ignore[arg-type]
     assert asker_hub is not None and inbox_hub is not None
     heard, inbox_heard = asker_hub.generation, inbox_hub.generation
     code = (
-        "import sys; from askcli.inbox.store import Store, Agent\n"
-        "s = Store(sys.argv[1])\n"
+        "import sys; from askcli.inbox.store import open_store, Agent\n"
+        "s = open_store(sys.argv[1])\n"
         "for n in range(5): s.withdraw(s.submit({'n': n}, Agent()).id)\n"
         "s.close()"
     )
@@ -418,7 +417,7 @@ def test_an_asker_hears_only_of_its_own_questions(store: Store, postgres_url: st
 
 def test_the_schema_of_the_askcli_before_is_brought_to_this_one(postgres_url: str) -> None:
     with psycopg.connect(postgres_url, autocommit=True) as db:
-        for statements in postgres_store.MIGRATIONS[:2]:  # schema 2, with a question in it
+        for statements in postgres_schema.MIGRATIONS[:2]:  # schema 2, with a question in it
             for statement in statements:
                 db.execute(statement)
         db.execute("INSERT INTO askcli.version (app, version) VALUES ('askcli inbox', 2)")
@@ -426,7 +425,7 @@ def test_the_schema_of_the_askcli_before_is_brought_to_this_one(postgres_url: st
             "INSERT INTO askcli.questions (ticket, key, agent, arrived, call, status, claimed_by)"
             " VALUES ('q_old', 'k', '{}', 1.0, '{}', 'waiting', NULL)"
         )
-    store = Store(postgres_url)
+    store = open_store(postgres_url)
     try:
         (old,) = store.questions()
         assert old.ticket == "q_old" and old.held_since is None
@@ -438,4 +437,4 @@ def test_the_schema_of_the_askcli_before_is_brought_to_this_one(postgres_url: st
         store.close()
     with psycopg.connect(postgres_url) as db:
         found = db.execute("SELECT version FROM askcli.version").fetchall()
-    assert found == [(postgres_store.VERSION,)] == [(3,)]
+    assert found == [(postgres_schema.VERSION,)] == [(3,)]

@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 
 from askcli.errors import InboxError
-from askcli.inbox.askers import alive, process_start
-from askcli.inbox.asking import ask_inbox, reply_from_json, reply_to_json
-from askcli.inbox.holding import own_inboxes, take_over
-from askcli.inbox.person import inbox_id
-from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store
+from askcli.inbox.asker_identity import alive, process_start
+from askcli.inbox.asker_side import ask_inbox, reply_from_json, reply_to_json
+from askcli.inbox.person_side.commands import inbox_id
+from askcli.inbox.person_side.holding import own_inboxes, take_over
+from askcli.inbox.store import Agent, QueuedQuestion, QueueState, Store, open_store
 from askcli.lines import TextLineReader
 from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation
@@ -41,7 +41,7 @@ AGENT = Agent("ask", "s1", "/tmp/work")
 @pytest.fixture
 def store(inbox_where: str) -> Iterator[Store]:
     """The queue of one test, on each store."""
-    opened = Store(inbox_where)
+    opened = open_store(inbox_where)
     yield opened
     opened.close()
 
@@ -88,8 +88,8 @@ def test_another_process_never_gets_this_one_s_question(store: Store) -> None:
     mine = store.submit(LIBRARY, AGENT, conversation="c1", reuse_for=600)
     assert answer_queued(store, "1\n", mine.id)
     code = (
-        "import sys, json; from pathlib import Path; from askcli.inbox.store import Store, Agent\n"
-        "s = Store(sys.argv[1]); call = json.loads(sys.argv[2])\n"
+        "import sys, json; from askcli.inbox.store import open_store, Agent\n"
+        "s = open_store(sys.argv[1]); call = json.loads(sys.argv[2])\n"
         "agent = Agent('ask', 's1', '/tmp/work')\n"
         "q = s.submit(call, agent, conversation='c1', reuse_for=600)\n"
         "print(json.dumps([q.id, s.take(int(sys.argv[3])), s.by_ticket(sys.argv[4], 'c1')]))"
@@ -138,8 +138,8 @@ def test_a_withdrawn_question_takes_no_answer(store: Store) -> None:
 @pytest.mark.process
 def test_a_dead_asker_s_question_is_withdrawn(store: Store) -> None:
     code = (
-        "import sys; from pathlib import Path; from askcli.inbox.store import Store, Agent;"
-        "print(Store(sys.argv[1]).submit({'questions': []}, Agent()).id)"
+        "import sys; from pathlib import Path; from askcli.inbox.store import open_store, Agent;"
+        "print(open_store(sys.argv[1]).submit({'questions': []}, Agent()).id)"
     )
     out = subprocess.run(
         [sys.executable, "-c", code, opened_at(store)], capture_output=True, text=True, check=True
@@ -154,8 +154,8 @@ def test_a_dead_asker_s_question_is_withdrawn(store: Store) -> None:
 def test_a_dead_inbox_s_claim_waits_again(store: Store) -> None:
     asked = store.submit(LIBRARY, AGENT)
     code = (
-        "import sys; from pathlib import Path; from askcli.inbox.store import Store;"
-        "s = Store(sys.argv[1]); s.heartbeat('dead'); print(s.claim('dead').id)"
+        "import sys; from pathlib import Path; from askcli.inbox.store import Store, open_store;"
+        "s = open_store(sys.argv[1]); s.heartbeat('dead'); print(s.claim('dead').id)"
     )
     subprocess.run([sys.executable, "-c", code, opened_at(store)], check=True, capture_output=True)
     assert store.get(asked.id).state is QueueState.ANSWERING  # type: ignore[union-attr]
@@ -166,7 +166,7 @@ def test_a_dead_inbox_s_claim_waits_again(store: Store) -> None:
 def test_a_silent_inbox_loses_its_claim_after_the_lease(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from askcli.inbox import store as module
+    from askcli.inbox.store import base as module
 
     monkeypatch.setattr(module, "LEASE", 0.0)
     asked = store.submit(LIBRARY, AGENT)
@@ -181,8 +181,8 @@ def test_a_silent_inbox_loses_its_claim_after_the_lease(
 def test_two_processes_claiming_share_the_questions_out(store: Store) -> None:
     ids = [store.submit({"n": n, **LIBRARY}, AGENT).id for n in range(40)]
     code = (
-        "import sys, json; from pathlib import Path; from askcli.inbox.store import Store\n"
-        "s = Store(sys.argv[1]); got = []\n"
+        "import sys, json; from pathlib import Path; from askcli.inbox.store import open_store\n"
+        "s = open_store(sys.argv[1]); got = []\n"
         "while (q := s.claim(sys.argv[2])) is not None: got.append(q.id)\n"
         "print(json.dumps(got))"
     )
@@ -200,7 +200,7 @@ def test_two_processes_claiming_share_the_questions_out(store: Store) -> None:
 
 
 def test_the_file_is_the_owner_s_alone(tmp_path: Path) -> None:
-    store = Store(tmp_path / "inbox.db")
+    store = open_store(tmp_path / "inbox.db")
     store.submit(LIBRARY, AGENT)
     assert stat.S_IMODE(os.stat(store.path).st_mode) == 0o600
 
@@ -208,14 +208,14 @@ def test_the_file_is_the_owner_s_alone(tmp_path: Path) -> None:
 def test_a_path_that_is_no_inbox_file_is_refused_in_one_line(tmp_path: Path) -> None:
     (tmp_path / "dir").mkdir()
     with pytest.raises(InboxError, match="is a directory, not an inbox file"):
-        Store(tmp_path / "dir").submit(LIBRARY, AGENT)
+        open_store(tmp_path / "dir").submit(LIBRARY, AGENT)
     (tmp_path / "link").symlink_to(tmp_path / "elsewhere.db")
     with pytest.raises(InboxError, match="is a symbolic link"):
-        Store(tmp_path / "link").submit(LIBRARY, AGENT)
+        open_store(tmp_path / "link").submit(LIBRARY, AGENT)
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"not a database at all" * 100)
     with pytest.raises(InboxError, match="cannot be used as an inbox"):
-        Store(junk).submit(LIBRARY, AGENT)
+        open_store(junk).submit(LIBRARY, AGENT)
 
 
 def test_replies_keep_everything_output_needs() -> None:
@@ -229,7 +229,7 @@ def test_replies_keep_everything_output_needs() -> None:
 def test_a_kept_result_is_its_exit_status_as_before() -> None:
     """The queue keeps a result's outcome as the number askcli always kept (an inbox and its
     askers may run different versions); read back, it is the first outcome of that status."""
-    from askcli.inbox.asking import unanswered
+    from askcli.inbox.asker_side import unanswered
     from askcli.questions.outcome import Outcome
 
     reply = unanswered(LIBRARY, "No answer from the user (no reply).", Outcome.TIMED_OUT)
@@ -262,7 +262,7 @@ def test_ask_inbox_waits_for_the_answer(store: Store) -> None:
 
 
 def _answer_when_there(store: Store, lines: str) -> None:
-    mine = Store(opened_at(store))
+    mine = open_store(opened_at(store))
     for _ in range(2000):
         if mine.questions():
             answer_queued(mine, lines)
@@ -291,7 +291,7 @@ def test_the_cli_queues_and_prints_the_reply(tmp_path: Path) -> None:
     assert proc.stdin is not None
     proc.stdin.write(json.dumps(LIBRARY) + "\n")
     proc.stdin.close()
-    _answer_when_there(Store(tmp_path / "inbox.db"), "2\n")
+    _answer_when_there(open_store(tmp_path / "inbox.db"), "2\n")
     assert proc.stdout is not None and proc.stderr is not None
     proc.wait(timeout=30)
     out, err = proc.stdout.read(), proc.stderr.read()
@@ -340,7 +340,7 @@ def test_a_signal_while_waiting_withdraws_the_question(
         env=env,
         text=True,
     )
-    store = Store(tmp_path / "inbox.db")
+    store = open_store(tmp_path / "inbox.db")
     for _ in range(2000):
         if tmp_path.joinpath("inbox.db").exists() and store.questions():
             break
@@ -409,7 +409,7 @@ def test_an_inbox_file_of_an_older_askcli_gets_the_new_columns(tmp_path: Path) -
         f" {os.getpid()}, '{socket.gethostname()}');"
     )
     old.close()
-    store = Store(path)
+    store = open_store(path)
     assert [q.ticket for q in store.questions()] == ["q_old"]  # an old row, still alive
     assert store.tidy() == []
     asked = store.submit(LIBRARY, AGENT)
@@ -463,7 +463,7 @@ def _ask_at_once(
 ) -> None:
     start.wait()
     try:
-        got.append(Store(path).submit({"n": n}, AGENT).id)
+        got.append(open_store(path).submit({"n": n}, AGENT).id)
     except InboxError as exc:  # reported by the test
         failed.append(exc)
 
@@ -498,7 +498,7 @@ def _queued(store: Store, count: int) -> list[QueuedQuestion]:
 
 @pytest.mark.process
 def test_two_askers_with_the_same_call_get_a_question_and_an_answer_each(tmp_path: Path) -> None:
-    store = Store(tmp_path / "inbox.db")
+    store = open_store(tmp_path / "inbox.db")
     first = _asker(tmp_path, tmp_path / "api")
     one = _queued(store, 1)[0]  # in this order
     second = _asker(tmp_path, tmp_path / "web")
@@ -523,7 +523,7 @@ def test_two_askers_with_the_same_call_get_a_question_and_an_answer_each(tmp_pat
 
 @pytest.mark.process
 def test_killing_one_asker_leaves_the_other_s_identical_question(tmp_path: Path) -> None:
-    store = Store(tmp_path / "inbox.db")
+    store = open_store(tmp_path / "inbox.db")
     first = _asker(tmp_path, tmp_path / "api")
     _queued(store, 1)
     second = _asker(tmp_path, tmp_path / "web")
@@ -557,13 +557,13 @@ def test_a_second_store_in_a_process_loses_nothing_the_first_one_writes(
     -wal and -shm files, and the first connection went on writing to a WAL nobody else
     read (an inbox's heartbeats and answers lost, arrivals never shown to it)."""
     path = tmp_path / "inbox.db"
-    first = Store(path)
+    first = open_store(path)
     assert first.ids() == []  # its connection is open
-    second = Store(path)  # as the inbox's watch thread opens its own
+    second = open_store(path)  # as the inbox's watch thread opens its own
     assert second.ids() == []
     code = (
-        "import sys; from pathlib import Path; from askcli.inbox.store import Agent, Store; "
-        "s = Store(sys.argv[1]); s.submit({'questions': []}, Agent('ask', None, '/')); "
+        "import sys; from pathlib import Path; from askcli.inbox.store import Agent, open_store; "
+        "s = open_store(sys.argv[1]); s.submit({'questions': []}, Agent('ask', None, '/')); "
         "print(len(s._open().execute('SELECT id FROM inboxes').fetchall())); s.close()"
     )
 
@@ -639,7 +639,7 @@ def test_an_inbox_file_of_the_askcli_before_gets_the_claims_times(tmp_path: Path
     import sqlite3
 
     path = tmp_path / "three.db"
-    made = Store(path)
+    made = open_store(path)
     asked = made.submit(LIBRARY, AGENT)
     made.heartbeat("an-inbox")
     assert made.claim("an-inbox") is not None
@@ -649,7 +649,7 @@ def test_an_inbox_file_of_the_askcli_before_gets_the_claims_times(tmp_path: Path
     old.execute("PRAGMA user_version = 3")
     old.commit()
     old.close()
-    store = Store(path)
+    store = open_store(path)
     held = store.get(asked.id)
     assert held is not None and held.holder_inbox == "an-inbox" and held.held_since is None
     store.release("an-inbox", asked.id)

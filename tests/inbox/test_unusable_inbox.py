@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from askcli.inbox.store import Store
+from askcli.inbox.store import open_store
 
 from tests.support.calls import COLOR
 from tests.support.processes import askcli_path
@@ -71,7 +71,7 @@ def missing_folder(tmp_path: Path) -> Path:
 
 def read_only_file(tmp_path: Path) -> Path:
     path = tmp_path / "inbox.db"
-    store = Store(path)
+    store = open_store(path)
     store.ids()  # an inbox with its tables, as an earlier askcli left it
     store.close()
     path.chmod(0o444)

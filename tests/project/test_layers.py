@@ -24,6 +24,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "ground",
         (
+            "askcli.confined",
             "askcli.errors",
             "askcli.files",
             "askcli.escaping",
@@ -41,6 +42,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("runners", ("askcli.runners",)),
     ("inbox", ("askcli.inbox",)),
     ("hosts", ("askcli.hosts",)),
+    ("setup", ("askcli.setup",)),
     ("api", ("askcli", "askcli.fixtures")),
     ("cli", ("askcli.cli", "askcli.__main__")),
 )
@@ -108,6 +110,54 @@ def arrows_up(root: Path) -> list[str]:
                 where = path.relative_to(root.parent)
                 found.append((str(where), line, f"{module} ({here}) imports {target} ({there})"))
     return [f"{where}:{line}: {what}" for where, line, what in sorted(set(found))]
+
+
+def import_graph(root: Path) -> dict[str, set[str]]:
+    """Each module -> the askcli modules it imports (``from package import name`` counts as
+    the package, unless ``name`` is a module), itself left out."""
+    known = modules(root)
+    graph: dict[str, set[str]] = {module: set() for module in known}
+    for module, path in known.items():
+        for _, target in imports(module, path, known):
+            while target not in known and "." in target:
+                target = target.rpartition(".")[0]
+            if target in known and target != module:
+                graph[module].add(target)
+    return graph
+
+
+def cycles(root: Path) -> list[list[str]]:
+    """The modules that import each other, directly or around a circle, one sorted list a
+    circle (Tarjan's strongly connected components of the import graph)."""
+    graph = import_graph(root)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for target in sorted(graph[module]):
+            if target not in index:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], index[target])
+        if low[module] == index[module]:
+            circle = []
+            while True:
+                top = stack.pop()
+                circle.append(top)
+                if top == module:
+                    break
+            if len(circle) > 1:
+                found.append(sorted(circle))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(found)
 
 
 def unplaced(root: Path) -> list[str]:
@@ -186,6 +236,85 @@ def test_every_spelling_of_an_import_up_is_seen(tmp_path: Path, source: str) -> 
     assert found.startswith("askcli/wire/envelopes.py:")
     assert "askcli.wire.envelopes (wire) imports askcli.tools" in found
     assert found.endswith("(tools)")
+
+
+def test_no_two_askcli_modules_import_each_other() -> None:
+    assert cycles(PACKAGE) == []
+
+
+def test_modules_importing_each_other_fail_even_deferred(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path,
+        {
+            "__init__.py": "",
+            "wire/__init__.py": "",
+            "wire/a.py": "from . import b\n",
+            "wire/b.py": "def f():\n    from .c import g\n",
+            "wire/c.py": "import typing\nif typing.TYPE_CHECKING:\n    from .a import A\n",
+            "wire/d.py": "from .a import b\n",
+        },
+    )
+    assert cycles(root) == [["askcli.wire.a", "askcli.wire.b", "askcli.wire.c"]]
+
+
+# The file names askcli's modules share, and why each may: one role, once per part. Every
+# other module has a name of its own, so that a name found in a traceback, a page or a
+# review is one module.
+SHARED_NAMES = {
+    "__init__": "every package",
+    "asking": "the ask commands (cli) and acp's asking of the person (hosts/acp)",
+    "base": "the interface of its package (inbox/store, wire/dialects, wire/wording)",
+    "command": "each host's command run from its options (hosts/acp, claude, hook)",
+    "recording": "each host's --record, and askcli record (runners)",
+    "registry": "a name -> object lookup: the tools (tools/), the wordings (wire/wording/)",
+    "session": "each host's session loop, and asking a source (runners)",
+    "showing": "what each host shows of its agent's messages (hosts/acp, claude)",
+}
+
+
+def shared_names(root: Path) -> dict[str, list[str]]:
+    """Each file name more than one module of ``root`` has -> those modules."""
+    by_name: dict[str, list[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        by_name.setdefault(path.stem, []).append(str(path.relative_to(root.parent)))
+    return {name: paths for name, paths in by_name.items() if len(paths) > 1}
+
+
+def test_no_two_modules_share_a_name_unless_listed_with_a_reason() -> None:
+    assert sorted(shared_names(PACKAGE)) == sorted(SHARED_NAMES)
+
+
+def test_a_second_module_of_one_name_fails(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path, {"__init__.py": "", "wire/__init__.py": "", "wire/care.py": "", "care.py": ""}
+    )
+    assert shared_names(root) == {
+        "__init__": ["askcli/__init__.py", "askcli/wire/__init__.py"],
+        "care": ["askcli/care.py", "askcli/wire/care.py"],
+    }
+
+
+def classes_named_twice(root: Path) -> dict[str, list[str]]:
+    """Each class name defined in more than one place under ``root`` -> file:line of each."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.ClassDef):
+                where = f"{path.relative_to(root.parent)}:{node.lineno}"
+                found.setdefault(node.name, []).append(where)
+    return {name: places for name, places in found.items() if len(places) > 1}
+
+
+def test_no_two_classes_share_a_name() -> None:
+    assert classes_named_twice(PACKAGE) == {}
+
+
+def test_a_class_defined_twice_fails(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path,
+        {"__init__.py": "", "a.py": "class Ended:\n    pass\n", "b.py": "\nclass Ended: ...\n"},
+    )
+    assert classes_named_twice(root) == {"Ended": ["askcli/a.py:1", "askcli/b.py:2"]}
 
 
 def test_a_new_top_level_package_not_in_the_table_fails(tmp_path: Path) -> None:

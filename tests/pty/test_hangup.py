@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from askcli.inbox.store import QueueState, Store
+from askcli.inbox.store import QueueState, open_store
 
 from tests.support.paths import EXAMPLES, PEERS
 from tests.support.processes import askcli_path, exit_env, handles, poll
@@ -140,7 +140,7 @@ def queued(tmp_path: Path) -> subprocess.Popen[bytes]:
 
 
 def waiting(tmp_path: Path) -> list[Any]:
-    return Store(str(tmp_path / "inbox.db")).questions(states=(QueueState.WAITING,))
+    return open_store(str(tmp_path / "inbox.db")).questions(states=(QueueState.WAITING,))
 
 
 @pytest.mark.parametrize("where", ["inbox prompt", "question"])

@@ -275,13 +275,13 @@ def test_askcli_claude_rings_once_for_its_question_and_never_at_the_prompt_line(
 def test_the_cli_offers_exactly_the_modes(command: str) -> None:
     shown = run_askcli(command, "--help").stdout
     assert "--notify [auto|bell|osc9|osc777|none]" in " ".join(shown.split())
-    assert [mode.value for mode in notify.Mode] == ["auto", "bell", "osc9", "osc777", "none"]
+    assert [mode.value for mode in notify.NotifyMode] == ["auto", "bell", "osc9", "osc777", "none"]
 
 
 @pytest.mark.parametrize("mode", ["bell", "osc9", "osc777"])
 @pytest.mark.parametrize("wrap", ["none", "tmux", "screen"])
 def test_every_sequence_is_one_of_the_fixed_ones(mode: str, wrap: str) -> None:
-    seq = notify.Notice(notify.Mode(mode), notify.Wrap(wrap)).sequence.encode()
+    seq = notify.Notice(notify.NotifyMode(mode), notify.Wrap(wrap)).sequence.encode()
     plain = SEQUENCES[mode]
     if mode == "bell" or wrap == "none":
         assert seq == plain
@@ -304,5 +304,5 @@ def test_every_sequence_is_one_of_the_fixed_ones(mode: str, wrap: str) -> None:
     ],
 )
 def test_resolve(env: dict[str, str], mode: str, expected: tuple[str, str] | None) -> None:
-    got = notify.resolve(notify.Mode(mode), env)
+    got = notify.resolve(notify.NotifyMode(mode), env)
     assert (None if got is None else (got.mode.value, got.wrap.value)) == expected

@@ -18,7 +18,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from askcli.inbox.store import QueueState, Store
+from askcli.inbox.store import QueueState, open_store
 
 from tests.support.claude import COLOR, Api, answer_in_inbox, turns, use, waiting
 from tests.support.processes import askcli_path
@@ -71,7 +71,7 @@ def ended(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
 
 
 def states(inbox: Path) -> list[QueueState]:
-    store = Store(inbox)
+    store = open_store(inbox)
     try:
         return [q.state for q in store.questions(states=tuple(QueueState))]
     finally:
@@ -141,7 +141,7 @@ def test_each_session_gets_only_the_answer_given_for_its_own_question(
         waiting(inbox)
         second = in_inbox(other, work, "pick a color")
         try:
-            store = Store(inbox)
+            store = open_store(inbox)
             try:
                 end = time.monotonic() + 60
                 while len(store.questions(states=(QueueState.WAITING,))) < 2:
@@ -167,7 +167,7 @@ def test_each_session_gets_only_the_answer_given_for_its_own_question(
             assert ANSWERED_BLUE in other.tool_results()["toolu_a1"]["content"]
             assert first.poll() is None  # the first session still waits for its own
             assert inbox_api.tool_results() == {}
-            assert Store(inbox).get(mine.id).state is QueueState.WAITING  # type: ignore[union-attr]
+            assert open_store(inbox).get(mine.id).state is QueueState.WAITING  # type: ignore[union-attr]
             answer_in_inbox(inbox_api, inbox, "1\n")
         finally:
             if second.poll() is None:

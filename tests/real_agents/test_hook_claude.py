@@ -23,7 +23,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from askcli.inbox.store import QueueState, Store
+from askcli.inbox.store import QueueState, open_store
 from askcli.wire import results
 
 from tests.support.claude import (
@@ -52,7 +52,7 @@ def api(tmp_path: Path, request: pytest.FixtureRequest, claude_bin: Path) -> Ite
 
 
 def states(inbox: Path) -> list[QueueState]:
-    store = Store(inbox)
+    store = open_store(inbox)
     try:
         return [q.state for q in store.questions(states=tuple(QueueState))]
     finally:

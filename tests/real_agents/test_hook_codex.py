@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from askcli.hosts import setup
-from askcli.inbox.store import QueueState, Store
+from askcli.inbox.store import QueueState, open_store
+from askcli.setup import configs as setup
 
 from tests.support.codex import CODEX
 from tests.support.codex_app_server import AppServer, codex_home
@@ -67,10 +67,12 @@ def answered_in_inbox(inbox: Path, lines: str) -> str:
     """The person answers the question the hook queued; what they saw."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        waiting = Store(inbox).questions(states=(QueueState.WAITING,)) if inbox.exists() else []
+        waiting = (
+            open_store(inbox).questions(states=(QueueState.WAITING,)) if inbox.exists() else []
+        )
         if waiting:
             screen = io.StringIO()
-            assert answer_queued(Store(inbox), lines, waiting[0].id, screen)
+            assert answer_queued(open_store(inbox), lines, waiting[0].id, screen)
             return screen.getvalue()
         time.sleep(0.05)
     raise AssertionError("the hook queued no question")

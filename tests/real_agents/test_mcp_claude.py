@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from askcli.inbox.store import QueueState, Store
+from askcli.inbox.store import QueueState, open_store
 
 from tests.support.calls import COLOR
 from tests.support.claude import Api, needs_claude
@@ -173,5 +173,5 @@ def test_after_claude_code_s_timeout_the_identical_call_gets_the_answer(
     first = results["toolu_mcp1"]
     assert first.get("is_error") and 'tool "ask_user_questions" timed out after 2s' in texts(first)
     assert texts(results["toolu_mcp2"]) == ANSWERED
-    asked = Store(inbox).questions(states=tuple(QueueState))
+    asked = open_store(inbox).questions(states=tuple(QueueState))
     assert len(asked) == 1 and asked[0].state is QueueState.ANSWERED  # one question, asked twice

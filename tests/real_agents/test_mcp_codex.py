@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from askcli.hosts.mcp import still_waiting_text
-from askcli.inbox.store import QueueState, Store
+from askcli.hosts.mcp.asker import still_waiting_text
+from askcli.inbox.store import QueueState, open_store
 
 from tests.support.codex import CODEX, PNPM, Run, config, outputs, running
 from tests.support.inbox import answer_queued
@@ -119,7 +119,7 @@ def test_the_persons_answer_reaches_codexs_model(tmp_path: Path) -> None:
     # askcli starting 2 s late still has its tools offered on the first turn (required = true)
     with codex(tmp_path, slow_start=2) as run:
         question = run.question()
-        assert answer_queued(Store(run.inbox), "1\n", question.id)
+        assert answer_queued(open_store(run.inbox), "1\n", question.id)
         events, requests = run.finish()
     # the model called askcli's tool (Codex names the server's tools in a namespace)
     first = requests[0]
@@ -155,8 +155,8 @@ def test_after_codexs_tool_timeout_the_identical_call_gets_the_answer(tmp_path: 
         (output,) = outputs(timed_out)
         assert "timed out awaiting tools/call" in json.dumps(output["output"])
         # the question still waits in the inbox; the person answers it now
-        assert Store(run.inbox).state(question.id) is QueueState.WAITING
-        assert answer_queued(Store(run.inbox), "1\n", question.id)
+        assert open_store(run.inbox).state(question.id) is QueueState.WAITING
+        assert answer_queued(open_store(run.inbox), "1\n", question.id)
         hold.touch()
         _, requests = run.finish()
     calls = [i for i in requests[-1]["input"] if i.get("type") == "function_call"]
@@ -166,7 +166,9 @@ def test_after_codexs_tool_timeout_the_identical_call_gets_the_answer(tmp_path: 
     assert last["output"][1:] == [{"type": "input_text", "text": PNPM}]
     assert wall_time(last["output"]) < 2  # answered already: at once
     # the identical call was the same question: one in the inbox, answered
-    assert [q.id for q in Store(run.inbox).questions(states=tuple(QueueState))] == [question.id]
+    assert [q.id for q in open_store(run.inbox).questions(states=tuple(QueueState))] == [
+        question.id
+    ]
     assert len(requests) == 3
 
 
@@ -176,7 +178,7 @@ def test_codex_over_http_gets_the_answer(tmp_path: Path) -> None:
     try:
         with codex(tmp_path, http=port) as run:
             question = run.question()
-            assert answer_queued(Store(run.inbox), "1\n", question.id)
+            assert answer_queued(open_store(run.inbox), "1\n", question.id)
             _, requests = run.finish()
     finally:
         served.terminate()
@@ -192,7 +194,7 @@ def test_a_call_past_wait_gets_a_ticket_and_get_answer_the_answer(tmp_path: Path
         assert output["output"][1:] == [
             {"type": "input_text", "text": still_waiting_text(question.ticket)}
         ]
-        assert answer_queued(Store(run.inbox), "1\n", question.id)
+        assert answer_queued(open_store(run.inbox), "1\n", question.id)
         _, requests = run.finish()
     calls = [i for i in requests[-1]["input"] if i.get("type") == "function_call"]
     assert [(c["name"], c.get("namespace")) for c in calls] == [

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from askcli.hosts.mcp import still_waiting_text, tool_definitions
-from askcli.inbox.store import QueueState, Store
+from askcli.hosts.mcp.asker import still_waiting_text
+from askcli.hosts.mcp.server import tool_definitions
+from askcli.inbox.store import QueueState, open_store
 from askcli.wire.results import REJECT_MESSAGE
 
 from tests.support.inspector import INSPECTOR, Http, Stdio, call, finish, printed, start
@@ -80,7 +81,7 @@ def test_a_declined_question_is_the_inspectors_tool_error(
     assert json.loads(out)["content"] == [{"type": "text", "text": REJECT_MESSAGE}]
     assert json.loads(out)["isError"] is True
     assert '"code":"tool_is_error"' in err
-    assert Store(tmp_path / "inbox.db").state(question.id) is QueueState.ANSWERED
+    assert open_store(tmp_path / "inbox.db").state(question.id) is QueueState.ANSWERED
 
 
 def test_a_question_outlives_the_inspectors_call_with_its_ticket(tmp_path: Path) -> None:
@@ -89,7 +90,7 @@ def test_a_question_outlives_the_inspectors_call_with_its_ticket(tmp_path: Path)
     with Http(era="modern").target(tmp_path, "--wait", "2") as target:
         status, out, err = finish(start(target, *call(*ASK)))
         assert status == 0, err
-        (question,) = Store(inbox).questions(states=(QueueState.WAITING,))
+        (question,) = open_store(inbox).questions(states=(QueueState.WAITING,))
         # no conversation, so no "the identical call finds it again"
         text = still_waiting_text(question.ticket, again=False)
         assert json.loads(out)["content"] == [{"type": "text", "text": text}]
@@ -113,5 +114,5 @@ def test_the_inspector_gives_up_on_a_call_after_60_seconds(tmp_path: Path) -> No
     assert "Request timed out after 1m00s (tools/call)" in err
     assert 60 <= took < 110, took  # its start and askcli's on a busy machine: seconds
     # its server ended with it: the question nobody can collect is withdrawn
-    (question,) = Store(tmp_path / "inbox.db").questions(states=tuple(QueueState))
-    assert Store(tmp_path / "inbox.db").state(question.id) is QueueState.WITHDRAWN
+    (question,) = open_store(tmp_path / "inbox.db").questions(states=tuple(QueueState))
+    assert open_store(tmp_path / "inbox.db").state(question.id) is QueueState.WITHDRAWN

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from askcli.runners.fixtures import play
-from askcli.wire import wording
+from askcli.runners.recordings import play
+from askcli.wire.wording import texts
 
 from tests.support.claude import (
     FOREIGN,
@@ -212,7 +212,7 @@ def test_claude_code_takes_the_unanswered_annotation(
     assert session.record is not None
     received = session.record["claude"]["received"]
     (init,) = (m for m in received if m.get("type") == "system" and m.get("subtype") == "init")
-    assert wording.UNANSWERED_CAPABILITY in init["capabilities"]
+    assert texts.UNANSWERED_CAPABILITY in init["capabilities"]
     (data,) = (m["tool_use_result"] for m in received if m.get("type") == "user")
     assert data["annotations"] == {"Which sizes?": {"unanswered": left}}
     assert data["answers"] == {"Which color?": "Red"}

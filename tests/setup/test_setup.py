@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from askcli.hosts import doctor, setup
+from askcli.setup import configs as setup
+from askcli.setup import doctor
 
 from tests.support.processes import askcli_path, poll, run_askcli
 from tests.support.teams import Team
@@ -374,7 +375,7 @@ def test_real_claude_code_asks_a_team_on_postgresql_as_setup_wrote(
     """setup --inbox-url --to: the real Claude Code's hook queues into PostgreSQL, as the
     agent's role ci_agent, for the team ops; only a member of ops (alice, as her own role)
     is offered it; the answer reaches the model; the log names the role that answered."""
-    from askcli.inbox.store import Store
+    from askcli.inbox.store import open_store
 
     from tests.support.claude import COLOR, Api, Headless, needs_claude, turns, use
 
@@ -394,7 +395,7 @@ def test_real_claude_code_asks_a_team_on_postgresql_as_setup_wrote(
         empty.write_text("{}")
         claude = Headless(api, tmp_path / "work", empty)
         try:
-            store = Store(team.owner_url)
+            store = open_store(team.owner_url)
             poll(lambda: bool(store.ids()), "the hook's question in PostgreSQL", timeout=30)
             (asked,) = store.questions()
             assert asked.to == "ops" and asked.agent.client == "claude"
@@ -419,7 +420,7 @@ def test_real_claude_code_asks_a_team_on_postgresql_as_setup_wrote(
 
 @pytest.mark.real_agent
 def test_real_codex_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
-    from askcli.inbox.store import Store
+    from askcli.inbox.store import open_store
 
     from tests.support.codex import CODEX, PNPM, config, outputs, running
     from tests.support.inbox import answer_queued
@@ -450,7 +451,7 @@ def test_real_codex_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
             assert time.monotonic() < deadline and run.proc.poll() is None, run.log()
             time.sleep(0.05)
         question = run.question()
-        assert answer_queued(Store(inbox), "1\n", question.id)
+        assert answer_queued(open_store(inbox), "1\n", question.id)
         _, sent = run.finish()
     assert question.agent.client == "codex-mcp-client"
     (output,) = outputs(sent[-1])
@@ -474,7 +475,7 @@ def test_cli_dry_run_diff_shows_no_raw_control_character(tmp_path: Path) -> None
 @pytest.mark.real_agent
 def test_real_opencode_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
 
-    from askcli.inbox.store import Store
+    from askcli.inbox.store import open_store
 
     from tests.support.inbox import answer_queued
     from tests.support.real_agents import OPENCODE, stand_in
@@ -501,11 +502,11 @@ def test_real_opencode_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> Non
         )
         ran.start()
         deadline = time.monotonic() + 90
-        while not inbox.exists() or not Store(inbox).questions():
+        while not inbox.exists() or not open_store(inbox).questions():
             assert time.monotonic() < deadline and ran.is_alive(), captured
             time.sleep(0.1)
-        (question,) = Store(inbox).questions()
-        assert answer_queued(Store(inbox), "2\n", question.id)
+        (question,) = open_store(inbox).questions()
+        assert answer_queued(open_store(inbox), "2\n", question.id)
         ran.join(timeout=90)
         sent = [json.loads(line)["request"] for line in log.read_text().splitlines()]
     assert question.call["input"] == asked
@@ -556,7 +557,7 @@ def _run_opencode(work: Path, home: Path, port: int) -> subprocess.CompletedProc
 
 @pytest.mark.real_agent
 def test_real_gemini_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
-    from askcli.inbox.store import QueueState, Store
+    from askcli.inbox.store import QueueState, open_store
 
     from tests.support.inbox import answer_queued
     from tests.support.real_agents import GEMINI, gemini, gemini_reply
@@ -588,14 +589,14 @@ def test_real_gemini_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
     )
     try:
         deadline = time.monotonic() + 90
-        while not inbox.exists() or not Store(inbox).questions():
+        while not inbox.exists() or not open_store(inbox).questions():
             if time.monotonic() > deadline or proc.poll() is not None:
                 proc.kill()
                 out, err = proc.communicate()
                 pytest.fail(f"no question from Gemini CLI: {out[-2000:]} {err[-3000:]}")
             time.sleep(0.1)
-        (question,) = Store(inbox).questions()
-        assert answer_queued(Store(inbox), "2\n", question.id)
+        (question,) = open_store(inbox).questions()
+        assert answer_queued(open_store(inbox), "2\n", question.id)
         out, err = proc.communicate(timeout=90)
     finally:
         if proc.poll() is None:
@@ -603,7 +604,7 @@ def test_real_gemini_calls_askcli_mcp_as_setup_wrote_it(tmp_path: Path) -> None:
             proc.communicate()
     assert question.call["input"] == asked
     assert proc.returncode == 0, err[-3000:]
-    (done_question,) = Store(inbox).questions(states=tuple(QueueState))
+    (done_question,) = open_store(inbox).questions(states=tuple(QueueState))
     assert done_question.state == QueueState.ANSWERED
     assert "Thanks." in out
 

@@ -18,11 +18,11 @@ import pexpect
 import pytest
 
 from askcli.hosts.claude import ScriptedClaude, host
-from askcli.inbox.store import QueueState, Store
+from askcli.inbox.store import QueueState, open_store
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
-from askcli.wire import wording
+from askcli.wire.wording import texts
 
 from tests.support import calls, processes
 from tests.support.paths import PEERS
@@ -197,7 +197,7 @@ def use(tool_id: str, name: str, tool_input: dict) -> dict:
     return {"type": "tool_use", "id": tool_id, "name": name, "input": tool_input}
 
 
-VERSION = wording.VERSION  # the release the Makefile installs for these tests
+VERSION = texts.VERSION  # the release the Makefile installs for these tests
 
 
 # what the outer environment must not decide for Claude Code (a test run inside a Claude Code
@@ -363,7 +363,7 @@ def waiting(inbox: Path, within: float = 60) -> Any:
     end = time.monotonic() + within
     while time.monotonic() < end:
         if inbox.exists():
-            store = Store(inbox)
+            store = open_store(inbox)
             try:
                 found = store.questions(states=(QueueState.WAITING,))
             finally:

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from askcli.inbox.store import QueuedQuestion, QueueState, Store
+from askcli.inbox.store import QueuedQuestion, QueueState, open_store
 
 from tests.support.mcp import listening
 from tests.support.paths import ROOT
@@ -61,7 +61,7 @@ class Run:
         """The question Codex's call put in the inbox (waited for, while Codex runs)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and self.proc.poll() is None:
-            waiting = Store(self.inbox).questions(states=(QueueState.WAITING,))
+            waiting = open_store(self.inbox).questions(states=(QueueState.WAITING,))
             if waiting:
                 return waiting[0]
             time.sleep(0.05)

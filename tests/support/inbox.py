@@ -11,14 +11,14 @@ from typing import TYPE_CHECKING, Any
 from askcli.lines import TextLineReader
 
 if TYPE_CHECKING:
-    from askcli.inbox.store import QueuedQuestion, Store
+    from askcli.inbox.store import QueuedQuestion, Store, open_store
     from askcli.terminal.conversation import Conversation
 import json
 import os
 import signal
 from pathlib import Path
 
-from askcli.inbox.store import QueuedQuestion, QueueState, Store
+from askcli.inbox.store import QueuedQuestion, QueueState, Store, open_store
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.wire.documents import Document
@@ -32,7 +32,7 @@ from tests.support.terminals import Terminal
 def answer_one(store: Store, inbox: str, question: QueuedQuestion, conv: Conversation) -> bool:
     """Ask a question ``inbox`` claimed and store its reply, as ``askcli inbox`` does; False
     when it was no longer this inbox's to answer (its asker withdrew it meanwhile)."""
-    from askcli.inbox.asking import reply_to_json
+    from askcli.inbox.asker_side import reply_to_json
     from askcli.runners.session import answer_document
 
     reply = answer_document(Document(question.call), conv, question.id)
@@ -45,7 +45,7 @@ def answer_queued(
     """A person at an inbox of ``store`` answers question ``question_id`` (None: the oldest
     waiting) with the answer ``lines``: True when the answer was stored. ``screen`` gets
     what they saw."""
-    from askcli.inbox.person import inbox_id
+    from askcli.inbox.person_side.commands import inbox_id
     from askcli.terminal.conversation import Conversation
 
     me = inbox_id()
@@ -72,7 +72,7 @@ def tamper(store: Store, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
 
 
 def opened_at(store: Store) -> str:
-    """What ``Store(...)`` takes to open ``store`` again: its file or its URL."""
+    """What ``open_store(...)`` takes to open ``store`` again: its file or its URL."""
     url: str | None = getattr(store, "url", None)
     return url if url is not None else str(getattr(store, "path"))  # noqa: B009
 
@@ -81,7 +81,7 @@ def as_if_asked_by(store: Store, question_id: int, pid: int, start: str | None) 
     """Make the question another process's of this machine (on PostgreSQL, with its lease)."""
     import socket
 
-    from askcli.inbox.askers import Process, place
+    from askcli.inbox.asker_identity import Process, place
     from askcli.inbox.store import asker_id
 
     asker = asker_id(Process(socket.gethostname(), pid, start))
@@ -102,7 +102,7 @@ def another_asker(store: Store, question_id: int) -> subprocess.Popen[bytes]:
     """Make the question one of a process of its own (``sleep``), not of the tests: an
     ``askcli inbox answer`` the tests start runs under them, and an agent does not answer
     its own question. The caller ends the process (``kill()``, ``wait()``)."""
-    from askcli.inbox.askers import process_start
+    from askcli.inbox.asker_identity import process_start
 
     child = subprocess.Popen(["sleep", "600"])
     as_if_asked_by(store, question_id, child.pid, process_start(child.pid))
@@ -127,7 +127,7 @@ class Queue:
         self.terminals: list[Terminal] = []
 
     def store(self) -> Store:
-        return Store(self.where)
+        return open_store(self.where)
 
     def ask(
         self,

@@ -16,7 +16,7 @@ import anyio
 from mcp import ClientSession, types
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from askcli.inbox.store import QueuedQuestion, QueueState, Store
+from askcli.inbox.store import QueuedQuestion, QueueState, open_store
 
 from tests.support.calls import COLOR
 from tests.support.inbox import answer_queued
@@ -33,7 +33,7 @@ BLUE = (
 
 def next_question(path: Path, timeout: float = 10) -> QueuedQuestion:
     """The first question waiting in the inbox at ``path`` (waited for)."""
-    store = Store(path)
+    store = open_store(path)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         waiting = store.questions(states=(QueueState.WAITING,))
@@ -46,7 +46,7 @@ def next_question(path: Path, timeout: float = 10) -> QueuedQuestion:
 def answer_next(path: Path, lines: str, timeout: float = 10) -> QueuedQuestion:
     """Claim the next waiting question and answer it with ``lines``; the question."""
     question = next_question(path, timeout)
-    assert answer_queued(Store(path), lines, question.id)
+    assert answer_queued(open_store(path), lines, question.id)
     return question
 
 

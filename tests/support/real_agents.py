@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from askcli.wire import wording
+from askcli.wire.wording import texts
 
 from tests.support.paths import PEERS, ROOT
 
@@ -68,12 +68,12 @@ REAL = Path(
 CURRENT = Path(
     os.environ.get(
         "ASKCLI_CLAUDE_CURRENT_BIN",
-        ROOT / f".cache/claude-code-{wording.VERSION}/node_modules/.bin/claude",
+        ROOT / f".cache/claude-code-{texts.VERSION}/node_modules/.bin/claude",
     )
 ).absolute()
 RELEASES = [
     pytest.param(REAL, id="claude-code-2.1.197", marks=REAL_AGENT),
-    pytest.param(CURRENT, id=f"claude-code-{wording.VERSION}", marks=REAL_AGENT),
+    pytest.param(CURRENT, id=f"claude-code-{texts.VERSION}", marks=REAL_AGENT),
 ]
 
 

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from askcli.inbox.store import Store
+from askcli.inbox.store import Store, open_store
 
 from tests.support.paths import ROOT
 from tests.support.postgres import Cluster
@@ -57,7 +57,7 @@ class Team:
         self.dbname = urlsplit(url).path.lstrip("/")
         self.tmp = tmp_path
         self.stores: list[Store] = []
-        owner = Store(url)
+        owner = open_store(url)
         owner.ids()  # askcli's schema, made by the database's owner
         owner.close()
         with cluster.connect(self.dbname) as db:
@@ -74,7 +74,7 @@ class Team:
         return self.cluster.url(self.dbname, user=role)
 
     def store(self, role: str) -> Store:
-        opened = Store(self.url(role))
+        opened = open_store(self.url(role))
         self.stores.append(opened)
         return opened
 

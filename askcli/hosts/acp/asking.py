@@ -23,8 +23,7 @@ from ...wire.dialects.codex import TOOL as CODEX_TOOL
 from ...wire.documents import Document
 from ...wire.envelopes import ToolCall
 from ...wire.results import ToolResult
-from ..child import as_text
-from .events import Ended
+from ..child import Ended, as_text
 from .forms import auq_content, auq_input, codex_content, codex_input
 
 INTERRUPT = "\x03"  # a recorded answer line: Ctrl-C at that question (askcli replay)

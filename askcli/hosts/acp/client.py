@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .events import Event, EventKind
 from .workspace import RequestRefused, Terminals
 
 if TYPE_CHECKING:
-    from .agent import AgentLink
+    import queue
+
+    from .workspace import Files
 
 TERMINAL_REPLIES = {  # --terminal: the SDK's model of each reply
     "terminal/create": "CreateTerminalResponse",
@@ -31,10 +33,26 @@ def dump(value: Any) -> Any:
     return model_dump(by_alias=True, exclude_none=True, mode="json")
 
 
+class ClientSide(Protocol):
+    """What the Client uses of its link (an :class:`~.agent.AgentLink` is one): the SDK, the
+    workspace, the main thread's queue and how a reply gets back to the agent; a protocol,
+    so that the client does not import the link that imports it."""
+
+    acp: Any
+    files: Files | None
+    terminals: Terminals | None
+    events: queue.Queue[Event]
+    requests: int
+
+    def show(self, text: str) -> None: ...
+
+    def answer_soon(self, future: asyncio.Future[Any], value: dict[str, Any]) -> None: ...
+
+
 class Client:
     """The SDK's Client: each message goes to the main thread as an :class:`Event`."""
 
-    def __init__(self, link: AgentLink) -> None:
+    def __init__(self, link: ClientSide) -> None:
         self.link = link
 
     async def _ask(self, kind: EventKind, params: dict[str, Any]) -> dict[str, Any]:

@@ -8,8 +8,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ...errors import UsageError
-from ...runners.fixture_files import save_session, writable_fixture
-from ...runners.fixtures import typed_lines
+from ...runners.recording_files import save_session, writable_fixture
+from ...runners.recordings import typed_lines
 from ...runners.streams import notice_for, open_reader, say_err, text_stream
 from ...terminal.conversation import Conversation
 from ...terminal.options import RunOptions
@@ -56,7 +56,7 @@ def acp_command(
     offered = capabilities(fs=fs, terminal=terminal)
     asker = None
     if inbox:
-        from ...inbox.asking import inbox_asker
+        from ...inbox.asker_side import inbox_asker
 
         asker = inbox_asker("acp", timeout=timeout, to=to)
         asker.check()  # an inbox file askcli cannot use is said before the agent starts

@@ -15,7 +15,7 @@ from ..child import MAX_NAMES, as_dict, as_text
 MODE = "mode"  # the category of the option that stands for the session's modes
 
 
-class Option(NamedTuple):
+class ConfigOption(NamedTuple):
     """One config option: its id, its current value and the values it takes (as text:
     ``true``/``false`` for a boolean), each with its name and description."""
 
@@ -26,10 +26,10 @@ class Option(NamedTuple):
     category: str = ""
 
 
-def parse(raw: Any) -> dict[str, Option]:
+def parse(raw: Any) -> dict[str, ConfigOption]:
     """The options in ``configOptions`` by id, in the agent's order; entries without an id
     are left out."""
-    options: dict[str, Option] = {}
+    options: dict[str, ConfigOption] = {}
     for entry in raw if isinstance(raw, list) else []:
         entry = as_dict(entry)
         option_id = as_text(entry.get("id"))
@@ -39,7 +39,7 @@ def parse(raw: Any) -> dict[str, Option]:
         if entry.get("type") == "boolean":
             current = "true" if entry.get("currentValue") is True else "false"
             values = (("true", "", ""), ("false", "", ""))
-            options[option_id] = Option(option_id, current, values, True, category)
+            options[option_id] = ConfigOption(option_id, current, values, True, category)
             continue
         choices: list[tuple[str, str, str]] = []
         for item in entry.get("options") or []:
@@ -53,11 +53,11 @@ def parse(raw: Any) -> dict[str, Option]:
                         (value, as_text(choice.get("name")), as_text(choice.get("description")))
                     )
         current = as_text(entry.get("currentValue"))
-        options[option_id] = Option(option_id, current, tuple(choices), False, category)
+        options[option_id] = ConfigOption(option_id, current, tuple(choices), False, category)
     return options
 
 
-def line(option: Option, width: int) -> str:
+def line(option: ConfigOption, width: int) -> str:
     """``(config ID=CURRENT: VALUE, VALUE, ...)``, escaped, cut to ``width`` columns."""
     text = visible(f"(config {option.id}={option.current}: ")
     text += ", ".join(visible(value) for value, _, _ in option.values) + ")"
@@ -75,24 +75,24 @@ def text(value: str | bool) -> str:
     return value
 
 
-def changed(before: dict[str, Option], after: dict[str, Option]) -> list[Option]:
+def changed(before: dict[str, ConfigOption], after: dict[str, ConfigOption]) -> list[ConfigOption]:
     """The options of ``after`` that are new or differ from ``before``."""
     return [option for key, option in after.items() if before.get(key) != option]
 
 
-def mode_option(options: dict[str, Option]) -> Option | None:
+def mode_option(options: dict[str, ConfigOption]) -> ConfigOption | None:
     """The option that stands for the session's modes (category ``mode``), if any."""
     return next((o for o in options.values() if o.category == MODE and not o.boolean), None)
 
 
-def offered(options: dict[str, Option]) -> str:
+def offered(options: dict[str, ConfigOption]) -> str:
     """What the agent offers, for the error of an unknown id."""
     if not options:
         return "it offers no config options"
     return "its options: " + ", ".join(visible(key) for key in options)
 
 
-def values_of(option: Option) -> str:
+def values_of(option: ConfigOption) -> str:
     """The values an option takes, each with its name when that says more."""
     shown = []
     for value, name, _ in option.values:
@@ -106,7 +106,7 @@ class ConfigError(ValueError):
 
 
 def resolve(
-    wanted: Sequence[tuple[str, str]], options: dict[str, Option]
+    wanted: Sequence[tuple[str, str]], options: dict[str, ConfigOption]
 ) -> list[tuple[str, str | bool]]:
     """``--config`` pairs as session/set_config_option's ``(configId, value)``: a boolean's
     value as true or false; ConfigError for an id or value the agent does not offer."""

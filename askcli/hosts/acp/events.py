@@ -8,8 +8,6 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any, NamedTuple, Protocol
 
-from ...questions.outcome import Outcome
-
 
 class EventKind(Enum):
     """What the agent sent: a session update, a permission request, an elicitation, a
@@ -43,20 +41,7 @@ METHODS = {
 KINDS = {method: kind for kind, method in METHODS.items()}
 
 
-class Ended(NamedTuple):
-    """How the session ended early: its exit status, and what to say of it."""
-
-    status: int
-    message: str | None = None
-
-    @classmethod
-    def from_outcome(cls, outcome: Outcome) -> Ended:
-        """The end a call brings to the session: its outcome's exit status (nobody
-        answered: the session ends as ``ask`` does, with NO_ANSWER)."""
-        return cls(int(outcome.status))
-
-
-class Reply(Protocol):
+class PendingReply(Protocol):
     """The result of one of askcli's requests, once the agent has answered it."""
 
     def done(self) -> bool: ...
@@ -78,7 +63,7 @@ class Link(Protocol):
     @property
     def events(self) -> Events: ...
 
-    def call(self, method: str, params: dict[str, Any]) -> Reply:
+    def call(self, method: str, params: dict[str, Any]) -> PendingReply:
         """Send ``method`` with ``params`` (JSON); its reply, when it comes."""
 
     def gone(self) -> bool:

@@ -18,12 +18,12 @@ from ...terminal import editing, signals
 from ...terminal.conversation import Conversation
 from ...terminal.rendering import terminal_text, wrap
 from .. import child
-from ..child import as_dict, as_text, describe_exit, same_terminal
+from ..child import Ended, as_dict, as_text, describe_exit, same_terminal
 from . import config as configs
 from .asking import Asking, typed_interrupt
-from .events import Ended, Event, EventKind, Link, Reply
+from .events import Event, EventKind, Link, PendingReply
 from .failures import SIGN_IN, failure, sign_in_lines
-from .showing import Showing
+from .showing import AcpShowing
 
 # what claude-agent-acp says when the Claude Code it runs exits; that one's stderr it drops
 HIDDEN_STDERR = "Claude Code process exited with code"
@@ -32,7 +32,7 @@ STEP = 0.1  # seconds between looks at the queue, so that signals are seen at on
 START_TIMEOUT = 60.0  # seconds the agent has to answer initialize and session/new
 
 
-class AcpHost(Showing, Asking):
+class AcpHost(AcpShowing, Asking):
     """One ACP session: the person's side, in plain lines."""
 
     def __init__(self, link: Link, conv: Conversation, out: TextIO, *, one_terminal: bool) -> None:
@@ -55,11 +55,11 @@ class AcpHost(Showing, Asking):
         self.auth_methods: Any = None  # the ways to sign in the agent offers (initialize)
         self.modes: dict[str, str] = {}  # the session's modes: name by id (session/new)
         self.mode: str | None = None  # the current mode's id
-        self.config: dict[str, configs.Option] = {}  # the session's config options by id
+        self.config: dict[str, configs.ConfigOption] = {}  # the session's config options by id
         # the answers to requests Ctrl-C interrupted: given after session/cancel is sent
         self.held: list[Callable[[], None]] = []
 
-    def wait(self, future: Reply, timeout: float | None = None) -> Any:
+    def wait(self, future: PendingReply, timeout: float | None = None) -> Any:
         """Handle what the agent sends until ``future`` is done; its result. Raises
         KeyboardInterrupt (signals) and the future's exception."""
         deadline = None if timeout is None else time.monotonic() + timeout

@@ -1,5 +1,5 @@
 """What the agent says, shown in plain lines: its messages and thoughts, its tool calls and
-their status, its plan and its mode (:class:`Showing`, a part of the session's
+their status, its plan and its mode (:class:`AcpShowing`, a part of the session's
 :class:`~.session.Host`)."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ STATUS_WORDS = {
 }
 
 
-class Showing:
+class AcpShowing:
     """The session's lines for what the agent sends: text waits in ``message`` (and
     ``thought``) until something else is shown."""
 
@@ -35,7 +35,7 @@ class Showing:
     tools: dict[str, dict[str, Any]]  # title and status by toolCallId
     modes: dict[str, str]  # the session's modes: name by id (session/new)
     mode: str | None  # the current mode's id
-    config: dict[str, configs.Option]  # the session's config options by id
+    config: dict[str, configs.ConfigOption]  # the session's config options by id
 
     def flush(self) -> None:
         self.flush_thought()
@@ -148,7 +148,7 @@ class Showing:
         for text_line in lines:
             self.say_item("       " + text_line)
 
-    def show_config(self, options: dict[str, configs.Option]) -> None:
+    def show_config(self, options: dict[str, configs.ConfigOption]) -> None:
         """The config options now: those that changed shown, one line each."""
         for option in configs.changed(self.config, options):
             self.conv.say(configs.line(option, self.conv.style.width) + "\n")

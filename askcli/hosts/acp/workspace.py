@@ -23,10 +23,10 @@ import stat
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from ...confined import Beneath, Outside
 from ...files import SAFE_OPEN, read_bounded
 from ..child import die_with_parent
 from . import terminal_command
-from .beneath import Beneath, Outside
 
 MAX_FILE = 16 * 1024 * 1024  # bytes askcli reads or writes for the agent in one request
 MAX_OUTPUT = 1024 * 1024  # bytes of a terminal's output kept when the agent sets no limit
@@ -56,7 +56,7 @@ def _inside(path: str, root: str) -> bool:
 
 class Files:
     """Text files under ``root`` (the session's folder), for ``--fs``: every path is opened
-    beneath the folder (:mod:`.beneath`), never checked first and opened again by name."""
+    beneath the folder (:mod:`askcli.confined`), never checked first and opened again by name."""
 
     def __init__(self, root: str) -> None:
         self.beneath = Beneath(root)

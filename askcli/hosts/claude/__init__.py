@@ -18,17 +18,17 @@ item) and the terminal gate.
 
 from __future__ import annotations
 
-from .lines import Link, parse_line
 from .process import FLAGS, ChildClaude, find_claude
 from .recording import ClaudeRecorder, ScriptedClaude
 from .session import host
+from .stream_json import StreamLink, parse_line
 
 __all__ = [
     "FLAGS",
     "ChildClaude",
     "ClaudeRecorder",
-    "Link",
     "ScriptedClaude",
+    "StreamLink",
     "find_claude",
     "host",
     "parse_line",

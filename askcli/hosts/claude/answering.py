@@ -14,13 +14,14 @@ from ...terminal import signals
 from ...terminal.screens import context_text, tool_line
 from ...tools.registry import run_call
 from ...wire.calls import permission_request
-from ...wire.care import care_of, passed_on
 from ...wire.documents import MAX_DEPTH as DOCUMENT_DEPTH
 from ...wire.documents import Document, nesting_depth
 from ...wire.envelopes import Context, ToolCall, detect
+from ...wire.permission_request import care_of, passed_on
 from ...wire.results import ToolResult
-from .lines import Link
-from .showing import Ended, Showing
+from ..child import Ended
+from .showing import ClaudeShowing
+from .stream_json import StreamLink
 
 TOO_DEEP = "<tool_use_error>InputValidationError: the input nests too deep</tool_use_error>"
 
@@ -33,10 +34,10 @@ def same_input(name: str, tool_input: Any) -> str | None:
         return None
 
 
-class Answering(Showing):
+class Answering(ClaudeShowing):
     """The answering part of a hosted session (:class:`~askcli.hosts.claude.session.Host`)."""
 
-    link: Link
+    link: StreamLink
     asker: Asker  # here (the prompts below) or the inbox (``--inbox``)
     allow: set[str]
     deny: set[str]

@@ -7,18 +7,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ...errors import UsageError
-from ...runners.fixture_files import save_session, writable_fixture
-from ...runners.fixtures import typed_lines
+from ...runners.recording_files import save_session, writable_fixture
+from ...runners.recordings import typed_lines
 from ...runners.streams import notice_for, open_reader, say_err, text_stream
 from ...terminal.conversation import Conversation
 from ...terminal.options import RunOptions
 from ...terminal.rendering import Style
-from ...wire.results import Wording
+from ...wire.wording.base import Wording
 from .. import child
-from .lines import Link
 from .process import FLAGS, ChildClaude, find_claude
 from .recording import ClaudeRecorder
 from .session import host
+from .stream_json import StreamLink
 
 
 def claude_command(
@@ -47,7 +47,7 @@ def claude_command(
         writable_fixture(record_path)
     asker = None
     if inbox:
-        from ...inbox.asking import inbox_asker
+        from ...inbox.asker_side import inbox_asker
 
         asker = inbox_asker("claude", to=to)
         asker.check()  # an inbox file askcli cannot use is said before Claude Code starts
@@ -60,7 +60,7 @@ def claude_command(
     typed = bytearray()
     reader.transcript = typed
     stderr = child.show_stderr(conv)
-    link: Link = ChildClaude(command, on_stderr=stderr)
+    link: StreamLink = ChildClaude(command, on_stderr=stderr)
     recorder = ClaudeRecorder(link) if record_path is not None else None
 
     def save(status: int) -> bool:

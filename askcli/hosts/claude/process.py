@@ -20,7 +20,7 @@ from typing import Any
 from ...errors import UsageError
 from ...lines import CHUNK, each_line
 from ..child import MAX_LINE, SHOWN, die_with_parent
-from .lines import Skipped, parse_line
+from .stream_json import Skipped, parse_line
 
 FLAGS = [
     "-p",

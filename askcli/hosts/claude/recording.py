@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .lines import Link, Skipped
+from .stream_json import Skipped, StreamLink
 
 
 class ClaudeRecorder:
     """A link that keeps what passed through it, for ``askcli claude --record``."""
 
-    def __init__(self, link: Link) -> None:
+    def __init__(self, link: StreamLink) -> None:
         self.link = link
         self.received: list[Any] = []
         self.sent: list[dict[str, Any]] = []

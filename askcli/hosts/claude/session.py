@@ -11,10 +11,9 @@ from ...status import ExitStatus
 from ...terminal import editing, signals
 from ...terminal.conversation import Conversation
 from ...wire.envelopes import capabilities
-from ..child import AgentStderr, describe_exit, hint_messages, same_terminal
+from ..child import AgentStderr, Ended, describe_exit, hint_messages, same_terminal
 from .answering import Answering
-from .lines import Link, Skipped
-from .showing import Ended
+from .stream_json import Skipped, StreamLink
 
 
 class ClaudeHost(Answering):
@@ -22,7 +21,7 @@ class ClaudeHost(Answering):
 
     def __init__(
         self,
-        link: Link,
+        link: StreamLink,
         conv: Conversation,
         out: TextIO,
         *,
@@ -144,7 +143,7 @@ class ClaudeHost(Answering):
 
 
 def host(
-    link: Link,
+    link: StreamLink,
     conv: Conversation,
     out: TextIO,
     *,

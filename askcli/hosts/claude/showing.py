@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, NamedTuple, TextIO
+from typing import Any, TextIO
 
 from ...escaping import visible
-from ...questions.outcome import Outcome
 from ...status import ExitStatus
 from ...terminal.conversation import Conversation
 from ...terminal.rendering import display_width, terminal_text, truncate, wrap
 from ...terminal.screens import tool_line
 from ...tools.todos import checklist
 from ...wire.envelopes import capabilities
-from ..child import MAX_NAMES, as_dict, as_text, shorten
+from ..child import MAX_NAMES, Ended, as_dict, as_text, shorten
 
 # tools whose results askcli shows in its own form (answers, checklists): shown when failed
 SHOWN_BY_ASKCLI = frozenset({"AskUserQuestion", "TodoWrite", "TaskCreate", "TaskUpdate"})
@@ -93,20 +92,7 @@ def result_line(name: str, content: Any, failed: bool, width: int) -> str:
     return head + truncate(shown, room, words=True) + extra
 
 
-class Ended(NamedTuple):
-    """Why the session ends early, and with which status."""
-
-    status: int
-    message: str | None = None
-
-    @classmethod
-    def from_outcome(cls, outcome: Outcome) -> Ended:
-        """The end a call brings to the session: its outcome's exit status (nobody
-        answered: the session ends as ``ask`` does, with NO_ANSWER)."""
-        return cls(int(outcome.status))
-
-
-class Showing:
+class ClaudeShowing:
     """The showing part of a hosted session (:class:`~askcli.hosts.claude.session.Host`)."""
 
     conv: Conversation

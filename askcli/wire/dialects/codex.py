@@ -25,10 +25,10 @@ from typing import Any
 
 from ...errors import InvalidCall
 from ...questions.outcome import Outcome
-from ...schema.inputs import AskInput, Option, SharedQuestion
 from ...schema.issues import Issue, Path, zod_type
+from ...schema.shapes import AskInput, Option, SharedQuestion
 from ..results import ToolResult
-from . import Asked, Dialect
+from .base import Asked, Dialect
 
 TOOL = "request_user_input"
 OTHER_LABEL = "None of the above"  # the TUI's Other row, sent as the answer's label

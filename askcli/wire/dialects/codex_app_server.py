@@ -32,10 +32,11 @@ from typing import Any
 
 from ...errors import InvalidCall
 from ...questions.outcome import Outcome
-from ...schema.inputs import AskInput, Option, SharedQuestion
 from ...schema.names import CODEX_COMMAND_APPROVAL, CODEX_FILE_APPROVAL, CODEX_USER_INPUT
+from ...schema.shapes import AskInput, Option, SharedQuestion
+from ...status import ExitStatus
 from ..results import ToolResult
-from . import Asked, Dialect
+from .base import Asked, Dialect
 from .codex import NOTE_PREFIX, OTHER_LABEL, _unique
 
 _ACCEPT_LABEL = "Yes, proceed"
@@ -67,7 +68,7 @@ def _json(value: Any) -> str:
 
 def _schema(name: str) -> dict[str, Any]:
     """One of the app-server's schemas, as Codex generates it."""
-    from ..packaged import load
+    from ..shipped_json import load
 
     schema: dict[str, Any] = load(f"codex-app-server-{name}.json")
     return schema
@@ -222,7 +223,7 @@ def _reply_decision(decisions: list[Any]) -> Callable[[Asked], ToolResult]:
         if chosen:
             decision = decisions[chosen[0] - 1]
         else:  # q: decline; nobody answered: cancel (when offered)
-            explicit = asked.outcome is Outcome.DECLINED
+            explicit = asked.outcome.status is ExitStatus.DECLINED  # declined or chat
             wanted = ("decline", "cancel") if explicit else ("cancel", "decline")
             decision = next((d for d in wanted if d in decisions), wanted[0])
         accepted = not (isinstance(decision, str) and decision in ("decline", "cancel"))

@@ -36,14 +36,14 @@ from ...errors import InvalidCall
 from ...escaping import visible
 from ...questions.outcome import Outcome
 from ...questions.state import ANSWER_SEPARATOR
-from ...schema.inputs import AskInput, Option, SharedQuestion
 from ...schema.issues import Issue, zod_type
 from ...schema.names import ELICITATION
-from ...schema.values import FORMATS, MAX_PATTERN, ValueRule, as_number
+from ...schema.shapes import AskInput, Option, SharedQuestion
+from ...schema.value_rules import FORMATS, MAX_PATTERN, ValueRule, as_number
 from ...status import ExitStatus
 from ..results import ToolResult
 from ..urls import BadURL, Target, target_lines, web_target
-from . import Asked, Dialect
+from .base import Asked, Dialect
 
 MAX_PROPERTIES = 100  # properties of one form
 MAX_OPTIONS = 500  # values of one enum
@@ -693,7 +693,7 @@ def definition() -> dict[str, Any]:
     """The JSON Schema of the ``elicitation/create`` params askcli answers (form and URL
     mode, MCP 2025-11-25), with the specification's own descriptions
     (``askcli/wire/data/elicitation-request-params.json``)."""
-    from ..packaged import load
+    from ..shipped_json import load
 
     schema: dict[str, Any] = load("elicitation-request-params.json")
     return schema

@@ -19,10 +19,10 @@ from typing import Any
 
 from ...errors import InvalidCall
 from ...questions.outcome import Outcome
-from ...schema.inputs import AskInput, Option, SharedQuestion
 from ...schema.issues import Issue
+from ...schema.shapes import AskInput, Option, SharedQuestion
 from ..results import ToolResult
-from . import Asked, Dialect
+from .base import Asked, Dialect
 
 TOOL = "ask_user"
 TYPES = ("choice", "text", "yesno")
@@ -34,7 +34,6 @@ YES_NO = (Option("Yes", ""), Option("No", ""))
 
 CANCELLED = "[Operation Cancelled] Reason: "
 DENIED = CANCELLED + "User denied execution."  # Esc or Ctrl+C in the dialog
-QUEUED_CANCELLED = CANCELLED + "User cancelled operation"  # the other calls of the batch
 
 DESCRIPTION = (
     "Ask the user one or more questions to gather preferences, clarify requirements, "

@@ -27,14 +27,13 @@ from typing import Any
 
 from ...errors import InvalidCall
 from ...questions.outcome import Outcome
-from ...schema.inputs import LABEL_MAX_WORDS, AskInput, Option, SharedQuestion, is_recommended
 from ...schema.issues import Issue, Path
+from ...schema.shapes import LABEL_MAX_WORDS, AskInput, Option, SharedQuestion, is_recommended
 from .. import results
-from ..results import ToolResult
-from . import Asked, Dialect, failed
+from ..results import DISMISSED, ToolResult
+from .base import Asked, Dialect, failed
 
 TOOL = "question"
-DISMISSED = "The user dismissed this question"
 UNANSWERED = "Unanswered"
 TYPE_OWN = "Type your own answer"  # the TUI's custom row and its placeholder
 HEADER_HINT = 30  # "Very short label (max 30 chars)": a hint, never enforced

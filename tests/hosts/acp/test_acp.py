@@ -642,10 +642,10 @@ def acp_in_inbox(tmp_path: Path, agent: list[str]) -> subprocess.Popen[str]:
 
 
 def answer_in_inbox(tmp_path: Path, number: int, typed: str) -> subprocess.CompletedProcess[str]:
-    from askcli.inbox.store import Store
+    from askcli.inbox.store import open_store
 
     for _ in range(200):  # the question is queued
-        if Store(tmp_path / "inbox.db").get(number) is not None:
+        if open_store(tmp_path / "inbox.db").get(number) is not None:
             break
         time.sleep(0.05)
     return subprocess.run(
@@ -742,7 +742,7 @@ def test_inbox_without_once_options_asks_for_an_option_by_number(
 @pytest.mark.pty
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
 def test_ctrl_c_withdraws_the_question_in_the_inbox(tmp_path: Path, how: str) -> None:
-    from askcli.inbox.store import QueueState, Store
+    from askcli.inbox.store import QueueState, open_store
 
     agent, log = setup(tmp_path, [[SHORT, {"wait_cancel": True}]])
     child = pexpect.spawn(
@@ -764,7 +764,7 @@ def test_ctrl_c_withdraws_the_question_in_the_inbox(tmp_path: Path, how: str) ->
     else:
         child.kill(signal.SIGTERM)
         assert ended(child, shown) == 143
-    found = Store(tmp_path / "inbox.db").get(1)
+    found = open_store(tmp_path / "inbox.db").get(1)
     assert found is not None and found.state is QueueState.WITHDRAWN
     cancelled = {
         "method": "session/request_permission",
@@ -786,7 +786,7 @@ def test_inbox_and_record_together_are_refused(tmp_path: Path) -> None:
 
 @pytest.mark.process
 def test_inbox_timeout_withdraws_and_answers_cancelled(tmp_path: Path) -> None:
-    from askcli.inbox.store import QueueState, Store
+    from askcli.inbox.store import QueueState, open_store
 
     agent, log = setup(tmp_path, [[SHORT, chunk("after")]])
     proc = subprocess.run(
@@ -803,7 +803,7 @@ def test_inbox_timeout_withdraws_and_answers_cancelled(tmp_path: Path) -> None:
     assert [e["reply"]["result"] for e in read_log(log) if "reply" in e] == [
         {"outcome": {"outcome": "cancelled"}}
     ]
-    store = Store(tmp_path / "inbox.db")
+    store = open_store(tmp_path / "inbox.db")
     assert store.state(1) is QueueState.WITHDRAWN
 
 

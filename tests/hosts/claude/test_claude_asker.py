@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from askcli.inbox.asking import InboxAsker
-from askcli.inbox.store import Agent, QueueState, Store
+from askcli.inbox.asker_side import InboxAsker
+from askcli.inbox.store import Agent, QueueState, open_store
 
 from tests.support.claude import INIT_OK, QUESTIONS, RESULT, can_use_tool, hosted, responses
 from tests.support.inbox import answer_queued
@@ -26,7 +26,7 @@ def person(path: Path, lines: str) -> threading.Thread:
     """A person at an inbox of ``path`` who answers the first question to arrive."""
 
     def answer() -> None:
-        store = Store(path)
+        store = open_store(path)
         try:
             for _ in range(2000):
                 if store.questions(states=(QueueState.WAITING,)):
@@ -42,11 +42,11 @@ def person(path: Path, lines: str) -> threading.Thread:
 
 
 def inbox(path: Path, said: list[str]) -> InboxAsker:
-    return InboxAsker(Store(path), Agent("claude", None, "/work", "pid 1"), said=said.append)
+    return InboxAsker(open_store(path), Agent("claude", None, "/work", "pid 1"), said=said.append)
 
 
 def asked(path: Path) -> list[dict]:
-    store = Store(path)
+    store = open_store(path)
     try:
         return [q.call for q in store.questions(states=tuple(QueueState))]
     finally:

@@ -49,7 +49,7 @@ def test_in_one_stream_a_cancel_where_an_answer_is_read_withdraws_the_request() 
     """``askcli ask`` reading Claude Code's control requests and the answers from stdin: the
     control_cancel_request for the request being answered takes it back: one line on
     stderr, no response for it, and the next request is asked."""
-    from askcli.runners.fixtures import play
+    from askcli.runners.recordings import play
 
     questions = {
         "questions": [

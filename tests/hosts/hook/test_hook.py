@@ -23,9 +23,9 @@ from typing import Any
 import pexpect
 import pytest
 
-from askcli.hosts import hook as hooks
-from askcli.hosts.hook import Hook, HookError, HookOutcome, answer, decision, parse_hook
-from askcli.inbox.store import QueueState, Store
+from askcli.hosts.hook import command as hooks
+from askcli.hosts.hook.command import Hook, HookError, HookOutcome, answer, decision, parse_hook
+from askcli.inbox.store import QueueState, open_store
 from askcli.questions.outcome import Outcome
 from askcli.runners.session import Reply
 from askcli.status import ExitStatus
@@ -358,7 +358,7 @@ def on_each_store(tmp_path: Path, inbox_where: str) -> str:
 
 
 def every_question(tmp_path: Path) -> list[Any]:
-    store = Store(_where(tmp_path))
+    store = open_store(_where(tmp_path))
     try:
         return store.questions(states=tuple(QueueState))
     finally:
@@ -452,7 +452,7 @@ def queued(tmp_path: Path, proc: subprocess.Popen[str]) -> Any:
 
 def answer_in_inbox(tmp_path: Path, question_id: int, lines: str) -> str:
     """What a person typing ``lines`` in an inbox answers; the screen they saw."""
-    store = Store(_where(tmp_path))
+    store = open_store(_where(tmp_path))
     screen = io.StringIO()
     assert answer_queued(store, lines, question_id, screen)
     store.close()
@@ -544,7 +544,7 @@ def test_command_killed_outright_leaves_its_question_to_tidy(tmp_path: Path) -> 
     question = queued(tmp_path, proc)
     proc.kill()
     finish(proc)
-    store = Store(_where(tmp_path))
+    store = open_store(_where(tmp_path))
     assert [q.id for q in store.tidy()] == [question.id]
     store.close()
 
@@ -578,7 +578,7 @@ def test_command_two_identical_events_without_a_tool_use_id_are_two_questions(
         assert three.agent.label == "claude /home/u/docs (session 8a7391e2)"
         third.kill()
         finish(third)
-        store = Store(tmp_path / "inbox.db")
+        store = open_store(tmp_path / "inbox.db")
         assert [q.id for q in store.tidy()] == [three.id]
         store.close()
         yes, no = ("1\n", "n\n") if event == "PermissionRequest" else ("1\n", "q\n")

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from askcli.hosts import transcript
-from askcli.hosts.transcript import Transcript
+from askcli.hosts.hook import transcript
+from askcli.hosts.hook.transcript import Transcript
 
 BASH = {"command": "ls", "description": "list"}
 

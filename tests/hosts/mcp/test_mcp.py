@@ -26,8 +26,9 @@ import pytest
 from mcp import ClientSession, types
 from mcp.shared.exceptions import MCPError
 
-from askcli.hosts import mcp as host
-from askcli.inbox.store import QueuedQuestion, QueueState, Store
+from askcli.hosts.mcp import asker as queue_side
+from askcli.hosts.mcp import server as host
+from askcli.inbox.store import QueuedQuestion, QueueState, open_store
 from askcli.tools.todos import RESULT_TEXT as TODO_RESULT
 from askcli.wire.definitions import input_schema
 from askcli.wire.results import REJECT_MESSAGE
@@ -105,7 +106,7 @@ def test_a_question_is_answered_in_the_inbox(tmp_path: Path) -> None:
     assert asked[0].agent.client == "my-editor"
     assert asked[0].agent.cwd == str(project)
     assert asked[0].call["name"] == "AskUserQuestion" and asked[0].call["input"] == ASKED
-    assert Store(inbox).get(asked[0].id).state is QueueState.ANSWERED  # type: ignore[union-attr]
+    assert open_store(inbox).get(asked[0].id).state is QueueState.ANSWERED  # type: ignore[union-attr]
     assert "question 1" in server_log(tmp_path)
 
 
@@ -127,7 +128,7 @@ def test_a_late_answer_comes_with_get_answer(tmp_path: Path) -> None:
             assert 0.9 < time.monotonic() - start < 5
             said = text_of(first)
             assert not first.is_error
-            ticket = Store(inbox).questions()[0].ticket
+            ticket = open_store(inbox).questions()[0].ticket
             assert f"ticket {ticket}" in said and "get_answer" in said
             assert json.dumps({"ticket": ticket}) in said
             await anyio.to_thread.run_sync(answer_next, inbox, "2\n")
@@ -153,7 +154,7 @@ def test_get_answer_waits_for_the_person(tmp_path: Path) -> None:
     async def main() -> None:
         async with connected(tmp_path, "--wait", "0.5") as session:
             first = await session.call_tool("ask_user_questions", ASKED)
-            ticket = Store(inbox).questions()[0].ticket
+            ticket = open_store(inbox).questions()[0].ticket
             assert ticket in text_of(first)
             async with anyio.create_task_group() as group:
 
@@ -186,7 +187,7 @@ def test_after_a_client_timeout_the_identical_call_gets_the_answer_at_once(
             assert text_of(again) == BLUE
 
     run(main)
-    store = Store(inbox)
+    store = open_store(inbox)
     everything = store.questions(states=tuple(QueueState))
     assert len(everything) == 1  # one question, asked twice, answered once
     assert "stopped waiting" in server_log(tmp_path)
@@ -202,7 +203,7 @@ def test_a_restarted_client_is_never_given_an_answer_it_did_not_collect(tmp_path
     async def first() -> None:
         async with connected(tmp_path, "--wait", "0.3") as session:
             await session.call_tool("ask_user_questions", ASKED)
-            tickets.append(Store(inbox).questions()[0].ticket)
+            tickets.append(open_store(inbox).questions()[0].ticket)
             await anyio.to_thread.run_sync(answer_next, inbox, "2\n")
         # the client ended before it called get_answer
 
@@ -219,7 +220,7 @@ def test_a_restarted_client_is_never_given_an_answer_it_did_not_collect(tmp_path
 
     run(first)
     run(second)
-    old, new = Store(inbox).questions(states=tuple(QueueState))
+    old, new = open_store(inbox).questions(states=tuple(QueueState))
     assert (
         old.state is QueueState.ANSWERED and new.state is QueueState.WITHDRAWN
     )  # its server ended
@@ -238,7 +239,7 @@ def test_an_answer_is_reused_only_within_reuse_for(tmp_path: Path) -> None:
             assert "has not answered yet" in text_of(again)
 
     run(main)
-    first, later = Store(inbox).questions(states=tuple(QueueState))
+    first, later = open_store(inbox).questions(states=tuple(QueueState))
     assert first.state is QueueState.ANSWERED and later.id != first.id
 
 
@@ -260,9 +261,9 @@ def test_two_calls_at_once_are_answered_out_of_order(tmp_path: Path) -> None:
 
             def person() -> None:  # the later question first
                 deadline = time.monotonic() + 10
-                while len(Store(inbox).questions()) < 2 and time.monotonic() < deadline:
+                while len(open_store(inbox).questions()) < 2 and time.monotonic() < deadline:
                     time.sleep(0.02)
-                store = Store(inbox)
+                store = open_store(inbox)
                 later = store.questions()[1]
                 for question, lines in ((later, "1\n"), (store.questions()[0], "2\n")):
                     assert answer_queued(store, lines, question.id)
@@ -345,7 +346,7 @@ def test_bad_calls_are_answered_at_once_and_never_queued(tmp_path: Path) -> None
             assert unknown_tool.value.message == "Unknown tool: run_shell"
 
     run(main)
-    assert Store(inbox).questions(states=tuple(QueueState)) == []
+    assert open_store(inbox).questions(states=tuple(QueueState)) == []
     log = server_log(tmp_path)
     assert re.search(r"invalid AskUserQuestion call toolu_\w+: questions\[0\]\.options", log)
 
@@ -417,7 +418,7 @@ def test_the_client_closing_ends_the_server_and_withdraws_its_question(tmp_path:
     status, err = ended(proc)
     assert status == 0
     assert "question 1 was withdrawn: this server ends" in err
-    question = Store(tmp_path / "inbox.db").get(1)
+    question = open_store(tmp_path / "inbox.db").get(1)
     assert question is not None and question.state is QueueState.WITHDRAWN
     assert question.agent.client == "by-hand"
 
@@ -434,7 +435,7 @@ def test_a_signal_ends_the_server_and_withdraws_its_question(
     got, err = ended(proc)
     assert got == status, err
     assert f"stopped ({sig.name})" in err
-    question = Store(tmp_path / "inbox.db").get(1)
+    question = open_store(tmp_path / "inbox.db").get(1)
     assert question is not None and question.state is QueueState.WITHDRAWN
 
 
@@ -455,7 +456,7 @@ def test_a_client_that_closes_its_end_mid_call_ends_the_server_without_a_traceba
     assert status == 141, err  # as --help says: the client went away
     assert "the client went away (its end of the connection is closed)" in err
     assert "question 1 was withdrawn: this server ends" in err
-    assert Store(tmp_path / "inbox.db").get(1).state is QueueState.WITHDRAWN  # type: ignore[union-attr]
+    assert open_store(tmp_path / "inbox.db").get(1).state is QueueState.WITHDRAWN  # type: ignore[union-attr]
 
 
 @pytest.mark.process
@@ -486,13 +487,13 @@ def test_a_signal_ends_a_server_whose_client_reads_nothing(
         pipe.close()
     assert "Traceback" not in err, err
     assert "the client reads nothing: ended without waiting for it" in err
-    assert Store(tmp_path / "inbox.db").get(1).state is QueueState.WITHDRAWN  # type: ignore[union-attr]
+    assert open_store(tmp_path / "inbox.db").get(1).state is QueueState.WITHDRAWN  # type: ignore[union-attr]
 
 
 def test_only_a_closed_client_end_counts_as_the_client_gone() -> None:
     import errno as codes
 
-    from askcli.hosts.mcp_end import client_gone
+    from askcli.hosts.mcp.shutdown import client_gone
 
     pipe = BrokenPipeError(codes.EPIPE, "Broken pipe")
     reset = ConnectionResetError(codes.ECONNRESET, "reset")
@@ -520,7 +521,7 @@ def test_an_answered_question_outlives_its_server(tmp_path: Path) -> None:
     assert result["id"] == 2 and result["result"]["content"][0]["text"] == BLUE
     proc.send_signal(signal.SIGTERM)
     assert ended(proc)[0] == 143
-    assert Store(inbox).get(1).state is QueueState.ANSWERED  # type: ignore[union-attr]
+    assert open_store(inbox).get(1).state is QueueState.ANSWERED  # type: ignore[union-attr]
 
 
 # -- usage ----------------------------------------------------------------------------------
@@ -559,7 +560,7 @@ def test_without_the_sdk_one_line_says_how_to_get_it(tmp_path: Path) -> None:
 @pytest.mark.process
 def test_the_core_never_imports_the_sdk() -> None:
     code = (
-        "import sys, askcli.cli, askcli.runners.session, askcli.inbox.asking;"
+        "import sys, askcli.cli, askcli.runners.session, askcli.inbox.asker_side;"
         "print(any(m == 'mcp' or m.startswith('mcp.') for m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
@@ -612,25 +613,25 @@ def test_parse_http() -> None:
 
 
 def test_client_label() -> None:
-    assert host.client_label("claude-code") == "claude-code"
-    assert host.client_label("  a\n b ") == "a b"
-    assert host.client_label(None) == "mcp" and host.client_label("") == "mcp"
-    assert len(host.client_label("x" * 500)) == host.MAX_CLIENT_NAME
+    assert queue_side.client_label("claude-code") == "claude-code"
+    assert queue_side.client_label("  a\n b ") == "a b"
+    assert queue_side.client_label(None) == "mcp" and queue_side.client_label("") == "mcp"
+    assert len(queue_side.client_label("x" * 500)) == queue_side.MAX_CLIENT_NAME
 
 
 def test_an_http_clients_label_says_so_and_quotes_its_name() -> None:
-    assert host.client_label("claude ~/api", http=True) == 'http client "claude ~/api"'
-    said = host.client_label('a "b"\\ \x1b[2J\n  c', http=True)
+    assert queue_side.client_label("claude ~/api", http=True) == 'http client "claude ~/api"'
+    said = queue_side.client_label('a "b"\\ \x1b[2J\n  c', http=True)
     assert said == 'http client "a \\"b\\"\\\\ \\u001b[2J c"'
-    assert host.client_label(None, http=True) == host.client_label(" ", http=True)
-    assert host.client_label(None, http=True) == "http client"
-    longest = host.client_label("x" * 500, http=True)
-    assert longest == f'http client "{"x" * (host.MAX_CLIENT_NAME - 1)}…"'
-    store = Store(Path("unused.db"))
-    asker = host.Asker(store, http=True)
+    assert queue_side.client_label(None, http=True) == queue_side.client_label(" ", http=True)
+    assert queue_side.client_label(None, http=True) == "http client"
+    longest = queue_side.client_label("x" * 500, http=True)
+    assert longest == f'http client "{"x" * (queue_side.MAX_CLIENT_NAME - 1)}…"'
+    store = open_store(Path("unused.db"))
+    asker = queue_side.QueueSide(store, http=True)
     pid = os.getpid()
     assert asker.agent("claude").label == f'http client "claude" (pid {pid}, conversation 1)'
-    assert host.Asker(store, cwd="/w").agent("claude").label == f"claude /w (pid {pid})"
+    assert queue_side.QueueSide(store, cwd="/w").agent("claude").label == f"claude /w (pid {pid})"
 
 
 # -- Streamable HTTP ------------------------------------------------------------------------
@@ -696,7 +697,7 @@ def test_http_needs_the_bearer_token_and_answers_through_the_inbox(tmp_path: Pat
                 )
 
         run(main)
-        question = Store(inbox).questions(states=tuple(QueueState))[0]
+        question = open_store(inbox).questions(states=tuple(QueueState))[0]
         # the name a hook's question has (claude ~/api) is quoted, after "http client"
         assert (
             question.agent.label == f'http client "claude ~/api" (pid {proc.pid}, conversation 1)'
@@ -812,7 +813,7 @@ def test_http_conversations_are_apart(tmp_path: Path) -> None:
             async with client() as one, client() as two:
                 await one.call_tool("ask_user_questions", ASKED)
                 await two.call_tool("ask_user_questions", ASKED)
-                first, second = Store(inbox).questions()
+                first, second = open_store(inbox).questions()
                 assert first.id != second.id
                 label = f'http client "far-agent" (pid {proc.pid}, conversation'
                 assert first.agent.label == f"{label} 1)"

@@ -12,7 +12,7 @@ import anyio
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from askcli.inbox.store import QueueState, Store
+from askcli.inbox.store import QueueState, open_store
 
 from tests.support.calls import COLOR
 from tests.support.mcp import ASKED, BLUE, connected, run, server_log, text_of
@@ -66,7 +66,7 @@ def test_an_inbox_in_a_terminal_answers_an_mcp_client_across_its_timeout(
     async def main() -> None:
         async with connected(tmp_path, "--wait", "1", cwd=project, inbox=inbox) as session:
             first = await session.call_tool("ask_user_questions", ASKED, read_timeout_seconds=10)
-            ticket = Store(inbox).questions()[0].ticket
+            ticket = open_store(inbox).questions()[0].ticket
             assert ticket in text_of(first) and not first.is_error
             with pytest.raises(MCPError, match="timed out"):  # the client gives up first
                 await session.call_tool("ask_user_questions", PORT, read_timeout_seconds=0.3)
@@ -88,7 +88,7 @@ def test_an_inbox_in_a_terminal_answers_an_mcp_client_across_its_timeout(
             shown.child.sendeof()
             shown.expect_end()
             shown.child.close()
-    asked = Store(inbox).questions(states=tuple(QueueState))
+    asked = open_store(inbox).questions(states=tuple(QueueState))
     assert [q.state for q in asked] == [QueueState.ANSWERED, QueueState.ANSWERED]
     server_log(tmp_path)
 
@@ -98,7 +98,7 @@ def test_askcli_mcp_to_addresses_its_questions(tmp_path: Path) -> None:
     async def main() -> None:
         async with connected(tmp_path, "--wait", "0.5", "--to", "ops") as session:
             first = await session.call_tool("ask_user_questions", PORT, read_timeout_seconds=10)
-            (asked,) = Store(tmp_path / "inbox.db").questions()
+            (asked,) = open_store(tmp_path / "inbox.db").questions()
             assert asked.ticket in text_of(first) and asked.to == "ops"
 
     run(main)

@@ -18,7 +18,7 @@ import pytest
 from mcp import Client, ClientSession, types
 from mcp.client.streamable_http import streamable_http_client
 
-from askcli.inbox.store import QueuedQuestion, QueueState, Store
+from askcli.inbox.store import QueuedQuestion, QueueState, open_store
 
 from tests.support.calls import COLOR
 from tests.support.mcp import ASKED, BLUE, answer_next, run, serve_http, text_of
@@ -38,10 +38,10 @@ class Server:
         self.proc = serve_http(tmp_path, self.port, "--wait", wait, ASKCLI_MCP_TOKEN=TOKEN)
 
     def questions(self) -> list[QueuedQuestion]:
-        return Store(self.inbox).questions(states=tuple(QueueState))
+        return open_store(self.inbox).questions(states=tuple(QueueState))
 
     def state(self, question_id: int) -> QueueState | None:
-        return Store(self.inbox).state(question_id)
+        return open_store(self.inbox).state(question_id)
 
     def stop(self) -> str:
         self.proc.send_signal(signal.SIGTERM)
@@ -308,7 +308,7 @@ def test_an_unnamed_call_that_ends_before_its_ticket_is_withdrawn(patient: Serve
 
 
 def test_a_conversation_name_must_be_a_secret_s_length() -> None:
-    from askcli.hosts import mcp as host
+    from askcli.hosts.mcp import server as host
 
     def named(value: Any) -> str | None:
         return host._conversation_named({"_meta": {host.CONVERSATION: value}})

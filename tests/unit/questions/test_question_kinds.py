@@ -13,8 +13,8 @@ from askcli.lines import TextLineReader
 from askcli.questions.answers import Skip, Submit
 from askcli.questions.outcome import Outcome
 from askcli.questions.state import Conclusion, Mode, Text, reduce, spec, specs, start
-from askcli.schema.inputs import AskInput, Option, SharedQuestion
-from askcli.schema.values import ValueRule, as_number
+from askcli.schema.shapes import AskInput, Option, SharedQuestion
+from askcli.schema.value_rules import ValueRule, as_number
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
 from askcli.tools.repl import ask_questions

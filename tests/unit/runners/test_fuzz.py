@@ -24,13 +24,14 @@ from hypothesis import strategies as st
 from askcli.errors import InvalidCall, Refused, UnreadableDocument
 from askcli.lines import BytesLineReader, TextLineReader
 from askcli.questions.answers import Default, Pick, normalize, parse_question_line
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.runners.session import run
-from askcli.schema.inputs import AskInput, fast_ask, fast_todos, parse_ask
+from askcli.schema.inputs import fast_ask, fast_todos, parse_ask
 from askcli.schema.models import validate_ask, validate_todos
+from askcli.schema.shapes import AskInput
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.rendering import Style
-from askcli.wire.envelopes import Kind, detect
+from askcli.wire.envelopes import EnvelopeKind, detect
 
 from tests.support.paths import ROOT
 
@@ -162,7 +163,7 @@ def expected_lines(document: Any) -> int:
         env = detect(document)
     except UnreadableDocument:
         return 1
-    if env.kind is Kind.PASSED_OVER:
+    if env.kind is EnvelopeKind.PASSED_OVER:
         return 0
     return 1
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.schema.inputs import parse_ask as parse_input
 from askcli.wire.results import REJECT_MESSAGE
 

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from askcli.errors import InvalidCall
-from askcli.runners.fixtures import play
-from askcli.schema.extended import is_extended, parse_extended
-from askcli.schema.inputs import UNIQUENESS_MESSAGE, parse_ask
-from askcli.wire.wording import EXTENDED_STEER, STEER
+from askcli.runners.recordings import play
+from askcli.schema.extended_questions import is_extended, parse_extended
+from askcli.schema.inputs import parse_ask
+from askcli.schema.shapes import UNIQUENESS_MESSAGE
+from askcli.wire.wording.texts import EXTENDED_STEER, STEER
 
 DECK: dict[str, Any] = {
     "title": "Before I build your deck",

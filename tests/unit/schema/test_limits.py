@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from askcli.lines import MAX_ANSWER_BYTES, TextLineReader
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.schema.inputs import parse_ask as parse_input
 from askcli.schema.issues import MAX_TEXT
 from askcli.terminal.conversation import Conversation

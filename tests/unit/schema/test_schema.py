@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from askcli.errors import InvalidCall
-from askcli.schema.inputs import UNIQUENESS_MESSAGE, is_recommended
 from askcli.schema.inputs import parse_ask as parse_input
 from askcli.schema.issues import describe_issues
+from askcli.schema.shapes import UNIQUENESS_MESSAGE, is_recommended
 
 from tests.support.calls import option, question
 

@@ -23,10 +23,10 @@ import pytest
 from askcli import fixtures
 from askcli.escaping import visible
 from askcli.hosts.child import AgentStderr
-from askcli.inbox import screens as inbox_screens
+from askcli.inbox.person_side import queue_screens as inbox_screens
 from askcli.inbox.store import Agent, QueuedQuestion, QueueState
 from askcli.lines import TextLineReader
-from askcli.runners.fixtures import source_text, typed_answers
+from askcli.runners.recordings import source_text, typed_answers
 from askcli.runners.session import run
 from askcli.schema.inputs import parse_ask
 from askcli.terminal import screens

@@ -14,8 +14,8 @@ from askcli.runners.session import run
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.options import RunOptions
 from askcli.terminal.rendering import Style
-from askcli.wire.results import CLAUDE_CODE_2_1_88
-from askcli.wire.wording import CLAUDE_CODE
+from askcli.wire.wording.base import CLAUDE_CODE_2_1_88
+from askcli.wire.wording.current import CLAUDE_CODE
 
 
 def reader(text: str) -> TextLineReader:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import askcli
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.terminal.rendering import Style
 
 from tests.support.attacks import ATTACKS, LINE_BREAKS, check_bytes

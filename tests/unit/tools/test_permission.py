@@ -18,7 +18,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from askcli.lines import TextLineReader
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.runners.session import answer_document
 from askcli.status import ExitStatus
 from askcli.terminal.conversation import Conversation

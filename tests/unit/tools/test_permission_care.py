@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from askcli.hosts.hook import answer, parse_hook
-from askcli.runners.fixtures import play
+from askcli.hosts.hook.command import answer, parse_hook
+from askcli.runners.recordings import play
 from askcli.tools.permission import NO_LASTING_RULE, STRAY
 from askcli.wire.results import REJECT_MESSAGE, REJECT_WITH_WORDS_PREFIX
 

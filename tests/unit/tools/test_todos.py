@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from askcli.errors import InvalidCall
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.schema.inputs import parse_todos
 from askcli.schema.inputs import todo_warnings as warnings
 from askcli.terminal.rendering import Style

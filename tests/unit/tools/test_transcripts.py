@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 
 from tests.support.calls import call, example, option, question
 from tests.support.goldens_tools import TOOL_SESSIONS

@@ -15,8 +15,8 @@ import pexpect
 import pytest
 
 from askcli.escaping import first_control
-from askcli.inbox.person import Inbox
-from askcli.inbox.store import Agent, Store
+from askcli.inbox.person_side.commands import Inbox
+from askcli.inbox.store import Agent, open_store
 from askcli.lines import BytesLineReader, TextLineReader
 from askcli.runners.session import ask
 from askcli.terminal import editing
@@ -170,7 +170,7 @@ def test_every_prompt_refuses_a_control_character(
 
 
 def test_the_inbox_prompt_refuses_a_control_character(tmp_path: Path) -> None:
-    queue = Store(str(tmp_path / "inbox.db"))
+    queue = open_store(str(tmp_path / "inbox.db"))
     try:
         queue.submit(call(question("Which port?", "Port", ("80", "8080"))), Agent("a", "s", "/w"))
         screen = io.StringIO()

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from askcli.errors import InvalidCall
-from askcli.schema.extended import is_extended
+from askcli.schema.extended_questions import is_extended
 from askcli.schema.inputs import parse_ask as parse_input
 from askcli.wire.definitions import (
     DESCRIPTION,
@@ -168,7 +168,7 @@ def test_a_definition_read_from_package_data_is_the_callers_own(fmt: str) -> Non
 
 
 def test_the_elicitation_schema_lists_the_string_formats_askcli_checks() -> None:
-    from askcli.schema.values import FORMATS as STRING_FORMATS
+    from askcli.schema.value_rules import FORMATS as STRING_FORMATS
 
     defs = tool_definition("elicitation")["$defs"]
     assert defs["StringSchema"]["properties"]["format"]["enum"] == list(STRING_FORMATS)

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from askcli.errors import AnswerTimeout, InvalidCall
-from askcli.inbox.screens import summary
-from askcli.questions.allowing import NoOnce, Pick, Unclear, parse_option_line
-from askcli.runners.fixtures import play
+from askcli.inbox.person_side.queue_screens import summary
+from askcli.questions.allowing import NoOnce, OptionPick, Unclear, parse_option_line
+from askcli.runners.recordings import play
 from askcli.terminal import signals
 from askcli.tools.registry import REGISTRY
 from askcli.wire.dialects.acp_permission import OptionKind, parse
@@ -119,13 +119,13 @@ def test_it_is_registered_as_a_tool() -> None:
 @pytest.mark.parametrize(
     ("line", "allow", "reject", "meaning"),
     [
-        ("1", 1, 2, Pick(0)),
-        ("4.", 1, 2, Pick(3)),
-        (" y ", 1, 2, Pick(1)),
-        ("YES", 1, 2, Pick(1)),
-        ("n", 1, 2, Pick(2)),
-        ("q", 1, 2, Pick(2)),
-        ("no", None, 2, Pick(2)),
+        ("1", 1, 2, OptionPick(0)),
+        ("4.", 1, 2, OptionPick(3)),
+        (" y ", 1, 2, OptionPick(1)),
+        ("YES", 1, 2, OptionPick(1)),
+        ("n", 1, 2, OptionPick(2)),
+        ("q", 1, 2, OptionPick(2)),
+        ("no", None, 2, OptionPick(2)),
         ("y", None, 2, NoOnce("y", "allow")),
         ("n", 1, None, NoOnce("n", "reject")),
         ("5", 1, 2, Unclear("5")),

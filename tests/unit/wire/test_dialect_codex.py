@@ -15,7 +15,7 @@ from askcli.errors import InvalidCall
 from askcli.escaping import first_control
 from askcli.lines import TextLineReader
 from askcli.runners.check import check
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.runners.session import answer_document, ask
 from askcli.status import ExitStatus
 from askcli.terminal import signals

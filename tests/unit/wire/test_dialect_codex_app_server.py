@@ -12,10 +12,10 @@ from typing import Any, get_args
 import pytest
 from pydantic import BaseModel
 
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.status import ExitStatus
 from askcli.wire.dialects import by_tool, codex_app_server_models
-from askcli.wire.packaged import load
+from askcli.wire.shipped_json import load
 
 from tests.support.terminals import Terminal
 

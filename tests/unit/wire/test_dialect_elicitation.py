@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from askcli.errors import AnswerTimeout
 from askcli.lines import TextLineReader
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.runners.session import answer_document
 from askcli.schema.names import ELICITATION
 from askcli.status import ExitStatus

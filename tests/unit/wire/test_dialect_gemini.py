@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from askcli.errors import AnswerTimeout
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.terminal import signals
 from askcli.wire.dialects import gemini
 from askcli.wire.envelopes import Output, json_line

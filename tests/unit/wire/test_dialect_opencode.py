@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from askcli.errors import AnswerTimeout, InvalidCall
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.runners.session import Reply, answer_document
 from askcli.schema.issues import format_path
 from askcli.status import ExitStatus
@@ -35,7 +35,7 @@ from askcli.wire.dialects.opencode import (
     warnings,
 )
 from askcli.wire.documents import Document
-from askcli.wire.envelopes import Kind, Output, detect
+from askcli.wire.envelopes import EnvelopeKind, Output, detect
 
 from tests.support.attacks import ATTACKS, check_bytes
 from tests.support.calls import example
@@ -591,7 +591,7 @@ def test_every_provider_envelope_reaches_the_dialect() -> None:
 def test_a_pending_request_as_get_question_lists_it() -> None:
     request = EVENT["properties"]
     envelope = detect(request)
-    assert envelope.kind is Kind.OPENCODE
+    assert envelope.kind is EnvelopeKind.OPENCODE
     (call,) = envelope.calls
     assert (call.id, call.name, call.session_id) == (
         request["id"],
@@ -614,7 +614,7 @@ def test_opencodes_other_events_are_passed_over() -> None:
         },
     ]
     for event in events:
-        assert detect(event).kind is Kind.PASSED_OVER
+        assert detect(event).kind is EnvelopeKind.PASSED_OVER
     outcome = play(calls=[*events, EVENT], answers=["1"])
     assert outcome.status == 0 and len(outcome.stdout) == 1
     assert json.loads(outcome.stdout[0])["type"] == "question.replied"

@@ -8,7 +8,7 @@ import pytest
 
 from askcli.errors import UnreadableDocument
 from askcli.questions.outcome import Outcome
-from askcli.wire.envelopes import Context, Kind, ToolCall, detect, generated_id, json_line
+from askcli.wire.envelopes import Context, EnvelopeKind, ToolCall, detect, generated_id, json_line
 from askcli.wire.results import ToolResult
 
 from tests.support.calls import call, example, question
@@ -17,7 +17,7 @@ from tests.support.calls import call, example, question
 def test_bare_input_gets_a_stable_generated_id() -> None:
     doc = {"questions": [question()]}
     env = detect(doc, 1)
-    assert env.kind is Kind.BARE
+    assert env.kind is EnvelopeKind.BARE
     (item,) = env.calls
     assert item.name == "AskUserQuestion" and item.input is doc
     assert item.id is not None and item.id.startswith("toolu_01") and len(item.id) == 30
@@ -27,7 +27,7 @@ def test_bare_input_gets_a_stable_generated_id() -> None:
 
 def test_tool_use_block() -> None:
     env = detect({**call(), "caller": {"type": "direct"}})
-    assert env.kind is Kind.TOOL_USE
+    assert env.kind is EnvelopeKind.TOOL_USE
     assert env.calls == [ToolCall("toolu_test", "AskUserQuestion", call()["input"])]
 
 
@@ -49,7 +49,7 @@ def test_messages_api_response_with_text_and_several_tool_uses() -> None:
     message["content"].append({"type": "thinking", "thinking": "hidden"})
     message["content"].append(call(id="toolu_second"))
     env = detect(message)
-    assert env.kind is Kind.MESSAGE
+    assert env.kind is EnvelopeKind.MESSAGE
     assert isinstance(env.items[0], Context)
     assert [c.id for c in env.calls] == ["toolu_01LoginAuth", "toolu_second"]
 
@@ -105,7 +105,7 @@ STREAM_LINE = {
 
 def test_stream_json_assistant_line() -> None:
     env = detect(STREAM_LINE)
-    assert env.kind is Kind.STREAM_JSON
+    assert env.kind is EnvelopeKind.STREAM_JSON
     (item,) = env.calls
     assert (item.id, item.session_id, item.agent_id) == ("t1", "sess-1", None)
     result = ToolResult("t1", "x", Outcome.ANSWERED)
@@ -124,7 +124,7 @@ def test_stream_json_line_of_a_subagent_carries_its_agent_id() -> None:
 )
 def test_other_stream_json_lines_are_passed_over(kind: str) -> None:
     env = detect({"type": kind, "subtype": "x"})
-    assert env.kind is Kind.PASSED_OVER and env.calls == [] and env.replies([]) == []
+    assert env.kind is EnvelopeKind.PASSED_OVER and env.calls == [] and env.replies([]) == []
 
 
 def control(subtype: str = "can_use_tool", **request: object) -> dict:
@@ -137,7 +137,7 @@ def control(subtype: str = "can_use_tool", **request: object) -> dict:
 
 def test_control_request_can_use_tool() -> None:
     env = detect(control(tool_name="Bash", input={"command": "ls"}, tool_use_id="toolu_b"))
-    assert env.kind is Kind.CONTROL and env.request_id == "req_7"
+    assert env.kind is EnvelopeKind.CONTROL and env.request_id == "req_7"
     (item,) = env.calls
     assert (item.id, item.name, item.input) == ("toolu_b", "Bash", {"command": "ls"})
     allowed = ToolResult("toolu_b", "ok", Outcome.ANSWERED, updated_input={"command": "ls"})
@@ -167,7 +167,7 @@ def openai_call(id: str, name: str, arguments: str) -> dict:
 
 def test_openai_chat_call_with_json_string_arguments() -> None:
     env = detect(openai_call("call_1", "AskUserQuestion", '{"questions": []}'))
-    assert env.kind is Kind.OPENAI
+    assert env.kind is EnvelopeKind.OPENAI
     (item,) = env.calls
     assert (item.id, item.input, item.problem) == ("call_1", {"questions": []}, None)
     result = ToolResult("call_1", "text", Outcome.ANSWERED)
@@ -209,7 +209,7 @@ def test_openai_responses_function_call_and_response_object() -> None:
         "arguments": "{}",
     }
     env = detect(item)
-    assert env.kind is Kind.RESPONSES
+    assert env.kind is EnvelopeKind.RESPONSES
     result = ToolResult("call_9", "out", Outcome.ANSWERED)
     assert env.replies([result]) == [
         {"type": "function_call_output", "call_id": "call_9", "output": "out"}

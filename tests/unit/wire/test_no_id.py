@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from askcli import fixtures
-from askcli.wire.envelopes import Kind, detect, generated_id
+from askcli.wire.envelopes import EnvelopeKind, detect, generated_id
 
 from tests.support.calls import call, question
 from tests.support.paths import EXAMPLES
@@ -27,7 +27,7 @@ def notice(call_id: str) -> str:
 def test_a_block_without_id_gets_the_id_bare_input_would_get() -> None:
     block = without_id(call())
     env = detect(block, 3)
-    assert env.kind is Kind.TOOL_USE
+    assert env.kind is EnvelopeKind.TOOL_USE
     (item,) = env.calls
     assert item.id == generated_id(block, 3)
     assert item.id.startswith("toolu_01") and len(item.id) == 30

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.wire.envelopes import Output
 from askcli.wire.results import REJECT_MESSAGE
 
@@ -155,7 +155,7 @@ def test_the_agents_shapes_keep_a_multi_select_answer_joined() -> None:
 
 
 def test_answers_mode_of_claude_code_s_current_wording_lists_the_labels_too() -> None:
-    from askcli.wire.wording import CLAUDE_CODE
+    from askcli.wire.wording.current import CLAUDE_CODE
 
     outcome = play(calls=[PICKED], answers=TYPED, output=Output.ANSWERS, wording=CLAUDE_CODE)
     (line,) = outcome.stdout

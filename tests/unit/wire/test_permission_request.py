@@ -4,8 +4,8 @@ of other hosts (the hook's input, an ACP agent's request, askcli claude --inbox)
 from __future__ import annotations
 
 from askcli.wire.calls import permission_request
-from askcli.wire.care import care_of
-from askcli.wire.envelopes import Kind, detect
+from askcli.wire.envelopes import EnvelopeKind, detect
+from askcli.wire.permission_request import care_of
 
 
 def test_the_least_request() -> None:
@@ -37,7 +37,7 @@ def test_every_field_is_where_claude_code_puts_it() -> None:
         **care,
     }
     envelope = detect(built)  # read as askcli ask reads Claude Code's own request
-    assert envelope.kind is Kind.CONTROL and envelope.request_id == "r1"
+    assert envelope.kind is EnvelopeKind.CONTROL and envelope.request_id == "r1"
     (call,) = envelope.calls
     assert (call.id, call.name, call.suggestions) == ("toolu_1", "Bash", [{"type": "addRules"}])
     assert call.care == care_of(built["request"])

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.wire.dialects import gemini
-from askcli.wire.envelopes import Kind, detect
+from askcli.wire.envelopes import EnvelopeKind, detect
 
 from tests.support.hook import hook_input
 
@@ -81,7 +81,7 @@ def test_a_session_transcript_record_is_a_bare_call_its_other_keys_ignored() -> 
         renderOutputAsMarkdown=False,
     )
     envelope = detect(record)
-    assert envelope.kind is Kind.GEMINI_CALL
+    assert envelope.kind is EnvelopeKind.GEMINI_CALL
     (call,) = envelope.calls
     assert (call.id, call.name, call.problem) == (CALL_ID, "ask_user", None)
     outcome = play(calls=[record], answers=["2"])

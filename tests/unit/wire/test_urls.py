@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from askcli.errors import InvalidCall
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 from askcli.wire.dialects.elicitation import parse
 
 from tests.support.attacks import check_bytes
@@ -224,7 +224,7 @@ def test_the_installed_askcli_shows_the_backslash_look_alike_escaped() -> None:
 
 PROBE = """
 import sys
-from askcli.runners.fixtures import play
+from askcli.runners.recordings import play
 play(calls=[{doc}], answers=["n"])
 print("ada_url" in sys.modules)
 """

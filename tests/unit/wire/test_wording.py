@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from askcli.runners.fixtures import play
-from askcli.schema.inputs import Option, SharedQuestion
-from askcli.schema.values import ValueRule
-from askcli.wire import wording
+from askcli.runners.recordings import play
+from askcli.schema.shapes import Option, SharedQuestion
+from askcli.schema.value_rules import ValueRule
 from askcli.wire.envelopes import Output
+from askcli.wire.wording import current, texts
 
 from tests.support.paths import ROOT
 from tests.support.processes import askcli_path, run_askcli
@@ -230,7 +230,7 @@ def test_a_fixture_reads_the_old_name_but_no_message_offers_it(tmp_path: Path) -
 
 # --- what a host gets: followUp, response, unanswered ------------------------------------
 
-INIT = {"type": "system", "subtype": "init", "capabilities": [wording.UNANSWERED_CAPABILITY]}
+INIT = {"type": "system", "subtype": "init", "capabilities": [texts.UNANSWERED_CAPABILITY]}
 CONTROL = {
     "type": "control_request",
     "request_id": "req_1",
@@ -279,7 +279,7 @@ def test_the_initialize_response_s_capabilities_count_too() -> None:
         "response": {
             "subtype": "success",
             "request_id": "init",
-            "response": {"capabilities": [wording.UNANSWERED_CAPABILITY]},
+            "response": {"capabilities": [texts.UNANSWERED_CAPABILITY]},
         },
     }
     told = decision([response, CONTROL], ["1", "s", ""], wording="claude-code")
@@ -314,10 +314,10 @@ def test_output_answers_carries_follow_up_and_response() -> None:
 
 
 def test_multi_select_labels_are_joined_and_split_as_claude_code_does() -> None:
-    assert wording.join_labels(["S", "a, b", 'say "hi"']) == 'S, "a, b", "say \\"hi\\""'
-    assert wording.split_labels('S, "a, b", "say \\"hi\\""') == ["S", "a, b", 'say "hi"']
-    assert wording.split_labels('S, "broken') is None
-    assert wording.split_labels("S, ") is None
+    assert texts.join_labels(["S", "a, b", 'say "hi"']) == 'S, "a, b", "say \\"hi\\""'
+    assert texts.split_labels('S, "a, b", "say \\"hi\\""') == ["S", "a, b", 'say "hi"']
+    assert texts.split_labels('S, "broken') is None
+    assert texts.split_labels("S, ") is None
 
 
 def test_a_number_in_bounds_is_clean_and_text_is_careful() -> None:
@@ -326,23 +326,23 @@ def test_a_number_in_bounds_is_clean_and_text_is_careful() -> None:
     )
     text = SharedQuestion("Title?", "T", (), kind="text")
     color = SharedQuestion("Which color?", "C", (Option("Red", ""), Option("Blue", "")))
-    clean = wording.answered_text([color, number], {"Which color?": "Red", "How many?": "12"}, {})
+    clean = texts.answered_text([color, number], {"Which color?": "Red", "How many?": "12"}, {})
     assert clean.startswith("Your questions have been answered: ")
-    far = wording.answered_text([number], {"How many?": "40"}, {})
+    far = texts.answered_text([number], {"How many?": "40"}, {})
     assert far.startswith("The user answered: ")
-    typed = wording.answered_text([text], {"Title?": "Roadmap"}, {})
+    typed = texts.answered_text([text], {"Title?": "Roadmap"}, {})
     assert typed == f'The user answered: "Title?"="Roadmap". {CAREFUL}'
 
 
 def test_idle_seconds_round_as_javascript_does() -> None:
-    assert wording.idle_text(2.5, "").startswith("No response after 3s ")
-    assert wording.idle_text(60, "").startswith("No response after 60s ")
+    assert texts.idle_text(2.5, "").startswith("No response after 3s ")
+    assert texts.idle_text(60, "").startswith("No response after 60s ")
 
 
 def test_the_capability_is_named_once() -> None:
     from askcli.tools import registry as tools
 
-    assert tools.UNANSWERED_CAPABILITY == wording.UNANSWERED_CAPABILITY
+    assert tools.UNANSWERED_CAPABILITY == texts.UNANSWERED_CAPABILITY
 
 
 def test_a_recorded_claude_session_keeps_its_wording() -> None:
@@ -360,25 +360,25 @@ def test_a_recorded_claude_session_keeps_its_wording() -> None:
     assert fixture["claude"]["wording"] == "claude-code" and fixture["status"] == 0
     (response,) = [m for m in fixture["claude"]["sent"] if m["type"] == "control_response"]
     assert response["response"]["response"]["updatedInput"]["answers"] == {"Which color?": "Red"}
-    from askcli.runners.fixture_model import check
+    from askcli.runners.recording_format import check
 
     expected, actual = fixtures.replay(check(json.loads(fixtures.dumps(fixture))))
     assert actual == expected
 
 
 def test_a_fixture_may_name_the_wording_claude_code_2_1_88() -> None:
-    from askcli.runners import fixtures
-    from askcli.runners.fixture_model import check
+    from askcli.runners import recordings
+    from askcli.runners.recording_format import check
 
-    recorded = fixtures.make(calls=[json.dumps(CALL)], answers=["1", "1", ""])
+    recorded = recordings.make(calls=[json.dumps(CALL)], answers=["1", "1", ""])
     assert "wording" not in recorded  # the default is not written
     named = check({**recorded, "wording": "claude-code-2.1.88"})
-    expected, actual = fixtures.replay(named)
+    expected, actual = recordings.replay(named)
     assert actual == expected
     assert json.loads(actual.stdout[0])["content"].startswith("User has answered your questions")
     # made with either name, a fixture keeps askcli's one name for it (the default: unwritten)
     assert (
-        fixtures.make(
+        recordings.make(
             calls=[json.dumps(CALL)], answers=["1", "1", ""], wording="claude-code-2.1.88"
         )
         == recorded
@@ -389,20 +389,20 @@ def test_a_fixture_may_name_the_wording_claude_code_2_1_88() -> None:
 
 
 def test_a_wording_is_picked_by_name_once_and_seed_is_an_old_name() -> None:
-    from askcli.wire import wordings
-    from askcli.wire.results import CLAUDE_CODE_2_1_88
+    from askcli.wire.wording import registry
+    from askcli.wire.wording.base import CLAUDE_CODE_2_1_88
 
-    assert wordings.NAMES == ("claude-code-2.1.88", "claude-code")
-    assert wordings.DEFAULT is CLAUDE_CODE_2_1_88
-    assert wordings.wording_named("seed") is wordings.wording_named("claude-code-2.1.88")
-    assert wordings.wording_named("claude-code") is wording.CLAUDE_CODE
+    assert registry.NAMES == ("claude-code-2.1.88", "claude-code")
+    assert registry.DEFAULT is CLAUDE_CODE_2_1_88
+    assert registry.wording_named("seed") is registry.wording_named("claude-code-2.1.88")
+    assert registry.wording_named("claude-code") is current.CLAUDE_CODE
     with pytest.raises(KeyError):
-        wordings.wording_named("claude-code-2.1.87")
+        registry.wording_named("claude-code-2.1.87")
 
 
 def test_the_results_are_worded_by_the_wording_object_the_run_carries() -> None:
     """No branch on a wording's name: a wording of one's own words every result."""
-    from askcli.wire.results import Wording
+    from askcli.wire.wording.base import Wording
 
     class Terse(Wording):
         name = "terse"

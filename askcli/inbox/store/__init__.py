@@ -1,0 +1,48 @@
+"""The question queue's store: :mod:`.base` (the one interface, its SQL written once),
+:mod:`.sqlite` (a file; :mod:`.opening`, the checks before it is opened) and :mod:`.postgres`
+(a database: leases, LISTEN/NOTIFY; :mod:`.postgres_schema`, its tables and roles). What the
+rest of askcli uses is named here."""
+
+import os
+from pathlib import Path
+
+from .. import location
+from .base import (
+    ASKER_GRACE,
+    LEASE,
+    Agent,
+    Logged,
+    QueuedQuestion,
+    QueueState,
+    Store,
+    asker_id,
+    default_path,
+    new_token,
+)
+
+__all__ = [
+    "ASKER_GRACE",
+    "LEASE",
+    "Agent",
+    "Logged",
+    "QueueState",
+    "QueuedQuestion",
+    "Store",
+    "asker_id",
+    "default_path",
+    "new_token",
+    "open_store",
+]
+
+
+def open_store(where: Path | str | None = None) -> Store:
+    """The queue ``where`` names (a file, or a PostgreSQL URL), or, without it, the one
+    ``$ASKCLI_INBOX`` names (a file by default)."""
+    named = str(where) if where is not None else os.environ.get("ASKCLI_INBOX") or ""
+    if location.is_postgres(named):
+        from .postgres import PostgresStore
+
+        return PostgresStore(where)
+    from .sqlite import SQLiteStore
+
+    return SQLiteStore(where)
