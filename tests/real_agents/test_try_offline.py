@@ -204,7 +204,7 @@ def test_make_test_still_installs_every_acp_agent() -> None:
     assert names == {
         "@google/gemini-cli",
         "@agentclientprotocol/claude-agent-acp",
-        "@zed-industries/codex-acp",
+        "@agentclientprotocol/codex-acp",
         "opencode-ai",
     }
     test = subprocess.run(
