@@ -51,7 +51,6 @@ from ..schema.names import (
 )
 from ..status import ExitStatus
 from .documents import loads_limited, wrap_hint
-from .hook_inputs import hook_input_hint
 from .permission_request import Care, care_of
 from .results import CANCEL_MESSAGE, DISMISSED, QUEUED_CANCELLED, ToolResult
 
@@ -676,9 +675,12 @@ def detect(document: dict[str, Any], seq: int = 1) -> Envelope:
         return Envelope(EnvelopeKind.RESPONSES, tuple(items))
     if document.get("role") == "assistant":
         return Envelope(EnvelopeKind.MESSAGE, tuple(_message_items(document, seq)))
-    hook = hook_input_hint(document)
-    if hook is not None:
-        raise UnreadableDocument(hook)
+    if "hook_event_name" in document:  # a hook input given as a call (read only then)
+        from .hook_inputs import hook_input_hint
+
+        hook = hook_input_hint(document)
+        if hook is not None:
+            raise UnreadableDocument(hook)
     kind = document.get("type")
     if kind is not None or "role" in document:
         what = f'"type": {json.dumps(kind)}' if kind is not None else '"role": ...'

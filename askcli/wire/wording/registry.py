@@ -5,17 +5,23 @@ line or a fixture gives it; the object is passed on from there."""
 from __future__ import annotations
 
 from .base import CLAUDE_CODE_2_1_88, Wording
-from .current import CLAUDE_CODE
 
 DEFAULT = CLAUDE_CODE_2_1_88
-WORDINGS: dict[str, Wording] = {wording.name: wording for wording in (DEFAULT, CLAUDE_CODE)}
-NAMES = tuple(WORDINGS)
+CURRENT = "claude-code"  # ClaudeCodeToday's name: its texts are imported when it is named
+NAMES = (DEFAULT.name, CURRENT)
 OLD_NAMES = {"seed": DEFAULT.name}  # still accepted, from --wording and in fixtures
 
 
 def wording_named(name: str) -> Wording:
     """The wording called ``name`` (or one of :data:`OLD_NAMES`); KeyError when none is."""
-    return WORDINGS[OLD_NAMES.get(name, name)]
+    name = OLD_NAMES.get(name, name)
+    if name == DEFAULT.name:
+        return DEFAULT
+    if name == CURRENT:
+        from .current import CLAUDE_CODE
+
+        return CLAUDE_CODE
+    raise KeyError(name)
 
 
 def as_wording(given: Wording | str) -> Wording:

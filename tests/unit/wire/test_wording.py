@@ -448,3 +448,14 @@ def test_askcli_record_writes_the_wording_only_when_it_is_not_the_default(tmp_pa
     fixture["wording"] = "seed"  # as fixtures recorded before the name claude-code-2.1.88 say
     saved.write_text(json.dumps(fixture), encoding="utf-8")
     assert run_askcli("replay", str(saved)).stdout.startswith("ok")
+
+
+def test_every_wording_is_found_by_its_own_name() -> None:
+    from askcli.wire.wording.current import CLAUDE_CODE
+    from askcli.wire.wording.registry import NAMES, wording_named
+
+    assert [wording_named(name).name for name in NAMES] == list(NAMES)
+    assert wording_named("claude-code") is CLAUDE_CODE
+    assert wording_named("seed").name == NAMES[0]
+    with pytest.raises(KeyError):
+        wording_named("claude-code-2")
