@@ -19,7 +19,7 @@ who answered, where and when (the audit trail of ``askcli inbox log``, read by
 
 :class:`Store` is the one interface, and :func:`askcli.inbox.store.open_store` opens the
 store ``where`` names: an SQLite file (:mod:`.sqlite`, the default) or a ``postgresql://`` URL
-(:mod:`.postgres`). The SQL is written once here, with ``?`` for parameters; each
+(:mod:`.postgres`). The queue's SQL is written once here, with ``?`` for parameters; each
 store says how its database runs it.
 """
 
