@@ -51,8 +51,8 @@ def team_add(ctx: click.Context, name: str, members: tuple[str, ...]) -> None:
 
     def work() -> int:
         store = open_store()
-        store.team_add(checked, people)
-        said = ", ".join(visible(m) for m in store.teams().get(checked, []))
+        store.teams.add(checked, people)
+        said = ", ".join(visible(m) for m in store.teams.all().get(checked, []))
         say_err(f"askcli: team {visible(checked)}: {said}\n")
         return ExitStatus.OK
 
@@ -76,7 +76,7 @@ def team_remove(ctx: click.Context, name: str, members: tuple[str, ...]) -> None
     people = _names(ctx, "NAME", members)
 
     def work() -> int:
-        count = open_store().team_remove(checked, people)
+        count = open_store().teams.remove(checked, people)
         if count == 0:
             whom = "no such member" if people else "no such team"
             say_err(f"askcli: nobody was removed from team {visible(checked)} ({whom})\n")
@@ -104,7 +104,7 @@ def team_list(ctx: click.Context, as_json: bool) -> None:
 
     def work() -> int:
         echo = printer()
-        found = open_store().teams()
+        found = open_store().teams.all()
         if not found:
             say_err("askcli: there are no teams\n")
         for name, members in found.items():
@@ -143,13 +143,16 @@ def log(ctx: click.Context, as_json: bool, limit: int | None) -> None:
     """
     from ..inbox.person_side.audit import print_log
     from ..inbox.store import open_store
+    from ..inbox.store.audit_log import AuditLog
 
     def said(text: str) -> None:
         say_err(f"askcli: {text}\n")
 
     guard_pipe(
         ctx,
-        lambda: print_log(open_store().log(limit), printer(), as_json=as_json, said=said),
+        lambda: print_log(
+            AuditLog(open_store()).entries(limit), printer(), as_json=as_json, said=said
+        ),
     )
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from askcli.inbox.asker_identity import unix_user
 from askcli.inbox.store import QueueState, open_store
+from askcli.inbox.store.audit_log import AuditLog
 
 from tests.support.calls import call, question
 from tests.support.processes import askcli_path
@@ -128,6 +129,6 @@ def test_who_answered_is_the_unix_user_not_a_claimed_name(tmp_path: Path) -> Non
     assert asker.stdout is not None and asker.stderr is not None
     asker.stdout.close()
     asker.stderr.close()
-    (entry,) = store.log()
+    (entry,) = AuditLog(store).entries()
     assert entry.question.answered_by == unix_user() != "bob"
     store.close()

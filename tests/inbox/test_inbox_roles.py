@@ -18,6 +18,7 @@ from askcli.errors import InboxError, InboxRefused
 from askcli.inbox.person_side.commands import inbox_id
 from askcli.inbox.person_side.holding import own_inboxes, take_over
 from askcli.inbox.store import Agent, QueueState, Store, open_store
+from askcli.inbox.store.audit_log import AuditLog
 
 from tests.support.calls import call, question
 from tests.support.postgres import Cluster
@@ -233,18 +234,18 @@ def test_only_a_role_with_the_right_changes_a_team(team: Team) -> None:
     assert "CREATEROLE or ADMIN OPTION" in proc.stderr
     owner = open_store(team.owner_url)
     team.stores.append(owner)
-    assert owner.teams() == {"ops": ["alice", "bob"]}
-    owner.team_add("ops", ["mallory"])
-    assert owner.teams() == {"ops": ["alice", "bob", "mallory"]}
-    assert owner.team_remove("ops", ["mallory"]) == 1
+    assert owner.teams.all() == {"ops": ["alice", "bob"]}
+    owner.teams.add("ops", ["mallory"])
+    assert owner.teams.all() == {"ops": ["alice", "bob", "mallory"]}
+    assert owner.teams.remove("ops", ["mallory"]) == 1
 
 
 def test_a_person_is_not_a_team(team: Team) -> None:
     owner = open_store(team.owner_url)
     team.stores.append(owner)
     with pytest.raises(InboxRefused, match="bob is not a team but a person's login role"):
-        owner.team_add("bob", ["mallory"])
-    assert "mallory" not in owner.teams().get("bob", [])
+        owner.teams.add("bob", ["mallory"])
+    assert "mallory" not in owner.teams.all().get("bob", [])
 
 
 def test_who_answered_is_in_the_log_with_the_lasting_rule(team: Team) -> None:
@@ -300,7 +301,7 @@ def test_two_people_answering_at_once_one_wins(team: Team) -> None:
     assert asker.returncode == 0, err
     assert len(out.splitlines()) == 1  # one answer, sent once
     assert '"Which library?"="date-fns"' in json.loads(out)["content"]
-    (entry,) = owner.log()
+    (entry,) = AuditLog(owner).entries()
     assert entry.question.answered_by == winner
     assert entry.decision == "Library: date-fns"
 
@@ -439,5 +440,5 @@ def test_another_person_s_inbox_keeps_saying_who_answers_and_never_takes_over(
     assert asker.returncode == 0, err
     assert len(out.splitlines()) == 1  # one answer, sent once
     assert '"Which library?"="date-fns"' in json.loads(out)["content"]
-    (entry,) = owner.log()
+    (entry,) = AuditLog(owner).entries()
     assert entry.question.answered_by == "alice"

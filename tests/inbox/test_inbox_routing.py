@@ -22,6 +22,7 @@ from askcli.inbox.asker_identity import process_start, unix_user
 from askcli.inbox.person_side import audit, queue_screens
 from askcli.inbox.person_side.commands import Inbox, answer_by_id, inbox_id, list_questions
 from askcli.inbox.store import Agent, QueueState, Store, open_store
+from askcli.inbox.store.audit_log import AuditLog
 from askcli.lines import TextLineReader
 from askcli.terminal.conversation import Conversation
 from askcli.terminal.options import RunOptions
@@ -107,7 +108,7 @@ def test_inbox_answer_refuses_another_persons_question(queue: Store) -> None:
 
 
 def test_a_team_question_goes_to_its_members_only(queue: Store, tmp_path: Path) -> None:
-    queue.team_add("ops", ["carol", "dave"])
+    queue.teams.add("ops", ["carol", "dave"])
     asked = queue.submit(ask("Restart the database?"), ASKER, to="ops")
     status, shown, _ = inbox_as(queue, "alice", "", tmp_path)
     assert "Restart the database?" not in shown and "(nothing waits in the inbox)" in shown
@@ -176,7 +177,7 @@ def test_each_answer_keeps_who_decided_what(queue: Store, tmp_path: Path) -> Non
     denied = queue.submit(example("bash.json"), Agent("codex", None, "/work/web"))
     status, shown, _ = inbox_as(queue, "alice", "\n1\nq\n\n1\n\n3\n", tmp_path)
     assert status == 0, shown
-    log = queue.log()
+    log = AuditLog(queue).entries()
     decisions = {entry.question.id: entry.decision for entry in log}
     assert decisions == {
         library.id: "Library: date-fns (Recommended)",
@@ -201,7 +202,7 @@ def test_an_acp_permission_keeps_the_kind_of_the_option_chosen(
     status, shown, _ = inbox_as(queue, "alice", "\n1\n\ny\n\nn\n", tmp_path)
     assert status == 0, shown
     assert "Choose 1-3, y = 2, n = 3: " in shown
-    decisions = {entry.question.id: entry.decision for entry in queue.log()}
+    decisions = {entry.question.id: entry.decision for entry in AuditLog(queue).entries()}
     assert decisions == {
         always.id: "allowed (allow_always)",
         once.id: "allowed (allow_once)",
@@ -221,7 +222,7 @@ def test_a_secret_is_never_in_the_audit_trail(
     asked = queue.submit(document(), ASKER)
     status, _, _ = answer_as(queue, "alice", asked.id, lines)
     assert status == 0
-    (entry,) = queue.log()
+    (entry,) = AuditLog(queue).entries()
     assert entry.decision == audit.SECRET
     assert secret not in audit.log_line(entry)
     assert secret not in json.dumps(audit.log_json(entry))
@@ -528,5 +529,5 @@ def test_a_multi_select_decision_names_its_labels(queue: Store, tmp_path: Path) 
     asked = queue.submit(call(extras), ASKER)
     status, _, _ = answer_as(queue, "alice", asked.id, "2,1\n\n")
     assert status == 0
-    (entry,) = queue.log()
+    (entry,) = AuditLog(queue).entries()
     assert entry.decision == "Extras: Lint, Docs, guides"

@@ -376,6 +376,7 @@ def test_real_claude_code_asks_a_team_on_postgresql_as_setup_wrote(
     agent's role ci_agent, for the team ops; only a member of ops (alice, as her own role)
     is offered it; the answer reaches the model; the log names the role that answered."""
     from askcli.inbox.store import open_store
+    from askcli.inbox.store.audit_log import AuditLog
 
     from tests.support.claude import COLOR, Api, Headless, needs_claude, turns, use
 
@@ -403,7 +404,7 @@ def test_real_claude_code_asks_a_team_on_postgresql_as_setup_wrote(
             answered = team.askcli("alice", ["inbox", "answer", str(asked.id)], "2\n")
             assert answered.returncode == 0, answered.stderr
             result = claude.until_result("fail")
-            (entry,) = store.log()
+            (entry,) = AuditLog(store).entries()
             store.close()
         finally:
             claude.close()

@@ -14,7 +14,8 @@ from typing import Any
 from ...escaping import visible
 from ...status import ExitStatus
 from ...terminal.rendering import truncate
-from ..store.base import Logged, QueuedQuestion, QueueState
+from ..store.audit_log import Logged
+from ..store.base import QueuedQuestion, QueueState
 from . import queue_screens
 
 SECRET = "a secret answer (not kept)"

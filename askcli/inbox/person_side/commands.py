@@ -156,7 +156,7 @@ def not_waiting(store: Store, question_id: int, person: str | None = None, inbox
     found = store.get(question_id)
     if found is None:
         return f"there is no question #{question_id}"
-    teams = store.teams() if found.to is not None else {}
+    teams = store.teams.all() if found.to is not None else {}
     if person is not None and not routing.may_answer(found, person, teams):
         return routing.not_for(found, person, teams)
     other = holding.other_inbox(found, own_inboxes(store), inbox)
@@ -316,7 +316,7 @@ class Inbox:
 
     def _teams(self) -> queue_screens.Teams:
         """The teams, as a line saying who a question is for needs them."""
-        return self.store.teams()
+        return self.store.teams.all()
 
     def _folded(self, text: str) -> str:
         """``text`` (escaped) wrapped at spaces to the terminal's width."""
@@ -788,7 +788,7 @@ def list_questions(
     found = store.questions(states=states, person=person)
     if not as_json:  # (the JSON says the holder's name, as the store keeps it)
         found = yours(store, found)
-    teams = store.teams() if any(q.to is not None for q in found) else {}
+    teams = store.teams.all() if any(q.to is not None for q in found) else {}
     if not found:
         said("nothing waits in the inbox" if not every else "the inbox holds no questions")
     for question in found:

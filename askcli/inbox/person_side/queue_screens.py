@@ -23,7 +23,7 @@ from ...wire.envelopes import ToolCall, detect
 from ..routing import note
 from ..store.base import Agent, QueuedQuestion, QueueState
 
-Teams = Mapping[str, Sequence[str]]  # every team and its members (Store.teams)
+Teams = Mapping[str, Sequence[str]]  # every team and its members (a store's teams.all())
 NO_TEAMS: Teams = {}
 
 QUESTION = "question"  # a question tool (AskUserQuestion, another agent's, an MCP form)

@@ -1,7 +1,9 @@
 """The question queue's store: :mod:`.base` (the one interface, its SQL written once),
 :mod:`.sqlite` (a file; :mod:`.opening`, the checks before it is opened) and :mod:`.postgres`
-(a database: leases, LISTEN/NOTIFY; :mod:`.postgres_schema`, its tables and roles). What the
-rest of askcli uses is named here."""
+(a database: leases, LISTEN/NOTIFY; :mod:`.postgres_schema`, its tables and roles). Beside
+the queue, :mod:`.team_members` (a store's ``teams``, kept each database's way) and
+:mod:`.audit_log` (the trail of ``askcli inbox log``). What the rest of askcli uses is named
+here."""
 
 import os
 from pathlib import Path
@@ -11,7 +13,6 @@ from .base import (
     ASKER_GRACE,
     LEASE,
     Agent,
-    Logged,
     QueuedQuestion,
     QueueState,
     Store,
@@ -24,7 +25,6 @@ __all__ = [
     "ASKER_GRACE",
     "LEASE",
     "Agent",
-    "Logged",
     "QueueState",
     "QueuedQuestion",
     "Store",

@@ -14,11 +14,12 @@ gone is withdrawn for it.
 
 A question may be addressed *to* a person or a team; an inbox answers *as* a person, and sees
 the questions for everyone, for that person and for that person's teams. Every answer keeps
-who answered, where and when (the audit trail of ``askcli inbox log``).
+who answered, where and when (the audit trail of ``askcli inbox log``, read by
+:mod:`.audit_log`); the teams are the store's ``teams`` (:mod:`.team_members`).
 
 :class:`Store` is the one interface, and :func:`askcli.inbox.store.open_store` opens the
 store ``where`` names: an SQLite file (:mod:`.sqlite`, the default) or a ``postgresql://`` URL
-(:mod:`.postgres`). The SQL is written once here, with ``?`` for parameters; each
+(:mod:`.postgres`). The queue's SQL is written once here, with ``?`` for parameters; each
 store says how its database runs it.
 """
 
@@ -38,6 +39,7 @@ from ...files import state_dir
 from ...wire.documents import parse_json
 from .. import asker_identity, location
 from ..asker_identity import Process, unix_user
+from .team_members import Teams
 
 
 def _lease(default: float = 15.0) -> float:
@@ -113,14 +115,6 @@ class QueuedQuestion(NamedTuple):
     held_since: float | None = None  # and since when it holds it
 
 
-class Logged(NamedTuple):
-    """One line of the audit trail: a question that was settled, who settled it and how."""
-
-    question: QueuedQuestion
-    decision: str | None  # what was decided, in a few words (never a secret)
-    rules: tuple[str, ...] = ()  # the lasting permission rules it granted (Bash(rm:*))
-
-
 def default_path() -> Path:
     """``$ASKCLI_INBOX`` when it is a path, else ``$XDG_STATE_HOME/askcli/inbox.db``."""
     named = os.environ.get("ASKCLI_INBOX")
@@ -188,6 +182,11 @@ class Store:
         raise NotImplementedError
 
     def close(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def teams(self) -> Teams:
+        """The teams, kept as this database keeps them (who answers a question for one)."""
         raise NotImplementedError
 
     # -- what each database does its own way -----------------------------------------
@@ -651,51 +650,6 @@ class Store:
         """The condition (and its parameters) of the questions ``person`` may see."""
         return ("1 = 1", ()) if person is None else (AUDIENCE, (person, person))
 
-    # -- teams -----------------------------------------------------------------------
-
-    def team_add(self, team: str, members: list[str]) -> None:
-        """``members`` join ``team`` (those already in it stay once)."""
-
-        def work(db: Any) -> None:
-            for member in members:
-                self._x(
-                    db,
-                    "INSERT INTO teams (team, member) VALUES (?, ?) ON CONFLICT DO NOTHING",
-                    (team, member),
-                )
-
-        self._run(work)
-
-    def team_remove(self, team: str, members: list[str]) -> int:
-        """``members`` leave ``team`` (all of them when none is named); how many left."""
-
-        def work(db: Any) -> int:
-            if not members:
-                return int(self._x(db, "DELETE FROM teams WHERE team = ?", (team,)).rowcount)
-            return sum(
-                int(
-                    self._x(
-                        db, "DELETE FROM teams WHERE team = ? AND member = ?", (team, member)
-                    ).rowcount
-                )
-                for member in members
-            )
-
-        return self._run(work)
-
-    def teams(self) -> dict[str, list[str]]:
-        """Every team and its members, by name."""
-        rows = self._run(
-            lambda db: self._x(
-                db, "SELECT team, member FROM teams ORDER BY team, member"
-            ).fetchall(),
-            write=False,
-        )
-        found: dict[str, list[str]] = {}
-        for team, member in rows:
-            found.setdefault(team, []).append(member)
-        return found
-
     # -- reading ---------------------------------------------------------------------
 
     def questions(
@@ -706,7 +660,7 @@ class Store:
     ) -> list[QueuedQuestion]:
         """The questions in ``states`` (those ``person`` may answer; every one for None),
         oldest first."""
-        return [_question(row) for row in self._in(_COLUMNS, states, person)]
+        return [question_of(row) for row in self._in(COLUMNS, states, person)]
 
     def ids(
         self, *, states: tuple[QueueState, ...] = (QueueState.WAITING,), person: str | None = None
@@ -726,22 +680,6 @@ class Store:
             write=False,
         )
 
-    def log(self, limit: int | None = None) -> list[Logged]:
-        """The settled questions (answered or withdrawn), oldest first (the last ``limit``)."""
-        query = (
-            f"SELECT {_COLUMNS}, decision, rules FROM questions WHERE status IN ('answered',"
-            " 'withdrawn') ORDER BY finished DESC, id DESC"
-        )
-        params: tuple[Any, ...] = ()
-        if limit is not None:
-            query += " LIMIT ?"
-            params = (limit,)
-        rows = self._run(lambda db: self._x(db, query, params).fetchall(), write=False)
-        return [
-            Logged(_question(row), row[-2], tuple(parse_json(row[-1])) if row[-1] else ())
-            for row in reversed(rows)
-        ]
-
     def state(self, question_id: int) -> QueueState | None:
         """Where the question stands (None: no such question), read without its call: the
         cheap look of a waiting asker."""
@@ -757,9 +695,9 @@ class Store:
         return self._run(lambda db: self._get(db, question_id), write=False)
 
     def _get(self, db: Any, question_id: int | None) -> QueuedQuestion | None:
-        row = self._x(db, f"SELECT {_COLUMNS} FROM questions WHERE id = ?", (question_id,))
+        row = self._x(db, f"SELECT {COLUMNS} FROM questions WHERE id = ?", (question_id,))
         found = row.fetchone()
-        return None if found is None else _question(found)
+        return None if found is None else question_of(found)
 
     def _must(self, db: Any, question_id: int) -> QueuedQuestion:
         found = self._get(db, question_id)
@@ -773,7 +711,7 @@ def new_token() -> str:
 
 
 # a Question's columns, in its order
-_COLUMNS = (
+COLUMNS = (
     "id, ticket, agent, arrived, call, status, result, addressed_to, answered_by,"
     " answered_host, finished, (SELECT person FROM inboxes WHERE inboxes.id ="
     " questions.claimed_by), asker_host, asker_pid, asker_start, answered_from, claimed_by,"
@@ -781,8 +719,8 @@ _COLUMNS = (
 )
 
 
-def _question(row: Any) -> QueuedQuestion:
-    """The :class:`QueuedQuestion` of a row of :data:`_COLUMNS`."""
+def question_of(row: Any) -> QueuedQuestion:
+    """The :class:`QueuedQuestion` of a row of :data:`COLUMNS`."""
     agent = Agent(**{k: v for k, v in parse_json(row[2]).items() if k in Agent._fields})
     result = parse_json(row[6]) if row[6] is not None else None
     state = QueueState(row[5])

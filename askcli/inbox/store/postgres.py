@@ -42,6 +42,7 @@ from .postgres_schema import (
     prepare,
     said,
 )
+from .team_members import Teams
 
 T = TypeVar("T")
 RECONNECT = 30.0  # seconds an operation keeps trying to reach a server that went away
@@ -85,6 +86,10 @@ class PostgresStore(Store):
 
     def reopen(self) -> PostgresStore:
         return PostgresStore(self.url)
+
+    @property
+    def teams(self) -> PostgresTeams:
+        return PostgresTeams(self)
 
     # -- the connection ----------------------------------------------------------------
 
@@ -287,9 +292,39 @@ class PostgresStore(Store):
                 " inbox roles)"
             )
 
-    def teams(self) -> dict[str, list[str]]:
+    def _dead_askers(self, db: Any, now: float) -> list[int]:
+        """Questions whose asker was not heard of for :data:`~.store.ASKER_GRACE` seconds
+        (out of reach is not dead: it may come back), and, where pids mean the same as
+        here, whose asker's process is gone (known at once)."""
+        grace = base.ASKER_GRACE
+        rows = db.execute(
+            "SELECT id FROM questions WHERE status IN ('waiting', 'being answered') AND"
+            " arrived < %s AND NOT EXISTS (SELECT 1 FROM askers WHERE askers.id ="
+            " questions.asker AND askers.seen >= %s)",
+            (now - grace, now - grace),
+        ).fetchall()
+        gone = {row[0] for row in rows}
+        if asker_identity.pids_meaningful():
+            local = db.execute(
+                "SELECT questions.id, askers.pid, askers.start FROM questions JOIN askers ON"
+                " askers.id = questions.asker WHERE questions.status IN ('waiting',"
+                " 'being answered') AND askers.place = %s",
+                (asker_identity.place(),),
+            ).fetchall()
+            gone.update(qid for qid, pid, start in local if not asker_identity.alive(pid, start))
+        return sorted(gone)
+
+
+class PostgresTeams(Teams):
+    """The teams as group roles: each a member of the group role ``askcli_teams``, its
+    members the roles granted it."""
+
+    def __init__(self, store: PostgresStore) -> None:
+        self.store = store
+
+    def all(self) -> dict[str, list[str]]:
         """The teams (the group roles that are members of askcli_teams) and their members."""
-        rows = self._run(
+        rows = self.store._run(
             lambda db: db.execute(
                 "SELECT t.rolname, m.rolname FROM pg_catalog.pg_auth_members g JOIN"
                 " pg_catalog.pg_roles t ON t.oid = g.member LEFT JOIN pg_catalog.pg_auth_members"
@@ -307,7 +342,7 @@ class PostgresStore(Store):
                 members.append(member)
         return found
 
-    def team_add(self, team: str, members: list[str]) -> None:
+    def add(self, team: str, members: list[str]) -> None:
         """GRANT the team's group role to each member (made, as a member of askcli_teams,
         when it is new): only a role with CREATEROLE or ADMIN OPTION on it may."""
         from psycopg import sql
@@ -345,12 +380,12 @@ class PostgresStore(Store):
 
         self._teamwork(team, work)
 
-    def team_remove(self, team: str, members: list[str]) -> int:
+    def remove(self, team: str, members: list[str]) -> int:
         """REVOKE the team's group role from ``members`` (from all when none is named)."""
         from psycopg import sql
 
         def work(db: Any) -> int:
-            current = self.teams().get(team)
+            current = self.all().get(team)
             if current is None:
                 raise _NotATeam(f"{team} is not a team")
             gone = [m for m in (members or current) if m in current]
@@ -367,7 +402,8 @@ class PostgresStore(Store):
     def _teamwork(self, team: str, work: Callable[[Any], T]) -> T:
         """A change of a team, in one line when PostgreSQL refuses it."""
         psycopg = _driver()
-        db = self._open()
+        store = self.store
+        db = store._open()
         try:
             with db.transaction():
                 return work(db)
@@ -376,34 +412,12 @@ class PostgresStore(Store):
         except psycopg.Error as exc:
             if _lost(db):
                 raise InboxError(
-                    f"the inbox {self.where} was lost: {said(exc, self.url)}"
+                    f"the inbox {store.where} was lost: {said(exc, store.url)}"
                 ) from None
             raise InboxRefused(
-                f"team {team} cannot be changed by the role {self.role()}: {said(exc, self.url)}"
+                f"team {team} cannot be changed by the role {store.role()}: {said(exc, store.url)}"
                 " (a team is changed by a role with CREATEROLE or ADMIN OPTION on it)"
             ) from None
-
-    def _dead_askers(self, db: Any, now: float) -> list[int]:
-        """Questions whose asker was not heard of for :data:`~.store.ASKER_GRACE` seconds
-        (out of reach is not dead: it may come back), and, where pids mean the same as
-        here, whose asker's process is gone (known at once)."""
-        grace = base.ASKER_GRACE
-        rows = db.execute(
-            "SELECT id FROM questions WHERE status IN ('waiting', 'being answered') AND"
-            " arrived < %s AND NOT EXISTS (SELECT 1 FROM askers WHERE askers.id ="
-            " questions.asker AND askers.seen >= %s)",
-            (now - grace, now - grace),
-        ).fetchall()
-        gone = {row[0] for row in rows}
-        if asker_identity.pids_meaningful():
-            local = db.execute(
-                "SELECT questions.id, askers.pid, askers.start FROM questions JOIN askers ON"
-                " askers.id = questions.asker WHERE questions.status IN ('waiting',"
-                " 'being answered') AND askers.place = %s",
-                (asker_identity.place(),),
-            ).fetchall()
-            gone.update(qid for qid, pid, start in local if not asker_identity.alive(pid, start))
-        return sorted(gone)
 
 
 class _NotATeam(Exception):

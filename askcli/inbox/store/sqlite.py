@@ -23,6 +23,7 @@ from ...files import lstat_or_none
 from .. import asker_identity, location
 from . import base, opening
 from .base import POLL, QueueState, Store, asker_id, default_path
+from .team_members import Teams
 
 T = TypeVar("T")
 BUSY_MS = 10_000  # how long a write waits for another process's transaction
@@ -156,6 +157,10 @@ class SQLiteStore(Store):
 
     def reopen(self) -> SQLiteStore:
         return SQLiteStore(self.path)
+
+    @property
+    def teams(self) -> SQLiteTeams:
+        return SQLiteTeams(self)
 
     # -- the file --------------------------------------------------------------------
 
@@ -315,3 +320,53 @@ class SQLiteStore(Store):
             if dead:
                 gone.append(qid)
         return gone
+
+
+class SQLiteTeams(Teams):
+    """The teams in the file's table ``teams``: a row per team and member."""
+
+    def __init__(self, store: SQLiteStore) -> None:
+        self.store = store
+
+    def all(self) -> dict[str, list[str]]:
+        store = self.store
+        rows = store._run(
+            lambda db: store._x(
+                db, "SELECT team, member FROM teams ORDER BY team, member"
+            ).fetchall(),
+            write=False,
+        )
+        found: dict[str, list[str]] = {}
+        for team, member in rows:
+            found.setdefault(team, []).append(member)
+        return found
+
+    def add(self, team: str, members: list[str]) -> None:
+        store = self.store
+
+        def work(db: Any) -> None:
+            for member in members:
+                store._x(
+                    db,
+                    "INSERT INTO teams (team, member) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    (team, member),
+                )
+
+        store._run(work)
+
+    def remove(self, team: str, members: list[str]) -> int:
+        store = self.store
+
+        def work(db: Any) -> int:
+            if not members:
+                return int(store._x(db, "DELETE FROM teams WHERE team = ?", (team,)).rowcount)
+            return sum(
+                int(
+                    store._x(
+                        db, "DELETE FROM teams WHERE team = ? AND member = ?", (team, member)
+                    ).rowcount
+                )
+                for member in members
+            )
+
+        return store._run(work)
