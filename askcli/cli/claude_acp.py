@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -87,8 +88,9 @@ def claude(
     """
     from ..hosts.claude.command import claude_command
 
-    try:
-        work = claude_command(
+    run_hosted(
+        ctx,
+        lambda: claude_command(
             prompt=prompt_of(words, prompt_option),
             claude_bin=claude_bin,
             claude_args=ctx.meta.get("askcli.claude_args", []),
@@ -100,14 +102,8 @@ def claude(
             wording=wording,
             inbox=inbox,
             to=to,
-        )
-    except UsageError as exc:
-        usage_error(ctx, exc)
-        return
-    except InboxError as exc:  # the inbox file cannot be used: said in one line
-        say_err(f"askcli: {visible(str(exc))}\n")
-        ctx.exit(int(ExitStatus.INVALID))
-    guard_pipe(ctx, work, every_sigint=True)
+        ),
+    )
 
 
 @click.command(cls=AcpCommand)
@@ -208,8 +204,9 @@ def acp(
     agent = ctx.meta.get("askcli.agent")
     if agent is None:
         agent, words = list(words), ()
-    try:
-        work = acp_command(
+    run_hosted(
+        ctx,
+        lambda: acp_command(
             agent=agent,
             prompt=prompt_of(words, prompt_option),
             answers_path=answers_path,
@@ -223,7 +220,16 @@ def acp(
             mode=mode,
             config=config,
             to=to,
-        )
+        ),
+    )
+
+
+def run_hosted(ctx: click.Context, prepare: Callable[[], Callable[[], int]]) -> None:
+    """Set a hosted session up with ``prepare`` (its options checked, its inbox opened) and
+    run it with Ctrl-C taken at every moment; a usage error or an inbox that cannot be used
+    is one line and its status."""
+    try:
+        work = prepare()
     except UsageError as exc:
         usage_error(ctx, exc)
         return
