@@ -27,6 +27,18 @@ def zod_type(value: Any) -> str:
     return "object"
 
 
+def object_expected(value: Any) -> Issue:
+    """zod's issue for an input that is not a JSON object."""
+    received = zod_type(value)
+    return {
+        "code": "invalid_type",
+        "expected": "object",
+        "received": received,
+        "path": [],
+        "message": f"Expected object, received {received}",
+    }
+
+
 MAX_TEXT = 100_000  # characters in any one string of a call's input
 
 

@@ -34,7 +34,7 @@ from ..escaping import escape_controls
 from ..questions.allowing import Allow, AskWords, Deny, command_word, parse_allow_line
 from ..questions.answers import Help
 from ..questions.outcome import Outcome
-from ..schema.issues import zod_type
+from ..schema.issues import object_expected
 from ..terminal import signals
 from ..terminal.conversation import Conversation
 from ..terminal.rendering import (
@@ -130,14 +130,7 @@ STRAY = (
 def parse_any(data: Any) -> dict[str, Any]:
     """A tool askcli does not know takes any JSON object as input."""
     if not isinstance(data, dict):
-        received = zod_type(data) if data is not None else "null"
-        issue = {
-            "code": "invalid_type",
-            "expected": "object",
-            "received": received,
-            "path": [],
-            "message": f"Expected object, received {received}",
-        }
+        issue = object_expected(data)
         raise InvalidCall("tool", [issue])
     return data
 

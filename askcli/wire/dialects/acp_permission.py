@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from ...errors import InvalidCall
 from ...questions.outcome import Outcome
-from ...schema.issues import zod_type
+from ...schema.issues import object_expected
 from ..envelopes import ToolCall
 from ..results import ToolResult
 
@@ -93,14 +93,7 @@ def parse(raw: Any) -> PermissionRequest:
     What does not fit ACP's schema is shown as sent rather than refused: an option that is
     not an object is passed over, a missing name or kind is shown as ``?``."""
     if not isinstance(raw, dict):
-        received = zod_type(raw) if raw is not None else "null"
-        issue = {
-            "code": "invalid_type",
-            "expected": "object",
-            "received": received,
-            "path": [],
-            "message": f"Expected object, received {received}",
-        }
+        issue = object_expected(raw)
         raise InvalidCall("session/request_permission", [issue])
     tool_call = _dict(raw.get("toolCall"))
     title = _text(tool_call.get("title")) or _text(tool_call.get("toolCallId"), "a tool call")
