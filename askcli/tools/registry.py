@@ -10,6 +10,7 @@ person to pick one of the agent's own options. Adding a tool means adding one en
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -67,14 +68,63 @@ def final_annotations(data: AskInput, conclusion: Conclusion) -> dict[str, dict[
 
 
 UNANSWERED_CAPABILITY = "ask_user_question_unanswered_v1"  # askcli.wire.wording's, unimported
+# how Claude Code 2.1.332 names why a question went unanswered, by how the call ended; an
+# outcome not here is no answer Claude Code takes as one (declined, Ctrl-C, timed out)
+_UNANSWERED = {
+    Outcome.ANSWERED: "skipped",
+    Outcome.FOLLOW_UP: "skipped",
+    Outcome.RESPONDED: "replied_in_chat",  # r: free text instead
+    Outcome.CLARIFIED: "replied_in_chat",  # c: "chat about this"
+    Outcome.STOPPED: "dismissed",  # SIGTERM or SIGHUP: the card closed, nobody declined
+    Outcome.ENDED: "dismissed",  # the answers ended first
+}
+AFK_OFFERED = "afkTimeoutOfferedAt"  # metadata Claude Code adds when it takes afkTimeoutMs
+_AFK_WINDOW_MS = 2 * 3_600_000  # how far from now Claude Code takes that offer's time
+_AFK_MIN_MS = 1000
 
 
 def _unanswered(conclusion: Conclusion) -> dict[str, str]:
-    """``annotations[q].unanswered`` for the questions a submitted answer leaves open:
-    ``replied_in_chat`` after free text (r), else ``skipped``."""
+    """``annotations[q].unanswered`` for the questions the conversation leaves open:
+    ``replied_in_chat`` after free text (r) or "chat about this" (c), ``dismissed`` when
+    askcli was stopped or the answers ended, else ``skipped``."""
     state = conclusion.state
-    why = "replied_in_chat" if conclusion.outcome is Outcome.RESPONDED else "skipped"
+    why = _UNANSWERED[conclusion.outcome]
     return {q.text: why for q in state.questions if q.text not in state.answers}
+
+
+def afk_timeout_ms(raw: Any, timeout: float | None, now_ms: float) -> int | None:
+    """``afkTimeoutMs`` for a call nobody answered within ``timeout`` seconds, when Claude
+    Code offered to take it (its ``metadata.afkTimeoutOfferedAt``, within two hours of
+    ``now_ms``); None otherwise."""
+    metadata = raw.get("metadata") if isinstance(raw, dict) else None
+    offered = metadata.get(AFK_OFFERED) if isinstance(metadata, dict) else None
+    if timeout is None or isinstance(offered, bool) or not isinstance(offered, int | float):
+        return None
+    ms = int(timeout * 1000 + 0.5)
+    if ms < _AFK_MIN_MS or not abs(now_ms - offered) <= _AFK_WINDOW_MS:
+        return None
+    return ms
+
+
+def _allowed(
+    call: ToolCall,
+    answers: dict[str, str],
+    annotations: dict[str, dict[str, str]],
+    conclusion: Conclusion,
+    told: bool,
+) -> dict[str, Any]:
+    """The input the call is allowed with: the call's own with the answers, the annotations
+    and (when Claude Code ``told`` it takes them) why each question went unanswered."""
+    updated = {k: v for k, v in call.input.items() if k != "annotations"}
+    updated["answers"] = answers
+    sent = annotations
+    if told:
+        sent = {q: dict(note) for q, note in annotations.items()}
+        for question, why in _unanswered(conclusion).items():
+            sent.setdefault(question, {})["unanswered"] = why
+    if sent:
+        updated["annotations"] = sent
+    return updated
 
 
 def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
@@ -116,16 +166,9 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
     def failed(text: str) -> ToolResult:
         return ToolResult(call.id, text, outcome, is_error=True, data=payload)
 
+    told = UNANSWERED_CAPABILITY in options.capabilities
     if outcome.status is ExitStatus.ANSWERED:
-        updated = {k: v for k, v in call.input.items() if k != "annotations"}
-        updated["answers"] = answers
-        sent = annotations
-        if UNANSWERED_CAPABILITY in options.capabilities:
-            sent = {q: dict(note) for q, note in annotations.items()}
-            for question, why in _unanswered(conclusion).items():
-                sent.setdefault(question, {})["unanswered"] = why
-        if sent:
-            updated["annotations"] = sent
+        updated = _allowed(call, answers, annotations, conclusion, told)
         if outcome is Outcome.FOLLOW_UP:
             updated["followUp"] = True
             payload["followUp"] = True
@@ -139,6 +182,15 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
         else:  # the usual case
             text = wording.answered_text(data.questions, answers, annotations)
         return ToolResult(call.id, text, outcome, data=payload, updated_input=updated)
+    if told and outcome in _UNANSWERED:  # "chat about this" or a dismissal, as Claude Code
+        updated = _allowed(call, answers, annotations, conclusion, told)  # takes them
+        words = state.clarification.strip() if outcome is Outcome.CLARIFIED else ""
+        if words:
+            updated["response"] = payload["response"] = state.clarification
+            text = wording.responded_text(state.clarification)
+        else:
+            text = wording.answered_text(data.questions, answers, annotations)
+        return ToolResult(call.id, text, outcome, data=payload, updated_input=updated, taken=True)
     if outcome is Outcome.CLARIFIED:
         notes = {
             q.question: state.notes[i] for i, q in enumerate(data.questions) if i in state.notes
@@ -153,6 +205,12 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
     conv.error(f"no answer ({why})")
     idle = options.timeout if outcome is Outcome.TIMED_OUT else None
     text = wording.no_answer_text(why, idle, data.questions, answers, annotations)
+    afk = afk_timeout_ms(call.input, idle, time.time() * 1000) if not answers else None
+    if afk is not None:  # Claude Code offered to take "nobody answered" as an answer
+        payload["afkTimeoutMs"] = afk
+        bare = {k: call.input[k] for k in ("title", "questions", "metadata") if k in call.input}
+        updated = {**bare, "answers": {}, "afkTimeoutMs": afk}
+        return ToolResult(call.id, text, outcome, data=payload, updated_input=updated, taken=True)
     return failed(text)
 
 
