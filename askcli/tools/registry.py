@@ -106,27 +106,6 @@ def afk_timeout_ms(raw: Any, timeout: float | None, now_ms: float) -> int | None
     return ms
 
 
-def _allowed(
-    call: ToolCall,
-    answers: dict[str, str],
-    annotations: dict[str, dict[str, str]],
-    conclusion: Conclusion,
-    told: bool,
-) -> dict[str, Any]:
-    """The input the call is allowed with: the call's own with the answers, the annotations
-    and (when Claude Code ``told`` it takes them) why each question went unanswered."""
-    updated = {k: v for k, v in call.input.items() if k != "annotations"}
-    updated["answers"] = answers
-    sent = annotations
-    if told:
-        sent = {q: dict(note) for q, note in annotations.items()}
-        for question, why in _unanswered(conclusion).items():
-            sent.setdefault(question, {})["unanswered"] = why
-    if sent:
-        updated["annotations"] = sent
-    return updated
-
-
 def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
     """Ask the person and turn the conclusion into the tool_result, in the words of the
     run's wording (:class:`askcli.wire.wording.base.Wording`: Claude Code 2.1.88's
@@ -167,30 +146,32 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
         return ToolResult(call.id, text, outcome, is_error=True, data=payload)
 
     told = UNANSWERED_CAPABILITY in options.capabilities
-    if outcome.status is ExitStatus.ANSWERED:
-        updated = _allowed(call, answers, annotations, conclusion, told)
+    # "chat about this" or a dismissal, taken as Claude Code takes them
+    taken = told and outcome in _UNANSWERED and outcome.status is not ExitStatus.ANSWERED
+    if outcome.status is ExitStatus.ANSWERED or taken:
+        updated = {k: v for k, v in call.input.items() if k != "annotations"}
+        updated["answers"] = answers
+        sent = annotations
+        if told:
+            sent = {q: dict(note) for q, note in annotations.items()}
+            for question, why in _unanswered(conclusion).items():
+                sent.setdefault(question, {})["unanswered"] = why
+        if sent:
+            updated["annotations"] = sent
         if outcome is Outcome.FOLLOW_UP:
             updated["followUp"] = True
             payload["followUp"] = True
-        if state.response.strip():  # only with m or r
-            updated["response"] = state.response
-            payload["response"] = state.response
+        # only with m or r, or the words of "chat about this"
+        words = state.clarification if outcome is Outcome.CLARIFIED else state.response
+        if words.strip():
+            updated["response"] = payload["response"] = words
         if outcome is Outcome.FOLLOW_UP:
             text = wording.follow_up_text(data.questions, answers, annotations, state.response)
-        elif outcome is Outcome.RESPONDED:
-            text = wording.responded_text(state.response)
+        elif outcome is Outcome.RESPONDED or (taken and words.strip()):
+            text = wording.responded_text(words)
         else:  # the usual case
             text = wording.answered_text(data.questions, answers, annotations)
-        return ToolResult(call.id, text, outcome, data=payload, updated_input=updated)
-    if told and outcome in _UNANSWERED:  # "chat about this" or a dismissal, as Claude Code
-        updated = _allowed(call, answers, annotations, conclusion, told)  # takes them
-        words = state.clarification.strip() if outcome is Outcome.CLARIFIED else ""
-        if words:
-            updated["response"] = payload["response"] = state.clarification
-            text = wording.responded_text(state.clarification)
-        else:
-            text = wording.answered_text(data.questions, answers, annotations)
-        return ToolResult(call.id, text, outcome, data=payload, updated_input=updated, taken=True)
+        return ToolResult(call.id, text, outcome, data=payload, updated_input=updated, taken=taken)
     if outcome is Outcome.CLARIFIED:
         notes = {
             q.question: state.notes[i] for i, q in enumerate(data.questions) if i in state.notes
