@@ -48,6 +48,8 @@ def _result_to_json(result: ToolResult) -> dict[str, Any]:
     has always kept (an inbox and its askers may run different versions)."""
     out = {"status" if k == "outcome" else k: v for k, v in result._asdict().items()}
     out["status"] = int(result.status)
+    if not result.taken:  # kept only when set, so that an older asker reads the rest
+        del out["taken"]
     for key in ("data", "updated_input", "reply"):
         if out[key] is not None:
             out[key] = dict(out[key])

@@ -10,6 +10,7 @@ person to pick one of the agent's own options. Adding a tool means adding one en
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -67,14 +68,42 @@ def final_annotations(data: AskInput, conclusion: Conclusion) -> dict[str, dict[
 
 
 UNANSWERED_CAPABILITY = "ask_user_question_unanswered_v1"  # askcli.wire.wording's, unimported
+# how Claude Code 2.1.332 names why a question went unanswered, by how the call ended; an
+# outcome not here is no answer Claude Code takes as one (declined, Ctrl-C, timed out)
+_UNANSWERED = {
+    Outcome.ANSWERED: "skipped",
+    Outcome.FOLLOW_UP: "skipped",
+    Outcome.RESPONDED: "replied_in_chat",  # r: free text instead
+    Outcome.CLARIFIED: "replied_in_chat",  # c: "chat about this"
+    Outcome.STOPPED: "dismissed",  # SIGTERM or SIGHUP: the card closed, nobody declined
+    Outcome.ENDED: "dismissed",  # the answers ended first
+}
+AFK_OFFERED = "afkTimeoutOfferedAt"  # metadata Claude Code adds when it takes afkTimeoutMs
+_AFK_WINDOW_MS = 2 * 3_600_000  # how far from now Claude Code takes that offer's time
+_AFK_MIN_MS = 1000
 
 
 def _unanswered(conclusion: Conclusion) -> dict[str, str]:
-    """``annotations[q].unanswered`` for the questions a submitted answer leaves open:
-    ``replied_in_chat`` after free text (r), else ``skipped``."""
+    """``annotations[q].unanswered`` for the questions the conversation leaves open:
+    ``replied_in_chat`` after free text (r) or "chat about this" (c), ``dismissed`` when
+    askcli was stopped or the answers ended, else ``skipped``."""
     state = conclusion.state
-    why = "replied_in_chat" if conclusion.outcome is Outcome.RESPONDED else "skipped"
+    why = _UNANSWERED[conclusion.outcome]
     return {q.text: why for q in state.questions if q.text not in state.answers}
+
+
+def afk_timeout_ms(raw: Any, timeout: float | None, now_ms: float) -> int | None:
+    """``afkTimeoutMs`` for a call nobody answered within ``timeout`` seconds, when Claude
+    Code offered to take it (its ``metadata.afkTimeoutOfferedAt``, within two hours of
+    ``now_ms``); None otherwise."""
+    metadata = raw.get("metadata") if isinstance(raw, dict) else None
+    offered = metadata.get(AFK_OFFERED) if isinstance(metadata, dict) else None
+    if timeout is None or isinstance(offered, bool) or not isinstance(offered, int | float):
+        return None
+    ms = int(timeout * 1000 + 0.5)
+    if ms < _AFK_MIN_MS or not abs(now_ms - offered) <= _AFK_WINDOW_MS:
+        return None
+    return ms
 
 
 def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> ToolResult:
@@ -116,11 +145,14 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
     def failed(text: str) -> ToolResult:
         return ToolResult(call.id, text, outcome, is_error=True, data=payload)
 
-    if outcome.status is ExitStatus.ANSWERED:
+    told = UNANSWERED_CAPABILITY in options.capabilities
+    # "chat about this" or a dismissal, taken as Claude Code takes them
+    taken = told and outcome in _UNANSWERED and outcome.status is not ExitStatus.ANSWERED
+    if outcome.status is ExitStatus.ANSWERED or taken:
         updated = {k: v for k, v in call.input.items() if k != "annotations"}
         updated["answers"] = answers
         sent = annotations
-        if UNANSWERED_CAPABILITY in options.capabilities:
+        if told:
             sent = {q: dict(note) for q, note in annotations.items()}
             for question, why in _unanswered(conclusion).items():
                 sent.setdefault(question, {})["unanswered"] = why
@@ -129,16 +161,17 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
         if outcome is Outcome.FOLLOW_UP:
             updated["followUp"] = True
             payload["followUp"] = True
-        if state.response.strip():  # only with m or r
-            updated["response"] = state.response
-            payload["response"] = state.response
+        # only with m or r, or the words of "chat about this"
+        words = state.clarification if outcome is Outcome.CLARIFIED else state.response
+        if words.strip():
+            updated["response"] = payload["response"] = words
         if outcome is Outcome.FOLLOW_UP:
             text = wording.follow_up_text(data.questions, answers, annotations, state.response)
-        elif outcome is Outcome.RESPONDED:
-            text = wording.responded_text(state.response)
+        elif outcome is Outcome.RESPONDED or (taken and words.strip()):
+            text = wording.responded_text(words)
         else:  # the usual case
             text = wording.answered_text(data.questions, answers, annotations)
-        return ToolResult(call.id, text, outcome, data=payload, updated_input=updated)
+        return ToolResult(call.id, text, outcome, data=payload, updated_input=updated, taken=taken)
     if outcome is Outcome.CLARIFIED:
         notes = {
             q.question: state.notes[i] for i, q in enumerate(data.questions) if i in state.notes
@@ -153,6 +186,12 @@ def ask_user_question(call: ToolCall, data: AskInput, conv: Conversation) -> Too
     conv.error(f"no answer ({why})")
     idle = options.timeout if outcome is Outcome.TIMED_OUT else None
     text = wording.no_answer_text(why, idle, data.questions, answers, annotations)
+    afk = afk_timeout_ms(call.input, idle, time.time() * 1000) if not answers else None
+    if afk is not None:  # Claude Code offered to take "nobody answered" as an answer
+        payload["afkTimeoutMs"] = afk
+        bare = {k: call.input[k] for k in ("title", "questions", "metadata") if k in call.input}
+        updated = {**bare, "answers": {}, "afkTimeoutMs": afk}
+        return ToolResult(call.id, text, outcome, data=payload, updated_input=updated, taken=True)
     return failed(text)
 
 

@@ -47,6 +47,8 @@ class ToolResult(NamedTuple):
     again"), as the host sent them. ``reply`` is the structured reply of a dialect whose
     answer is an object rather than text (an MCP elicitation's ``{action, content}``, a
     Gemini ``functionResponse``'s ``response``); ``content`` is then its text form.
+    ``taken``: nobody answered, yet the call is allowed, as Claude Code takes such an end
+    (``annotations[q].unanswered``, ``afkTimeoutMs``); the outcome still gives the status.
     """
 
     tool_use_id: str | None
@@ -58,6 +60,7 @@ class ToolResult(NamedTuple):
     deferred: bool = False
     updated_permissions: Sequence[Any] | None = None
     reply: Mapping[str, Any] | None = None  # a structured reply (Gemini, MCP), as sent
+    taken: bool = False
 
     @property
     def status(self) -> ExitStatus:
@@ -66,7 +69,7 @@ class ToolResult(NamedTuple):
 
     @property
     def allowed(self) -> bool:
-        return self.status is ExitStatus.ANSWERED and not self.is_error
+        return (self.taken or self.status is ExitStatus.ANSWERED) and not self.is_error
 
     def block(self) -> dict[str, Any]:
         """The Messages API ``tool_result`` block; ``is_error`` only when true."""

@@ -656,3 +656,15 @@ def test_an_inbox_file_of_the_askcli_before_gets_the_claims_times(tmp_path: Path
     store.heartbeat("another")
     assert store.claim("another") is not None
     assert store.get(asked.id).held_since is not None  # type: ignore[union-attr]
+
+
+def test_a_result_taken_unanswered_is_kept_as_such() -> None:
+    from askcli.questions.outcome import Outcome
+    from askcli.runners.session import Reply
+    from askcli.wire.results import ToolResult
+
+    taken = ToolResult("toolu_1", "", Outcome.ENDED, updated_input={"answers": {}}, taken=True)
+    kept = reply_to_json(Reply([], taken.status, [taken]))
+    assert kept["results"][0]["taken"] is True
+    (again,) = reply_from_json(json.loads(json.dumps(kept))).results
+    assert again.allowed and again.decision()["behavior"] == "allow"

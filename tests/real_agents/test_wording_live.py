@@ -31,6 +31,7 @@ from tests.support.processes import run_askcli
 from tests.support.real_agents import CURRENT
 
 EXTENDED = {"CLAUDE_CODE_QUESTION_EXTENDED": "1"}
+CLEAN = "You can now continue with these answers in mind."
 
 
 @dataclass
@@ -251,3 +252,30 @@ def test_an_extended_call_under_claude_code_question_extended(
     answers: list[str], tmp_path: Path
 ) -> None:
     confirm(tmp_path, asked("toolu_deck", DECK), answers, env=EXTENDED)
+
+
+@pytest.mark.parametrize(
+    ("answers", "left", "text"),
+    [
+        (["1", "c what sizes?"], "replied_in_chat", "The user responded: what sizes?"),
+        (["1"], "dismissed", f'Your questions have been answered: "Which color?"="Red". {CLEAN}'),
+    ],
+    ids=["chat about this", "dismissed"],
+)
+def test_claude_code_takes_chat_about_this_and_a_dismissal_as_unanswered(
+    answers: list[str], left: str, text: str, tmp_path: Path
+) -> None:
+    """``c`` and answers that end (the card closed) go to 2.1.332 as an allow whose
+    annotations say why; the stand-in model gets Claude Code's text for the answers."""
+    session = live(tmp_path, [asked("toolu_chat", TWO)], answers, record=True)
+    assert session.results["toolu_chat"]["content"] == text, session.proc.stderr
+    assert not session.results["toolu_chat"].get("is_error")  # a refused answer is an error
+    assert session.record is not None
+    (sent,) = (m for m in session.record["claude"]["sent"] if m["type"] == "control_response")
+    updated = sent["response"]["response"]["updatedInput"]
+    assert updated["annotations"] == {"Which sizes?": {"unanswered": left}}
+    if left == "replied_in_chat":  # askcli claude still reads Claude Code's echo of the tool
+        received = session.record["claude"]["received"]  # (after a dismissal it has stopped)
+        (data,) = (m["tool_use_result"] for m in received if m.get("type") == "user")
+        assert data["annotations"] == {"Which sizes?": {"unanswered": left}}
+        assert data["answers"] == {"Which color?": "Red"}
