@@ -596,19 +596,21 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
             updated_permissions=permissions,
         )
 
+    why = None  # set when a scripted line may not approve: the call gets no answer
     try:
         offer = offer_for(call, conv)
         paged = show_whole(request_lines(call, data, offer, conv.style), conv)
         if paged.denied:
             return denied(results.REJECT_MESSAGE)
-        ended, why = Outcome.ENDED, None
+        ended = Outcome.ENDED
         careful = call.default_to_no or call.person_only
         while not paged.ended:
             line = conv.read_answer(prompt(offer, conv.style.width, careful))
             if line is None:
                 break
             meaning = parse_allow_line(line, careful=careful)
-            if isinstance(meaning, Allow) and call.needs_person and not conv.reader.interactive:
+            approves = isinstance(meaning, Allow) and (offer is not None or not meaning.always)
+            if approves and call.needs_person and not conv.reader.interactive:
                 conv.say(conv.style.warn(SCRIPTED) + "\n")
                 why = SCRIPTED_WHY
                 break
