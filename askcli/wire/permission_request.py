@@ -20,7 +20,8 @@ from typing import Any, NamedTuple
 
 TEXTS = ("title", "display_name", "description", "decision_reason", "decision_reason_type")
 FLAGS = ("default_to_no", "suppress_always_allow_rule", "requires_user_interaction")
-KEYS = (*TEXTS, "blocked_path", *FLAGS, "matched_ask_rule", "mcp_server")  # what a hook input may carry, passed on as sent
+# what a hook input may carry, passed on as sent
+KEYS = (*TEXTS, "blocked_path", *FLAGS, "matched_ask_rule", "mcp_server")
 
 
 class Care(NamedTuple):
