@@ -38,7 +38,10 @@ from .params import (
     "--allow",
     multiple=True,
     metavar="TOOL",
-    help="Allow TOOL without asking (a request Claude Code marks default_to_no is still asked).",
+    help=(
+        "Allow TOOL without asking (a request Claude Code marks as needing a person is "
+        "still asked)."
+    ),
 )
 @click.option("--deny", multiple=True, metavar="TOOL", help="Deny TOOL without asking.")
 @answers_option

@@ -17,7 +17,12 @@ asks, the blocked path) is shown escaped, one unindented line each, above the in
 requests to be careful are honoured: with ``default_to_no`` no single key approves (Enter
 and ``n`` deny, ``1``/``y``/``2``/``a`` are refused with a hint, the words ``yes`` and
 ``always`` approve, ``3`` still asks what to do instead); with ``suppress_always_allow_rule``
-no "don't ask again" is offered.
+no "don't ask again" is offered. ``requires_user_interaction`` is asked as ``default_to_no``
+is; with it or ``matched_ask_rule`` (the person's own ask rule asked for this prompt) only a
+person at a terminal approves: from answers that are not typed at a terminal (a pipe, an
+``--answers`` file, ``inbox answer``) an approving line is refused with a one-line reason and
+the call gets no answer (a denying line still denies). The MCP server behind a tool is named
+with it.
 """
 
 from __future__ import annotations
@@ -121,6 +126,11 @@ AGAIN_CAREFUL = "! type yes to allow, or Enter to deny"
 AGAIN_CAREFUL_ALWAYS = "! type yes or always, or Enter to deny"
 NOT_OFFERED = "! 2 is not offered: there is no rule to name for this call"
 NO_LASTING_RULE = "! no lasting rule here: Claude Code asks that none be offered for this call"
+SCRIPTED = (
+    "! Claude Code asks that a person approve this at a terminal: answers that are not typed "
+    "there may deny it, not allow it"
+)
+SCRIPTED_WHY = "a person must approve it at a terminal"
 STRAY = (
     "! Claude Code asks that a single key not approve this: type the word yes to allow "
     "(Enter denies)"
@@ -434,6 +444,8 @@ def care_lines(call: ToolCall, data: dict[str, Any], width: int) -> list[str]:
     if care is None:
         return []
     facts: list[tuple[str, str]] = []
+    if care.ask_rule is not None:
+        facts.append(("Your ask rule", care.ask_rule))
     if care.title is not None:
         facts.append(("Title", care.title))
     if care.display_name is not None and care.display_name != call.name:
@@ -473,10 +485,12 @@ def request_lines(
 ) -> list[str]:
     """Everything the approval covers, as display lines: the tool, its input, the choices."""
     width = style.width
-    title = fold(f"Tool use: {shown(call.name)}", width, "", "  ")
+    server = call.care.mcp_server if call.care is not None else None
+    named = shown(call.name) + ("" if server is None else f" (MCP server {shown(server)})")
+    title = fold(f"Tool use: {named}", width, "", "  ")
     lines = ["", *(style.strong(row) for row in title), *care_lines(call, data, width)]
     lines += input_lines(data, style)
-    if call.default_to_no:
+    if call.default_to_no or call.person_only:
         return lines + careful_choices(offer, width)
     lines += wrap("1. Yes", width, first="  ", rest="     ")
     if offer is not None:
@@ -575,18 +589,24 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
             updated_permissions=permissions,
         )
 
+    why = None  # set when a scripted line may not approve: the call gets no answer
     try:
         offer = offer_for(call, conv)
         paged = show_whole(request_lines(call, data, offer, conv.style), conv)
         if paged.denied:
             return denied(results.REJECT_MESSAGE)
         ended = Outcome.ENDED
-        careful = call.default_to_no
+        careful = call.default_to_no or call.person_only
         while not paged.ended:
             line = conv.read_answer(prompt(offer, conv.style.width, careful))
             if line is None:
                 break
             meaning = parse_allow_line(line, careful=careful)
+            approves = isinstance(meaning, Allow) and (offer is not None or not meaning.always)
+            if approves and call.needs_person and not conv.reader.interactive:
+                conv.say(conv.style.warn(SCRIPTED) + "\n")
+                why = SCRIPTED_WHY
+                break
             if isinstance(meaning, Allow) and not meaning.always:
                 return allowed()
             if isinstance(meaning, Allow) and offer is not None:
@@ -612,6 +632,6 @@ def fallback(call: ToolCall, data: dict[str, Any], conv: Conversation) -> ToolRe
     except KeyboardInterrupt:
         conv.say("\n")
         return denied(signals.interrupted_text({}), signals.interruption())
-    why = conv.why(ended)
+    why = why or conv.why(ended)
     conv.error(f"no answer ({why})")
     return denied(results.no_answer_text(why, {}), ended)

@@ -111,6 +111,16 @@ class ToolCall(NamedTuple):
         """No "don't ask again" may be offered (``suppress_always_allow_rule``)."""
         return self.care is not None and self.care.no_lasting_rule
 
+    @property
+    def needs_person(self) -> bool:
+        """Only a person at a terminal may approve this call (:attr:`Care.needs_person`)."""
+        return self.care is not None and self.care.needs_person
+
+    @property
+    def person_only(self) -> bool:
+        """No single key may approve, and only at a terminal (``requires_user_interaction``)."""
+        return self.care is not None and self.care.person_only
+
 
 class Context(NamedTuple):
     """Text the assistant wrote next to its tool calls, shown to the person; ``label``

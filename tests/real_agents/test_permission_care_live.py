@@ -4,7 +4,8 @@ stand-in API plays the model) hosted by ``askcli claude``.
 What 2.1.332 sends offline: ``decision_reason`` with ANSI escapes (a PreToolUse hook that
 answers "ask" with a coloured reason), ``blocked_path`` (a shell command removing a path
 outside the working directories) and ``suppress_always_allow_rule`` (any tool of an MCP
-server whose name starts ``claude_ai_``, configured in the user's settings). It sends
+server whose name starts ``claude_ai_``, configured in the user's settings, with
+``requires_user_interaction`` and ``mcp_server``). It sends
 ``default_to_no`` only for asks that need claude.ai, a connector or the auto-mode
 classifier, none of which runs offline: tests/unit/tools/test_permission_care.py covers it with
 requests built from 2.1.332's source.
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from askcli.tools.permission import NO_LASTING_RULE
+from askcli.tools.permission import NO_LASTING_RULE, SCRIPTED, STRAY
 
 from tests.support.claude import (
     FOREIGN,
@@ -115,10 +116,13 @@ def test_no_lasting_rule_where_claude_code_asks_for_none(current: Api, tmp_path:
     config["mcpServers"] = {"claude_ai_probe": server}
     (home / ".claude.json").write_text(json.dumps(config))
     current.env["MCP_CONNECTION_NONBLOCKING"] = "0"
-    proc = current.run(tmp_path / "work", "go", input="2\nalways\n1\n")
-    assert proc.returncode == 0, proc.stderr
+    # it carries requires_user_interaction too: no key alone approves, and answers piped
+    # in never do (issue 31, item 5)
+    proc = current.run(tmp_path / "work", "go", input="2\nalways\n1\nyes\n")
     screen = unwrapped(proc.stderr)
-    assert "Tool use: mcp__claude_ai_probe__ping\nDisplay name: Ping\n  text: a\n" in screen
-    assert "2. Yes" not in screen and "don't ask again" not in screen
-    assert screen.count(NO_LASTING_RULE) == 2
-    assert current.tool_results()["toolu_01Ping"]["content"] == [{"type": "text", "text": "pong"}]
+    named = "mcp__claude_ai_probe__ping (MCP server claude_ai_probe, source user)"
+    assert f"Tool use: {named}\nDisplay name: Ping\n  text: a\n" in screen
+    assert "always  Yes" not in screen and "don't ask again" not in screen
+    assert screen.count(NO_LASTING_RULE) == 2 and STRAY in screen
+    assert SCRIPTED in screen and proc.returncode == 3, proc.stderr
+    assert "pong" not in json.dumps(current.tool_results().get("toolu_01Ping"))

@@ -80,7 +80,7 @@ class Answering(ClaudeShowing):
             suggestions=suggestions,
             care=care_of(request),
         )
-        careful = call.default_to_no or call.no_lasting_rule
+        careful = call.default_to_no or call.no_lasting_rule or call.needs_person
         key = None if careful else same_input(name, tool_input)  # "same as before" is a rule
         shown = listed is not None and listed == tool_id
         if nesting_depth(tool_input, DOCUMENT_DEPTH) > DOCUMENT_DEPTH:
@@ -93,8 +93,9 @@ class Answering(ClaudeShowing):
                 "behavior": "deny",
                 "message": f"The user does not allow {name} in this session.",
             }
-        elif name in self.allow and not call.default_to_no:
-            # default_to_no: Claude Code says a person must approve this one, --allow or not
+        elif name in self.allow and not (call.default_to_no or call.needs_person):
+            # default_to_no, requires_user_interaction, matched_ask_rule: Claude Code says a
+            # person must approve this one, --allow or not
             self._decided(tool_line(name, tool_input), "allowed: --allow", shown)
             decision = {"behavior": "allow", "updatedInput": tool_input}
         elif key is not None and key in self.same:

@@ -13,9 +13,10 @@ from stdout (exit status 0). Two hooks are served:
   ``decision: {"behavior": "allow" | "deny", ...}`` (``updatedPermissions`` when "don't
   ask again" chose a suggestion; ``message`` on deny). ``AskUserQuestion`` arriving here
   is asked as questions, and allowed with its answers. Claude Code 2.1.332's input for it
+  names the MCP server of an ``mcp__*`` tool (``mcp_server``, shown with the tool) but
   carries no reason, title or requests to be careful (``default_to_no``,
-  ``suppress_always_allow_rule``); an input that does carry them is honoured as
-  ``askcli claude`` honours them.
+  ``suppress_always_allow_rule``, ``requires_user_interaction``, ``matched_ask_rule``); an
+  input that does carry them is honoured as ``askcli claude`` honours them.
 
 Any other event or tool gets no output and exit status 0: Claude Code's "no decision", it
 goes on as if there were no hook. A hook that cannot work (unreadable input, no terminal

@@ -262,9 +262,10 @@ def test_claude_without_a_lasting_rule_does_not_offer_the_identical_input() -> N
         "suppress_always_allow_rule": True,
         "requires_user_interaction": True,
     }
-    (decision,), err = claude(request, ["2", "1"])
-    assert decision == {"behavior": "allow", "updatedInput": {"text": "a"}}
-    assert "this exact input" not in err and "2. Yes" not in err
+    # requires_user_interaction: no key alone approves (tests/unit/tools/test_permission_person.py)
+    (decision,), err = claude(request, ["always", "n"])
+    assert decision == {"behavior": "deny", "message": REJECT_MESSAGE}
+    assert "this exact input" not in err and "always  Yes" not in err
     assert "Display name: Ping\n" in err
     assert NO_LASTING_RULE in err
 

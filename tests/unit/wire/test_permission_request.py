@@ -42,3 +42,24 @@ def test_every_field_is_where_claude_code_puts_it() -> None:
     assert (call.id, call.name, call.suggestions) == ("toolu_1", "Bash", [{"type": "addRules"}])
     assert call.care == care_of(built["request"])
     assert call.default_to_no
+
+
+def test_the_fields_that_say_a_person_must_decide() -> None:
+    """2.1.332's shapes: matched_ask_rule {source, tool_name, rule_content?}, mcp_server
+    {name, source} (a plain name read too); anything else is ignored."""
+    care = care_of(
+        {
+            "requires_user_interaction": True,
+            "matched_ask_rule": {"source": "projectSettings", "tool_name": "WebFetch"},
+            "mcp_server": "probe",
+        }
+    )
+    assert care is not None and care.needs_person and care.person_only
+    assert care.ask_rule == "WebFetch, from projectSettings" and care.mcp_server == "probe"
+    ignored = care_of(
+        {"requires_user_interaction": "true", "matched_ask_rule": [], "mcp_server": {"n": 1}}
+    )
+    assert ignored is None
+    rule = care_of({"matched_ask_rule": {"tool_name": "Bash", "rule_content": "rm:*"}})
+    assert rule is not None and rule.needs_person and not rule.person_only
+    assert rule.ask_rule == "Bash(rm:*)"
