@@ -68,6 +68,7 @@ def claude(
     wording: Wording,
     inbox: bool,
     to: str | None,
+    inbox_url: str | None,
 ) -> None:
     """Host Claude Code in plain lines.
 
@@ -100,6 +101,7 @@ def claude(
             wording=wording,
             inbox=inbox,
             to=to,
+            where=inbox_url,
         )
     except UsageError as exc:
         usage_error(ctx, exc)
@@ -186,6 +188,7 @@ def acp(
     mode: str | None,
     config: tuple[tuple[str, str], ...],
     to: str | None,
+    inbox_url: str | None,
 ) -> None:
     """Host any Agent Client Protocol agent in plain lines.
 
@@ -223,6 +226,7 @@ def acp(
             mode=mode,
             config=config,
             to=to,
+            where=inbox_url,
         )
     except UsageError as exc:
         usage_error(ctx, exc)
