@@ -192,6 +192,7 @@ def inbox(
     if ctx.invoked_subcommand is not None:
         ctx.meta[AS] = person  # `inbox --as NAME list` is `inbox list --as NAME`
         return
+    from ..inbox.location import environment
     from ..inbox.person_side.commands import Inbox
     from ..inbox.store import open_store
 
@@ -204,7 +205,14 @@ def inbox(
     conv = inbox_conversation(reader, err, journal, wording)
     notice = notice_for(notify or "", reader, say_err)
     who = answering_as(ctx, person, inbox_url, default=True)
-    session = Inbox(open_store(inbox_url), conv, notice=notice, command=notify_command, person=who)
+    session = Inbox(
+        open_store(inbox_url),
+        conv,
+        notice=notice,
+        command=notify_command,
+        person=who,
+        env=environment(inbox_url),
+    )
     guard_pipe(ctx, session.run)
 
 

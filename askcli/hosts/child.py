@@ -5,7 +5,6 @@ described, and the reading of what it sends, which may be anything."""
 from __future__ import annotations
 
 import collections
-import os
 import re
 import signal
 import sys
@@ -52,15 +51,6 @@ def as_dict(value: Any) -> dict[str, Any]:
 
 def as_text(value: Any, default: str = "") -> str:
     return value if isinstance(value, str) else default
-
-
-def environment(inbox_url: str | None) -> dict[str, str] | None:
-    """The agent's environment: askcli's, with ``ASKCLI_INBOX`` naming the inbox this
-    command uses (``--inbox-url``), so that an ``askcli hook`` or ``askcli mcp`` the agent
-    starts finds the same one; None (askcli's own) when no inbox is named."""
-    if inbox_url is None:
-        return None
-    return dict(os.environ) | {"ASKCLI_INBOX": inbox_url}
 
 
 def die_with_parent() -> Callable[[], None] | None:

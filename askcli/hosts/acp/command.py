@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ...errors import UsageError
+from ...inbox import location
 from ...runners.recording_files import save_session, writable_fixture
 from ...runners.recordings import typed_lines
 from ...runners.streams import notice_for, open_reader, say_err, text_stream
@@ -69,7 +70,7 @@ def acp_command(
         on_stderr=recorder.stderr(shown) if recorder is not None else shown,
         fs=fs,
         terminal=terminal,
-        env=child.environment(where),
+        env=location.environment(where),
     )
     typed = bytearray()
     reader.transcript = typed

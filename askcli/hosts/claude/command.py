@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ...errors import UsageError
+from ...inbox import location
 from ...runners.recording_files import save_session, writable_fixture
 from ...runners.recordings import typed_lines
 from ...runners.streams import notice_for, open_reader, say_err, text_stream
@@ -62,7 +63,7 @@ def claude_command(
     typed = bytearray()
     reader.transcript = typed
     stderr = child.show_stderr(conv)
-    link: StreamLink = ChildClaude(command, on_stderr=stderr, env=child.environment(where))
+    link: StreamLink = ChildClaude(command, on_stderr=stderr, env=location.environment(where))
     recorder = ClaudeRecorder(link) if record_path is not None else None
 
     def save(status: int) -> bool:
