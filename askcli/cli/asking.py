@@ -80,6 +80,7 @@ def ask(
     wording: Wording,
     inbox: bool,
     to: str | None,
+    inbox_url: str | None,
 ) -> None:
     """Ask the person the questions of the calls in SOURCE.
 
@@ -111,7 +112,9 @@ def ask(
     if inbox:
         from ..inbox.asker_side import inbox_asker
 
-        asker = inbox_asker("ask", timeout=timeout, to=to, locked_is_no_answer=True)
+        asker = inbox_asker(
+            "ask", timeout=timeout, to=to, locked_is_no_answer=True, where=inbox_url
+        )
     guard_pipe(
         ctx,
         lambda: int(

@@ -72,6 +72,7 @@ def claude(
     wording: Wording,
     inbox: bool,
     to: str | None,
+    inbox_url: str | None,
 ) -> None:
     """Host Claude Code in plain lines.
 
@@ -105,6 +106,7 @@ def claude(
             wording=wording,
             inbox=inbox,
             to=to,
+            where=inbox_url,
         ),
     )
 
@@ -185,6 +187,7 @@ def acp(
     mode: str | None,
     config: tuple[tuple[str, str], ...],
     to: str | None,
+    inbox_url: str | None,
 ) -> None:
     """Host any Agent Client Protocol agent in plain lines.
 
@@ -223,6 +226,7 @@ def acp(
             mode=mode,
             config=config,
             to=to,
+            where=inbox_url,
         ),
     )
 

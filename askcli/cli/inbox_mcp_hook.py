@@ -100,6 +100,7 @@ def mcp(
     session: str | None,
     reuse_for: float,
     to: str | None,
+    inbox_url: str | None,
 ) -> None:
     """An MCP server whose tools a person answers in `askcli inbox`.
 
@@ -130,6 +131,7 @@ def mcp(
             reuse_for=reuse_for,
             token_from="--token" if given else "$ASKCLI_MCP_TOKEN",
             to=to,
+            inbox_url=inbox_url,
         )
     except UsageError as exc:
         usage_error(ctx, exc)
@@ -173,6 +175,7 @@ def inbox(
     journal: Path | None,
     wording: Wording,
     person: str | None,
+    inbox_url: str | None,
 ) -> None:
     """Answer every agent's queued questions here, one after another.
 
@@ -189,6 +192,7 @@ def inbox(
     if ctx.invoked_subcommand is not None:
         ctx.meta[AS] = person  # `inbox --as NAME list` is `inbox list --as NAME`
         return
+    from ..inbox.location import environment
     from ..inbox.person_side.commands import Inbox
     from ..inbox.store import open_store
 
@@ -200,8 +204,15 @@ def inbox(
     err = text_stream(sys.stderr, errors="backslashreplace")
     conv = inbox_conversation(reader, err, journal, wording)
     notice = notice_for(notify or "", reader, say_err)
-    who = answering_as(ctx, person, default=True)
-    session = Inbox(open_store(), conv, notice=notice, command=notify_command, person=who)
+    who = answering_as(ctx, person, inbox_url, default=True)
+    session = Inbox(
+        open_store(inbox_url),
+        conv,
+        notice=notice,
+        command=notify_command,
+        person=who,
+        env=environment(inbox_url),
+    )
     guard_pipe(ctx, session.run)
 
 
@@ -218,7 +229,9 @@ def inbox(
 )
 @inbox_url_option
 @click.pass_context
-def inbox_list(ctx: click.Context, as_json: bool, every: bool, person: str | None) -> None:
+def inbox_list(
+    ctx: click.Context, as_json: bool, every: bool, person: str | None, inbox_url: str | None
+) -> None:
     """List the questions waiting and being answered, oldest first.
 
     The questions of askers that died are withdrawn first. With --all, a question answered
@@ -249,13 +262,13 @@ def inbox_list(ctx: click.Context, as_json: bool, every: bool, person: str | Non
     guard_pipe(
         ctx,
         lambda: list_questions(
-            open_store(),
+            open_store(inbox_url),
             printer(),
             as_json=as_json,
             every=every,
             width=width,
             said=said,
-            person=answering_as(ctx, person or ctx.meta.get(AS), default=False),
+            person=answering_as(ctx, person or ctx.meta.get(AS), inbox_url, default=False),
         ),
     )
 
@@ -282,6 +295,7 @@ def inbox_answer(
     journal: Path | None,
     wording: Wording,
     person: str | None,
+    inbox_url: str | None,
 ) -> None:
     """Answer queued question ID with the answer lines on stdin.
 
@@ -306,11 +320,11 @@ def inbox_answer(
     err = text_stream(sys.stderr, errors="backslashreplace")
     out = cast(TextIO, Stdout(text_stream(sys.stdout, errors="strict")))
     conv = inbox_conversation(reader, err, journal, wording)
-    who = answering_as(ctx, person or ctx.meta.get(AS), default=True)
+    who = answering_as(ctx, person or ctx.meta.get(AS), inbox_url, default=True)
     guard_pipe(
         ctx,
         lambda: answer_by_id(
-            open_store(), question_id, conv, out, output=Output(output), person=who
+            open_store(inbox_url), question_id, conv, out, output=Output(output), person=who
         ),
     )
 
@@ -332,7 +346,9 @@ def inbox_answer(
 @to_option
 @inbox_url_option
 @click.pass_context
-def hook(ctx: click.Context, here: bool, timeout: float | None, to: str | None) -> None:
+def hook(
+    ctx: click.Context, here: bool, timeout: float | None, to: str | None, inbox_url: str | None
+) -> None:
     """A Claude Code hook that asks through the inbox (or --here).
 
     It answers PreToolUse for AskUserQuestion and PermissionRequest for any tool, in Claude
@@ -349,7 +365,7 @@ def hook(ctx: click.Context, here: bool, timeout: float | None, to: str | None) 
     """
     from ..hosts.hook import command as hooks
 
-    ctx.exit(hooks.main(here=here, timeout=timeout, to=to))
+    ctx.exit(hooks.main(here=here, timeout=timeout, to=to, where=inbox_url))
 
 
 inbox.add_command(team)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from ..errors import UsageError
 from ..escaping import visible
@@ -211,15 +212,20 @@ def check_name(ctx: click.Context, param: click.Parameter, value: str | None) ->
         raise AssertionError("usage_error exits") from None
 
 
-def _inbox_url(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    """``--inbox-url``: the inbox this command uses, as ``$ASKCLI_INBOX`` names it; a URL
-    holding a password is refused (every user of the machine reads a command line)."""
-    if value is None:
-        return
-    import os
+INBOX_URL = "askcli.inbox_url"  # an --inbox-url given on the command line, for subcommands
 
+
+def _inbox_url(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--inbox-url``: the inbox this command uses, as ``$ASKCLI_INBOX`` names it (its
+    default); a URL holding a password is refused on the command line (every user of the
+    machine reads one). One given to ``inbox`` or ``inbox team`` holds for their
+    subcommands. None: the default file."""
+    assert param.name is not None
+    if ctx.get_parameter_source(param.name) is not ParameterSource.COMMANDLINE:
+        return ctx.meta.get(INBOX_URL) or value or None
     from ..inbox.location import password_refused
 
+    value = value or ""
     refused = password_refused(value, "--inbox-url")
     if not value.strip():
         say_err("askcli: --inbox-url: give a postgresql:// URL or a file, not nothing\n")
@@ -227,7 +233,8 @@ def _inbox_url(ctx: click.Context, param: click.Parameter, value: str | None) ->
     if refused is not None:
         say_err(f"askcli: {visible(str(refused))}\n")
         ctx.exit(int(ExitStatus.INVALID))
-    os.environ["ASKCLI_INBOX"] = value
+    ctx.meta[INBOX_URL] = value
+    return value
 
 
 to_option = click.option(
@@ -242,8 +249,9 @@ to_option = click.option(
 )
 inbox_url_option = click.option(
     "--inbox-url",
+    "inbox_url",
+    envvar="ASKCLI_INBOX",
     metavar="URL",
-    expose_value=False,
     callback=_inbox_url,
     help="The inbox to use, as $ASKCLI_INBOX names it: a postgresql:// URL (its password in "
     "~/.pgpass, PGPASSFILE or a service file, never here) or a file [default: $ASKCLI_INBOX, "
@@ -260,16 +268,16 @@ as_option = click.option(
 )
 
 
-def answering_as(ctx: click.Context, person: str | None, *, default: bool) -> str | None:
+def answering_as(
+    ctx: click.Context, person: str | None, where: str | None, *, default: bool
+) -> str | None:
     """Whose questions an inbox shows: on PostgreSQL the role's, as row-level security
     decides (``--as`` refused in one line, exit 2); else ``--as`` or, with ``default``,
-    the login name."""
-    import os
-
+    the login name. ``where``: the inbox (``--inbox-url``)."""
     from ..inbox.location import is_postgres
     from ..inbox.routing import login_name
 
-    if is_postgres(os.environ.get("ASKCLI_INBOX") or ""):
+    if is_postgres(where or ""):
         if person is not None:
             say_err(
                 "askcli: --as: on a PostgreSQL inbox you answer as the role you connect as; "

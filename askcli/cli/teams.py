@@ -27,7 +27,7 @@ def _names(ctx: click.Context, what: str, names: tuple[str, ...]) -> list[str]:
 
 @click.group()
 @inbox_url_option
-def team() -> None:
+def team(inbox_url: str | None) -> None:
     """The teams of the inbox.
 
     A question addressed to a team (--to TEAM) is answered by any of its members
@@ -39,7 +39,9 @@ def team() -> None:
 @click.argument("members", nargs=-1, required=True, metavar="NAME...")
 @inbox_url_option
 @click.pass_context
-def team_add(ctx: click.Context, name: str, members: tuple[str, ...]) -> None:
+def team_add(
+    ctx: click.Context, name: str, members: tuple[str, ...], inbox_url: str | None
+) -> None:
     """Add the people NAME... to team TEAM (made when it is new).
 
     Exit status: 0 added, 2 usage or the inbox cannot be used.
@@ -50,7 +52,7 @@ def team_add(ctx: click.Context, name: str, members: tuple[str, ...]) -> None:
     people = _names(ctx, "NAME", members)
 
     def work() -> int:
-        store = open_store()
+        store = open_store(inbox_url)
         store.teams.add(checked, people)
         said = ", ".join(visible(m) for m in store.teams.all().get(checked, []))
         say_err(f"askcli: team {visible(checked)}: {said}\n")
@@ -64,7 +66,9 @@ def team_add(ctx: click.Context, name: str, members: tuple[str, ...]) -> None:
 @click.argument("members", nargs=-1, metavar="[NAME]...")
 @inbox_url_option
 @click.pass_context
-def team_remove(ctx: click.Context, name: str, members: tuple[str, ...]) -> None:
+def team_remove(
+    ctx: click.Context, name: str, members: tuple[str, ...], inbox_url: str | None
+) -> None:
     """Remove the people NAME... from team TEAM.
 
     Without NAME, the whole team is removed. Exit status: 0 removed, 1 nobody was removed
@@ -76,7 +80,7 @@ def team_remove(ctx: click.Context, name: str, members: tuple[str, ...]) -> None
     people = _names(ctx, "NAME", members)
 
     def work() -> int:
-        count = open_store().teams.remove(checked, people)
+        count = open_store(inbox_url).teams.remove(checked, people)
         if count == 0:
             whom = "no such member" if people else "no such team"
             say_err(f"askcli: nobody was removed from team {visible(checked)} ({whom})\n")
@@ -91,7 +95,7 @@ def team_remove(ctx: click.Context, name: str, members: tuple[str, ...]) -> None
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line.")
 @inbox_url_option
 @click.pass_context
-def team_list(ctx: click.Context, as_json: bool) -> None:
+def team_list(ctx: click.Context, as_json: bool, inbox_url: str | None) -> None:
     """List the teams and their members (`ops: alice, bob`).
 
     With --json, one object per line: team, members. When there is none, stdout stays empty
@@ -104,7 +108,7 @@ def team_list(ctx: click.Context, as_json: bool) -> None:
 
     def work() -> int:
         echo = printer()
-        found = open_store().teams.all()
+        found = open_store(inbox_url).teams.all()
         if not found:
             say_err("askcli: there are no teams\n")
         for name, members in found.items():
@@ -127,7 +131,7 @@ def team_list(ctx: click.Context, as_json: bool) -> None:
 )
 @inbox_url_option
 @click.pass_context
-def log(ctx: click.Context, as_json: bool, limit: int | None) -> None:
+def log(ctx: click.Context, as_json: bool, limit: int | None, inbox_url: str | None) -> None:
     """The audit trail: a line per question answered or withdrawn.
 
     Oldest first: when (local time), #id, who asked and on which host, the question, and who
@@ -151,7 +155,7 @@ def log(ctx: click.Context, as_json: bool, limit: int | None) -> None:
     guard_pipe(
         ctx,
         lambda: print_log(
-            AuditLog(open_store()).entries(limit), printer(), as_json=as_json, said=said
+            AuditLog(open_store(inbox_url)).entries(limit), printer(), as_json=as_json, said=said
         ),
     )
 
@@ -192,6 +196,7 @@ def roles(
     teams: dict[str, list[str]],
     agents: tuple[str, ...],
     apply: bool,
+    inbox_url: str | None,
 ) -> None:
     """The SQL that gives a team inbox on PostgreSQL its roles.
 
@@ -213,8 +218,6 @@ def roles(
     )
 
     def work() -> int:
-        import os
-
         from ..inbox.location import is_postgres
         from ..inbox.store import open_store
         from ..inbox.store.postgres import PostgresStore
@@ -222,13 +225,13 @@ def roles(
         if not apply:
             printer()(making.script(lines).rstrip("\n"))
             return ExitStatus.OK
-        if not is_postgres(os.environ.get("ASKCLI_INBOX") or ""):
+        if not is_postgres(inbox_url or ""):
             say_err(
                 "askcli: roles --apply: the inbox is a file, answered by its Unix user; "
                 "roles are PostgreSQL's (ASKCLI_INBOX=postgresql://... or --inbox-url)\n"
             )
             return ExitStatus.INVALID
-        store = open_store()
+        store = open_store(inbox_url)
         assert isinstance(store, PostgresStore)
         done = making.apply(store, lines, lambda text: say_err(f"askcli: {visible(text)}\n"))
         say_err(f"askcli: {done} statements applied to {visible(store.where)}\n")

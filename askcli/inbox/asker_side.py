@@ -341,13 +341,15 @@ def inbox_asker(
     tag: str | None = None,
     said: Callable[[str], None] | None = None,
     locked_is_no_answer: bool = False,
+    where: str | None = None,
 ) -> InboxAsker:
-    """The inbox (``$ASKCLI_INBOX``, else the default file) as the asker of ``client``
+    """The inbox ``where`` names (``--inbox-url``; None: ``$ASKCLI_INBOX``, else the
+    default file) as the asker of ``client``
     (``ask``, ``claude``, ``acp``) in this folder, told apart by ``tag`` (default: this
     process's pid) and, for its todo list, by ``session``."""
     agent = Agent(client, session, os.getcwd(), tag or asker_identity.tag())
     return InboxAsker(
-        open_store(),
+        open_store(where),
         agent,
         timeout=timeout,
         to=to,

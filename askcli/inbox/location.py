@@ -13,6 +13,7 @@ libpq cannot read counts as holding a password wherever it might.
 
 from __future__ import annotations
 
+import os
 import re
 import urllib.parse
 from typing import NamedTuple
@@ -24,6 +25,17 @@ POSTGRES = ("postgresql", "postgres")
 HIDDEN = "…"  # what a message shows instead of a password
 _QUOTED = re.compile(r"\"([^\"]*)\"|'([^']*)'")
 _KEYWORD = re.compile(r"\s*([^\s=]+)\s*=\s*")
+
+
+def environment(where: str | None) -> dict[str, str] | None:
+    """The environment of a program askcli starts (the agent of ``askcli claude`` and
+    ``askcli acp``, its terminals, ``--notify-command``): askcli's, with ``ASKCLI_INBOX``
+    naming the inbox ``where`` the command uses (``--inbox-url``), so that an ``askcli
+    hook``, ``askcli mcp`` or ``askcli inbox`` it starts finds the same one; None (askcli's
+    own) when no inbox is named."""
+    if where is None:
+        return None
+    return dict(os.environ) | {"ASKCLI_INBOX": where}
 
 
 def url_scheme(named: str) -> str | None:

@@ -463,6 +463,27 @@ def test_a_notify_command_gets_the_question_as_json(tmp_path: Path) -> None:
 
 
 @pytest.mark.process
+def test_a_notify_command_runs_where_the_inbox_is_named(tmp_path: Path) -> None:
+    """``askcli inbox --inbox-url X --notify-command CMD``: CMD gets ``ASKCLI_INBOX=X`` (an
+    ``askcli inbox list`` it runs reads the same inbox), askcli's own environment untouched."""
+    from askcli.inbox.location import environment
+
+    problems: list[str] = []
+    told = tmp_path / "told"
+    chosen = str(tmp_path / "chosen.db")
+    assert environment(None) is None
+    commands = watch.Commands(
+        f'printf %s "$ASKCLI_INBOX" > {told}', problems.append, env=environment(chosen)
+    )
+    commands(open_store(tmp_path / "inbox.db").submit(call(question("Where?")), ASKER))
+    poll(lambda: told.exists() and told.read_text() != "", "the command's environment")
+    assert told.read_text() == chosen
+    assert os.environ.get("ASKCLI_INBOX") != chosen
+    commands.close()
+    assert problems == []
+
+
+@pytest.mark.process
 def test_inbox_list_command_escapes_and_prints_json(tmp_path: Path) -> None:
     path = tmp_path / "inbox.db"
     open_store(path).submit(call(question("Red\x1b[31m?")), ASKER)

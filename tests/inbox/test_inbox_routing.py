@@ -417,6 +417,10 @@ def test_inbox_url_selects_the_inbox(tmp_path: Path) -> None:
     shown = run(["inbox", "list", "--inbox-url", str(other)], tmp_path)
     assert "Which port? (for bob)" in shown
     assert run(["inbox", "list"], tmp_path) == ""
+    # given to the group, it holds for the subcommand; the subcommand's own wins
+    assert "Which port? (for bob)" in run(["inbox", "--inbox-url", str(other), "list"], tmp_path)
+    elsewhere = ["inbox", "--inbox-url", str(other), "list", "--inbox-url", str(tmp_path / "x.db")]
+    assert run(elsewhere, tmp_path) == ""
 
 
 # -- two people at two real inboxes ------------------------------------------------------

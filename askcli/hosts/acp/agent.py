@@ -11,7 +11,7 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any
 
 from ...errors import UsageError
@@ -57,13 +57,15 @@ class AgentLink:
         cwd: str | None = None,
         fs: bool = False,
         terminal: bool = False,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.acp = _sdk()
         self.command = list(command)
+        self.env = env  # None: askcli's
         self.cwd = cwd
         root = cwd if cwd is not None else os.getcwd()
         self.files = Files(root) if fs else None
-        self.terminals = Terminals(root, self.show) if terminal else None
+        self.terminals = Terminals(root, self.show, env) if terminal else None
         self.on_stderr = on_stderr
         self.events: queue.Queue[Event] = queue.Queue()
         self.loop = asyncio.new_event_loop()
@@ -100,6 +102,7 @@ class AgentLink:
                 stdout=asyncio.subprocess.PIPE,
                 stderr=write_fd,
                 cwd=self.cwd,
+                env=self.env,
                 start_new_session=True,
                 limit=MAX_LINE,
                 preexec_fn=die_with_parent(),

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ...errors import UsageError
+from ...inbox import location
 from ...runners.recording_files import save_session, writable_fixture
 from ...runners.recordings import typed_lines
 from ...runners.streams import notice_for, open_reader, say_err, text_stream
@@ -35,10 +36,12 @@ def acp_command(
     mode: str | None,
     config: Sequence[tuple[str, str]] = (),
     to: str | None = None,
+    where: str | None = None,
 ) -> Callable[[], int]:
     """The session's work, ready to run under askcli's signal handling; UsageError for what
     cannot be used (no agent, --record with --inbox, the fixture path, the answers file),
-    InboxError for an inbox file that cannot be."""
+    InboxError for an inbox file that cannot be. ``where`` names the inbox (None: the
+    default); the agent gets it as ``$ASKCLI_INBOX``."""
     err = text_stream(sys.stderr, errors="backslashreplace")
     out = text_stream(sys.stdout, errors="strict")
     if not agent:
@@ -58,7 +61,7 @@ def acp_command(
     if inbox:
         from ...inbox.asker_side import inbox_asker
 
-        asker = inbox_asker("acp", timeout=timeout, to=to)
+        asker = inbox_asker("acp", timeout=timeout, to=to, where=where)
         asker.check()  # an inbox file askcli cannot use is said before the agent starts
     shown = show_stderr(conv)
     recorder = AcpRecorder() if record_path is not None else None
@@ -67,6 +70,7 @@ def acp_command(
         on_stderr=recorder.stderr(shown) if recorder is not None else shown,
         fs=fs,
         terminal=terminal,
+        env=location.environment(where),
     )
     typed = bytearray()
     reader.transcript = typed

@@ -20,7 +20,7 @@ import secrets
 import shlex
 import signal
 import stat
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ...confined import Beneath, Outside
@@ -235,10 +235,14 @@ class Terminal:
 
 
 class Terminals:
-    """The terminals of one session (``--terminal``); ``show`` gets each line to print."""
+    """The terminals of one session (``--terminal``); ``show`` gets each line to print;
+    their commands run in ``env`` (None: askcli's environment) with the agent's changes."""
 
-    def __init__(self, root: str, show: Callable[[str], None]) -> None:
+    def __init__(
+        self, root: str, show: Callable[[str], None], env: Mapping[str, str] | None = None
+    ) -> None:
         self.root = root
+        self.env = env
         self.show = show
         self.open: dict[str, Terminal] = {}
         self.made = 0
@@ -275,7 +279,7 @@ class Terminals:
         except terminal_command.Unsafe as exc:
             line = shlex.join([command, *args]) if args else command
             raise RequestRefused(f"{exc}; not run: {line}") from None
-        environ = dict(os.environ) | dict(variables)
+        environ = dict(os.environ if self.env is None else self.env) | dict(variables)
         argv = command_line(command, args)
         self.made += 1
         shown = terminal_command.shown(command, args, argv, variables, cwd, self.root)

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ...errors import UsageError
+from ...inbox import location
 from ...runners.recording_files import save_session, writable_fixture
 from ...runners.recordings import typed_lines
 from ...runners.streams import notice_for, open_reader, say_err, text_stream
@@ -34,12 +35,14 @@ def claude_command(
     wording: Wording,
     inbox: bool = False,
     to: str | None = None,
+    where: str | None = None,
 ) -> Callable[[], int]:
     """The session's work, ready to run under askcli's signal handling; UsageError for an
     executable, fixture path or answers file that cannot be used (or --record with
     --inbox), InboxError for an inbox file that cannot be. With ``inbox``, Claude Code's
     questions and requests are queued for ``askcli inbox`` (addressed ``to`` a person or
-    team) instead of asked here."""
+    team) instead of asked here; ``where`` names the inbox (None: the default), and Claude
+    Code gets it as ``$ASKCLI_INBOX``."""
     command = [find_claude(claude_bin), *FLAGS, *claude_args]
     if record_path is not None and inbox:
         raise UsageError("--record keeps the answers typed here: it cannot be used with --inbox")
@@ -49,7 +52,7 @@ def claude_command(
     if inbox:
         from ...inbox.asker_side import inbox_asker
 
-        asker = inbox_asker("claude", to=to)
+        asker = inbox_asker("claude", to=to, where=where)
         asker.check()  # an inbox file askcli cannot use is said before Claude Code starts
     reader = open_reader(answers_path, "answers from")
     err = text_stream(sys.stderr, errors="backslashreplace")
@@ -60,7 +63,7 @@ def claude_command(
     typed = bytearray()
     reader.transcript = typed
     stderr = child.show_stderr(conv)
-    link: StreamLink = ChildClaude(command, on_stderr=stderr)
+    link: StreamLink = ChildClaude(command, on_stderr=stderr, env=location.environment(where))
     recorder = ClaudeRecorder(link) if record_path is not None else None
 
     def save(status: int) -> bool:

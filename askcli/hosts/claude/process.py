@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ...errors import UsageError
@@ -123,12 +123,17 @@ class ChildClaude:
     """
 
     def __init__(
-        self, command: Sequence[str], *, on_stderr: Callable[[str, int], None] | None = None
+        self,
+        command: Sequence[str],
+        *,
+        on_stderr: Callable[[str, int], None] | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         if sys.platform.startswith("linux"):
             _subreaper()
         self.proc = subprocess.Popen(
             list(command),
+            env=env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -344,16 +344,20 @@ def asker_tag(session: str | None) -> str:
 
 
 def inbox(
-    hook: Hook, timeout: float | None, say: Callable[[str], None], to: str | None = None
+    hook: Hook,
+    timeout: float | None,
+    say: Callable[[str], None],
+    to: str | None = None,
+    where: str | None = None,
 ) -> InboxAsker:
-    """The inbox as the asker of this Claude Code (its session, its folder), addressed
-    ``to`` a person or team; ``say`` gets its lines. A signal while it waits withdraws the
-    question (:func:`askcli.inbox.asker_side.ask_inbox`)."""
+    """The inbox ``where`` names (None: the default) as the asker of this Claude Code (its
+    session, its folder), addressed ``to`` a person or team; ``say`` gets its lines. A
+    signal while it waits withdraws the question (:func:`askcli.inbox.asker_side.ask_inbox`)."""
     from ...inbox.asker_side import InboxAsker
     from ...inbox.store import Agent, open_store
 
     agent = Agent(CLIENT, hook.session, hook.cwd, asker_tag(hook.session))
-    return InboxAsker(open_store(), agent, timeout=timeout, to=to, said=say)
+    return InboxAsker(open_store(where), agent, timeout=timeout, to=to, said=say)
 
 
 def nobody() -> Conversation:
@@ -481,7 +485,9 @@ def answer(
     return HookOutcome(decision(hook, result), 0)
 
 
-def main(*, here: bool, timeout: float | None, to: str | None = None) -> int:
+def main(
+    *, here: bool, timeout: float | None, to: str | None = None, where: str | None = None
+) -> int:
     """``askcli hook``: read the hook input on stdin, print the decision on stdout; a
     question for the inbox is addressed ``to`` a person or team (None: anyone)."""
     signals.install()
@@ -508,7 +514,7 @@ def main(*, here: bool, timeout: float | None, to: str | None = None) -> int:
 
         if not hook.served:  # not askcli's to answer: nothing is opened
             return ExitStatus.OK
-        queued = None if here else inbox(hook, timeout, say, to)
+        queued = None if here else inbox(hook, timeout, say, to, where)
         asker = queued or AtTerminal(timeout)
         try:
             with watch:

@@ -403,9 +403,11 @@ def run(
     reuse_for: float = DEFAULT_REUSE,
     token_from: str = "--token",
     to: str | None = None,
+    inbox_url: str | None = None,
 ) -> int:
     """``askcli mcp``: the exit status. ``token_from`` says where ``token`` came from
-    (``--token`` or ``$ASKCLI_MCP_TOKEN``), for the usage error of a weak one."""
+    (``--token`` or ``$ASKCLI_MCP_TOKEN``), for the usage error of a weak one;
+    ``inbox_url`` names the inbox (None: the default)."""
     missing = sdk_missing()
     if missing is not None:
         say(missing)
@@ -418,7 +420,7 @@ def run(
             "and punctuation, or none and a new one is made"
         )
     cwd = os.getcwd()
-    store = open_store()
+    store = open_store(inbox_url)
     store.ids()  # a file that cannot be an inbox is said now (InboxError), in one line
     asker = QueueSide(
         store,

@@ -28,7 +28,7 @@ import io
 import os
 import socket
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from ...errors import InboxError
@@ -191,13 +191,11 @@ def _number(word: str) -> int | None:
 
 
 class Inbox:
-    """One ``askcli inbox`` session on ``store``, talking through ``conv``.
-
-    ``notice`` (``--notify``) is written when a question arrives; ``command``
-    (``--notify-command``) is run for each arrival. ``person`` is who answers here: the
-    inbox sees the questions for anyone, for them and for their teams (None: every
-    question). :meth:`run` returns the exit status.
-    """
+    """One ``askcli inbox`` session on ``store``, talking through ``conv``. ``notice``
+    (``--notify``) is written when a question arrives; ``command`` (``--notify-command``) is
+    run for each arrival, in ``env`` (None: the inbox's). ``person`` is who answers here: the
+    inbox sees the questions for anyone, for them and for their teams (None: every question).
+    :meth:`run` returns the exit status."""
 
     def __init__(
         self,
@@ -208,6 +206,7 @@ class Inbox:
         command: str | None = None,
         period: float | None = None,
         person: str | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.store = store
         self.person = person
@@ -217,7 +216,7 @@ class Inbox:
         self.current: QueuedQuestion | None = None
         self.asking = False  # in a question's screens (not at the inbox prompt)
         self.pending: list[QueueEvent] = []
-        self.commands = Commands(command, self._problem) if command else None
+        self.commands = Commands(command, self._problem, env=env) if command else None
         kwargs = {} if period is None else {"period": period}
         self.watch = Watch(store, self.id, on_arrival=self.commands, person=person, **kwargs)
         self._idle_said = False

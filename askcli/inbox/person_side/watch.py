@@ -24,7 +24,7 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from ...errors import InboxError
@@ -251,9 +251,14 @@ class Commands:
     :data:`COMMAND_TIMEOUT` seconds; a failure is reported through ``problem``."""
 
     def __init__(
-        self, command: str, problem: Callable[[str], None], timeout: float = COMMAND_TIMEOUT
+        self,
+        command: str,
+        problem: Callable[[str], None],
+        timeout: float = COMMAND_TIMEOUT,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.command = command
+        self.env = env  # None: the inbox's own
         self.problem = problem
         self.timeout = timeout
         self._running: set[subprocess.Popen[bytes]] = set()
@@ -271,6 +276,7 @@ class Commands:
         try:
             child = subprocess.Popen(
                 ["/bin/sh", "-c", self.command],
+                env=self.env,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ...errors import InboxBusy, InboxError, InboxRefused
-from ...files import lstat_or_none
+from ...files import lstat_or_none, state_dir
 from .. import asker_identity, location
 from . import base, opening
 from .base import POLL, QueueState, Store, asker_id, default_path
@@ -113,9 +113,12 @@ ADDED = {
 }
 
 
-def _named_url() -> InboxRefused | None:
-    """The refusal of a URL in ``$ASKCLI_INBOX`` that is no PostgreSQL one (never a path)."""
-    named = os.environ.get("ASKCLI_INBOX") or ""
+def _named_url(where: Path | str | None) -> InboxRefused | None:
+    """The refusal of a URL that is no PostgreSQL one, named by ``where`` (a location, as
+    ``--inbox-url`` gives it) or, without it, by ``$ASKCLI_INBOX``; never of a path."""
+    if isinstance(where, Path):
+        return None
+    named = where if where is not None else os.environ.get("ASKCLI_INBOX") or ""
     return location.refuse_url(named) if location.url_scheme(named) else None
 
 
@@ -149,9 +152,12 @@ class SQLiteStore(Store):
     """The queue in the file at ``path``; each process opens its own."""
 
     def __init__(self, where: Path | str | None = None) -> None:
-        self.path = Path(where) if where is not None else default_path()
+        self._refused = _named_url(where)
+        if where is None:
+            self.path = default_path()
+        else:  # a URL refused is no file: the default one is where it is said to be
+            self.path = Path(where) if self._refused is None else state_dir() / "inbox.db"
         self.where = str(self.path)
-        self._refused = _named_url() if where is None else None
         self._db: sqlite3.Connection | None = None
         self._renewed: float | None = None  # when this asker's lease was last renewed
 
