@@ -15,29 +15,12 @@ import pytest
 from askcli.tools.permission import SCRIPTED, STRAY
 from askcli.wire.results import REJECT_MESSAGE
 
+from tests.support.claude import ASK_RULE_REQUEST as ASK_RULE
+from tests.support.claude import CONNECTOR_REQUEST as CONNECTOR
 from tests.support.processes import askcli_path
 from tests.support.terminals import Terminal
 
 pytestmark = pytest.mark.pty
-
-CONNECTOR = {  # Claude Code 2.1.332, recorded (an MCP server named claude_ai_...)
-    "subtype": "can_use_tool",
-    "tool_name": "mcp__claude_ai_probe__ping",
-    "mcp_server": {"name": "claude_ai_probe", "source": "user"},
-    "display_name": "Ping",
-    "input": {"text": "a"},
-    "permission_suggestions": [],
-    "tool_use_id": "t1",
-    "suppress_always_allow_rule": True,
-    "requires_user_interaction": True,
-}
-ASK_RULE = {  # built from 2.1.332's schema
-    "subtype": "can_use_tool",
-    "tool_name": "Bash",
-    "input": {"command": "rm -rf build"},
-    "matched_ask_rule": {"source": "userSettings", "tool_name": "Bash", "rule_content": "rm:*"},
-    "tool_use_id": "t2",
-}
 
 
 def written(tmp_path: Path, request: dict[str, Any]) -> Path:

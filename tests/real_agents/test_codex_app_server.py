@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from tests.support.codex import CODEX
-from tests.support.codex_app_server import AppServer, codex_home
-from tests.support.real_agents import stand_in
+from tests.support.codex_app_server import AppServer
+from tests.support.real_agents import codex_env, stand_in
 from tests.support.terminals import Terminal
 
 pytestmark = [
@@ -70,7 +70,7 @@ def test_request_user_input_answered_through_askcli_ask(tmp_path: Path) -> None:
     work = tmp_path / "work"
     work.mkdir()
     with stand_in(tmp_path, turns, STANDIN) as (port, log):
-        server = AppServer(codex_home(tmp_path, port), work, tmp_path / "codex.err")
+        server = AppServer(codex_env(tmp_path, port), work, tmp_path / "codex.err")
         try:
             server.start_turn(work, "set up the project", mode="plan")
             request = server.server_request("item/tool/requestUserInput")
@@ -102,7 +102,7 @@ def test_command_approval_answered_through_askcli_ask(tmp_path: Path) -> None:
     work = tmp_path / "work"
     work.mkdir()
     with stand_in(tmp_path, turns, STANDIN) as (port, log):
-        server = AppServer(codex_home(tmp_path, port), work, tmp_path / "codex.err")
+        server = AppServer(codex_env(tmp_path, port), work, tmp_path / "codex.err")
         try:
             server.start_turn(work, "write the first file")
             request = server.server_request("item/commandExecution/requestApproval")

@@ -18,10 +18,10 @@ from askcli.inbox.store import QueueState, open_store
 from askcli.setup import configs as setup
 
 from tests.support.codex import CODEX
-from tests.support.codex_app_server import AppServer, codex_home
+from tests.support.codex_app_server import AppServer
 from tests.support.inbox import answer_queued
 from tests.support.processes import askcli_path
-from tests.support.real_agents import stand_in
+from tests.support.real_agents import codex_env, stand_in
 
 pytestmark = [
     pytest.mark.skipif(
@@ -41,7 +41,7 @@ def hooked(tmp_path: Path, port: int, *, as_setup_writes: bool) -> dict[str, str
     """Codex's environment with ``askcli hook`` as its PermissionRequest hook: the hooks.json
     ``askcli setup codex-hook`` writes, or inline in config.toml with the hook's input and
     output kept beside it."""
-    env = codex_home(tmp_path, port)
+    env = codex_env(tmp_path, port)
     env["ASKCLI_INBOX"] = str(tmp_path / "inbox")
     env["XDG_STATE_HOME"] = str(tmp_path / "state")
     if as_setup_writes:

@@ -389,3 +389,27 @@ def answer_in_inbox(api: Api, inbox: Path, lines: str, status: int = 0) -> str:
     assert proc.returncode == status, proc.stderr
     assert "Traceback" not in proc.stderr
     return proc.stderr
+
+
+# Claude Code 2.1.332's can_use_tool request for a tool of an MCP server whose name starts
+# claude_ai_ (recorded): it needs a person (requires_user_interaction)
+CONNECTOR_REQUEST = {
+    "subtype": "can_use_tool",
+    "tool_name": "mcp__claude_ai_probe__ping",
+    "mcp_server": {"name": "claude_ai_probe", "source": "user"},
+    "display_name": "Ping",
+    "input": {"text": "a"},
+    "permission_suggestions": [],
+    "server_policy_ask_only": False,
+    "tool_use_id": "t1",
+    "suppress_always_allow_rule": True,
+    "requires_user_interaction": True,
+}
+# a request the person's own ask rule forced (built from 2.1.332's schema)
+ASK_RULE_REQUEST = {
+    "subtype": "can_use_tool",
+    "tool_name": "Bash",
+    "input": {"command": "rm -rf build"},
+    "matched_ask_rule": {"source": "userSettings", "tool_name": "Bash", "rule_content": "rm:*"},
+    "tool_use_id": "t2",
+}

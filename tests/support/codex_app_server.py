@@ -5,7 +5,6 @@ requests to the client (item/tool/requestUserInput, the approvals) and answer th
 from __future__ import annotations
 
 import json
-import os
 import queue
 import subprocess
 import threading
@@ -13,33 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.codex import CODEX
-
-
-def codex_home(tmp_path: Path, port: int) -> dict[str, str]:
-    """The environment of a Codex on the stand-in at ``port``: its own CODEX_HOME and HOME."""
-    home, codex = tmp_path / "home", tmp_path / "codex-home"
-    home.mkdir(parents=True, exist_ok=True)
-    codex.mkdir(parents=True, exist_ok=True)
-    (codex / "config.toml").write_text(
-        'model = "gpt-5.4"\n'
-        'model_provider = "standin"\n'
-        'approval_policy = "on-request"\n'
-        'sandbox_mode = "read-only"\n'
-        "[model_providers.standin]\n"
-        'name = "Stand-in Responses API"\n'
-        f'base_url = "http://127.0.0.1:{port}/v1"\n'
-        'wire_api = "responses"\n'
-        'env_key = "STANDIN_API_KEY"\n'
-        "request_max_retries = 0\n"
-        "stream_max_retries = 0\n"
-    )
-    return {
-        "PATH": os.environ["PATH"],
-        "HOME": str(home),
-        "CODEX_HOME": str(codex),
-        "STANDIN_API_KEY": "x",
-        "NO_COLOR": "1",
-    }
 
 
 class AppServer:

@@ -21,7 +21,7 @@ from askcli.runners.recordings import play
 from askcli.tools.permission import NO_LASTING_RULE, STRAY
 from askcli.wire.results import REJECT_MESSAGE, REJECT_WITH_WORDS_PREFIX
 
-from tests.support.claude import INIT_OK, RESULT, hosted, responses
+from tests.support.claude import CONNECTOR_REQUEST, INIT_OK, RESULT, hosted, responses
 from tests.support.hook import hook_input, typed
 from tests.support.terminals import Terminal
 
@@ -250,18 +250,7 @@ def claude(request: dict[str, Any], answers: list[str]) -> tuple[list[Any], str]
 
 def test_claude_without_a_lasting_rule_does_not_offer_the_identical_input() -> None:
     """A claude.ai-named MCP server's tool, as 2.1.332 asks it (recorded)."""
-    request = {
-        "subtype": "can_use_tool",
-        "tool_name": "mcp__claude_ai_probe__ping",
-        "mcp_server": {"name": "claude_ai_probe", "source": "user"},
-        "display_name": "Ping",
-        "input": {"text": "a"},
-        "permission_suggestions": [],
-        "server_policy_ask_only": False,
-        "tool_use_id": "t1",
-        "suppress_always_allow_rule": True,
-        "requires_user_interaction": True,
-    }
+    request = CONNECTOR_REQUEST
     # requires_user_interaction: no key alone approves (tests/unit/tools/test_permission_person.py)
     (decision,), err = claude(request, ["always", "n"])
     assert decision == {"behavior": "deny", "message": REJECT_MESSAGE}

@@ -30,23 +30,11 @@ from askcli.tools.permission import SCRIPTED, STRAY
 from askcli.wire.documents import Document
 from askcli.wire.results import REJECT_MESSAGE
 
+from tests.support.claude import CONNECTOR_REQUEST as CONNECTOR
 from tests.support.claude import INIT_OK, RESULT, hosted, responses
 from tests.support.hook import hook_input, typed
 
 NO_ANSWER = "No answer from the user (a person must approve it at a terminal)."
-# Claude Code 2.1.332, recorded: a tool of an MCP server whose name starts claude_ai_
-CONNECTOR = {
-    "subtype": "can_use_tool",
-    "tool_name": "mcp__claude_ai_probe__ping",
-    "mcp_server": {"name": "claude_ai_probe", "source": "user"},
-    "display_name": "Ping",
-    "input": {"text": "a"},
-    "permission_suggestions": [],
-    "server_policy_ask_only": False,
-    "tool_use_id": "t1",
-    "suppress_always_allow_rule": True,
-    "requires_user_interaction": True,
-}
 # built from 2.1.332's schema: the person's ask rule forced the prompt of a safety check
 ASK_RULE = {
     "subtype": "can_use_tool",
