@@ -45,6 +45,14 @@ class Reply(NamedTuple):
         calls), else None."""
         return self.replies[0] if len(self.replies) == 1 else None
 
+    def result(self, call_id: str | None = None) -> ToolResult:
+        """The result of the document's one call; when the asker made none (nobody
+        answered before it was asked), a no-answer result with the reply's status."""
+        if self.results:
+            return self.results[0]
+        outcome = Outcome.of_status(self.status)
+        return ToolResult(call_id, "no answer", outcome, is_error=True)
+
 
 def worst(statuses: Iterable[ExitStatus]) -> ExitStatus:
     """The run's status: interrupted if it was, else the first that is not ANSWERED."""

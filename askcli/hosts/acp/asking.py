@@ -8,7 +8,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ...escaping import visible
-from ...questions.outcome import Outcome
 from ...runners.session import Asker
 from ...schema.names import ACP_PERMISSION, ELICITATION
 from ...status import ExitStatus
@@ -81,10 +80,7 @@ class Asking:
     def _in_inbox(self, document: dict[str, Any]) -> ToolResult:
         """The asker's result for a document of one call (KeyboardInterrupt withdraws it
         from the inbox)."""
-        reply = self.asker.ask(Document(document), self.conv, self.asked)
-        if reply.results:
-            return reply.results[0]
-        return ToolResult(None, "no answer", Outcome.of_status(reply.status), is_error=True)
+        return self.asker.ask(Document(document), self.conv, self.asked).result()
 
     def elicitation(self, params: dict[str, Any], answer: Callable[[dict[str, Any]], None]) -> None:
         tool_id = as_text(params.get("toolCallId")) or None

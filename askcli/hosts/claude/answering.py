@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 from ...errors import Withdrawn
-from ...questions.outcome import Outcome
 from ...runners.session import Asker
 from ...status import ExitStatus
 from ...terminal import signals
@@ -137,10 +136,7 @@ class Answering(ClaudeShowing):
         for ``request_id`` withdraws the question (Withdrawn); other lines wait in order.
         Asked elsewhere (the inbox), the asker gets ``document``, the call's request."""
         if not self.asker.here:
-            reply = self.asker.ask(Document(document), self.conv)
-            if reply.results:
-                return reply.results[0]
-            return ToolResult(call.id, "no answer", Outcome.of_status(reply.status), is_error=True)
+            return self.asker.ask(Document(document), self.conv).result(call.id)
         watch = getattr(self.conv.reader, "watch", None)
         take = getattr(self.link, "take_ready", None)
         ready = getattr(self.link, "ready", None)
