@@ -59,9 +59,7 @@ class Asking:
             answer({})
             return
         else:
-            self.asked += 1
-            document = {"jsonrpc": "2.0", "id": self.asked, "method": ACP_PERMISSION}
-            result = self._in_inbox({**document, "params": params})
+            result = self._in_inbox(self._request(ACP_PERMISSION, params))
         if result.status is ExitStatus.INTERRUPTED:
             self.hold(answer, {})  # cancelled, never allowed
             if self.asker.here:
@@ -76,6 +74,11 @@ class Asking:
         """The call as Claude Code's can_use_tool control request, for the asker."""
         self.asked += 1
         return permission_request(f"acp_{self.asked}", name, tool_input, tool_use_id=tool_id)
+
+    def _request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The agent's request as a JSON-RPC document of its own, for the asker."""
+        self.asked += 1
+        return {"jsonrpc": "2.0", "id": self.asked, "method": method, "params": params}
 
     def _in_inbox(self, document: dict[str, Any]) -> ToolResult:
         """The asker's result for a document of one call (KeyboardInterrupt withdraws it
@@ -126,14 +129,7 @@ class Asking:
             elif call.name in ("AskUserQuestion", CODEX_TOOL):
                 result = self._in_inbox(self._document(call.name, dict(call.input), tool_id))
             else:
-                self.asked += 1
-                document = {
-                    "jsonrpc": "2.0",
-                    "id": self.asked,
-                    "method": "elicitation/create",
-                    "params": dict(call.input),
-                }
-                result = self._in_inbox(document)
+                result = self._in_inbox(self._request(ELICITATION, dict(call.input)))
         except KeyboardInterrupt:
             self.hold(answer, {"action": "cancel"})
             typed_interrupt(self.conv)

@@ -4,6 +4,7 @@ prompts, MCP servers' forms (``elicitation``), and a refusal for the rest."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from ...errors import Withdrawn
@@ -101,16 +102,19 @@ class Answering(ClaudeShowing):
             self._decided(tool_line(name, tool_input), "allowed: same as before", shown)
             decision = {"behavior": "allow", "updatedInput": tool_input}
         else:
-            document = permission_request(
-                str(request_id),
-                name,
-                tool_input,
-                tool_use_id=call.id,
-                suggestions=suggestions,
-                care=passed_on(request),
-            )
             try:
-                result = self._ask(request_id, call, document)
+                result = self._ask(
+                    request_id,
+                    call,
+                    lambda: permission_request(
+                        str(request_id),
+                        name,
+                        tool_input,
+                        tool_use_id=call.id,
+                        suggestions=suggestions,
+                        care=passed_on(request),
+                    ),
+                )
             except KeyboardInterrupt:  # between prompts: the call still gets its answer
                 self._respond(request_id, _interrupted())
                 raise
@@ -131,12 +135,15 @@ class Answering(ClaudeShowing):
         if signals.received_other_than_sigint():
             raise KeyboardInterrupt  # SIGTERM/SIGHUP: the call is answered; now end
 
-    def _ask(self, request_id: Any, call: ToolCall, document: dict[str, Any]) -> ToolResult:
+    def _ask(
+        self, request_id: Any, call: ToolCall, queued: Callable[[], dict[str, Any]]
+    ) -> ToolResult:
         """Ask ``call`` here while watching Claude Code's output: a ``control_cancel_request``
         for ``request_id`` withdraws the question (Withdrawn); other lines wait in order.
-        Asked elsewhere (the inbox), the asker gets ``document``, the call's request."""
+        Asked elsewhere (the inbox), the asker gets the document ``queued`` makes (made only
+        then)."""
         if not self.asker.here:
-            return self.asker.ask(Document(document), self.conv).result(call.id)
+            return self.asker.ask(Document(queued()), self.conv).result(call.id)
         watch = getattr(self.conv.reader, "watch", None)
         take = getattr(self.link, "take_ready", None)
         ready = getattr(self.link, "ready", None)
@@ -178,7 +185,7 @@ class Answering(ClaudeShowing):
                 self.conv.say(context_text(item.text, self.conv.style, item.label))
         (call,) = envelope.calls
         try:
-            result = self._ask(request_id, call, line)
+            result = self._ask(request_id, call, lambda: line)
         except KeyboardInterrupt:  # between prompts: the server is told the person left
             self._respond(request_id, {"action": "cancel"})
             raise

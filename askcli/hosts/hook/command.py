@@ -506,14 +506,13 @@ def main(
             hook = parse_hook(read_bounded(0, MAX_DOCUMENT_BYTES))
         except OSError as exc:
             raise HookError(f"cannot read the hook input: {exc.strerror}") from None
+        if not hook.served:  # not askcli's to answer: nothing is opened
+            return ExitStatus.OK
         if hook.event == PERMISSION_REQUEST and hook.transcript is not None:
             # Claude Code asks at its own prompt meanwhile: an answer there ends the wait
             from .transcript import Transcript
 
             watch.moved = Transcript(hook.transcript, hook.tool, hook.input).decided
-
-        if not hook.served:  # not askcli's to answer: nothing is opened
-            return ExitStatus.OK
         queued = None if here else inbox(hook, timeout, say, to, where)
         asker = queued or AtTerminal(timeout)
         try:
