@@ -61,6 +61,9 @@ _BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 # characters JSON may carry raw but a terminal could act on: escaped in every output line
 _UNSAFE_IN_JSON = re.compile(f"[{UNSAFE_BEYOND_C0}]|{LONE_VS16}")
 
+# ACP's answer to a permission request when no option is selected
+ACP_CANCELLED: dict[str, Any] = {"outcome": {"outcome": "cancelled"}}
+
 
 class Output(enum.Enum):
     """What stdout carries for each document (``--output``)."""
@@ -213,7 +216,7 @@ def _jsonrpc(
     (result,) = results
     permission = bool(calls) and calls[0].name == ACP_PERMISSION
     if result.reply is None and permission and result.status is not ExitStatus.INVALID:
-        return {**head, "result": {"outcome": {"outcome": "cancelled"}}}
+        return {**head, "result": ACP_CANCELLED}
     if result.reply is None:  # the params could not be asked
         return {**head, "error": _invalid_params(result.content)}
     return {**head, "result": dict(result.reply)}

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from ..questions.outcome import Outcome
 from ..schema.issues import Issue, issues_json
 from ..status import ExitStatus
-
-if TYPE_CHECKING:
-    pass
 
 REJECT_MESSAGE = (
     "The user doesn't want to proceed with this tool use. The tool use was rejected "

@@ -14,6 +14,7 @@ from typing import Any
 from ...escaping import visible
 from ...status import ExitStatus
 from ...terminal.rendering import truncate
+from ...wire.dialects.acp_permission import OptionKind
 from ..store.audit_log import Logged
 from ..store.base import QueuedQuestion, QueueState
 from . import queue_screens
@@ -44,16 +45,13 @@ def decision(call: Any, reply: Mapping[str, Any]) -> str:
     return truncate("; ".join(said), MAX_DECISION) if said else "answered"
 
 
-_OPTION_KINDS = ("allow_once", "allow_always", "reject_once", "reject_always")
-
-
 def _option_kind(reply: Mapping[str, Any]) -> str:
     """`` (allow_always)``: the kind of the option an ACP permission request's answer
     selected (an "always" one makes a lasting rule); "" for any other permission."""
     for result in reply.get("results") or ():
         data = result.get("data") if isinstance(result, dict) else None
         kind = data.get("kind") if isinstance(data, dict) and "optionId" in data else None
-        if kind in _OPTION_KINDS:
+        if kind in {k.value for k in OptionKind}:
             return f" ({kind})"
     return ""
 

@@ -101,10 +101,10 @@ def summary(document: Any) -> Summary:
             kinds.append(QUESTION)
             texts += _question_texts(call) or [f"(an invalid {call.name} call)"]
         elif call.name == ACP_PERMISSION:  # an ACP agent's permission request: its title
-            from ...wire.dialects.acp_permission import parse
+            from ...wire.dialects.acp_permission import title
 
             kinds.append(PERMISSION)
-            texts.append(parse(call.input).title if isinstance(call.input, dict) else call.name)
+            texts.append(title(call.input) if isinstance(call.input, dict) else call.name)
         else:
             from ...terminal.screens import tool_line
 

@@ -120,6 +120,11 @@ def default_path() -> Path:
     named = os.environ.get("ASKCLI_INBOX")
     if named and location.url_scheme(named) is None:
         return Path(named)
+    return default_file()
+
+
+def default_file() -> Path:
+    """The inbox's own file, in askcli's state folder."""
     return state_dir() / "inbox.db"
 
 

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ...errors import InboxBusy, InboxError, InboxRefused
-from ...files import lstat_or_none, state_dir
+from ...files import lstat_or_none
 from .. import asker_identity, location
 from . import base, opening
-from .base import POLL, QueueState, Store, asker_id, default_path
+from .base import POLL, QueueState, Store, asker_id, default_file, default_path
 from .team_members import Teams
 
 T = TypeVar("T")
@@ -156,7 +156,7 @@ class SQLiteStore(Store):
         if where is None:
             self.path = default_path()
         else:  # a URL refused is no file: the default one is where it is said to be
-            self.path = Path(where) if self._refused is None else state_dir() / "inbox.db"
+            self.path = Path(where) if self._refused is None else default_file()
         self.where = str(self.path)
         self._db: sqlite3.Connection | None = None
         self._renewed: float | None = None  # when this asker's lease was last renewed

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from ...errors import InvalidCall
 from ...questions.outcome import Outcome
 from ...schema.issues import object_expected
-from ..envelopes import ToolCall
+from ..envelopes import ACP_CANCELLED, ToolCall
 from ..results import ToolResult
 
 
@@ -96,12 +96,20 @@ def parse(raw: Any) -> PermissionRequest:
         issue = object_expected(raw)
         raise InvalidCall("session/request_permission", [issue])
     tool_call = _dict(raw.get("toolCall"))
-    title = _text(tool_call.get("title")) or _text(tool_call.get("toolCallId"), "a tool call")
     options = raw.get("options")
     listed = options if isinstance(options, list) else []
     return PermissionRequest(
-        title, tool_details(tool_call), tuple(_option(o) for o in listed if isinstance(o, dict))
+        title(raw),
+        tool_details(tool_call),
+        tuple(_option(o) for o in listed if isinstance(o, dict)),
     )
+
+
+def title(raw: dict[str, Any]) -> str:
+    """The request's title (else its tool call's id), as the inbox lists it: read without
+    the whole display (:func:`tool_details` diffs every edited file)."""
+    tool_call = _dict(raw.get("toolCall"))
+    return _text(tool_call.get("title")) or _text(tool_call.get("toolCallId"), "a tool call")
 
 
 def tool_details(tool_call: dict[str, Any]) -> dict[str, Any]:
@@ -161,7 +169,7 @@ def block_text(block: dict[str, Any]) -> str:
     return _text(_dict(block.get("resource")).get("text"))
 
 
-CANCELLED: dict[str, Any] = {"outcome": {"outcome": "cancelled"}}
+CANCELLED = ACP_CANCELLED
 
 
 def selected(option_id: Any) -> dict[str, Any]:

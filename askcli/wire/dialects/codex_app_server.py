@@ -25,19 +25,17 @@ checked against :mod:`askcli.wire.dialects.codex_app_server_models`.
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Callable
 from typing import Any
 
-from ...errors import InvalidCall
 from ...questions.outcome import Outcome
 from ...schema.names import CODEX_COMMAND_APPROVAL, CODEX_FILE_APPROVAL, CODEX_USER_INPUT
 from ...schema.shapes import AskInput, Option, SharedQuestion
 from ...status import ExitStatus
 from ..results import ToolResult
 from .base import Asked, Dialect
-from .codex import NOTE_PREFIX, OTHER_LABEL, _unique
+from .codex import NOTE_PREFIX, OTHER_LABEL, _json, _unique
 
 _ACCEPT_LABEL = "Yes, proceed"
 _DECISIONS: dict[str, tuple[str, str]] = {  # decision -> (label, what it does)
@@ -55,15 +53,7 @@ def _validated(model_name: str, raw: Any, tool: str) -> Any:
     from ...schema.validation import validate
     from . import codex_app_server_models as models
 
-    if not isinstance(raw, dict):
-        issue = {"code": "invalid_type", "expected": "object", "message": "Expected object"}
-        raise InvalidCall(tool, [{**issue, "received": type(raw).__name__, "path": []}])
     return validate(getattr(models, model_name), raw, tool=tool)
-
-
-def _json(value: Any) -> str:
-    """``serde_json::to_string``: compact, non-ASCII as it is."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _schema(name: str) -> dict[str, Any]:

@@ -16,13 +16,9 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from ...schema.shapes import SharedQuestion
 from ..results import REJECT_WITH_WORDS_PREFIX
-
-if TYPE_CHECKING:
-    pass
 
 VERSION = "2.1.332"  # the Claude Code release these texts are taken from
 TOOL = "AskUserQuestion"
