@@ -341,3 +341,50 @@ def test_the_reason_is_the_first_signal_that_is_not_ctrl_c(
     else:
         assert text == f'No answer from the user ({why}). Answers given before that: "Q?"="A".'
         assert signals.stop_notice() != "interrupted"
+
+
+# --- a Claude Code that takes the answer states: a stop is a dismissal -------------------
+
+UNANSWERED_Q = "Which color?"
+
+
+def _stream(tmp_path: Path, capabilities: list[str]) -> Path:
+    """A stream-json session: system/init, then a can_use_tool request for AskUserQuestion."""
+    init = {"type": "system", "subtype": "init", "session_id": "s1", "capabilities": capabilities}
+    request = {
+        "type": "control_request",
+        "request_id": "req_1",
+        "request": {
+            "subtype": "can_use_tool",
+            "tool_name": "AskUserQuestion",
+            "input": {"questions": [question(UNANSWERED_Q)]},
+            "tool_use_id": "toolu_s",
+        },
+    }
+    path = tmp_path / "session.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in (init, request)))
+    return path
+
+
+@pytest.mark.parametrize("told", [True, False], ids=["capability", "no-capability"])
+@pytest.mark.parametrize(("sig", "status"), SIGNALS)
+def test_a_signal_is_a_dismissal_for_a_claude_code_that_takes_it(
+    told: bool, sig: signal.Signals, status: int, tmp_path: Path
+) -> None:
+    source = _stream(tmp_path, ["ask_user_question_unanswered_v1"] if told else [])
+    run = reach(source, [], "Choose 1-", tmp_path, "--wording", "claude-code")
+    code, out, err = signalled(run, sig)
+    assert code == status, err
+    (line,) = [json.loads(text) for text in out.decode().splitlines()]
+    assert line["type"] == "control_response"
+    assert line["response"]["request_id"] == "req_1"
+    decision = line["response"]["response"]
+    if told:
+        assert decision["behavior"] == "allow", decision
+        assert decision["updatedInput"]["annotations"] == {
+            UNANSWERED_Q: {"unanswered": "dismissed"}
+        }
+        assert decision["updatedInput"]["answers"] == {}
+    else:
+        assert decision == {"behavior": "deny", "message": no_answer(sig), "interrupt": True}
+    assert err.rstrip().endswith(NOTICE[sig])

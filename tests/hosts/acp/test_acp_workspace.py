@@ -855,3 +855,21 @@ def test_signal_names_of_an_ended_terminal(tmp_path: Path) -> None:
         return await t.wait(made)
 
     assert asyncio.run(go()) == {"exitCode": None, "signal": signal.Signals.SIGINT.name}
+
+
+@pytest.mark.process
+def test_a_terminal_is_told_the_inbox_askcli_uses(tmp_path: Path) -> None:
+    """``--inbox-url`` reaches the terminals the agent starts as ``$ASKCLI_INBOX``, so that
+    an ``askcli`` run there finds the same inbox."""
+    inbox = str(tmp_path / "elsewhere" / "inbox.sqlite")
+    turn = [
+        request("terminal/create", command="sh", args=["-c", 'printf %s "$ASKCLI_INBOX"']),
+        request("terminal/wait_for_exit", terminalId="$terminal"),
+        request("terminal/output", terminalId="$terminal"),
+        chunk("done"),
+    ]
+    r = run(tmp_path, [turn], "", "--terminal", "--inbox-url", inbox, "--prompt", "go")
+    assert r.rc == 0, r.err
+    replies = r.replies()
+    assert replies[1] == {"exitCode": 0}, replies
+    assert replies[2]["output"] == inbox, replies
