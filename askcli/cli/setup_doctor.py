@@ -11,6 +11,7 @@ import click
 
 from ..escaping import visible
 from ..runners.streams import say_err
+from ..setup import configs
 from ..status import ExitStatus
 from .params import check_name
 
@@ -37,9 +38,7 @@ CODEX_HOOK_OFFER = (
 
 
 @click.command()
-@click.argument(
-    "agent", type=click.Choice(["claude-code", "codex", "codex-hook", "gemini", "opencode"])
-)
+@click.argument("agent", type=click.Choice(configs.TARGETS))
 @click.option("--dry-run", is_flag=True, help="Print the change as a unified diff; write nothing.")
 @click.option("--undo", is_flag=True, help="Remove what setup added (an edited entry is left).")
 @click.option(

@@ -36,7 +36,8 @@ HOOK_TIMEOUT = 3600
 HOOK_EVENTS = (("PreToolUse", "AskUserQuestion"), ("PermissionRequest", "*"))
 CODEX_HOOK = "codex-hook"  # Codex's PermissionRequest hook (setup codex writes the MCP server)
 CODEX_HOOK_EVENTS = (("PermissionRequest", "*"),)
-_HOOKED = {"claude-code": HOOK_EVENTS, CODEX_HOOK: CODEX_HOOK_EVENTS}  # agents given hooks
+HOOKED = {"claude-code": HOOK_EVENTS, CODEX_HOOK: CODEX_HOOK_EVENTS}  # agents given hooks
+TARGETS = (*AGENTS, CODEX_HOOK)  # what setup writes and doctor looks at
 OPTIONS = ("--inbox-url", "--to")  # what setup may add to the command it writes
 Options = tuple[str, ...]  # ("--inbox-url", URL, "--to", NAME), each at most once
 
@@ -119,7 +120,7 @@ def options_of(words: Any) -> Options | None:
 
 def _written_options(agent: str, found: Any) -> Options | None:
     """The options of an entry of ``agent`` as setup writes it (None: not one)."""
-    if agent in _HOOKED:
+    if agent in HOOKED:
         hooks = found.get("hooks") if isinstance(found, dict) else None
         if not isinstance(hooks, list) or len(hooks) != 1 or not isinstance(hooks[0], dict):
             return None
@@ -143,7 +144,7 @@ def written(agent: str, askcli: str, found: Any) -> bool:
     if options is None:
         return False
     want = entry(agent, askcli, options)
-    if agent in _HOOKED:
+    if agent in HOOKED:
         return any(found == group for group in want.values())
     return bool(found == want)
 
@@ -151,10 +152,10 @@ def written(agent: str, askcli: str, found: Any) -> bool:
 def entry(agent: str, askcli: str, options: Options = ()) -> Any:
     """What setup writes for ``agent`` (the MCP server, or one hook group per event), its
     command given ``options``."""
-    if agent in _HOOKED:
+    if agent in HOOKED:
         command = hook_command(askcli, options)
         hooks = [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT}]
-        return {event: {"matcher": matcher, "hooks": hooks} for event, matcher in _HOOKED[agent]}
+        return {event: {"matcher": matcher, "hooks": hooks} for event, matcher in HOOKED[agent]}
     if agent == "codex":
         return {
             "command": askcli,
@@ -249,7 +250,7 @@ def _claude(
         return []
     hooks = _object(doc, "hooks", path)
     said: list[Change] = []
-    for event, matcher in _HOOKED[agent]:
+    for event, matcher in HOOKED[agent]:
         groups = hooks.get(event)
         if groups is None:
             groups = []
@@ -393,7 +394,7 @@ def plan(agent: str, askcli: str, home: Path, *, undo: bool = False, options: Op
         after, said = _codex(path, before or "", askcli, undo, options)
     else:
         doc = parse(path, before or "")
-        if agent in _HOOKED:
+        if agent in HOOKED:
             said = _claude(doc, askcli, undo, path, options, agent)
         else:
             said = _mcp_json(doc, agent, askcli, undo, path, options)

@@ -33,15 +33,17 @@ def agent_line(agent: str, home: Path) -> str:
 
 
 def _found(agent: str, doc: Any) -> str:
-    if agent == "claude-code":
+    if agent in configs.HOOKED:
         hooks = doc.get("hooks") if isinstance(doc, dict) else None
         named = []
-        for event, matcher in configs.HOOK_EVENTS:
+        for event, matcher in configs.HOOKED[agent]:
             groups = hooks.get(event) if isinstance(hooks, dict) else None
             if isinstance(groups, list) and any(configs.is_askcli_hook(g, matcher) for g in groups):
                 named.append(event)
         if named:
             return "set up (hook: " + ", ".join(named) + ")"
+        if agent == configs.CODEX_HOOK:
+            return "not set up"
         servers = doc.get("mcpServers") if isinstance(doc, dict) else None
         if isinstance(servers, dict) and "askcli" in servers:
             return "set up (MCP server mcpServers.askcli)"
@@ -115,7 +117,7 @@ def extras_line() -> str:
 
 def report(home: Path) -> list[str]:
     return [
-        *(visible(agent_line(agent, home)) for agent in configs.AGENTS),
+        *(visible(agent_line(agent, home)) for agent in configs.TARGETS),
         inbox_line(),
         extras_line(),
     ]

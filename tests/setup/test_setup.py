@@ -223,7 +223,15 @@ def test_doctor_says_what_is_set_up_whatever_the_files_hold(tmp_path: Path) -> N
     assert lines["gemini"] == f"gemini: unknown: {bad}: not UTF-8 text"
     assert lines["claude-code"] == f"claude-code: not set up in {weird}"
     assert lines["opencode"].startswith("opencode: not set up (")
+    assert lines["codex-hook"].startswith("codex-hook: not set up (")
     assert lines["extras"].startswith("extras: mcp ")
+
+
+def test_doctor_sees_the_codex_hook_setup_wrote(tmp_path: Path) -> None:
+    apply("codex-hook", tmp_path)
+    lines = {line.split(":")[0]: line for line in doctor.report(tmp_path)}
+    path = setup.config_path("codex-hook", tmp_path)
+    assert lines["codex-hook"] == f"codex-hook: set up (hook: PermissionRequest) in {path}"
 
 
 # --- end to end: the installed askcli, HOME in tmp_path
