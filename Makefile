@@ -169,7 +169,7 @@ lint: $(VENV)/.dev ## ruff and mypy
 
 # BENCH_ARGS=--team: the team figures alone (500 askers on two agents' network namespaces)
 BENCH_ARGS ?=
-bench: install ## print start-up, throughput, memory, replay and inbox figures against their targets
+bench: install ## print start-up, throughput, memory, replay and inbox figures against their targets, and what one ask meets
 	$(BIN)/python -m compileall -q askcli
 	$(BIN)/python bench/bench.py $(BENCH_ARGS)
 	$(BIN)/python bench/ask_path.py
