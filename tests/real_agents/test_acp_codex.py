@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from tests.support.acp_sessions import Terminal, replays_the_same, sent_answers
+from tests.support.codex import logged_outputs as outputs
 from tests.support.processes import askcli_path
 from tests.support.real_agents import CODEX_ACP, codex_env, needs_codex_acp, stand_in
 
@@ -34,16 +35,6 @@ def escalated(command: str, why: str) -> dict[str, Any]:
     """The model's exec_command outside the read-only sandbox: Codex asks first."""
     arguments = {"cmd": command, "sandbox_permissions": "require_escalated", "justification": why}
     return {"call": "exec_command", "arguments": arguments}
-
-
-def outputs(log: Path) -> list[str]:
-    """The function_call_output items Codex sent its model, in order, each once."""
-    seen: dict[str, str] = {}
-    for line in log.read_text().splitlines():
-        for item in json.loads(line)["request"].get("input", []):
-            if item.get("type") == "function_call_output":
-                seen.setdefault(item["call_id"], str(item.get("output")))
-    return list(seen.values())
 
 
 @pytest.fixture

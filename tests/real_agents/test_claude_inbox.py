@@ -21,6 +21,7 @@ import pytest
 from askcli.inbox.store import QueueState, open_store
 
 from tests.support.claude import COLOR, Api, answer_in_inbox, turns, use, waiting
+from tests.support.inbox import queued
 from tests.support.processes import askcli_path
 
 BASH = {"command": 'python3 -c "print(6*7)"', "description": "compute"}
@@ -71,11 +72,7 @@ def ended(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
 
 
 def states(inbox: Path) -> list[QueueState]:
-    store = open_store(inbox)
-    try:
-        return [q.state for q in store.questions(states=tuple(QueueState))]
-    finally:
-        store.close()
+    return [q.state for q in queued(inbox)]
 
 
 @pytest.mark.parametrize("inbox_api", [ASK], indirect=True)

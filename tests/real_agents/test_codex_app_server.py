@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.support.codex import CODEX
+from tests.support.codex import logged_outputs as outputs
 from tests.support.codex_app_server import AppServer
 from tests.support.real_agents import codex_env, stand_in
 from tests.support.terminals import Terminal
@@ -38,16 +39,6 @@ QUESTIONS = {
         }
     ]
 }
-
-
-def outputs(log: Path) -> list[str]:
-    """The function_call_output items Codex sent its model, in order, each once."""
-    seen: dict[str, str] = {}
-    for line in log.read_text().splitlines():
-        for item in json.loads(line)["request"].get("input", []):
-            if item.get("type") == "function_call_output":
-                seen.setdefault(item["call_id"], str(item.get("output")))
-    return list(seen.values())
 
 
 def asked(tmp_path: Path, request: dict[str, Any], answers: list[tuple[str, str | None]]) -> Any:

@@ -23,7 +23,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from askcli.inbox.store import QueueState, open_store
+from askcli.inbox.store import QueueState
 from askcli.wire import results
 
 from tests.support.claude import (
@@ -37,6 +37,7 @@ from tests.support.claude import (
     use,
     waiting,
 )
+from tests.support.inbox import queued
 from tests.support.real_agents import CURRENT
 
 BASH = {"command": 'python3 -c "print(6*7)"', "description": "compute"}
@@ -52,11 +53,7 @@ def api(tmp_path: Path, request: pytest.FixtureRequest, claude_bin: Path) -> Ite
 
 
 def states(inbox: Path) -> list[QueueState]:
-    store = open_store(inbox)
-    try:
-        return [q.state for q in store.questions(states=tuple(QueueState))]
-    finally:
-        store.close()
+    return [q.state for q in queued(inbox)]
 
 
 def denied(api: Api, reason: str) -> str:

@@ -133,3 +133,14 @@ def running(
 
 def outputs(request: dict[str, Any]) -> list[dict[str, Any]]:
     return [i for i in request["input"] if i.get("type") == "function_call_output"]
+
+
+def logged_outputs(log: Path) -> list[str]:
+    """The function_call_output items Codex sent its model (the stand-in's log, a request a
+    line), in order, each once."""
+    seen: dict[str, str] = {}
+    for line in log.read_text().splitlines():
+        for item in json.loads(line)["request"].get("input", []):
+            if item.get("type") == "function_call_output":
+                seen.setdefault(item["call_id"], str(item.get("output")))
+    return list(seen.values())

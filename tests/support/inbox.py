@@ -270,3 +270,12 @@ def form_secret(kind: str = "string") -> dict[str, Any]:
             "requestedSchema": {"type": "object", "properties": fields, "required": ["pin"]},
         },
     }
+
+
+def queued(path: Path) -> list[QueuedQuestion]:
+    """Every question of the inbox file at ``path``, in any state (the store closed after)."""
+    store = open_store(path)
+    try:
+        return store.questions(states=tuple(QueueState))
+    finally:
+        store.close()

@@ -16,7 +16,7 @@ from askcli.inbox.asker_side import InboxAsker
 from askcli.inbox.store import Agent, QueueState, open_store
 
 from tests.support.claude import INIT_OK, QUESTIONS, RESULT, can_use_tool, hosted, responses
-from tests.support.inbox import answer_queued
+from tests.support.inbox import answer_queued, queued
 from tests.support.processes import askcli_path
 
 CAREFUL = {"decision_reason": "touches /etc", "default_to_no": True}
@@ -46,11 +46,7 @@ def inbox(path: Path, said: list[str]) -> InboxAsker:
 
 
 def asked(path: Path) -> list[dict]:
-    store = open_store(path)
-    try:
-        return [q.call for q in store.questions(states=tuple(QueueState))]
-    finally:
-        store.close()
+    return [q.call for q in queued(path)]
 
 
 def test_a_permission_request_is_decided_in_the_inbox(tmp_path: Path) -> None:
