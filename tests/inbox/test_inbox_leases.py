@@ -27,7 +27,7 @@ from askcli.inbox.store import Agent, QueueState, Store, open_store
 from askcli.inbox.store import base as module
 
 from tests.support.calls import call, question
-from tests.support.inbox import Queue, exit_status, labelled, result, tamper
+from tests.support.inbox import Queue, exit_status, labelled, leave, result, tamper
 from tests.support.postgres import PASSWORD, Cluster
 from tests.support.processes import askcli_path, poll
 from tests.support.relay import Relay
@@ -140,8 +140,7 @@ def test_an_inbox_stopped_longer_than_its_lease_still_sends_the_typed_answer(
     code, replies, err = result(asker)
     assert code == 0, err
     assert '"Deploy now?"="Yes"' in replies[0]["content"]
-    term.child.sendeof()
-    assert exit_status(term) == 0
+    assert leave(term) == 0
 
 
 # -- heartbeats that wait behind nothing --------------------------------------------------

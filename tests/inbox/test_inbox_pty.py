@@ -15,7 +15,7 @@ import pytest
 from askcli.inbox.store import QueueState
 
 from tests.support.calls import call, question
-from tests.support.inbox import Queue, exit_status, labelled, result
+from tests.support.inbox import Queue, exit_status, labelled, leave, result
 from tests.support.processes import askcli_path, poll
 from tests.support.terminals import Terminal
 
@@ -118,8 +118,7 @@ def test_a_waiting_inbox_announces_an_arrival_and_calls_the_person(queue: Queue)
     term.type("1")
     term.expect("#1 answered")
     assert '"Deploy now?"="Yes"' in result(asker)[1][0]["content"]
-    term.child.sendeof()
-    assert exit_status(term) == 0
+    assert leave(term) == 0
 
 
 def test_an_asker_killed_mid_question_is_said_and_the_question_stops(queue: Queue) -> None:
@@ -135,8 +134,7 @@ def test_an_asker_killed_mid_question_is_said_and_the_question_stops(queue: Queu
     term.expect("(nothing waits in the inbox)")
     term.type("l")
     term.expect("(no questions waiting)")
-    term.child.sendeof()
-    assert exit_status(term) == 0
+    assert leave(term) == 0
     found = queue.store().get(1)
     assert found is not None and found.state is QueueState.WITHDRAWN
 
@@ -155,8 +153,7 @@ def test_an_asker_that_gives_up_while_its_question_waits_is_said(queue: Queue) -
     asker.send_signal(signal.SIGTERM)  # the one shown at the inbox prompt
     term.expect("#1 withdrawn, nothing was sent: Which port?")
     term.expect("(nothing waits in the inbox)")
-    term.child.sendeof()
-    assert exit_status(term) == 0
+    assert leave(term) == 0
 
 
 @pytest.mark.parametrize("journal", [False, True])
@@ -185,8 +182,7 @@ def test_an_inbox_killed_mid_answer_gives_the_question_to_the_next_with_its_line
     status, replies, _ = result(asker)
     assert status == 0
     assert '"Which database?"="SQLite", "Which port?"="8080"' in replies[0]["content"]
-    second.child.sendeof()
-    assert exit_status(second) == 0
+    assert leave(second) == 0
 
 
 def test_two_inboxes_at_once_answer_each_question_once(queue: Queue) -> None:
@@ -213,8 +209,7 @@ def test_two_inboxes_at_once_answer_each_question_once(queue: Queue) -> None:
         assert f'"Question {n}?"="A{n}"' in replies[0]["content"]
     for term in (a, b):
         term.expect("(nothing waits in the inbox)")
-        term.child.sendeof()
-        assert exit_status(term) == 0
+        assert leave(term) == 0
     assert {q.state for q in queue.store().questions(states=tuple(QueueState))} == {
         QueueState.ANSWERED
     }
@@ -238,8 +233,7 @@ def test_q_at_the_inbox_prompt_declines_as_q_in_the_question_does(queue: Queue) 
         timeout=10,
     )
     assert replies == [json.loads(same.stdout)]
-    term.child.sendeof()
-    assert exit_status(term) == 0
+    assert leave(term) == 0
 
 
 def test_eof_at_the_inbox_prompt_leaves_and_the_question_waits_again(queue: Queue) -> None:
@@ -413,8 +407,7 @@ def test_a_second_inbox_takes_the_question_over_mid_answer(queue: Queue) -> None
     first.expect("(nothing waits in the inbox)")  # not offered back what was taken from it
     assert "Take #1 over?" not in first.log.getvalue()
     second.expect("(nothing waits in the inbox)")
-    second.child.sendeof()
-    assert exit_status(second) == 0
+    assert leave(second) == 0
     later = queue.ask(labelled("Which port?", "Port", "80", "8080", id="toolu_later"), "later")
     first.expect("[1 waiting] #2 Which port?  ask ")
     first.expect("[y]: ")
@@ -423,8 +416,7 @@ def test_a_second_inbox_takes_the_question_over_mid_answer(queue: Queue) -> None
     first.child.send("\x1b[A\r")  # Up: the line being typed when #1 was taken, "1"
     first.expect("#2 answered: sent to ask ")
     assert '"Which port?"="80"' in result(later)[1][0]["content"]
-    first.child.sendeof()
-    assert exit_status(first) == 0
+    assert leave(first) == 0
 
 
 def test_the_list_says_which_inbox_holds_a_question_and_t_takes_it_over(queue: Queue) -> None:
@@ -467,8 +459,7 @@ def test_the_list_says_which_inbox_holds_a_question_and_t_takes_it_over(queue: Q
     assert status == 0 and len(replies) == 1
     assert '"Which cache?"="None"' in replies[0]["content"]
     for term in (first, second):
-        term.child.sendeof()
-        assert exit_status(term) == 0
+        assert leave(term) == 0
     assert "Take #1 over?" not in first.log.getvalue()
 
 
@@ -487,8 +478,7 @@ def test_an_offer_to_take_over_goes_once_the_other_inbox_answers(queue: Queue) -
     status, replies, _ = result(asker)
     assert status == 0 and len(replies) == 1
     for term in (first, second):
-        term.child.sendeof()
-        assert exit_status(term) == 0
+        assert leave(term) == 0
 
 
 def test_inbox_answer_is_told_when_its_question_is_taken_over(queue: Queue) -> None:
@@ -516,5 +506,4 @@ def test_inbox_answer_is_told_when_its_question_is_taken_over(queue: Queue) -> N
     inbox.expect("#1 answered: sent to ask ")
     status, replies, _ = result(asker)
     assert status == 0 and len(replies) == 1 and '"Which cache?"="None"' in replies[0]["content"]
-    inbox.child.sendeof()
-    assert exit_status(inbox) == 0
+    assert leave(inbox) == 0

@@ -30,7 +30,7 @@ from askcli.terminal.rendering import Style
 from askcli.tools.todo_store import TodoStore
 
 from tests.support.calls import call, example, question
-from tests.support.inbox import PIN, as_if_asked_by, codex_secret, pin_secret
+from tests.support.inbox import PIN, as_if_asked_by, codex_secret, leave, pin_secret
 from tests.support.processes import askcli_path
 
 ASKER = Agent("claude", "s1", "/work/api")
@@ -461,7 +461,7 @@ def test_two_inboxes_a_question_for_bob_reaches_bob_only(tmp_path: Path) -> None
 
 @pytest.mark.pty
 def test_a_waiting_question_for_bob_is_refused_to_alice_by_name(tmp_path: Path) -> None:
-    from tests.support.inbox import Queue, exit_status
+    from tests.support.inbox import Queue
 
     queue = Queue(tmp_path)
     try:
@@ -470,8 +470,7 @@ def test_a_waiting_question_for_bob_is_refused_to_alice_by_name(tmp_path: Path) 
         alice.expect("(nothing waits in the inbox)")
         alice.type("1")
         alice.expect("! question #1 is for bob, not for alice")
-        alice.child.sendeof()
-        assert exit_status(alice) == 0
+        assert leave(alice) == 0
         found = queue.store().get(1)
         assert found is not None and found.state is QueueState.WAITING
     finally:

@@ -20,7 +20,15 @@ from askcli.errors import InboxError, InboxRefused
 from askcli.inbox.store import Agent, QueueState, Store, open_store, postgres, postgres_schema
 
 from tests.support.calls import COLOR, call, question
-from tests.support.inbox import COMMANDS, Queue, exit_status, labelled, result, run_command, tamper
+from tests.support.inbox import (
+    COMMANDS,
+    Queue,
+    labelled,
+    leave,
+    result,
+    run_command,
+    tamper,
+)
 from tests.support.postgres import PASSWORD, PASSWORD_ROLE, Cluster
 from tests.support.processes import askcli_path, poll
 
@@ -309,8 +317,7 @@ def test_a_server_restarted_mid_wait_loses_nothing(own_cluster: Cluster, tmp_pat
         term.type("2")
         term.expect("#2 answered")
         assert '"Roll back?"="No"' in result(after)[1][0]["content"]
-        term.child.sendeof()
-        assert exit_status(term) == 0
+        assert leave(term) == 0
     finally:
         queue.close()
 

@@ -25,7 +25,7 @@ from askcli.terminal.conversation import TYPED_AHEAD, Conversation
 from askcli.terminal.rendering import Style
 
 from tests.support.calls import call, question
-from tests.support.inbox import Queue, exit_status, labelled, result
+from tests.support.inbox import Queue, exit_status, labelled, leave, result
 from tests.support.paths import LIBRARY, ROOT
 from tests.support.processes import askcli_path, poll
 from tests.support.terminals import Terminal
@@ -298,8 +298,7 @@ def test_inbox_a_key_typed_while_waiting_does_not_decline_what_arrives(queue: Qu
     status, replies, _ = result(asker)
     assert status == 0
     assert '"Which database?"="SQLite"' in replies[0]["content"]
-    term.child.sendeof()
-    assert exit_status(term) == 0
+    assert leave(term) == 0
 
 
 def test_inbox_a_line_typed_while_waiting_is_for_the_waiting_prompt(queue: Queue) -> None:
@@ -308,8 +307,7 @@ def test_inbox_a_line_typed_while_waiting_is_for_the_waiting_prompt(queue: Queue
     term.expect("Ctrl-D leaves): ")
     term.type("l")
     term.expect("(no questions waiting)")
-    term.child.sendeof()
-    assert exit_status(term) == 0
+    assert leave(term) == 0
 
 
 def test_inbox_answer_a_question_typed_ahead_is_not_answered(queue: Queue) -> None:

@@ -191,6 +191,18 @@ def labelled(text: str, header: str, *labels: str, id: str) -> dict[str, Any]:
     return call(question(text, header, labels), id=id)
 
 
+WAITING_PROMPT = "Ctrl-D leaves): "
+
+
+def leave(term: Terminal) -> int:
+    """Ctrl-D at the inbox's waiting prompt, once it is on screen (a Ctrl-D typed before
+    readline has the terminal reaches it as a NUL, as it would a person's), and the exit
+    status."""
+    term.expect(WAITING_PROMPT)
+    term.child.sendeof()
+    return exit_status(term)
+
+
 def exit_status(term: Terminal) -> int:
     term.expect_end()
     term.child.close()
