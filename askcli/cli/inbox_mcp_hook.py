@@ -343,11 +343,24 @@ def inbox_answer(
     help="Give up after this long and deny, telling the model nobody answered [default: "
     "wait until Claude Code ends the hook, after the hook's own timeout].",
 )
+@click.option(
+    "--defer-after",
+    type=Seconds(),
+    metavar="SECONDS",
+    help="claude -p: when nobody answered AskUserQuestion in this long, leave it in the inbox "
+    "and answer defer (Claude Code stops; askcli resume runs claude --resume once it is "
+    "answered).",
+)
 @to_option
 @inbox_url_option
 @click.pass_context
 def hook(
-    ctx: click.Context, here: bool, timeout: float | None, to: str | None, inbox_url: str | None
+    ctx: click.Context,
+    here: bool,
+    timeout: float | None,
+    defer_after: float | None,
+    to: str | None,
+    inbox_url: str | None,
 ) -> None:
     """A Claude Code hook that asks through the inbox (or --here).
 
@@ -365,7 +378,9 @@ def hook(
     """
     from ..hosts.hook import command as hooks
 
-    ctx.exit(hooks.main(here=here, timeout=timeout, to=to, where=inbox_url))
+    ctx.exit(
+        hooks.main(here=here, timeout=timeout, to=to, where=inbox_url, defer_after=defer_after)
+    )
 
 
 inbox.add_command(team)

@@ -42,6 +42,12 @@ from ..asker_identity import Process, unix_user
 from .team_members import Teams
 
 
+DEFERRED = "deferred:"  # what starts the conversation of a deferred question, before its key
+# seconds the queue's clock is ahead of the machine's: set only by the tests, so that an hour
+# passes between a deferral and its answer without waiting an hour
+CLOCK_SKEW = "ASKCLI_TEST_CLOCK_SKEW"
+
+
 def _lease(default: float = 15.0) -> float:
     """``$ASKCLI_LEASE``: seconds an inbox keeps a claim unheard of (a number from 0.1 to
     3600; anything else is the default, 15)."""
@@ -113,6 +119,7 @@ class QueuedQuestion(NamedTuple):
     answered_from: str | None = None  # the address it was answered from, as the server saw it
     holder_inbox: str | None = None  # the inbox answering it now (its id)
     held_since: float | None = None  # and since when it holds it
+    deferred: str | None = None  # the key of a deferred call (see :meth:`Store.defer`)
 
 
 def default_path() -> Path:
@@ -197,8 +204,13 @@ class Store:
     # -- what each database does its own way -----------------------------------------
 
     def _now(self) -> float:
-        """The queue's clock, in seconds since the epoch."""
-        return time.time()
+        """The queue's clock, in seconds since the epoch (ahead by ``$ASKCLI_TEST_CLOCK_SKEW``
+        seconds, which only the tests set)."""
+        try:
+            skew = float(os.environ.get(CLOCK_SKEW) or 0)
+        except ValueError:
+            skew = 0.0
+        return time.time() + skew
 
     def _run(self, work: Callable[[Any], T], *, write: bool = True) -> T:
         """``work(db)`` in one transaction (a write one, taken at once, or a read)."""
@@ -322,6 +334,61 @@ class Store:
             return self._get(db, row[0]) if row and row[1] == conversation else None
 
         return self._run(work, write=False)
+
+    def defer(self, question_id: int, key: str) -> bool:
+        """The asker leaves, and its question stays in the queue as deferred under ``key``
+        (Claude Code's session and call): its asker being gone does not withdraw it, and the
+        asker that comes back with ``key`` (:meth:`adopt`) takes its answer. False when it is
+        no longer waiting or answered (withdrawn meanwhile)."""
+        return bool(
+            self._run(
+                lambda db: self._x(
+                    db,
+                    "UPDATE questions SET conversation = ? WHERE id = ? AND asker = ? AND"
+                    " delivered IS NULL AND status IN ('waiting', 'being answered', 'answered')",
+                    (DEFERRED + key, question_id, asker_id(asker_identity.me())),
+                ).rowcount
+            )
+        )
+
+    def adopt(self, key: str) -> QueuedQuestion | None:
+        """The question deferred under ``key``, now this process's (its asker, no longer
+        deferred): the call Claude Code runs again on ``--resume``; None when there is none
+        (never deferred, withdrawn, or its answer taken already)."""
+        me = asker_identity.me()
+        self._asking()
+
+        def work(db: Any) -> QueuedQuestion | None:
+            row = self._x(
+                db,
+                "SELECT id FROM questions WHERE conversation = ? AND delivered IS NULL AND"
+                " status IN ('waiting', 'being answered', 'answered') ORDER BY id LIMIT 1",
+                (DEFERRED + key,),
+            ).fetchone()
+            if row is None:
+                return None
+            self._x(
+                db,
+                "UPDATE questions SET conversation = NULL, asker = ?, asker_pid = ?,"
+                " asker_host = ?, asker_start = ? WHERE id = ?",
+                (asker_id(me), me.pid, me.host, me.start, row[0]),
+            )
+            return self._get(db, row[0])
+
+        return self._run(work)
+
+    def deferred(self) -> list[QueuedQuestion]:
+        """The deferred questions not taken back yet (waiting, being answered, or answered
+        and waiting for their call to come back), oldest first."""
+        rows = self._run(
+            lambda db: self._x(
+                db,
+                f"SELECT {COLUMNS} FROM questions WHERE {IS_DEFERRED} AND delivered IS NULL"
+                " AND status IN ('waiting', 'being answered', 'answered') ORDER BY id",
+            ).fetchall(),
+            write=False,
+        )
+        return [question_of(row) for row in rows]
 
     def wait(self, question_id: int, timeout: float | None = None) -> QueuedQuestion | None:
         """Wait until the question is answered (or withdrawn); the question as
@@ -720,8 +787,11 @@ COLUMNS = (
     "id, ticket, agent, arrived, call, status, result, addressed_to, answered_by,"
     " answered_host, finished, (SELECT person FROM inboxes WHERE inboxes.id ="
     " questions.claimed_by), asker_host, asker_pid, asker_start, answered_from, claimed_by,"
-    " claimed_at"
+    " claimed_at, conversation"
 )
+# a deferred question (its asker's being gone does not withdraw it)
+IS_DEFERRED = f"substr(conversation, 1, {len(DEFERRED)}) = '{DEFERRED}'"
+NOT_DEFERRED = f"(conversation IS NULL OR NOT {IS_DEFERRED})"
 
 
 def question_of(row: Any) -> QueuedQuestion:
@@ -732,4 +802,10 @@ def question_of(row: Any) -> QueuedQuestion:
     # who holds it (its person, its inbox, since when): said only while one does
     held = (row[11], row[16], row[17]) if state is QueueState.ANSWERING else (None, None, None)
     fields = (row[0], row[1], agent, row[3], parse_json(row[4]), state, result, *row[7:11])
-    return QueuedQuestion._make((*fields, held[0], *row[12:16], *held[1:]))
+    conversation = row[18]
+    deferred = (
+        conversation[len(DEFERRED) :]
+        if isinstance(conversation, str) and conversation.startswith(DEFERRED)
+        else None
+    )
+    return QueuedQuestion._make((*fields, held[0], *row[12:16], *held[1:], deferred))
