@@ -383,6 +383,52 @@ def hook(
     )
 
 
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.option(
+    "--timeout",
+    type=Seconds(),
+    metavar="SECONDS",
+    help="Stop waiting after this long; the questions stay deferred [default: wait].",
+)
+@click.option(
+    "--command",
+    default="claude",
+    show_default=True,
+    metavar="COMMAND",
+    help="Claude Code's command (its words, as a shell splits them); -p --resume SESSION "
+    "and CLAUDE_ARGS are added.",
+)
+@inbox_url_option
+@click.argument("claude_args", nargs=-1, type=click.UNPROCESSED)
+@click.pass_context
+def resume(
+    ctx: click.Context,
+    timeout: float | None,
+    command: str,
+    inbox_url: str | None,
+    claude_args: tuple[str, ...],
+) -> None:
+    """Resume the Claude Code sessions askcli hook deferred, as their answers come.
+
+    For each question that askcli hook --defer-after left deferred in the inbox, wait
+    for its answer, then run COMMAND -p --resume SESSION [CLAUDE_ARGS] in the session's
+    folder: Claude Code runs the deferred call again and its hook takes the answer. The
+    resumed run's output goes to stdout. Put Claude Code's own options after --
+    (askcli resume -- --output-format json). Ends when no deferred question is left.
+
+    \b
+    Exit status: 0 every deferred session resumed (or none was waiting); 1 one could
+    not be resumed or did not take its answer, or the inbox cannot be used; 3 the
+    timeout passed; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP: the questions stay deferred,
+    a resumed run still going is stopped.
+    """
+    from ..hosts.hook import resume as resuming
+
+    ctx.exit(
+        resuming.main(command=command, extra=claude_args, timeout=timeout, where=inbox_url)
+    )
+
+
 inbox.add_command(team)
 inbox.add_command(log)
 inbox.add_command(roles)
