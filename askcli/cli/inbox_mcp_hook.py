@@ -424,9 +424,7 @@ def resume(
     """
     from ..hosts.hook import resume as resuming
 
-    ctx.exit(
-        resuming.main(command=command, extra=claude_args, timeout=timeout, where=inbox_url)
-    )
+    ctx.exit(resuming.main(command=command, extra=claude_args, timeout=timeout, where=inbox_url))
 
 
 inbox.add_command(team)

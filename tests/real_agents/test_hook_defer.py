@@ -99,8 +99,10 @@ def test_deferred_question_answered_an_hour_later_reaches_the_resumed_run(
     # askcli resume waits for the answer, which comes an hour later by the queue's clock
     api.env.update(HOUR)
     resume = subprocess.Popen(
-        [str(askcli_path()), "resume", "--timeout", "90", "--command", str(api.claude_bin)]
-        + ["--", "--settings", str(hooks), *PRINT],
+        [
+            *(str(askcli_path()), "resume", "--timeout", "90", "--command", str(api.claude_bin)),
+            *("--", "--settings", str(hooks), *PRINT),
+        ],
         env=api.env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,

@@ -99,7 +99,10 @@ def transcript(path: Path, *calls: str, message: str = "msg_1") -> Path:
         if call is not None:
             block = {"type": "tool_use", "id": call, "name": "AskUserQuestion", "input": QUESTIONS}
         lines.append(
-            {"type": "assistant", "message": {"id": message, "role": "assistant", "content": [block]}}
+            {
+                "type": "assistant",
+                "message": {"id": message, "role": "assistant", "content": [block]},
+            }
         )
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     return path

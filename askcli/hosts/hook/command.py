@@ -372,9 +372,7 @@ def nobody() -> Conversation:
     return Conversation(TextLineReader(io.StringIO(), interactive=False), io.StringIO())
 
 
-def deferral(
-    hook: Hook, after: float | None, environ: Any = os.environ
-) -> Deferral | None:
+def deferral(hook: Hook, after: float | None, environ: Any = os.environ) -> Deferral | None:
     """What ``--defer-after`` makes of ``hook``: its call's key in the inbox (Claude Code's
     session and tool_use id), deferred after ``after`` seconds only where Claude Code defers
     (it ignores ``defer`` in its interactive interface, and refuses it for a call with

@@ -112,12 +112,14 @@ def calls_beside(path: str, tool_use_id: str) -> int | None:
         except ValueError:
             continue
         message = entry.get("message") if isinstance(entry, dict) else None
-        content = message.get("content") if isinstance(message, dict) else None
-        if not isinstance(content, list) or not isinstance(message.get("id"), str):
+        if not isinstance(message, dict):
+            continue
+        content, message_id = message.get("content"), message.get("id")
+        if not isinstance(content, list) or not isinstance(message_id, str):
             continue
         for block in content:
             if isinstance(block, dict) and block.get("type") == "tool_use":
-                calls.setdefault(message["id"], set()).add(str(block.get("id")))
+                calls.setdefault(message_id, set()).add(str(block.get("id")))
                 if block.get("id") == tool_use_id:
-                    holder = message["id"]
+                    holder = message_id
     return len(calls[holder]) if holder is not None else None

@@ -41,7 +41,6 @@ from .. import asker_identity, location
 from ..asker_identity import Process, unix_user
 from .team_members import Teams
 
-
 DEFERRED = "deferred:"  # what starts the conversation of a deferred question, before its key
 # seconds the queue's clock is ahead of the machine's: set only by the tests, so that an hour
 # passes between a deferral and its answer without waiting an hour
@@ -342,12 +341,15 @@ class Store:
         no longer waiting or answered (withdrawn meanwhile)."""
         return bool(
             self._run(
-                lambda db: self._x(
-                    db,
-                    "UPDATE questions SET conversation = ? WHERE id = ? AND asker = ? AND"
-                    " delivered IS NULL AND status IN ('waiting', 'being answered', 'answered')",
-                    (DEFERRED + key, question_id, asker_id(asker_identity.me())),
-                ).rowcount
+                lambda db: (
+                    self._x(
+                        db,
+                        "UPDATE questions SET conversation = ? WHERE id = ? AND asker = ? AND"
+                        " delivered IS NULL AND"
+                        " status IN ('waiting', 'being answered', 'answered')",
+                        (DEFERRED + key, question_id, asker_id(asker_identity.me())),
+                    ).rowcount
+                )
             )
         )
 

@@ -299,8 +299,8 @@ class PostgresStore(Store):
         grace = base.ASKER_GRACE
         rows = db.execute(
             "SELECT id FROM questions WHERE status IN ('waiting', 'being answered') AND"
-            f" {base.NOT_DEFERRED} AND arrived < %s AND NOT EXISTS (SELECT 1 FROM askers WHERE askers.id ="
-            " questions.asker AND askers.seen >= %s)",
+            f" {base.NOT_DEFERRED} AND arrived < %s AND NOT EXISTS (SELECT 1 FROM askers"
+            " WHERE askers.id = questions.asker AND askers.seen >= %s)",
             (now - grace, now - grace),
         ).fetchall()
         gone = {row[0] for row in rows}

@@ -58,7 +58,9 @@ def test_calls_beside_counts_the_tool_calls_of_the_calls_message(tmp_path: Path)
     assert calls_beside(str(path), "toolu_a2") == 3
     transcript(path, "toolu_a1")
     with path.open("a") as f:  # a later message's calls are not this one's
-        f.write(json.dumps({"message": {"id": "msg_2", "content": [{"type": "tool_use", "id": "b"}]}}))
+        f.write(
+            json.dumps({"message": {"id": "msg_2", "content": [{"type": "tool_use", "id": "b"}]}})
+        )
         f.write("\nnot json\n")
     assert calls_beside(str(path), "toolu_a1") == 1
     assert calls_beside(str(path), "toolu_zz") is None
