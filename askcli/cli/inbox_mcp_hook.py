@@ -408,7 +408,7 @@ def resume(
     inbox_url: str | None,
     claude_args: tuple[str, ...],
 ) -> None:
-    """Resume the Claude Code sessions askcli hook deferred, as their answers come.
+    """Resume the claude -p runs askcli hook deferred, once answered.
 
     For each question that askcli hook --defer-after left deferred in the inbox, wait
     for its answer, then run COMMAND -p --resume SESSION [CLAUDE_ARGS] in the session's
@@ -417,10 +417,10 @@ def resume(
     (askcli resume -- --output-format json). Ends when no deferred question is left.
 
     \b
-    Exit status: 0 every deferred session resumed (or none was waiting); 1 one could
-    not be resumed or did not take its answer, or the inbox cannot be used; 3 the
-    timeout passed; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP: the questions stay deferred,
-    a resumed run still going is stopped.
+    Exit status: 0 every deferred session resumed (or none was waiting); 1 one
+    could not be resumed or did not take its answer, or the inbox cannot be used;
+    3 the timeout passed; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP: the questions stay
+    deferred, a resumed run still going is stopped.
     """
     from ..hosts.hook import resume as resuming
 
