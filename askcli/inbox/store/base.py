@@ -10,7 +10,9 @@ identical call, in the same conversation and for a bounded time, is the same que
 A claim carries a lease,
 renewed by its live inbox: a claim not renewed for :data:`LEASE` seconds lapses and the
 question waits again. An asker that gives up *withdraws* its question; one whose process is
-gone is withdrawn for it.
+gone is withdrawn for it, unless it *deferred* it (Claude Code's ``defer``): a deferred
+question waits under its key (Claude Code's session and the call's tool_use id), and the
+asker that comes back with that key, the resumed call's hook, *adopts* it and its answer.
 
 A question may be addressed *to* a person or a team; an inbox answers *as* a person, and sees
 the questions for everyone, for that person and for that person's teams. Every answer keeps
