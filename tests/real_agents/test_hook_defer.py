@@ -21,7 +21,6 @@ from tests.support.claude import (
     COLOR,
     Api,
     answer_in_inbox,
-    needs_claude,
     settings,
     text,
     turns,
@@ -78,8 +77,6 @@ def print_mode(api: Api, tmp_path: Path, hook_settings: Path) -> dict[str, Any]:
     return result
 
 
-@needs_claude
-@pytest.mark.real_agent
 @pytest.mark.parametrize("api", [ASK], indirect=True)
 def test_deferred_question_answered_an_hour_later_reaches_the_resumed_run(
     api: Api, tmp_path: Path
@@ -139,8 +136,6 @@ def test_deferred_question_answered_an_hour_later_reaches_the_resumed_run(
     assert "question 1, deferred, was answered meanwhile" in said
 
 
-@needs_claude
-@pytest.mark.real_agent
 @pytest.mark.parametrize("api", [TWO], indirect=True)
 def test_calls_with_a_sibling_are_never_deferred(api: Api, tmp_path: Path) -> None:
     hooks = settings(tmp_path, "--defer-after", "0.5", "--timeout", "2")
