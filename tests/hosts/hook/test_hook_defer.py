@@ -14,11 +14,34 @@ from askcli.hosts.hook.command import DEFER, Hook, deferral, parse_hook
 from askcli.hosts.hook.transcript import calls_beside
 from askcli.inbox.store import QueueState, open_store
 
-from tests.support.hook import PRINT_MODE, hook_input, inbox_env, print_mode_input, transcript
-from tests.support.inbox import answer_queued, queued
+from tests.support.hook import (
+    PRINT_MODE,
+    _where,
+    hook_input,
+    inbox_env,
+    print_mode_input,
+    transcript,
+)
+from tests.support.inbox import answer_queued
 from tests.support.processes import run_askcli
 
 KEY = "5e55-1011/toolu_a1"
+
+
+@pytest.fixture
+def on_each_store(tmp_path: Path, inbox_where: str) -> str:
+    """The hook's inbox for this test: each store in turn."""
+    (tmp_path / "inbox.where").write_text(inbox_where)
+    return inbox_where
+
+
+def queued(tmp_path: Path) -> list[Any]:
+    """Every question of the test's inbox, in any state."""
+    store = open_store(_where(tmp_path))
+    try:
+        return store.questions(states=tuple(QueueState))
+    finally:
+        store.close()
 
 
 def parsed(value: dict[str, Any]) -> Hook:
@@ -69,14 +92,13 @@ def test_calls_beside_counts_the_tool_calls_of_the_calls_message(tmp_path: Path)
 
 @pytest.mark.process
 def test_unanswered_call_is_deferred_and_the_resumed_call_takes_its_answer(
-    tmp_path: Path,
+    tmp_path: Path, on_each_store: str
 ) -> None:
     value = print_mode_input(tmp_path)
     first = hook(tmp_path, value, "--defer-after", "0.3")
     assert (first.returncode, json.loads(first.stdout)) == (0, DEFER)
     assert "question 1 stays in the inbox, deferred" in first.stderr
-    where = Path(inbox_env(tmp_path)["ASKCLI_INBOX"])
-    store = open_store(where)
+    store = open_store(on_each_store)
     try:
         # its asker is gone, and an hour passes: the question is still there, deferred
         with pytest.MonkeyPatch.context() as mp:
@@ -86,7 +108,7 @@ def test_unanswered_call_is_deferred_and_the_resumed_call_takes_its_answer(
         assert (question.state, question.deferred) == (QueueState.WAITING, KEY)
         again = hook(tmp_path, value, "--defer-after", "0.3")  # resumed before the answer
         assert (again.returncode, json.loads(again.stdout)) == (0, DEFER)
-        assert [q.id for q in queued(where)] == [1]  # the same question, deferred again
+        assert [q.id for q in queued(tmp_path)] == [1]  # the same question, deferred again
         assert answer_queued(store, "2\n", 1)
     finally:
         store.close()
@@ -97,10 +119,10 @@ def test_unanswered_call_is_deferred_and_the_resumed_call_takes_its_answer(
         {"Which color?": "Blue"},
     )
     assert "question 1, deferred, was answered meanwhile" in resumed.stderr
-    (done,) = queued(where)
+    (done,) = queued(tmp_path)
     assert (done.state, done.deferred) == (QueueState.ANSWERED, None)
     assert hook(tmp_path, value, "--defer-after", "0.3", "--timeout", "0.2").stdout  # asked anew
-    assert len(queued(where)) == 2
+    assert len(queued(tmp_path)) == 2
 
 
 @pytest.mark.process
@@ -117,7 +139,7 @@ def test_never_deferred_where_claude_code_would_not_defer(
     output = json.loads(done.stdout)["hookSpecificOutput"]
     assert output["permissionDecision"] == "deny"  # --timeout: nobody answered
     assert "no reply within 1 second" in output["permissionDecisionReason"]
-    (question,) = queued(Path(inbox_env(tmp_path)["ASKCLI_INBOX"]))
+    (question,) = queued(tmp_path)
     assert (question.state, question.deferred) == (QueueState.WITHDRAWN, None)
 
 
@@ -126,7 +148,7 @@ def test_timeout_before_the_deferral_denies(tmp_path: Path) -> None:
     value = print_mode_input(tmp_path)
     done = hook(tmp_path, value, "--defer-after", "5", "--timeout", "0.3")
     assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
-    assert [q.deferred for q in queued(Path(inbox_env(tmp_path)["ASKCLI_INBOX"]))] == [None]
+    assert [q.deferred for q in queued(tmp_path)] == [None]
 
 
 @pytest.mark.process

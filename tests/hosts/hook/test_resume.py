@@ -139,6 +139,14 @@ def test_resume_waits_for_the_answer_with_stdin_closed(tmp_path: Path) -> None:
     assert json.loads(out)["hook"]["hookSpecificOutput"]["permissionDecision"] == "allow"
 
 
+def test_inbox_that_cannot_be_used(tmp_path: Path) -> None:
+    (tmp_path / "inbox.db").mkdir()
+    done = run_askcli("resume", env={**inbox_env(tmp_path)})
+    assert (done.returncode, done.stdout) == (1, "")
+    assert "is a directory, not an inbox file" in done.stderr
+    assert done.stderr.count("\n") == 1
+
+
 def test_nothing_deferred(tmp_path: Path) -> None:
     done = run_askcli("resume", env={**inbox_env(tmp_path)})
     assert (done.returncode, done.stdout) == (0, "")
@@ -210,18 +218,27 @@ def test_signal_while_waiting(tmp_path: Path, sig: signal.Signals, status: int, 
     assert still_deferred(tmp_path) and runs(tmp_path) == []
 
 
-def test_sigterm_while_a_resumed_run_goes_on_stops_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("sig", "status", "said"),
+    [
+        (signal.SIGTERM, 143, "stopped (SIGTERM)"),
+        (signal.SIGHUP, 129, "the terminal hung up (SIGHUP)"),
+    ],
+)
+def test_signal_while_a_resumed_run_goes_on_stops_it(
+    tmp_path: Path, sig: signal.Signals, status: int, said: str
+) -> None:
     env, command = setup(tmp_path, mode="sleep")
     answer(tmp_path)
     child = resume(env, "--command", command)
     pid_file = tmp_path / "claude.pid"
     poll(lambda: pid_file.exists() and pid_file.read_text() != "", "the resumed run")
     run_pid = int(pid_file.read_text())
-    child.send_signal(signal.SIGTERM)
+    child.send_signal(sig)
     out, err = child.communicate(timeout=30)
     assert out == ""
-    assert child.returncode == 143, err
-    assert err.endswith("stopped (SIGTERM): the deferred questions stay in the inbox\n")
+    assert child.returncode == status, err
+    assert err.endswith(f"askcli resume: {said}: the deferred questions stay in the inbox\n")
     with pytest.raises(ProcessLookupError):
         os.kill(run_pid, 0)  # stopped, and reaped
     assert still_deferred(tmp_path)
