@@ -31,7 +31,7 @@ from ..wire.documents import Document
 from ..wire.envelopes import detect
 from ..wire.results import ToolResult
 from . import asker_identity
-from .store import Agent, QueuedQuestion, QueueState, Store, open_store
+from .store import Agent, QueuedQuestion, QueueState, Store, deferred, open_store
 
 
 class Deferral(NamedTuple):
@@ -231,7 +231,7 @@ def _ask_inbox(
         store.deadline = time.monotonic() + timeout
     try:
         with _signals_held():  # queued and known, or neither: a signal comes after
-            question = store.adopt(defer.key) if defer is not None else None
+            question = deferred.adopt(store, defer.key) if defer is not None else None
             if question is None:
                 question = store.submit(document.value, agent, to=to)
             elif question.state is QueueState.ANSWERED:
@@ -247,7 +247,7 @@ def _ask_inbox(
         found = store.wait(question.id, timeout if after is None else after)
         if found is None and defer is not None and after is not None:
             with _signals_held():
-                if store.defer(question.id, defer.key):
+                if deferred.defer(store, question.id, defer.key):
                     raise QuestionDeferred(question.id)
             found = store.get(question.id)  # withdrawn or answered just then
     except KeyboardInterrupt:  # Ctrl-C declines; SIGHUP / SIGTERM: no answer came

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ...errors import InboxError
 from ...escaping import visible
-from ...inbox.store import QueuedQuestion, QueueState, Store, open_store
+from ...inbox.store import QueuedQuestion, QueueState, Store, deferred, open_store
 from ...status import ExitStatus
 from ...terminal import signals
 from ...terminal.rendering import folded_for, terminal_text
@@ -53,7 +53,7 @@ class Resumer:
 
     def pending(self) -> list[QueuedQuestion]:
         """The deferred questions not resumed yet by this run."""
-        return [q for q in self.store.deferred() if q.id not in self.tried]
+        return [q for q in deferred.waiting(self.store) if q.id not in self.tried]
 
     def resume(self, question: QueuedQuestion) -> None:
         """Run Claude Code again for the session of ``question`` (answered), in its folder."""

@@ -336,64 +336,6 @@ class Store:
 
         return self._run(work, write=False)
 
-    def defer(self, question_id: int, key: str) -> bool:
-        """The asker leaves, and its question stays in the queue as deferred under ``key``
-        (Claude Code's session and call): its asker being gone does not withdraw it, and the
-        asker that comes back with ``key`` (:meth:`adopt`) takes its answer. False when it is
-        no longer waiting or answered (withdrawn meanwhile)."""
-        return bool(
-            self._run(
-                lambda db: (
-                    self._x(
-                        db,
-                        "UPDATE questions SET conversation = ? WHERE id = ? AND asker = ? AND"
-                        " delivered IS NULL AND"
-                        " status IN ('waiting', 'being answered', 'answered')",
-                        (DEFERRED + key, question_id, asker_id(asker_identity.me())),
-                    ).rowcount
-                )
-            )
-        )
-
-    def adopt(self, key: str) -> QueuedQuestion | None:
-        """The question deferred under ``key``, now this process's (its asker, no longer
-        deferred): the call Claude Code runs again on ``--resume``; None when there is none
-        (never deferred, withdrawn, or its answer taken already)."""
-        me = asker_identity.me()
-        self._asking()
-
-        def work(db: Any) -> QueuedQuestion | None:
-            row = self._x(
-                db,
-                "SELECT id FROM questions WHERE conversation = ? AND delivered IS NULL AND"
-                " status IN ('waiting', 'being answered', 'answered') ORDER BY id LIMIT 1",
-                (DEFERRED + key,),
-            ).fetchone()
-            if row is None:
-                return None
-            self._x(
-                db,
-                "UPDATE questions SET conversation = NULL, asker = ?, asker_pid = ?,"
-                " asker_host = ?, asker_start = ? WHERE id = ?",
-                (asker_id(me), me.pid, me.host, me.start, row[0]),
-            )
-            return self._get(db, row[0])
-
-        return self._run(work)
-
-    def deferred(self) -> list[QueuedQuestion]:
-        """The deferred questions not taken back yet (waiting, being answered, or answered
-        and waiting for their call to come back), oldest first."""
-        rows = self._run(
-            lambda db: self._x(
-                db,
-                f"SELECT {COLUMNS} FROM questions WHERE {IS_DEFERRED} AND delivered IS NULL"
-                " AND status IN ('waiting', 'being answered', 'answered') ORDER BY id",
-            ).fetchall(),
-            write=False,
-        )
-        return [question_of(row) for row in rows]
-
     def wait(self, question_id: int, timeout: float | None = None) -> QueuedQuestion | None:
         """Wait until the question is answered (or withdrawn); the question as
         it then is, or None when ``timeout`` passed first. The result is not taken."""

@@ -12,7 +12,7 @@ import pytest
 
 from askcli.hosts.hook.command import DEFER, Hook, deferral, parse_hook
 from askcli.hosts.hook.transcript import calls_beside
-from askcli.inbox.store import QueueState, open_store
+from askcli.inbox.store import QueueState, deferred, open_store
 
 from tests.support.hook import (
     PRINT_MODE,
@@ -104,7 +104,7 @@ def test_unanswered_call_is_deferred_and_the_resumed_call_takes_its_answer(
         with pytest.MonkeyPatch.context() as mp:
             mp.setenv("ASKCLI_TEST_CLOCK_SKEW", "3600")
             assert store.tidy() == []
-            (question,) = store.deferred()
+            (question,) = deferred.waiting(store)
         assert (question.state, question.deferred) == (QueueState.WAITING, KEY)
         again = hook(tmp_path, value, "--defer-after", "0.3")  # resumed before the answer
         assert (again.returncode, json.loads(again.stdout)) == (0, DEFER)
