@@ -21,9 +21,13 @@ from tests.support.claude import (
     COLOR,
     Api,
     answer_in_inbox,
+    end_interactive,
+    interactive,
     settings,
+    spawn_claude,
     text,
     turns,
+    until,
     use,
 )
 from tests.support.inbox import queued
@@ -149,3 +153,25 @@ def test_calls_with_a_sibling_are_never_deferred(api: Api, tmp_path: Path) -> No
     }
     assert [q.deferred for q in queued(tmp_path / "inbox.db")] == [None, None]
     assert [q.state for q in queued(tmp_path / "inbox.db")] == [QueueState.WITHDRAWN] * 2
+
+
+@pytest.mark.pty
+@pytest.mark.parametrize("api", [ASK], indirect=True)
+def test_interactive_claude_code_is_never_deferred(api: Api, tmp_path: Path) -> None:
+    # Claude Code's full-screen interface ignores defer: the hook waits as without
+    # --defer-after, here until its --timeout
+    work = tmp_path / "work"
+    interactive(api, work)
+    hooks = settings(tmp_path, "--defer-after", "0.5", "--timeout", "3")
+    child, log = spawn_claude(api, work, ["--settings", str(hooks), "ask me"])
+    try:
+        until(child, log, lambda: "toolu_a1" in api.tool_results(), "no tool_result")
+    finally:
+        end_interactive(child)
+    block = api.tool_results()["toolu_a1"]
+    assert block["content"] == (
+        "PreToolUse:AskUserQuestion hook error: No answer from the user (no reply within 3 "
+        "seconds)."
+    )
+    (question,) = queued(tmp_path / "inbox.db")
+    assert (question.state, question.deferred) == (QueueState.WITHDRAWN, None)
