@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ...errors import InboxError
 from ...escaping import visible
+from ...inbox import asker_identity
 from ...inbox.store import QueuedQuestion, QueueState, Store, deferred, open_store
 from ...status import ExitStatus
 from ...terminal import signals
@@ -52,8 +53,14 @@ class Resumer:
         self.running: subprocess.Popen[bytes] | None = None
 
     def pending(self) -> list[QueuedQuestion]:
-        """The deferred questions not resumed yet by this run."""
-        return [q for q in deferred.waiting(self.store) if q.id not in self.tried]
+        """The deferred questions of this machine (its sessions' folders are here) not
+        resumed yet by this run."""
+        host = asker_identity.me().host
+        return [
+            q
+            for q in deferred.waiting(self.store)
+            if q.id not in self.tried and q.asker_host == host
+        ]
 
     def resume(self, question: QueuedQuestion) -> None:
         """Run Claude Code again for the session of ``question`` (answered), in its folder."""

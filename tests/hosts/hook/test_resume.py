@@ -23,7 +23,7 @@ import pytest
 from askcli.inbox.store import QueueState, open_store
 
 from tests.support.hook import PRINT_MODE, inbox_env, print_mode_input
-from tests.support.inbox import answer_queued, queued
+from tests.support.inbox import answer_queued, queued, tamper
 from tests.support.processes import askcli_path, poll, run_askcli
 
 pytestmark = pytest.mark.process
@@ -151,6 +151,20 @@ def test_nothing_deferred(tmp_path: Path) -> None:
     done = run_askcli("resume", env={**inbox_env(tmp_path)})
     assert (done.returncode, done.stdout) == (0, "")
     assert done.stderr == "askcli resume: no deferred question is waiting in the inbox\n"
+
+
+def test_sessions_of_another_machine_are_left_alone(tmp_path: Path) -> None:
+    env, command = setup(tmp_path)
+    answer(tmp_path)
+    store = open_store(inbox(tmp_path))
+    try:
+        tamper(store, "UPDATE questions SET asker_host = 'elsewhere'")
+    finally:
+        store.close()
+    done = run_askcli("resume", "--command", command, env=env)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert done.stderr == "askcli resume: no deferred question is waiting in the inbox\n"
+    assert runs(tmp_path) == []
 
 
 def test_timeout_leaves_the_question_deferred(tmp_path: Path) -> None:
