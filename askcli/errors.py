@@ -60,6 +60,15 @@ class InboxBusy(InboxError):
     """The inbox stayed locked by another process for longer than askcli waits."""
 
 
+class QuestionDeferred(AskcliError):
+    """Nobody answered within the deferral's time: the question stays in the inbox,
+    deferred (``question_id``), for the asker that comes back for it."""
+
+    def __init__(self, question_id: int) -> None:
+        super().__init__(f"question {question_id} is deferred")
+        self.question_id = question_id
+
+
 class Withdrawn(AskcliError):
     """The asker took its question back while the person was answering (Claude Code's
     ``control_cancel_request``); nothing is sent for it."""

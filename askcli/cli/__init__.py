@@ -47,6 +47,7 @@ COMMANDS = {
     "inbox": "inbox_mcp_hook",
     "todo": "asking",
     "hook": "inbox_mcp_hook",
+    "resume": "inbox_mcp_hook",
     "setup": "setup_doctor",
     "doctor": "setup_doctor",
 }

@@ -343,11 +343,24 @@ def inbox_answer(
     help="Give up after this long and deny, telling the model nobody answered [default: "
     "wait until Claude Code ends the hook, after the hook's own timeout].",
 )
+@click.option(
+    "--defer-after",
+    type=Seconds(),
+    metavar="SECONDS",
+    help="claude -p: when nobody answered AskUserQuestion in this long, leave it in the inbox "
+    "and answer defer (Claude Code stops; askcli resume runs claude --resume once it is "
+    "answered).",
+)
 @to_option
 @inbox_url_option
 @click.pass_context
 def hook(
-    ctx: click.Context, here: bool, timeout: float | None, to: str | None, inbox_url: str | None
+    ctx: click.Context,
+    here: bool,
+    timeout: float | None,
+    defer_after: float | None,
+    to: str | None,
+    inbox_url: str | None,
 ) -> None:
     """A Claude Code hook that asks through the inbox (or --here).
 
@@ -365,7 +378,53 @@ def hook(
     """
     from ..hosts.hook import command as hooks
 
-    ctx.exit(hooks.main(here=here, timeout=timeout, to=to, where=inbox_url))
+    ctx.exit(
+        hooks.main(here=here, timeout=timeout, to=to, where=inbox_url, defer_after=defer_after)
+    )
+
+
+@click.command(context_settings={"ignore_unknown_options": True})
+@click.option(
+    "--timeout",
+    type=Seconds(),
+    metavar="SECONDS",
+    help="Stop waiting after this long; the questions stay deferred [default: wait].",
+)
+@click.option(
+    "--command",
+    default="claude",
+    show_default=True,
+    metavar="COMMAND",
+    help="Claude Code's command (its words, as a shell splits them); -p --resume SESSION "
+    "and CLAUDE_ARGS are added.",
+)
+@inbox_url_option
+@click.argument("claude_args", nargs=-1, type=click.UNPROCESSED)
+@click.pass_context
+def resume(
+    ctx: click.Context,
+    timeout: float | None,
+    command: str,
+    inbox_url: str | None,
+    claude_args: tuple[str, ...],
+) -> None:
+    """Resume the claude -p runs askcli hook deferred, once answered.
+
+    For each question that askcli hook --defer-after left deferred in the inbox, wait
+    for its answer, then run COMMAND -p --resume SESSION [CLAUDE_ARGS] in the session's
+    folder: Claude Code runs the deferred call again and its hook takes the answer. The
+    resumed run's output goes to stdout. Put Claude Code's own options after --
+    (askcli resume -- --output-format json). Ends when no deferred question is left.
+
+    \b
+    Exit status: 0 every deferred session resumed (or none was waiting); 1 one
+    could not be resumed or did not take its answer, or the inbox cannot be used;
+    3 the timeout passed; 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP: the questions stay
+    deferred, a resumed run still going is stopped.
+    """
+    from ..hosts.hook import resume as resuming
+
+    ctx.exit(resuming.main(command=command, extra=claude_args, timeout=timeout, where=inbox_url))
 
 
 inbox.add_command(team)

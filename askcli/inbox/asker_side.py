@@ -16,9 +16,9 @@ import os
 import signal
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
-from ..errors import AnswerTimeout, InboxBusy, InboxError, UnreadableDocument
+from ..errors import AnswerTimeout, InboxBusy, InboxError, QuestionDeferred, UnreadableDocument
 from ..lines import TextLineReader
 from ..questions.outcome import Outcome
 from ..runners.session import Reply, answer_document
@@ -31,7 +31,16 @@ from ..wire.documents import Document
 from ..wire.envelopes import detect
 from ..wire.results import ToolResult
 from . import asker_identity
-from .store import Agent, QueuedQuestion, QueueState, Store, open_store
+from .store import Agent, QueuedQuestion, QueueState, Store, deferred, open_store
+
+
+class Deferral(NamedTuple):
+    """Give up waiting after ``after`` seconds and leave the question in the queue, deferred
+    under ``key``, for the asker that comes back with ``key`` (Claude Code's ``defer``);
+    ``after`` None: only take back the question deferred under ``key``, never defer."""
+
+    key: str
+    after: float | None
 
 
 def reply_to_json(reply: Reply) -> dict[str, Any]:
@@ -181,16 +190,19 @@ def ask_inbox(
     locked_is_no_answer: bool = False,
     to: str | None = None,
     options: RunOptions | None = None,
+    defer: Deferral | None = None,
 ) -> Reply:
     """Queue one document (addressed ``to`` a person or team; None: anyone) and wait for
     an inbox to answer it; the reply ``ask`` would have printed. ``said`` gets the lines
     the person at this end should read. An inbox locked for longer than askcli waits
     raises InboxBusy, or, ``locked_is_no_answer``, is the no-answer reply. When nobody
     answers, the reply is what ``ask`` with the asker's ``options`` (its wording) prints
-    when nobody answers it here (:func:`no_answer`)."""
+    when nobody answers it here (:func:`no_answer`). With ``defer``, the question deferred
+    under its key is taken back instead of queueing another, and one unanswered after its
+    time is deferred (QuestionDeferred)."""
     given = (options or RunOptions())._replace(timeout=timeout)
     try:
-        return _ask_inbox(store, document, agent, options=given, said=said, to=to)
+        return _ask_inbox(store, document, agent, options=given, said=said, to=to, defer=defer)
     except InboxBusy as exc:  # no answer can come through a locked inbox
         if not locked_is_no_answer:
             raise
@@ -207,6 +219,7 @@ def _ask_inbox(
     options: RunOptions,
     said: Callable[[str], None],
     to: str | None = None,
+    defer: Deferral | None = None,
 ) -> Reply:
     timeout = options.timeout
     if document.value is None:
@@ -218,12 +231,25 @@ def _ask_inbox(
         store.deadline = time.monotonic() + timeout
     try:
         with _signals_held():  # queued and known, or neither: a signal comes after
-            question = store.submit(document.value, agent, to=to)
+            question = deferred.adopt(store, defer.key) if defer is not None else None
+            if question is None:
+                question = store.submit(document.value, agent, to=to)
+            elif question.state is QueueState.ANSWERED:
+                said(f"question {question.id}, deferred, was answered meanwhile")
     finally:
         store.deadline = None
+    after = defer.after if defer is not None else None
+    if after is not None and timeout is not None and after >= timeout:
+        after = None  # --timeout comes first
     try:  # from here on a signal withdraws the question
-        said(f"question {question.id} is waiting in the inbox {store.where}")
-        found = store.wait(question.id, timeout)
+        if question.state is not QueueState.ANSWERED:
+            said(f"question {question.id} is waiting in the inbox {store.where}")
+        found = store.wait(question.id, timeout if after is None else after)
+        if found is None and defer is not None and after is not None:
+            with _signals_held():
+                if deferred.defer(store, question.id, defer.key):
+                    raise QuestionDeferred(question.id)
+            found = store.get(question.id)  # withdrawn or answered just then
     except KeyboardInterrupt:  # Ctrl-C declines; SIGHUP / SIGTERM: no answer came
         _withdraw(store, question.id, said)
         ended = signals.interruption()
@@ -286,7 +312,7 @@ class InboxAsker:
     ``timeout`` seconds (then withdrawn: the no-answer reply). ``said`` gets the lines the
     person at this end should read (default: the conversation's ``askcli:`` lines). An inbox
     locked for longer than askcli waits raises InboxBusy, or, ``locked_is_no_answer``, is
-    the no-answer reply (:func:`ask_inbox`)."""
+    the no-answer reply (:func:`ask_inbox`); ``defer``, see :class:`Deferral`."""
 
     here: ClassVar[bool] = False
 
@@ -299,6 +325,7 @@ class InboxAsker:
         to: str | None = None,
         said: Callable[[str], None] | None = None,
         locked_is_no_answer: bool = False,
+        defer: Deferral | None = None,
     ) -> None:
         self.store = store
         self.agent = agent
@@ -306,6 +333,7 @@ class InboxAsker:
         self.to = to
         self.said = said
         self.locked_is_no_answer = locked_is_no_answer
+        self.defer = defer
 
     def ask(self, document: Document, conv: Conversation, seq: int = 1) -> Reply:
         return ask_inbox(
@@ -317,6 +345,7 @@ class InboxAsker:
             locked_is_no_answer=self.locked_is_no_answer,
             to=self.to,
             options=conv.options,
+            defer=self.defer,
         )
 
     def check(self) -> None:

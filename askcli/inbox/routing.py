@@ -57,10 +57,14 @@ def addressed(question: QueuedQuestion, teams: Mapping[str, Sequence[str]]) -> s
 
 def note(question: QueuedQuestion, teams: Mapping[str, Sequence[str]]) -> str:
     """What a question's line adds about its people, escaped: `` (for bob, being answered
-    by alice)``; empty for a question for anyone that nobody (named) answers."""
+    by alice)``, and ``deferred`` for a call its agent deferred (Claude Code's ``defer``: it
+    stopped, and takes the answer when resumed); empty for a question for anyone that nobody
+    (named) answers."""
     parts = [addressed(question, teams)]
     if question.state is QueueState.ANSWERING and question.holder:
         parts.append(f"being answered by {visible(question.holder)}")
+    if question.deferred is not None:
+        parts.append("deferred: its agent stopped, and takes the answer when resumed")
     found = [part for part in parts if part]
     return f" ({', '.join(found)})" if found else ""
 

@@ -12,12 +12,11 @@ Code's full-screen interface.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pexpect
@@ -31,9 +30,13 @@ from tests.support.claude import (
     Api,
     Headless,
     answer_in_inbox,
+    end_interactive,
+    interactive,
     needs_claude,
     settings,
+    spawn_claude,
     turns,
+    until,
     use,
     waiting,
 )
@@ -41,7 +44,6 @@ from tests.support.inbox import queued
 from tests.support.real_agents import CURRENT
 
 BASH = {"command": 'python3 -c "print(6*7)"', "description": "compute"}
-KEY = "sk-ant-offline-test-key-0123456789abcdef"
 
 
 @pytest.fixture
@@ -179,22 +181,6 @@ def test_permission_request_always_runs_and_keeps_the_rule(api: Api, tmp_path: P
 # -- --here ----------------------------------------------------------------------------------
 
 
-def spawn_claude(api: Api, work: Path, args: list[str]) -> tuple[pexpect.spawn, io.StringIO]:
-    work.mkdir(exist_ok=True)
-    child = pexpect.spawn(
-        str(api.claude_bin),
-        args,
-        env={**api.env, "TERM": "xterm-256color"},
-        cwd=str(work),
-        timeout=60,
-        encoding="utf-8",
-        dimensions=(50, 150),
-    )
-    log = io.StringIO()
-    child.logfile_read = log
-    return child, log
-
-
 @needs_claude
 @pytest.mark.parametrize("api", [ASK], indirect=True)
 def test_here_asks_at_claude_codes_terminal(api: Api, tmp_path: Path) -> None:
@@ -224,54 +210,6 @@ def test_here_asks_at_claude_codes_terminal(api: Api, tmp_path: Path) -> None:
 def hook_err(tmp_path: Path) -> str:
     path = tmp_path / "hook.err"
     return path.read_text() if path.exists() else ""
-
-
-def interactive(api: Api, work: Path) -> None:
-    """Claude Code's full-screen interface starts with no dialog in the way (recipe 2)."""
-    work.mkdir()
-    home = Path(api.env["HOME"])
-    (home / ".claude.json").write_text(
-        json.dumps(
-            {
-                "hasCompletedOnboarding": True,
-                "theme": "dark",
-                "numStartups": 1,
-                "customApiKeyResponses": {"approved": [KEY[-20:]], "rejected": []},
-                "projects": {
-                    str(work): {
-                        "hasTrustDialogAccepted": True,
-                        "hasCompletedProjectOnboarding": True,
-                    }
-                },
-            }
-        )
-    )
-    api.env["ANTHROPIC_API_KEY"] = KEY
-
-
-def until(
-    child: pexpect.spawn,
-    log: io.StringIO,
-    done: Callable[[], bool],
-    why: str,
-    end: float | None = None,
-) -> None:
-    """Let Claude Code's full-screen interface run until ``done()`` (at most 60 seconds,
-    or until ``end``); the test fails with ``why`` and what the terminal showed."""
-    end = end if end is not None else time.monotonic() + 60
-    while not done():
-        if time.monotonic() > end:
-            pytest.fail(f"{why}; the terminal showed:\n{log.getvalue()}")
-        try:
-            child.expect(pexpect.TIMEOUT, timeout=0.2)
-        except pexpect.EOF:
-            pytest.fail(f"Claude Code ended; the terminal showed:\n{log.getvalue()}")
-
-
-def end_interactive(child: pexpect.spawn) -> None:
-    child.sendcontrol("c")
-    child.sendcontrol("c")
-    child.close(force=True)
 
 
 @needs_claude

@@ -11,6 +11,7 @@ import shlex
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -413,3 +414,74 @@ ASK_RULE_REQUEST = {
     "matched_ask_rule": {"source": "userSettings", "tool_name": "Bash", "rule_content": "rm:*"},
     "tool_use_id": "t2",
 }
+
+
+# --- Claude Code's full-screen interface in a pty ----------------------------------------
+
+KEY = "sk-ant-offline-test-key-0123456789abcdef"
+
+
+def spawn_claude(api: Api, work: Path, args: list[str]) -> tuple[pexpect.spawn, io.StringIO]:
+    """Claude Code with ``args`` in a pty 150 columns wide, in ``work``; what it showed is
+    logged."""
+    work.mkdir(exist_ok=True)
+    child = pexpect.spawn(
+        str(api.claude_bin),
+        args,
+        env={**api.env, "TERM": "xterm-256color"},
+        cwd=str(work),
+        timeout=60,
+        encoding="utf-8",
+        dimensions=(50, 150),
+    )
+    log = io.StringIO()
+    child.logfile_read = log
+    return child, log
+
+
+def interactive(api: Api, work: Path) -> None:
+    """Claude Code's full-screen interface starts with no dialog in the way (recipe 2)."""
+    work.mkdir()
+    home = Path(api.env["HOME"])
+    (home / ".claude.json").write_text(
+        json.dumps(
+            {
+                "hasCompletedOnboarding": True,
+                "theme": "dark",
+                "numStartups": 1,
+                "customApiKeyResponses": {"approved": [KEY[-20:]], "rejected": []},
+                "projects": {
+                    str(work): {
+                        "hasTrustDialogAccepted": True,
+                        "hasCompletedProjectOnboarding": True,
+                    }
+                },
+            }
+        )
+    )
+    api.env["ANTHROPIC_API_KEY"] = KEY
+
+
+def until(
+    child: pexpect.spawn,
+    log: io.StringIO,
+    done: Callable[[], bool],
+    why: str,
+    end: float | None = None,
+) -> None:
+    """Let Claude Code's full-screen interface run until ``done()`` (at most 60 seconds,
+    or until ``end``); the test fails with ``why`` and what the terminal showed."""
+    end = end if end is not None else time.monotonic() + 60
+    while not done():
+        if time.monotonic() > end:
+            pytest.fail(f"{why}; the terminal showed:\n{log.getvalue()}")
+        try:
+            child.expect(pexpect.TIMEOUT, timeout=0.2)
+        except pexpect.EOF:
+            pytest.fail(f"Claude Code ended; the terminal showed:\n{log.getvalue()}")
+
+
+def end_interactive(child: pexpect.spawn) -> None:
+    child.sendcontrol("c")
+    child.sendcontrol("c")
+    child.close(force=True)

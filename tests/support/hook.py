@@ -85,3 +85,34 @@ def _where(tmp_path: Path) -> str:
 
 def inbox_env(tmp_path: Path) -> dict[str, str]:
     return {"ASKCLI_INBOX": _where(tmp_path), "XDG_STATE_HOME": str(tmp_path / "st")}
+
+
+def transcript(path: Path, *calls: str, message: str = "msg_1") -> Path:
+    """A Claude Code session transcript whose last assistant message (``message``) made the
+    tool calls ``calls`` (AskUserQuestion, with their ids), each block on a line of its own
+    as Claude Code 2.1.332 writes them."""
+    import json
+
+    lines = [{"type": "user", "message": {"role": "user", "content": "ask me"}}]
+    for call in [None, *calls]:
+        block: dict[str, Any] = {"type": "text", "text": "Working."}
+        if call is not None:
+            block = {"type": "tool_use", "id": call, "name": "AskUserQuestion", "input": QUESTIONS}
+        lines.append(
+            {
+                "type": "assistant",
+                "message": {"id": message, "role": "assistant", "content": [block]},
+            }
+        )
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def print_mode_input(tmp_path: Path, *siblings: str, session: str = "5e55-1011") -> dict:
+    """The hook input of ``claude -p`` for the call toolu_a1 (with ``siblings`` beside it in
+    its message), its transcript written in ``tmp_path``."""
+    path = transcript(tmp_path / f"{session}.jsonl", "toolu_a1", *siblings)
+    return hook_input(session_id=session, transcript_path=str(path), cwd=str(tmp_path))
+
+
+PRINT_MODE = {"CLAUDE_CODE_SESSION_ATTENDED": "0"}  # what claude -p tells its hooks

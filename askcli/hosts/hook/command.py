@@ -52,7 +52,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TextIO
 
-from ...errors import AskcliError, InboxError, OutputFailed
+from ...errors import AskcliError, InboxError, OutputFailed, QuestionDeferred
 from ...escaping import visible
 from ...files import read_bounded
 from ...schema.names import ASK_USER_QUESTION
@@ -65,7 +65,7 @@ from ...wire.permission_request import passed_on
 from ...wire.results import ToolResult
 
 if TYPE_CHECKING:  # not at start-up: Claude Code runs the hook for every tool call
-    from ...inbox.asker_side import InboxAsker
+    from ...inbox.asker_side import Deferral, InboxAsker
     from ...runners.session import Asker, Reply
     from ...terminal.conversation import Conversation
 
@@ -73,6 +73,9 @@ PRE_TOOL_USE = "PreToolUse"
 PERMISSION_REQUEST = "PermissionRequest"
 CLIENT = "claude"  # the asking agent's name in the inbox
 REQUEST_ID = "askcli-hook"  # the request id of the control request queued for a hook
+# what Claude Code tells its hooks: "0" in claude -p (and the SDK), where defer works
+ATTENDED = "CLAUDE_CODE_SESSION_ATTENDED"
+DEFER = {"hookSpecificOutput": {"hookEventName": PRE_TOOL_USE, "permissionDecision": "defer"}}
 ANCESTORS = 12  # how far up the process tree --here looks for a terminal
 _TERMINAL = re.compile(r"/dev/(pts/\d+|tty[A-Za-z0-9]*|console)")
 
@@ -369,6 +372,28 @@ def nobody() -> Conversation:
     return Conversation(TextLineReader(io.StringIO(), interactive=False), io.StringIO())
 
 
+def deferral(hook: Hook, after: float | None, environ: Any = os.environ) -> Deferral | None:
+    """What ``--defer-after`` makes of ``hook``: its call's key in the inbox (Claude Code's
+    session and tool_use id), deferred after ``after`` seconds only where Claude Code defers
+    (it ignores ``defer`` in its interactive interface, and refuses it for a call with
+    siblings): when Claude Code says the session is unattended (``claude -p``) and its
+    transcript shows the call alone in its message. Elsewhere the key only finds a question
+    deferred earlier. None without ``--defer-after``, or for a hook that cannot be deferred."""
+    from ...inbox.asker_side import Deferral
+    from .transcript import calls_beside
+
+    if after is None or hook.event != PRE_TOOL_USE or not hook.served:
+        return None
+    if not hook.session or not hook.tool_use_id:
+        return None
+    solo = (
+        environ.get(ATTENDED) == "0"
+        and hook.transcript is not None
+        and calls_beside(hook.transcript, hook.tool_use_id) == 1
+    )
+    return Deferral(f"{hook.session}/{hook.tool_use_id}", after if solo else None)
+
+
 # -- Claude Code going away -------------------------------------------------------------
 
 
@@ -472,7 +497,15 @@ def answer(
     if result is not None:
         say(f"the {hook.tool} call is not valid; the model is told why")
     else:
-        reply = asker.ask(Document(document), nobody())
+        try:
+            reply = asker.ask(Document(document), nobody())
+        except QuestionDeferred as exc:
+            say(
+                f"nobody answered in time: question {exc.question_id} stays in the inbox, "
+                "deferred; Claude Code stops here (tool_deferred), and claude -p --resume "
+                f"{hook.session} (askcli resume) takes its answer"
+            )
+            return HookOutcome(DEFER, 0)
         if gone():
             return HookOutcome(None, ExitStatus.STDOUT_GONE)
         if moved_on():
@@ -486,10 +519,16 @@ def answer(
 
 
 def main(
-    *, here: bool, timeout: float | None, to: str | None = None, where: str | None = None
+    *,
+    here: bool,
+    timeout: float | None,
+    to: str | None = None,
+    where: str | None = None,
+    defer_after: float | None = None,
 ) -> int:
     """``askcli hook``: read the hook input on stdin, print the decision on stdout; a
-    question for the inbox is addressed ``to`` a person or team (None: anyone)."""
+    question for the inbox is addressed ``to`` a person or team (None: anyone), and
+    deferred after ``defer_after`` seconds where Claude Code can (:func:`deferral`)."""
     signals.install()
     err = sys.stderr
     with contextlib.suppress(AttributeError, ValueError):  # whatever the locale says
@@ -514,6 +553,8 @@ def main(
 
             watch.moved = Transcript(hook.transcript, hook.tool, hook.input).decided
         queued = None if here else inbox(hook, timeout, say, to, where)
+        if queued is not None:
+            queued.defer = deferral(hook, defer_after)
         asker = queued or AtTerminal(timeout)
         try:
             with watch:

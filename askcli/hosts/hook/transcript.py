@@ -83,3 +83,43 @@ class Transcript:
                     self.call = block["id"]  # the last one is this hook's
             elif kind == "tool_result" and isinstance(block.get("tool_use_id"), str):
                 self.answered.add(block["tool_use_id"])
+
+
+def calls_beside(path: str, tool_use_id: str) -> int | None:
+    """How many tool calls the model made in the message that holds ``tool_use_id``
+    (Claude Code writes each block of a message on a line of its own, with the message's
+    id), read from the end of the transcript at ``path``; None when the transcript cannot be
+    read or does not hold the call."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        size = os.fstat(fd).st_size
+        os.lseek(fd, max(0, size - TAIL), os.SEEK_SET)
+        data = b"".join(iter(lambda: os.read(fd, CHUNK), b""))
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    calls: dict[str, set[str]] = {}
+    holder = None
+    for line in data.split(b"\n"):
+        if len(line) > MAX_LINE:
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        message = entry.get("message") if isinstance(entry, dict) else None
+        if not isinstance(message, dict):
+            continue
+        content, message_id = message.get("content"), message.get("id")
+        if not isinstance(content, list) or not isinstance(message_id, str):
+            continue
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "tool_use":
+                calls.setdefault(message_id, set()).add(str(block.get("id")))
+                if block.get("id") == tool_use_id:
+                    holder = message_id
+    return len(calls[holder]) if holder is not None else None

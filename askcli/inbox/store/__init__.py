@@ -1,6 +1,7 @@
 """The question queue's store: :mod:`.base` (the one interface, its SQL written once),
 :mod:`.sqlite` (a file; :mod:`.opening`, the checks before it is opened) and :mod:`.postgres`
-(a database: leases, LISTEN/NOTIFY; :mod:`.postgres_schema`, its tables and roles). Beside
+(a database: leases, LISTEN/NOTIFY; :mod:`.postgres_schema`, its tables and roles), and
+:mod:`.deferred` (the questions an asker left for the one that comes back). Beside
 the queue, :mod:`.team_members` (a store's ``teams``, kept each database's way) and
 :mod:`.audit_log` (the trail of ``askcli inbox log``). What the rest of askcli uses is named
 here."""
@@ -9,6 +10,7 @@ import os
 from pathlib import Path
 
 from .. import location
+from . import deferred
 from .base import (
     ASKER_GRACE,
     LEASE,
@@ -30,6 +32,7 @@ __all__ = [
     "Store",
     "asker_id",
     "default_path",
+    "deferred",
     "new_token",
     "open_store",
 ]

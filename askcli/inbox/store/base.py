@@ -10,7 +10,9 @@ identical call, in the same conversation and for a bounded time, is the same que
 A claim carries a lease,
 renewed by its live inbox: a claim not renewed for :data:`LEASE` seconds lapses and the
 question waits again. An asker that gives up *withdraws* its question; one whose process is
-gone is withdrawn for it.
+gone is withdrawn for it, unless it *deferred* it (Claude Code's ``defer``): a deferred
+question waits under its key (Claude Code's session and the call's tool_use id), and the
+asker that comes back with that key, the resumed call's hook, *adopts* it and its answer.
 
 A question may be addressed *to* a person or a team; an inbox answers *as* a person, and sees
 the questions for everyone, for that person and for that person's teams. Every answer keeps
@@ -40,6 +42,11 @@ from ...wire.documents import parse_json
 from .. import asker_identity, location
 from ..asker_identity import Process, unix_user
 from .team_members import Teams
+
+DEFERRED = "deferred:"  # what starts the conversation of a deferred question, before its key
+# seconds the queue's clock is ahead of the machine's: set only by the tests, so that an hour
+# passes between a deferral and its answer without waiting an hour
+CLOCK_SKEW = "ASKCLI_TEST_CLOCK_SKEW"
 
 
 def _lease(default: float = 15.0) -> float:
@@ -113,6 +120,7 @@ class QueuedQuestion(NamedTuple):
     answered_from: str | None = None  # the address it was answered from, as the server saw it
     holder_inbox: str | None = None  # the inbox answering it now (its id)
     held_since: float | None = None  # and since when it holds it
+    deferred: str | None = None  # the key of a deferred call (see :meth:`Store.defer`)
 
 
 def default_path() -> Path:
@@ -197,8 +205,13 @@ class Store:
     # -- what each database does its own way -----------------------------------------
 
     def _now(self) -> float:
-        """The queue's clock, in seconds since the epoch."""
-        return time.time()
+        """The queue's clock, in seconds since the epoch (ahead by ``$ASKCLI_TEST_CLOCK_SKEW``
+        seconds, which only the tests set)."""
+        try:
+            skew = float(os.environ.get(CLOCK_SKEW) or 0)
+        except ValueError:
+            skew = 0.0
+        return time.time() + skew
 
     def _run(self, work: Callable[[Any], T], *, write: bool = True) -> T:
         """``work(db)`` in one transaction (a write one, taken at once, or a read)."""
@@ -720,8 +733,11 @@ COLUMNS = (
     "id, ticket, agent, arrived, call, status, result, addressed_to, answered_by,"
     " answered_host, finished, (SELECT person FROM inboxes WHERE inboxes.id ="
     " questions.claimed_by), asker_host, asker_pid, asker_start, answered_from, claimed_by,"
-    " claimed_at"
+    " claimed_at, conversation"
 )
+# a deferred question (its asker's being gone does not withdraw it)
+IS_DEFERRED = f"substr(conversation, 1, {len(DEFERRED)}) = '{DEFERRED}'"
+NOT_DEFERRED = f"(conversation IS NULL OR NOT {IS_DEFERRED})"
 
 
 def question_of(row: Any) -> QueuedQuestion:
@@ -732,4 +748,10 @@ def question_of(row: Any) -> QueuedQuestion:
     # who holds it (its person, its inbox, since when): said only while one does
     held = (row[11], row[16], row[17]) if state is QueueState.ANSWERING else (None, None, None)
     fields = (row[0], row[1], agent, row[3], parse_json(row[4]), state, result, *row[7:11])
-    return QueuedQuestion._make((*fields, held[0], *row[12:16], *held[1:]))
+    conversation = row[18]
+    deferred = (
+        conversation[len(DEFERRED) :]
+        if isinstance(conversation, str) and conversation.startswith(DEFERRED)
+        else None
+    )
+    return QueuedQuestion._make((*fields, held[0], *row[12:16], *held[1:], deferred))

@@ -299,8 +299,8 @@ class PostgresStore(Store):
         grace = base.ASKER_GRACE
         rows = db.execute(
             "SELECT id FROM questions WHERE status IN ('waiting', 'being answered') AND"
-            " arrived < %s AND NOT EXISTS (SELECT 1 FROM askers WHERE askers.id ="
-            " questions.asker AND askers.seen >= %s)",
+            f" {base.NOT_DEFERRED} AND arrived < %s AND NOT EXISTS (SELECT 1 FROM askers"
+            " WHERE askers.id = questions.asker AND askers.seen >= %s)",
             (now - grace, now - grace),
         ).fetchall()
         gone = {row[0] for row in rows}
@@ -308,7 +308,7 @@ class PostgresStore(Store):
             local = db.execute(
                 "SELECT questions.id, askers.pid, askers.start FROM questions JOIN askers ON"
                 " askers.id = questions.asker WHERE questions.status IN ('waiting',"
-                " 'being answered') AND askers.place = %s",
+                f" 'being answered') AND {base.NOT_DEFERRED} AND askers.place = %s",
                 (asker_identity.place(),),
             ).fetchall()
             gone.update(qid for qid, pid, start in local if not asker_identity.alive(pid, start))

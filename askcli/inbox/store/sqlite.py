@@ -312,7 +312,7 @@ class SQLiteStore(Store):
         rows = db.execute(
             "SELECT questions.id, asker_pid, asker_start, asker_host, askers.place,"
             " askers.seen FROM questions LEFT JOIN askers ON askers.id = questions.asker"
-            " WHERE status IN ('waiting', 'being answered')"
+            f" WHERE status IN ('waiting', 'being answered') AND {base.NOT_DEFERRED}"
         ).fetchall()
         here, host = asker_identity.place(), asker_identity.me().host
         gone = []
