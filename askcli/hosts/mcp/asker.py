@@ -156,6 +156,29 @@ class QueueSide:
         """Answer one ``tools/call`` of ``session``."""
         if name == GET:
             return await self.get_answer(arguments, progress, session)
+        question = self.queue(name, arguments, client, session)
+        if isinstance(question, ToolOutcome):
+            return question
+        try:
+            return await self._wait(question, progress, again=not session.alone)
+        except BaseException:
+            # a call of no conversation that ends before its client has the ticket: nobody
+            # can ever collect its answer, so it is withdrawn (said in the inbox)
+            with contextlib.suppress(InboxError):
+                if session.alone and self.store.withdraw(question.id):
+                    self.mine.discard(question.id)
+                    self.say(f"question {question.id} was withdrawn: its call ended unanswered")
+            raise
+
+    def queue(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        client: Any,
+        session: Session = STDIO,
+    ) -> QueuedQuestion | ToolOutcome:
+        """Check one call of :data:`ASK` or :data:`TODO` of ``session`` and queue it: the
+        question (waiting, or found answered already), or the error result."""
         tool = {ASK: ASK_USER_QUESTION, TODO: TODO_WRITE}.get(name)
         if tool is None:
             raise UnknownTool(name)
@@ -176,16 +199,7 @@ class QueueSide:
             self.say(f"question {question.id} ({question.ticket}) waits in the inbox")
         else:
             self.say(f"question {question.id} was answered already: its answer goes back")
-        try:
-            return await self._wait(question, progress, again=not session.alone)
-        except BaseException:
-            # a call of no conversation that ends before its client has the ticket: nobody
-            # can ever collect its answer, so it is withdrawn (said in the inbox)
-            with contextlib.suppress(InboxError):
-                if session.alone and self.store.withdraw(question.id):
-                    self.mine.discard(question.id)
-                    self.say(f"question {question.id} was withdrawn: its call ended unanswered")
-            raise
+        return question
 
     def end(self, session: Session) -> list[int]:
         """A conversation ended (its MCP session was closed, or ended): its questions
@@ -252,7 +266,7 @@ class QueueSide:
                 looked = time.monotonic()
             if state not in (QueueState.WAITING, QueueState.ANSWERING):
                 self.mine.discard(question.id)
-                return self._settled(self.store.get(question.id) if state is not None else None)
+                return self.settled(self.store.get(question.id) if state is not None else None)
             now = time.monotonic()
             if now >= deadline:
                 self.say(f"question {question.id} still waits: the client gets its ticket")
@@ -264,7 +278,7 @@ class QueueSide:
                 await progress(round(now - start, 1), f"the question {being} in the askcli inbox")
             await _sleep(min(POLL, deadline - now))
 
-    def _settled(self, found: QueuedQuestion | None) -> ToolOutcome:
+    def settled(self, found: QueuedQuestion | None) -> ToolOutcome:
         """The result of a question no longer waiting (None: gone), collected as ``ask
         --inbox`` collects it; a reply taken already (an earlier call of this ticket) is
         given again."""

@@ -46,6 +46,7 @@ from ...terminal.signals import STATUS_OF_SIGNAL
 from ...wire.definitions import DESCRIPTION as ASK_DESCRIPTION
 from ...wire.definitions import input_schema, schema_of
 from .asker import ASK, DEFAULT_REUSE, GET, TODO, QueueSide, Session, ToolOutcome, UnknownTool
+from . import tasks
 from .shutdown import Deadline, client_gone
 
 if TYPE_CHECKING:  # anyio comes with the SDK: imported where it is used, after the check
@@ -191,7 +192,15 @@ def _server(asker: QueueSide) -> Any:
         try:
             session = session_of(ctx)
             watch_end(ctx, session)
-            outcome = await asker.call(params.name, params.arguments, client, progress, session)
+            if params.name in (ASK, TODO) and _modern(ctx) and tasks.asked_for(ctx.params):
+                queued = asker.queue(params.name, params.arguments, client, session)
+                if not isinstance(queued, ToolOutcome):
+                    return tasks.created(queued)  # the client polls tasks/get
+                outcome = queued
+            else:
+                outcome = await asker.call(
+                    params.name, params.arguments, client, progress, session
+                )
         except UnknownTool as exc:  # a protocol error, as the MCP spec has it: not a result
             from mcp.shared.exceptions import MCPError
             from mcp_types import INVALID_PARAMS
@@ -209,7 +218,7 @@ def _server(asker: QueueSide) -> Any:
 
     from ...version import __version__
 
-    return Server(
+    server = Server(
         SERVER_NAME,
         version=__version__,
         instructions=(
@@ -219,6 +228,39 @@ def _server(asker: QueueSide) -> Any:
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+    _serve_tasks(server, tasks.Tasks(asker), session_of)
+    return server
+
+
+def _serve_tasks(server: Any, served: tasks.Tasks, session_of: Callable[[Any], Session]) -> None:
+    """The tasks extension's methods, served to MCP 2026-07-28 requests that list it."""
+    from mcp import types
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import METHOD_NOT_FOUND
+
+    server.extensions[tasks.EXTENSION] = {}
+    answer = {"tasks/get": served.get, "tasks/update": served.update, "tasks/cancel": served.cancel}
+
+    def handler(method: str) -> Any:
+        async def handle(ctx: Any, params: Any) -> dict[str, Any]:
+            if not _modern(ctx):
+                raise MCPError(METHOD_NOT_FOUND, f"Method not found: {method}")
+            try:
+                return answer[method](ctx.params, session_of(ctx))
+            except tasks.TaskError as exc:
+                raise MCPError(exc.code, str(exc), exc.data) from None
+
+        return handle
+
+    for method in tasks.METHODS:
+        server.add_request_handler(method, types.RequestParams, handler(method))
+
+
+def _modern(ctx: Any) -> bool:
+    """Whether a request is of MCP 2026-07-28 (stateless, capabilities in ``_meta``)."""
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    return getattr(ctx, "protocol_version", None) in MODERN_PROTOCOL_VERSIONS
 
 
 def _mcp_session(ctx: Any) -> str | None:
