@@ -45,8 +45,8 @@ from ...terminal import signals
 from ...terminal.signals import STATUS_OF_SIGNAL
 from ...wire.definitions import DESCRIPTION as ASK_DESCRIPTION
 from ...wire.definitions import input_schema, schema_of
-from .asker import ASK, DEFAULT_REUSE, GET, TODO, QueueSide, Session, ToolOutcome, UnknownTool
 from . import tasks
+from .asker import ASK, DEFAULT_REUSE, GET, TODO, QueueSide, Session, ToolOutcome, UnknownTool
 from .shutdown import Deadline, client_gone
 
 if TYPE_CHECKING:  # anyio comes with the SDK: imported where it is used, after the check
@@ -198,9 +198,7 @@ def _server(asker: QueueSide) -> Any:
                     return tasks.created(queued)  # the client polls tasks/get
                 outcome = queued
             else:
-                outcome = await asker.call(
-                    params.name, params.arguments, client, progress, session
-                )
+                outcome = await asker.call(params.name, params.arguments, client, progress, session)
         except UnknownTool as exc:  # a protocol error, as the MCP spec has it: not a result
             from mcp.shared.exceptions import MCPError
             from mcp_types import INVALID_PARAMS

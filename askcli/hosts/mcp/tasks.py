@@ -56,7 +56,7 @@ def missing_capability() -> TaskError:
 
 
 def _iso(seconds: float | None) -> str:
-    moment = datetime.datetime.fromtimestamp(seconds or 0.0, tz=datetime.UTC)
+    moment = datetime.datetime.fromtimestamp(seconds or 0.0, tz=datetime.timezone.utc)
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
