@@ -195,7 +195,8 @@ def _server(asker: QueueSide) -> Any:
             if params.name in (ASK, TODO) and _modern(ctx) and tasks.asked_for(ctx.params):
                 queued = asker.queue(params.name, params.arguments, client, session)
                 if not isinstance(queued, ToolOutcome):
-                    return tasks.created(queued)  # the client polls tasks/get
+                    asker.say(f"question {queued.id} is a task: the client polls tasks/get")
+                    return tasks.created(queued)
                 outcome = queued
             else:
                 outcome = await asker.call(params.name, params.arguments, client, progress, session)
