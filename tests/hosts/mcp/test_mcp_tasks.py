@@ -17,13 +17,25 @@ import anyio
 import httpx2
 import pytest
 from mcp import Client, ClientSession, types
+from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from askcli.inbox.store import QueueState, open_store
 
-from tests.support.mcp import ASKED, BLUE, answer_next, next_question, run, serve_http, text_of
+from tests.support.mcp import (
+    ASKED,
+    BLUE,
+    answer_next,
+    next_question,
+    run,
+    serve_http,
+    server_env,
+    server_log,
+    text_of,
+)
 from tests.support.mcp_tasks import CreatedTask, Tasks, TaskState, task_request
+from tests.support.processes import askcli_path
 from tests.support.real_agents import free_port
 
 TOKEN = "s3cret-token-for-the-tasks-test"
@@ -200,3 +212,38 @@ def test_a_legacy_session_has_no_tasks_and_keeps_progress(server: Served) -> Non
 
     run(main)
     server.stop()
+
+
+@pytest.mark.process
+def test_a_task_over_stdio(tmp_path: Path) -> None:
+    """A 2026-07-28 client of ``askcli mcp`` on stdio: the same task, its one conversation."""
+    tasks = Tasks(poll=0.1)
+    inbox = tmp_path / "inbox.db"
+    params = StdioServerParameters(
+        command=str(askcli_path()),
+        args=["mcp", "--wait", "0.3"],
+        env=server_env(inbox),
+        cwd=tmp_path,
+    )
+
+    async def main() -> None:
+        with (tmp_path / "server.err").open("a") as errlog:
+            async with (
+                Client(
+                    stdio_client(params, errlog=errlog), mode="2026-07-28", extensions=[tasks]
+                ) as client,
+                anyio.create_task_group() as group,
+            ):
+
+                async def answer() -> None:
+                    await anyio.to_thread.run_sync(next_question, inbox)
+                    await anyio.sleep(1.0)  # longer than the server's --wait
+                    await anyio.to_thread.run_sync(answer_next, inbox, "2\n")
+
+                group.start_soon(answer)
+                result = await client.call_tool("ask_user_questions", ASKED)
+        assert text_of(result) == BLUE
+
+    run(main)
+    assert len(tasks.created) == 1 and tasks.statuses[-1] == "completed"
+    assert "is a task: the client polls tasks/get" in server_log(tmp_path)
