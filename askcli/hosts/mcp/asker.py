@@ -176,9 +176,14 @@ class QueueSide:
         arguments: Mapping[str, Any] | None,
         client: Any,
         session: Session = STDIO,
+        *,
+        task: str | None = None,
     ) -> QueuedQuestion | ToolOutcome:
         """Check one call of :data:`ASK` or :data:`TODO` of ``session`` and queue it: the
-        question (waiting, or found answered already), or the error result."""
+        question (waiting, or found answered already), or the error result. ``task``: the
+        call is a task of that conversation (:data:`~askcli.inbox.store.base.TASK`...),
+        which outlives this server (it is not withdrawn when the server or the MCP session
+        ends)."""
         tool = {ASK: ASK_USER_QUESTION, TODO: TODO_WRITE}.get(name)
         if tool is None:
             raise UnknownTool(name)
@@ -188,13 +193,14 @@ class QueueSide:
         question = self.store.submit(
             checked,
             self.agent(client, session),
-            conversation=session.token,
+            conversation=task or session.token,
             reuse_for=0.0 if session.alone else self.reuse_for,
             to=self.to,
         )
         if question.state in (QueueState.WAITING, QueueState.ANSWERING):
-            self.mine.add(question.id)
-            if not session.alone:
+            if task is None:
+                self.mine.add(question.id)
+            if task is None and not session.alone:
                 self.of.setdefault(session.token, set()).add(question.id)
             self.say(f"question {question.id} ({question.ticket}) waits in the inbox")
         else:

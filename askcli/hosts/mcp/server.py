@@ -193,7 +193,8 @@ def _server(asker: QueueSide) -> Any:
             session = session_of(ctx)
             watch_end(ctx, session)
             if params.name in (ASK, TODO) and _modern(ctx) and tasks.asked_for(ctx.params):
-                queued = asker.queue(params.name, params.arguments, client, session)
+                task = _task_conversation(ctx, asker)
+                queued = asker.queue(params.name, params.arguments, client, session, task=task)
                 if not isinstance(queued, ToolOutcome):
                     asker.say(f"question {queued.id} is a task: the client polls tasks/get")
                     return tasks.created(queued)
@@ -227,11 +228,19 @@ def _server(asker: QueueSide) -> Any:
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
-    _serve_tasks(server, tasks.Tasks(asker), session_of)
+    _serve_tasks(server, tasks.Tasks(asker))
     return server
 
 
-def _serve_tasks(server: Any, served: tasks.Tasks, session_of: Callable[[Any], Session]) -> None:
+def _task_conversation(ctx: Any, asker: QueueSide) -> str:
+    """The conversation of a task asked or polled by a request (:func:`.tasks.conversation`)."""
+    headers = getattr(getattr(ctx, "request", None), "headers", None)
+    credential = None if headers is None else str(headers.get("authorization", ""))
+    named = _conversation_named(getattr(ctx, "params", None))
+    return tasks.conversation(credential, named, asker.session or asker.cwd or "")
+
+
+def _serve_tasks(server: Any, served: tasks.Tasks) -> None:
     """The tasks extension's methods, served to MCP 2026-07-28 requests that list it."""
     from mcp import types
     from mcp.shared.exceptions import MCPError
@@ -245,7 +254,7 @@ def _serve_tasks(server: Any, served: tasks.Tasks, session_of: Callable[[Any], S
             if not _modern(ctx):
                 raise MCPError(METHOD_NOT_FOUND, f"Method not found: {method}")
             try:
-                return answer[method](ctx.params, session_of(ctx))
+                return answer[method](ctx.params, _task_conversation(ctx, served.asker))
             except tasks.TaskError as exc:
                 raise MCPError(exc.code, str(exc), exc.data) from None
 

@@ -5,20 +5,23 @@ says ``working`` while the question waits in the inbox and ``completed`` with th
 blocking call gets once the person answered; ``tasks/cancel`` withdraws the question.
 
 A task is its question in the inbox store: its id is the question's ticket, and only the
-conversation that asked (:class:`~.asker.Session`: the same credential, and the same
-conversation named in ``_meta``) finds it, for as long as this server runs (a client that
-reconnects or restarts polls on). Pure functions of the queue and of the request's
-``_meta``: the SDK's side is :mod:`.server`.
+conversation that asked finds it (:func:`conversation`: the same bearer credential and the
+same conversation named in ``_meta``; on stdio, the same folder or ``--session``): a client
+that reconnects or restarts polls on, and so does one whose ``askcli mcp`` was restarted
+(the question outlives its server for :data:`~askcli.inbox.store.base.TASK_TTL`). Pure
+functions of the queue and of the request: the SDK's side is :mod:`.server`.
 """
 
 from __future__ import annotations
 
 import datetime
+import hashlib
 from collections.abc import Mapping
 from typing import Any
 
 from ...inbox.store import QueuedQuestion, QueueState
-from .asker import QueueSide, Session, ToolOutcome
+from ...inbox.store.base import TASK, TASK_TTL
+from .asker import QueueSide, ToolOutcome
 
 EXTENSION = "io.modelcontextprotocol/tasks"
 CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"  # the request's _meta key
@@ -47,6 +50,16 @@ def asked_for(params: Any) -> bool:
     return isinstance(extensions, Mapping) and isinstance(extensions.get(EXTENSION), Mapping)
 
 
+def conversation(credential: str | None, named: str | None, where: str) -> str:
+    """The conversation of a task, the same after a restart of the client or of the
+    server: over HTTP (``credential``, the ``Authorization`` header), that credential and
+    the conversation ``named`` in ``_meta``; on stdio (None), the server's ``where`` (its
+    ``--session`` or folder) and ``named``. Hashed: the store keeps no credential."""
+    seed = f"stdio\0{where}" if credential is None else f"http\0{credential}"
+    digest = hashlib.sha256(f"{seed}\0{named or ''}".encode("utf-8", "surrogatepass"))
+    return TASK + digest.hexdigest()
+
+
 def missing_capability() -> TaskError:
     return TaskError(
         MISSING_CAPABILITY,
@@ -61,8 +74,7 @@ def _iso(seconds: float | None) -> str:
 
 
 def task_of(question: QueuedQuestion) -> dict[str, Any]:
-    """The task's fields (no result), as ``tasks/get`` and the created task give them:
-    ``ttlMs`` null, as the question waits until it is answered or withdrawn."""
+    """The task's fields (no result), as ``tasks/get`` and the created task give them."""
     state = question.state
     if state in WAITING:
         status = "working"
@@ -81,7 +93,7 @@ def task_of(question: QueuedQuestion) -> dict[str, Any]:
         "statusMessage": message,
         "createdAt": _iso(question.arrived),
         "lastUpdatedAt": _iso(question.finished or question.arrived),
-        "ttlMs": None,
+        "ttlMs": int(TASK_TTL * 1000),
         "pollIntervalMs": POLL_MS,
     }
 
@@ -101,36 +113,35 @@ class Tasks:
     def __init__(self, asker: QueueSide) -> None:
         self.asker = asker
 
-    def _find(self, params: Any, session: Session) -> QueuedQuestion:
+    def _find(self, params: Any, owner: str) -> QueuedQuestion:
         if not asked_for(params):
             raise missing_capability()
         task_id = params.get("taskId") if isinstance(params, Mapping) else None
         found = None
         if isinstance(task_id, str) and 0 < len(task_id) <= 100:
-            found = self.asker.store.by_ticket(task_id, session.token)
+            found = self.asker.store.by_task(task_id, owner)
         if found is None:  # unknown, or another conversation's: the same words
             raise TaskError(UNKNOWN_TASK, "No task of this conversation has that taskId")
         return found
 
-    def get(self, params: Any, session: Session) -> dict[str, Any]:
-        """``tasks/get``: the task, with the result once the person answered."""
-        question = self._find(params, session)
+    def get(self, params: Any, owner: str) -> dict[str, Any]:
+        """``tasks/get`` in the conversation ``owner``: the task, with the result once the
+        person answered."""
+        question = self._find(params, owner)
         task = task_of(question)
         if task["status"] == "completed":
-            self.asker.mine.discard(question.id)
             task["result"] = _result(self.asker.settled(question))
         return task
 
-    def update(self, params: Any, session: Session) -> dict[str, Any]:
+    def update(self, params: Any, owner: str) -> dict[str, Any]:
         """``tasks/update``: no task of askcli asks the client for input; acknowledged."""
-        self._find(params, session)
+        self._find(params, owner)
         return {}
 
-    def cancel(self, params: Any, session: Session) -> dict[str, Any]:
+    def cancel(self, params: Any, owner: str) -> dict[str, Any]:
         """``tasks/cancel``: the question is withdrawn from the inbox (an answered one
         stays answered)."""
-        question = self._find(params, session)
+        question = self._find(params, owner)
         if self.asker.store.withdraw(question.id):
-            self.asker.mine.discard(question.id)
             self.asker.say(f"question {question.id} was withdrawn: its task was cancelled")
         return {}

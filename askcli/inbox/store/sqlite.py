@@ -312,7 +312,8 @@ class SQLiteStore(Store):
         rows = db.execute(
             "SELECT questions.id, asker_pid, asker_start, asker_host, askers.place,"
             " askers.seen FROM questions LEFT JOIN askers ON askers.id = questions.asker"
-            " WHERE status IN ('waiting', 'being answered')"
+            f" WHERE status IN ('waiting', 'being answered') AND NOT {base.SPARED}",
+            (now - base.TASK_TTL,),
         ).fetchall()
         here, host = asker_identity.place(), asker_identity.me().host
         gone = []

@@ -23,6 +23,7 @@ from mcp.shared.exceptions import MCPError
 
 from askcli.inbox.store import QueueState, open_store
 
+from tests.support.calls import COLOR
 from tests.support.mcp import (
     ASKED,
     BLUE,
@@ -42,10 +43,12 @@ TOKEN = "s3cret-token-for-the-tasks-test"
 OURS = {"askcli/conversation": "0f9c2a5e-ours-7d41b8e6"}
 THEIRS = {"askcli/conversation": "5b7e1d3c-theirs-9a2f4c80"}
 STILL = "The user has not answered yet"
+OTHER = {"questions": [{**COLOR, "question": "Which other color?", "header": "Other"}]}
 
 
 class Served:
     def __init__(self, tmp_path: Path) -> None:
+        self.tmp_path = tmp_path
         self.port = free_port()
         self.inbox = tmp_path / "inbox.db"
         self.url = f"http://127.0.0.1:{self.port}/mcp"
@@ -53,6 +56,12 @@ class Served:
 
     def state(self, question_id: int) -> QueueState | None:
         return open_store(self.inbox).state(question_id)
+
+    def restart(self) -> None:
+        """Another ``askcli mcp`` on the same inbox and token (the first one stopped)."""
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        self.proc = serve_http(self.tmp_path, self.port, "--wait", "0.3", ASKCLI_MCP_TOKEN=TOKEN)
 
     def stop(self) -> str:
         self.proc.send_signal(signal.SIGTERM)
@@ -88,10 +97,12 @@ async def modern(server: Served, *extensions: Any) -> AsyncIterator[Client]:
         yield client
 
 
-async def created(client: Client, meta: dict[str, str] | None = None) -> CreatedTask:
+async def created(
+    client: Client, meta: dict[str, str] | None = None, asked: dict[str, Any] = ASKED
+) -> CreatedTask:
     """A task made by a call that the client resolves itself (``allow_claimed``)."""
     made = await client.session.call_tool(
-        "ask_user_questions", ASKED, meta=meta, allow_claimed=True
+        "ask_user_questions", asked, meta=meta, allow_claimed=True
     )
     assert isinstance(made, CreatedTask), made
     return made
@@ -123,7 +134,7 @@ def test_a_task_works_until_the_person_answers_then_completes(server: Served) ->
     (task,) = tasks.created
     assert task.status == "working" and task.task_id.startswith("q_")
     dumped = task.model_dump(by_alias=True)
-    assert dumped["ttlMs"] is None and dumped["pollIntervalMs"] == 2000
+    assert dumped["ttlMs"] == 86_400_000 and dumped["pollIntervalMs"] == 2000
     assert tasks.statuses[0] == "working" and tasks.statuses[-1] == "completed"
     assert "waits in the inbox" in server.stop()
 
@@ -167,6 +178,47 @@ def test_a_task_is_its_conversation_s_alone_and_outlives_a_reconnect(server: Ser
 
     run(main)
     server.stop()
+
+
+@pytest.mark.process
+def test_a_task_outlives_a_restart_of_askcli_mcp(server: Served) -> None:
+    """The server stopped, its tasks stay in the inbox (an inbox's tidying spares them):
+    the person may answer one meanwhile; the next server of that inbox and token gives
+    the answer, and takes over the one still waiting."""
+    made: list[CreatedTask] = []
+
+    async def ask() -> None:
+        async with modern(server, Tasks()) as client:
+            made.append(await created(client, OURS))
+            made.append(await created(client, OURS, OTHER))
+
+    run(ask)
+    first, second = (open_store(server.inbox).by_task(t.task_id, "x") for t in made)
+    assert first is None and second is None  # not a task conversation: nothing
+    err = server.stop()
+    assert "withdrawn" not in err
+    store = open_store(server.inbox)
+    assert store.tidy() == []  # their asker is gone, yet they wait on
+    waiting = store.questions(states=(QueueState.WAITING,))
+    assert [q.ticket for q in waiting] == [t.task_id for t in made]
+    answer_next(server.inbox, "2\n")  # the first, while no server runs
+    server.restart()
+
+    async def poll() -> None:
+        async with modern(server, Tasks()) as client:
+            done = await get(client, made[0].task_id, OURS)
+            assert done.status == "completed" and done.result is not None
+            assert done.result["content"] == [{"type": "text", "text": BLUE}]
+            assert (await get(client, made[1].task_id, OURS)).status == "working"
+            with pytest.raises(MCPError):  # another conversation still has none
+                await get(client, made[1].task_id, THEIRS)
+
+    run(poll)
+    (taken,) = open_store(server.inbox).questions(states=(QueueState.WAITING,))
+    assert taken.asker_pid == server.proc.pid  # the new server's now
+    server.stop()
+    # that server ended: the question it took over still waits for the next one
+    assert open_store(server.inbox).state(taken.id) is QueueState.WAITING
 
 
 @pytest.mark.process
