@@ -69,6 +69,7 @@ class Outcome:
         self.error = ""
         self.took = 0.0
         self.calls = 0
+        self.note = ""  # what it took: its requests, or notifications
 
 
 def _serve(port: int, inbox: Path, wait: float, log: Path) -> subprocess.Popen[bytes]:
@@ -113,7 +114,7 @@ def sdk_tasks(url: str, outcome: Outcome) -> None:
             outcome.text = block.text if isinstance(block, types.TextContent) else str(block)
 
     anyio.run(main)
-    outcome.calls = 1 + len(tasks.statuses)
+    outcome.note = f"tools/call + {len(tasks.statuses)} tasks/get"
 
 
 def sdk_tickets(url: str, outcome: Outcome) -> None:
@@ -140,6 +141,7 @@ def sdk_tickets(url: str, outcome: Outcome) -> None:
                 text = block.text if isinstance(block, types.TextContent) else str(block)
                 if not text.startswith(STILL):
                     outcome.text = text
+                    outcome.note = f"tools/call + {outcome.calls - 1} get_answer"
                     return
                 name = "get_answer"
                 arguments = {"ticket": text.split("(ticket ", 1)[1].split(")", 1)[0]}
@@ -161,7 +163,7 @@ def inspector(url: str, outcome: Outcome) -> None:
         timeout=WAIT + 300,
         stdin=subprocess.DEVNULL,
     )
-    outcome.calls = 1
+    outcome.note = "one CLI run"
     if done.returncode != 0:
         raise RuntimeError(done.stderr.strip().splitlines()[-1] if done.stderr else "failed")
     outcome.text = json.loads(done.stdout)["content"][0]["text"]
@@ -181,7 +183,7 @@ def ts_progress(url: str, outcome: Outcome) -> None:
         stdin=subprocess.DEVNULL,
     )
     said = json.loads(done.stdout.strip().splitlines()[-1]) if done.stdout.strip() else {}
-    outcome.calls = 1 + int(said.get("progress", 0))  # the call, and the progress it got
+    outcome.note = f"one tools/call, {said.get('progress', 0)} progress notifications"
     if "error" in said or done.returncode != 0:
         raise RuntimeError(said.get("error") or done.stderr.strip())
     outcome.text = said["result"]["content"][0]["text"]
@@ -253,7 +255,7 @@ def main() -> int:
     for (name, revision, *_), got in zip(clients, outcomes, strict=True):
         waited = not got.error and "Blue" in got.text and got.took >= WAIT
         line = (
-            f"waited {got.took:.0f} s, answered ({got.calls} requests/notifications)"
+            f"waited {got.took:.0f} s, answered ({got.note})"
             if waited
             else f"gave up after {got.took:.0f} s: {got.error or got.text[:60]}"
         )
