@@ -244,7 +244,7 @@ def _serve_tasks(server: Any, served: tasks.Tasks) -> None:
     """The tasks extension's methods, served to MCP 2026-07-28 requests that list it."""
     from mcp import types
     from mcp.shared.exceptions import MCPError
-    from mcp_types import METHOD_NOT_FOUND
+    from mcp_types import HEADER_MISMATCH, METHOD_NOT_FOUND
 
     server.extensions[tasks.EXTENSION] = {}
     answer = {"tasks/get": served.get, "tasks/update": served.update, "tasks/cancel": served.cancel}
@@ -253,6 +253,8 @@ def _serve_tasks(server: Any, served: tasks.Tasks) -> None:
         async def handle(ctx: Any, params: Any) -> dict[str, Any]:
             if not _modern(ctx):
                 raise MCPError(METHOD_NOT_FOUND, f"Method not found: {method}")
+            if not _named_right(ctx):
+                raise MCPError(HEADER_MISMATCH, "mcp-name header does not match the taskId")
             try:
                 return answer[method](ctx.params, _task_conversation(ctx, served.asker))
             except tasks.TaskError as exc:
@@ -262,6 +264,19 @@ def _serve_tasks(server: Any, served: tasks.Tasks) -> None:
 
     for method in tasks.METHODS:
         server.add_request_handler(method, types.RequestParams, handler(method))
+
+
+def _named_right(ctx: Any) -> bool:
+    """Over HTTP, a ``tasks/*`` request's ``Mcp-Name`` header is its ``taskId`` (the
+    extension's routing header; the SDK checks it for the methods it knows alone)."""
+    from mcp.shared.inbound import MCP_NAME_HEADER, decode_header_value
+
+    headers = getattr(getattr(ctx, "request", None), "headers", None)
+    if headers is None:
+        return True
+    params = ctx.params if isinstance(ctx.params, Mapping) else {}
+    value = headers.get(MCP_NAME_HEADER)
+    return value is not None and decode_header_value(value.strip()) == params.get("taskId")
 
 
 def _modern(ctx: Any) -> bool:

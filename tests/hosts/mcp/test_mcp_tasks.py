@@ -299,3 +299,39 @@ def test_a_task_over_stdio(tmp_path: Path) -> None:
     run(main)
     assert len(tasks.created) == 1 and tasks.statuses[-1] == "completed"
     assert "is a task: the client polls tasks/get" in server_log(tmp_path)
+
+
+@pytest.mark.process
+def test_a_tasks_request_s_mcp_name_header_must_be_its_task_id(server: Served) -> None:
+    """The extension's routing header: ``Mcp-Name`` is the ``taskId`` (else -32020)."""
+
+    async def main() -> None:
+        async with modern(server, Tasks()) as client:
+            task = await created(client)
+        meta = {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {
+                "extensions": {"io.modelcontextprotocol/tasks": {}}
+            },
+        }
+        body = {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "method": "tasks/get",
+            "params": {"taskId": task.task_id, "_meta": meta},
+        }
+        headers = {
+            "authorization": f"Bearer {TOKEN}",
+            "accept": "application/json, text/event-stream",
+            "mcp-protocol-version": "2026-07-28",
+            "mcp-method": "tasks/get",
+        }
+        async with httpx2.AsyncClient(headers=headers) as http:
+            for name, code in ((None, -32020), ("q_another", -32020), (task.task_id, 0)):
+                sent = {} if name is None else {"mcp-name": name}
+                answer = (await http.post(server.url, json=body, headers=sent)).json()
+                assert answer.get("error", {}).get("code", 0) == code, answer
+                assert code or answer["result"]["status"] == "working"
+
+    run(main)
+    server.stop()
