@@ -244,7 +244,7 @@ def _serve_tasks(server: Any, served: tasks.Tasks) -> None:
     """The tasks extension's methods, served to MCP 2026-07-28 requests that list it."""
     from mcp import types
     from mcp.shared.exceptions import MCPError
-    from mcp_types import HEADER_MISMATCH, METHOD_NOT_FOUND
+    from mcp_types import HEADER_MISMATCH, INTERNAL_ERROR, METHOD_NOT_FOUND
 
     server.extensions[tasks.EXTENSION] = {}
     answer = {"tasks/get": served.get, "tasks/update": served.update, "tasks/cancel": served.cancel}
@@ -259,6 +259,10 @@ def _serve_tasks(server: Any, served: tasks.Tasks) -> None:
                 return answer[method](ctx.params, _task_conversation(ctx, served.asker))
             except tasks.TaskError as exc:
                 raise MCPError(exc.code, str(exc), exc.data) from None
+            except InboxError as exc:  # the queue file went bad while serving: said in one line
+                served.asker.say(str(exc))
+                text = f"The user's askcli inbox cannot be used: {exc}"
+                raise MCPError(INTERNAL_ERROR, text) from None
 
         return handle
 
