@@ -335,4 +335,3 @@ def test_a_tasks_request_s_mcp_name_header_must_be_its_task_id(server: Served) -
 
     run(main)
     server.stop()
-
