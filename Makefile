@@ -169,10 +169,11 @@ lint: $(VENV)/.dev ## ruff and mypy
 
 # BENCH_ARGS=--team: the team figures alone (500 askers on two agents' network namespaces)
 BENCH_ARGS ?=
-bench: install ## print start-up, throughput, memory, replay and inbox figures against their targets, and what one ask meets
+bench: install ## print start-up, throughput, memory, replay and inbox figures against their targets, what one ask meets, and how long an MCP question can wait ($ASKCLI_BENCH_MCP_WAIT s, 600)
 	$(BIN)/python -m compileall -q askcli
 	$(BIN)/python bench/bench.py $(BENCH_ARGS)
 	$(BIN)/python bench/ask_path.py
+	$(BIN)/python bench/mcp_wait.py
 
 docs: install ## regenerate docs/cli.md from every command's --help
 	$(BIN)/python docs/gen_cli.py

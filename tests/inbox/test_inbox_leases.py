@@ -206,6 +206,42 @@ def test_machines_without_proc_never_take_each_other_s_pids(
     assert pg.state(held.id) is QueueState.ANSWERING
 
 
+def test_a_task_outlives_its_asker_for_a_day_and_is_taken_over(store: Store) -> None:
+    """A question asked as a task (an MCP task: its conversation starts with ``task:``)
+    is spared by the tidying when its asker is gone, for TASK_TTL from its arrival; the
+    next asker of that conversation takes it over (``by_task``), no other one."""
+    task = store.submit(LIBRARY, AGENT, conversation="task:ours")
+    stale = store.submit(call(question("Stale?"), id="toolu_2"), AGENT, conversation="task:ours")
+    plain = store.submit(call(question("Plain?"), id="toolu_3"), AGENT, conversation="c1")
+    now = time.time()
+    gone = f"{asker_identity.me().host}/999999/"
+    for qid, arrived in ((task.id, now - 600), (stale.id, now - module.TASK_TTL - 60)):
+        tamper(
+            store,
+            "UPDATE questions SET asker = ?, asker_pid = 999999, asker_start = NULL,"
+            " arrived = ? WHERE id = ?",
+            (gone, arrived, qid),
+        )
+    tamper(
+        store,
+        "UPDATE questions SET asker = ?, asker_pid = 999999, asker_start = NULL, arrived = ?"
+        " WHERE id = ?",
+        (gone, now - 600, plain.id),
+    )
+    tamper(
+        store,
+        "INSERT INTO askers (id, host, seen, place, pid) VALUES (?, ?, ?, ?, 999999)",
+        (gone, asker_identity.me().host, now - 600, asker_identity.place()),
+    )
+    assert sorted(q.id for q in store.tidy()) == [stale.id, plain.id]
+    assert store.state(task.id) is QueueState.WAITING
+    assert store.by_task(task.ticket, "task:theirs") is None
+    assert store.by_task(plain.ticket, "c1") is None  # no task: never taken over
+    taken = store.by_task(task.ticket, "task:ours")
+    assert taken is not None and taken.asker_pid == os.getpid()
+    assert store.by_ticket(task.ticket, "task:ours") == taken  # this process's now
+
+
 @pytest.mark.pty
 def test_an_asker_in_another_pid_namespace_is_not_taken_for_dead(queue: Queue) -> None:
     """Same machine, same name, same file, another pid namespace (unshare -p, as bwrap and

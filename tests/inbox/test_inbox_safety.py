@@ -347,7 +347,7 @@ def test_a_secret_answer_is_erased_once_delivered(
     # askcli mcp's get_answer for the same ticket again: said, not the secret, not a failure
     from askcli.hosts.mcp import asker as mcp
 
-    again = mcp.QueueSide(asker)._settled(found)
+    again = mcp.QueueSide(asker).settled(found)
     assert again.is_error and secret not in again.text
     assert "the answer held a secret and was given once; ask again" in again.text
 

@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from askcli.hosts.mcp.asker import still_waiting_text
 from askcli.hosts.mcp.server import tool_definitions
 from askcli.inbox.store import QueueState, open_store
 from askcli.wire.results import REJECT_MESSAGE
 
 from tests.support.inspector import INSPECTOR, Http, Stdio, call, finish, printed, start
-from tests.support.mcp import ASKED, BLUE, answer_next
+from tests.support.mcp import ASKED, BLUE, answer_next, next_question
 
 pytestmark = pytest.mark.skipif(
     not INSPECTOR.exists(),
@@ -84,22 +83,21 @@ def test_a_declined_question_is_the_inspectors_tool_error(
     assert open_store(tmp_path / "inbox.db").state(question.id) is QueueState.ANSWERED
 
 
-def test_a_question_outlives_the_inspectors_call_with_its_ticket(tmp_path: Path) -> None:
-    # 2026-07-28: no session; the ticket the first run got is collected by a later run
+def test_the_inspector_of_2026_07_28_waits_on_a_task(tmp_path: Path) -> None:
+    """The Inspector's modern era lists the tasks extension (its ext-tasks 0.2.2 requester):
+    its call is a task, polled with tasks/get past askcli's --wait, until the person
+    answers (no still-waiting ticket)."""
     inbox = tmp_path / "inbox.db"
-    with Http(era="modern").target(tmp_path, "--wait", "2") as target:
-        status, out, err = finish(start(target, *call(*ASK)))
-        assert status == 0, err
-        (question,) = open_store(inbox).questions(states=(QueueState.WAITING,))
-        # no conversation, so no "the identical call finds it again"
-        text = still_waiting_text(question.ticket, again=False)
-        assert json.loads(out)["content"] == [{"type": "text", "text": text}]
-        # the person answers after the Inspector has ended
+    with Http(era="modern").target(tmp_path, "--wait", "1") as target:
+        inspector = start(target, *call(*ASK))
+        question = next_question(inbox, timeout=30)
+        time.sleep(3)  # past --wait: a blocking call would have had its ticket by now
+        assert inspector.poll() is None
         assert answer_next(inbox, "2\n").id == question.id
-        collect = ("--tool-name", "get_answer", "--tool-arg", f"ticket={question.ticket}")
-        status, out, err = finish(start(target, *call(*collect)))
+        status, out, err = finish(inspector)
     assert status == 0, err
     assert json.loads(out)["content"] == [{"type": "text", "text": BLUE}]
+    assert open_store(inbox).state(question.id) is QueueState.ANSWERED
 
 
 @pytest.mark.slow

@@ -156,26 +156,9 @@ class QueueSide:
         """Answer one ``tools/call`` of ``session``."""
         if name == GET:
             return await self.get_answer(arguments, progress, session)
-        tool = {ASK: ASK_USER_QUESTION, TODO: TODO_WRITE}.get(name)
-        if tool is None:
-            raise UnknownTool(name)
-        checked = self._check(tool, arguments)
-        if isinstance(checked, ToolOutcome):
-            return checked
-        question = self.store.submit(
-            checked,
-            self.agent(client, session),
-            conversation=session.token,
-            reuse_for=0.0 if session.alone else self.reuse_for,
-            to=self.to,
-        )
-        if question.state in (QueueState.WAITING, QueueState.ANSWERING):
-            self.mine.add(question.id)
-            if not session.alone:
-                self.of.setdefault(session.token, set()).add(question.id)
-            self.say(f"question {question.id} ({question.ticket}) waits in the inbox")
-        else:
-            self.say(f"question {question.id} was answered already: its answer goes back")
+        question = self.queue(name, arguments, client, session)
+        if isinstance(question, ToolOutcome):
+            return question
         try:
             return await self._wait(question, progress, again=not session.alone)
         except BaseException:
@@ -186,6 +169,43 @@ class QueueSide:
                     self.mine.discard(question.id)
                     self.say(f"question {question.id} was withdrawn: its call ended unanswered")
             raise
+
+    def queue(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+        client: Any,
+        session: Session = STDIO,
+        *,
+        task: str | None = None,
+    ) -> QueuedQuestion | ToolOutcome:
+        """Check one call of :data:`ASK` or :data:`TODO` of ``session`` and queue it: the
+        question (waiting, or found answered already), or the error result. ``task``: the
+        call is a task of that conversation (:data:`~askcli.inbox.store.base.TASK`...),
+        which outlives this server (it is not withdrawn when the server or the MCP session
+        ends)."""
+        tool = {ASK: ASK_USER_QUESTION, TODO: TODO_WRITE}.get(name)
+        if tool is None:
+            raise UnknownTool(name)
+        checked = self._check(tool, arguments)
+        if isinstance(checked, ToolOutcome):
+            return checked
+        question = self.store.submit(
+            checked,
+            self.agent(client, session),
+            conversation=task or session.token,
+            reuse_for=0.0 if session.alone else self.reuse_for,
+            to=self.to,
+        )
+        if question.state in (QueueState.WAITING, QueueState.ANSWERING):
+            if task is None:
+                self.mine.add(question.id)
+            if task is None and not session.alone:
+                self.of.setdefault(session.token, set()).add(question.id)
+            self.say(f"question {question.id} ({question.ticket}) waits in the inbox")
+        else:
+            self.say(f"question {question.id} was answered already: its answer goes back")
+        return question
 
     def end(self, session: Session) -> list[int]:
         """A conversation ended (its MCP session was closed, or ended): its questions
@@ -252,7 +272,7 @@ class QueueSide:
                 looked = time.monotonic()
             if state not in (QueueState.WAITING, QueueState.ANSWERING):
                 self.mine.discard(question.id)
-                return self._settled(self.store.get(question.id) if state is not None else None)
+                return self.settled(self.store.get(question.id) if state is not None else None)
             now = time.monotonic()
             if now >= deadline:
                 self.say(f"question {question.id} still waits: the client gets its ticket")
@@ -264,7 +284,7 @@ class QueueSide:
                 await progress(round(now - start, 1), f"the question {being} in the askcli inbox")
             await _sleep(min(POLL, deadline - now))
 
-    def _settled(self, found: QueuedQuestion | None) -> ToolOutcome:
+    def settled(self, found: QueuedQuestion | None) -> ToolOutcome:
         """The result of a question no longer waiting (None: gone), collected as ``ask
         --inbox`` collects it; a reply taken already (an earlier call of this ticket) is
         given again."""

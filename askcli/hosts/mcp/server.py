@@ -45,6 +45,7 @@ from ...terminal import signals
 from ...terminal.signals import STATUS_OF_SIGNAL
 from ...wire.definitions import DESCRIPTION as ASK_DESCRIPTION
 from ...wire.definitions import input_schema, schema_of
+from . import tasks
 from .asker import ASK, DEFAULT_REUSE, GET, TODO, QueueSide, Session, ToolOutcome, UnknownTool
 from .shutdown import Deadline, client_gone
 
@@ -191,7 +192,15 @@ def _server(asker: QueueSide) -> Any:
         try:
             session = session_of(ctx)
             watch_end(ctx, session)
-            outcome = await asker.call(params.name, params.arguments, client, progress, session)
+            if params.name in (ASK, TODO) and _modern(ctx) and tasks.asked_for(ctx.params):
+                task = _task_conversation(ctx, asker)
+                queued = asker.queue(params.name, params.arguments, client, session, task=task)
+                if not isinstance(queued, ToolOutcome):
+                    asker.say(f"question {queued.id} is a task: the client polls tasks/get")
+                    return tasks.created(queued)
+                outcome = queued
+            else:
+                outcome = await asker.call(params.name, params.arguments, client, progress, session)
         except UnknownTool as exc:  # a protocol error, as the MCP spec has it: not a result
             from mcp.shared.exceptions import MCPError
             from mcp_types import INVALID_PARAMS
@@ -209,7 +218,7 @@ def _server(asker: QueueSide) -> Any:
 
     from ...version import __version__
 
-    return Server(
+    server = Server(
         SERVER_NAME,
         version=__version__,
         instructions=(
@@ -219,6 +228,66 @@ def _server(asker: QueueSide) -> Any:
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+    _serve_tasks(server, tasks.Tasks(asker))
+    return server
+
+
+def _task_conversation(ctx: Any, asker: QueueSide) -> str:
+    """The conversation of a task asked or polled by a request (:func:`.tasks.conversation`)."""
+    headers = getattr(getattr(ctx, "request", None), "headers", None)
+    credential = None if headers is None else str(headers.get("authorization", ""))
+    named = _conversation_named(getattr(ctx, "params", None))
+    return tasks.conversation(credential, named, asker.session or asker.cwd or "")
+
+
+def _serve_tasks(server: Any, served: tasks.Tasks) -> None:
+    """The tasks extension's methods, served to MCP 2026-07-28 requests that list it."""
+    from mcp import types
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import HEADER_MISMATCH, INTERNAL_ERROR, METHOD_NOT_FOUND
+
+    server.extensions[tasks.EXTENSION] = {}
+    answer = {"tasks/get": served.get, "tasks/update": served.update, "tasks/cancel": served.cancel}
+
+    def handler(method: str) -> Any:
+        async def handle(ctx: Any, params: Any) -> dict[str, Any]:
+            if not _modern(ctx):
+                raise MCPError(METHOD_NOT_FOUND, f"Method not found: {method}")
+            if not _named_right(ctx):
+                raise MCPError(HEADER_MISMATCH, "mcp-name header does not match the taskId")
+            try:
+                return answer[method](ctx.params, _task_conversation(ctx, served.asker))
+            except tasks.TaskError as exc:
+                raise MCPError(exc.code, str(exc), exc.data) from None
+            except InboxError as exc:  # the queue file went bad while serving: said in one line
+                served.asker.say(str(exc))
+                text = f"The user's askcli inbox cannot be used: {exc}"
+                raise MCPError(INTERNAL_ERROR, text) from None
+
+        return handle
+
+    for method in tasks.METHODS:
+        server.add_request_handler(method, types.RequestParams, handler(method))
+
+
+def _named_right(ctx: Any) -> bool:
+    """Over HTTP, a ``tasks/*`` request's ``Mcp-Name`` header is its ``taskId`` (the
+    extension's routing header; the SDK checks it for the methods it knows alone)."""
+    from mcp.shared.inbound import MCP_NAME_HEADER, decode_header_value
+
+    headers = getattr(getattr(ctx, "request", None), "headers", None)
+    if headers is None:
+        return True
+    params = ctx.params if isinstance(ctx.params, Mapping) else {}
+    value = headers.get(MCP_NAME_HEADER)
+    return value is not None and decode_header_value(value.strip()) == params.get("taskId")
+
+
+def _modern(ctx: Any) -> bool:
+    """Whether a request is of MCP 2026-07-28 (stateless, capabilities in ``_meta``)."""
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    return getattr(ctx, "protocol_version", None) in MODERN_PROTOCOL_VERSIONS
 
 
 def _mcp_session(ctx: Any) -> str | None:

@@ -62,6 +62,12 @@ def _lease(default: float = 15.0) -> float:
 LEASE = _lease()  # seconds an inbox keeps a claim unheard of ($ASKCLI_LEASE)
 ASKER_GRACE = 4 * LEASE  # seconds an asker out of reach (not dead) keeps its questions
 FORGET = 4 * LEASE  # seconds an inbox unheard of is remembered (its claims lapse after LEASE)
+# the conversation of a question asked as a task (an MCP task): it outlives its asker for
+# TASK_TTL seconds from its arrival, for a later asker of that conversation to take it over
+TASK = "task:"
+TASK_TTL = 86400.0
+# the condition (on questions) of a task that outlives its asker, with the oldest arrival
+SPARED = "(substr(COALESCE(conversation, ''), 1, 5) = 'task:' AND arrived >= ?)"
 POLL = 0.01  # seconds between looks while waiting (raised up to POLL_MAX when idle)
 POLL_MAX = 0.05
 T = TypeVar("T")
@@ -335,6 +341,33 @@ class Store:
             return self._get(db, row[0]) if row and row[1] == conversation else None
 
         return self._run(work, write=False)
+
+    def by_task(self, ticket: str, conversation: str) -> QueuedQuestion | None:
+        """The question with ``ticket`` asked as a task in ``conversation`` (it starts with
+        :data:`TASK`), by this process or an earlier one (a server restarted); one that
+        still waits becomes this process's (its asker gone, it would be withdrawn)."""
+        if not conversation.startswith(TASK):
+            return None
+        me = asker_identity.me()
+        self._asking()
+
+        def work(db: Any) -> QueuedQuestion | None:
+            row = self._x(
+                db,
+                "SELECT id FROM questions WHERE ticket = ? AND conversation = ?",
+                (ticket, conversation),
+            ).fetchone()
+            if row is None:
+                return None
+            self._x(
+                db,
+                "UPDATE questions SET asker = ?, asker_pid = ?, asker_host = ?, asker_start = ?"
+                " WHERE id = ? AND asker <> ? AND status IN ('waiting', 'being answered')",
+                (asker_id(me), me.pid, me.host, me.start, row[0], asker_id(me)),
+            )
+            return self._get(db, row[0])
+
+        return self._run(work)
 
     def wait(self, question_id: int, timeout: float | None = None) -> QueuedQuestion | None:
         """Wait until the question is answered (or withdrawn); the question as

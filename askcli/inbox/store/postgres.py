@@ -300,19 +300,23 @@ class PostgresStore(Store):
         rows = db.execute(
             "SELECT id FROM questions WHERE status IN ('waiting', 'being answered') AND"
             f" {base.NOT_DEFERRED} AND arrived < %s AND NOT EXISTS (SELECT 1 FROM askers"
-            " WHERE askers.id = questions.asker AND askers.seen >= %s)",
-            (now - grace, now - grace),
+            f" WHERE askers.id = questions.asker AND askers.seen >= %s) AND NOT {SPARED}",
+            (now - grace, now - grace, now - base.TASK_TTL),
         ).fetchall()
         gone = {row[0] for row in rows}
         if asker_identity.pids_meaningful():
             local = db.execute(
                 "SELECT questions.id, askers.pid, askers.start FROM questions JOIN askers ON"
                 " askers.id = questions.asker WHERE questions.status IN ('waiting',"
-                f" 'being answered') AND {base.NOT_DEFERRED} AND askers.place = %s",
-                (asker_identity.place(),),
+                f" 'being answered') AND {base.NOT_DEFERRED} AND askers.place = %s"
+                f" AND NOT {SPARED}",
+                (asker_identity.place(), now - base.TASK_TTL),
             ).fetchall()
             gone.update(qid for qid, pid, start in local if not asker_identity.alive(pid, start))
         return sorted(gone)
+
+
+SPARED = base.SPARED.replace("?", "%s")
 
 
 class PostgresTeams(Teams):

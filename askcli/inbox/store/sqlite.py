@@ -313,6 +313,8 @@ class SQLiteStore(Store):
             "SELECT questions.id, asker_pid, asker_start, asker_host, askers.place,"
             " askers.seen FROM questions LEFT JOIN askers ON askers.id = questions.asker"
             f" WHERE status IN ('waiting', 'being answered') AND {base.NOT_DEFERRED}"
+            f" AND NOT {base.SPARED}",
+            (now - base.TASK_TTL,),
         ).fetchall()
         here, host = asker_identity.place(), asker_identity.me().host
         gone = []
