@@ -360,7 +360,10 @@ def inbox(
     from ...inbox.store import Agent, open_store
 
     agent = Agent(CLIENT, hook.session, hook.cwd, asker_tag(hook.session))
-    return InboxAsker(open_store(where), agent, timeout=timeout, to=to, said=say)
+    # a permission prompt askcli mcp's permission tool queued already is not asked twice
+    one_call = hook.event == PERMISSION_REQUEST
+    store = open_store(where)
+    return InboxAsker(store, agent, timeout=timeout, to=to, said=say, one_call=one_call)
 
 
 def nobody() -> Conversation:
