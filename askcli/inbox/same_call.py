@@ -10,8 +10,10 @@ asker (its hook was ended, its server stopped) is asked again by the one still w
 
 Two calls are the same when both are Claude Code ``can_use_tool`` requests of the same
 session (``session_id``, which neither may leave out), the same tool and the same input, and
-the same ``tool_use_id`` when both know it (the hook's input carries none), asked on this
-machine by another process.
+the same ``tool_use_id`` when both know it (the hook's input carries none: the hook finds
+it in Claude Code's transcript), asked on this machine by another process. A question
+answered a moment ago is joined too (the decision is handed on at once), but only by the
+same ``tool_use_id``: an identical call made again is asked again.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple
 
 from . import asker_identity
-from .store import QueuedQuestion
+from .store import QueuedQuestion, QueueState
 
 
 class ClaudeCall(NamedTuple):
@@ -46,9 +48,14 @@ def claude_call(document: Any) -> ClaudeCall | None:
     return ClaudeCall(session, tool, request.get("input"), use_id)
 
 
-def same(a: ClaudeCall, b: ClaudeCall) -> bool:
-    ids_differ = a.tool_use_id and b.tool_use_id and a.tool_use_id != b.tool_use_id
-    return (a.session, a.tool, a.input) == (b.session, b.tool, b.input) and not ids_differ
+def same(a: ClaudeCall, b: ClaudeCall, *, answered: bool = False) -> bool:
+    """The same call: one of them may not know its tool_use id, unless it was
+    ``answered`` already (an identical call made again is another call)."""
+    if a.tool_use_id is None or b.tool_use_id is None:
+        ids_agree = not answered
+    else:
+        ids_agree = a.tool_use_id == b.tool_use_id
+    return (a.session, a.tool, a.input) == (b.session, b.tool, b.input) and ids_agree
 
 
 def joins_for(document: Any) -> Callable[[QueuedQuestion], bool] | None:
@@ -61,7 +68,10 @@ def joins_for(document: Any) -> Callable[[QueuedQuestion], bool] | None:
 
     def joins(question: QueuedQuestion) -> bool:
         theirs = claude_call(question.call)
-        return question.asker_host == host and theirs is not None and same(mine, theirs)
+        answered = question.state is QueueState.ANSWERED
+        if question.asker_host != host or theirs is None:
+            return False
+        return same(mine, theirs, answered=answered)
 
     return joins
 

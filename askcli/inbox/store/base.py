@@ -68,6 +68,7 @@ TASK = "task:"
 TASK_TTL = 86400.0
 # the condition (on questions) of a task that outlives its asker, with the oldest arrival
 SPARED = "(substr(COALESCE(conversation, ''), 1, 5) = 'task:' AND arrived >= ?)"
+JOIN_ANSWERED = 120.0  # seconds an answered question may still be joined (Store.submit)
 POLL = 0.01  # seconds between looks while waiting (raised up to POLL_MAX when idle)
 POLL_MAX = 0.05
 T = TypeVar("T")
@@ -281,10 +282,11 @@ class Store:
         (None: anyone). With ``conversation`` and ``reuse_for`` seconds, the identical call
         this process queued in the same conversation, still waiting, or answered at most
         ``reuse_for`` seconds ago and not yet taken, is that one; otherwise every call is a
-        question of its own. With ``joins``: the oldest question of another asker, waiting or
-        being answered, that ``joins`` accepts is returned instead of queueing one (looked
-        for and queued in one transaction that no other such submission runs beside: of
-        two askers of one call, one queues it and the other finds it)."""
+        question of its own. With ``joins``: the oldest question of another asker, waiting,
+        being answered or answered at most :data:`JOIN_ANSWERED` seconds ago, that ``joins``
+        accepts is returned instead of queueing one (looked for and queued in one
+        transaction that no other such submission runs beside: of two askers of one call,
+        one queues it and the other finds it)."""
         text = json.dumps(call, ensure_ascii=False, allow_nan=False)
         self.check_addressee(to)
         asker = asker_identity.me()
@@ -343,9 +345,9 @@ class Store:
             self._x(db, self.serialize)
         rows = self._x(
             db,
-            f"SELECT {COLUMNS} FROM questions WHERE status IN ('waiting', 'being answered')"
-            " AND asker <> ? ORDER BY id",
-            (asker_id(asker),),
+            f"SELECT {COLUMNS} FROM questions WHERE (status IN ('waiting', 'being answered')"
+            " OR (status = 'answered' AND finished >= ?)) AND asker <> ? ORDER BY id",
+            (self._now() - JOIN_ANSWERED, asker_id(asker)),
         ).fetchall()
         return next((q for q in map(question_of, rows) if joins(q)), None)
 
