@@ -8,7 +8,8 @@ would queue it), waits for it and hands on the person's decision in its own shap
 question, one answer, whichever asker Claude Code hears first. A question withdrawn by its
 asker (its hook was ended, its server stopped) is asked again by the one still waiting.
 
-Two calls are the same when both are Claude Code ``can_use_tool`` requests of the same
+Two calls are the same when both are Claude Code ``can_use_tool`` requests, queued by two
+kinds of asker (their request ids differ: a hook and the permission tool), of the same
 session (``session_id``, which neither may leave out), the same tool and the same input, and
 the same ``tool_use_id`` when both know it (the hook's input carries none: the hook finds
 it in Claude Code's transcript), asked on this machine by another process. A question
@@ -32,6 +33,7 @@ class ClaudeCall(NamedTuple):
     tool: str
     input: Any
     tool_use_id: str | None
+    asker: Any = None  # the request id, which names the kind of asker (hook, permission tool)
 
 
 def claude_call(document: Any) -> ClaudeCall | None:
@@ -45,7 +47,7 @@ def claude_call(document: Any) -> ClaudeCall | None:
     if request.get("subtype") != "can_use_tool" or not isinstance(tool, str):
         return None
     use_id = tool_use_id if isinstance(tool_use_id, str) else None
-    return ClaudeCall(session, tool, request.get("input"), use_id)
+    return ClaudeCall(session, tool, request.get("input"), use_id, document.get("request_id"))
 
 
 def same(a: ClaudeCall, b: ClaudeCall, *, answered: bool = False) -> bool:
@@ -55,7 +57,8 @@ def same(a: ClaudeCall, b: ClaudeCall, *, answered: bool = False) -> bool:
         ids_agree = not answered
     else:
         ids_agree = a.tool_use_id == b.tool_use_id
-    return (a.session, a.tool, a.input) == (b.session, b.tool, b.input) and ids_agree
+    two_askers = a.asker != b.asker  # two hooks of identical calls are two questions
+    return (a.session, a.tool, a.input) == (b.session, b.tool, b.input) and ids_agree and two_askers
 
 
 def joins_for(document: Any) -> Callable[[QueuedQuestion], bool] | None:

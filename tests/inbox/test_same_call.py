@@ -77,6 +77,11 @@ def test_another_call_is_a_question_of_its_own(store: Store, other: dict[str, An
     assert len(store.questions()) == 2
 
 
+def test_two_hooks_of_identical_calls_ask_twice(store: Store) -> None:
+    first = queued_by_another(store, prompt("askcli-hook"))
+    assert submitted(store, prompt("askcli-hook")) != first
+
+
 def test_a_question_of_this_process_is_never_joined(store: Store) -> None:
     first = store.submit(prompt("askcli-hook"), Agent("claude", SESSION)).id
     assert submitted(store, prompt("askcli-mcp-permission", use_id="toolu_1")) != first

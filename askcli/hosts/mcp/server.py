@@ -3,7 +3,7 @@
 Three tools: ``ask_user_questions`` (AskUserQuestion's input schema and result text),
 ``todo_write`` (TodoWrite's schema; the checklist is shown in the inbox) and ``get_answer``
 (waits again on a ticket); and ``permission_prompt``, Claude Code's
-``--permission-prompt-tool`` (:mod:`.permission`). A call is checked here, queued
+``--permission-prompt-tool`` (:mod:`.permission_tool`). A call is checked here, queued
 (:class:`~askcli.inbox.store.base.Store`) with the MCP client's name as its agent, and
 waited for; an inbox (``askcli inbox``) asks the person and stores the reply, whose result
 text goes back to the model.
@@ -47,7 +47,8 @@ from ...terminal import signals
 from ...terminal.signals import STATUS_OF_SIGNAL
 from ...wire.definitions import DESCRIPTION as ASK_DESCRIPTION
 from ...wire.definitions import input_schema, schema_of
-from . import permission, tasks
+from . import permission_tool as permission
+from . import tasks
 from .asker import ASK, DEFAULT_REUSE, GET, TODO, QueueSide, Session, ToolOutcome, UnknownTool
 from .shutdown import Deadline, client_gone
 

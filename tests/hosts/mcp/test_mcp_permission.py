@@ -16,7 +16,7 @@ from typing import Any
 import anyio
 import pytest
 
-from askcli.hosts.mcp import permission
+from askcli.hosts.mcp import permission_tool as permission
 from askcli.hosts.mcp.asker import STDIO, QueueSide
 from askcli.inbox.asker_identity import process_start
 from askcli.inbox.store import Agent, QueueState, Store, open_store
