@@ -78,6 +78,8 @@ def claude_session() -> str | None:
 def request_of(arguments: Mapping[str, Any] | None) -> dict[str, Any] | str:
     """The ``can_use_tool`` request the arguments ask, or what is wrong with them."""
     args = arguments or {}
+    if not isinstance(args, Mapping):
+        return "the request must be an object"
     tool, tool_input, use_id = args.get("tool_name"), args.get("input"), args.get("tool_use_id")
     if not isinstance(tool, str) or not tool:
         return '"tool_name" must be the name of the tool asking to run'

@@ -42,15 +42,27 @@ async def no_progress(done: float, message: str) -> None:
     pass
 
 
-def decide(store: Store, arguments: Any, lines: str | None = None) -> tuple[Any, list[str]]:
+def decide(
+    store: Store, arguments: Any, lines: str | None = None, after: str = "waits in the inbox"
+) -> tuple[Any, list[str]]:
     """The tool's result for ``arguments`` (its JSON) while a person answers the first
-    question that waits with ``lines``; the server's log."""
+    question that waits with ``lines``, once the server said ``after``; the server's log."""
     log: list[str] = []
     side = QueueSide(store.reopen(), say=log.append)
-    person = threading.Thread(target=lambda: lines is None or answer_first(store, lines))
-    person.start()
+
+    def person() -> None:
+        for _ in range(1500):
+            if any(after in line for line in log):
+                answer_first(store, lines or "")
+                return
+            threading.Event().wait(0.02)
+
+    person_thread = threading.Thread(target=person, daemon=True)
+    if lines is not None:
+        person_thread.start()
     outcome = anyio.run(permission.call, side, arguments, "claude-code", no_progress, STDIO)
-    person.join(timeout=30)
+    if lines is not None:
+        person_thread.join(timeout=30)
     assert not outcome.is_error
     return json.loads(outcome.text), log
 
@@ -104,7 +116,7 @@ def test_a_question_askcli_hook_queued_for_the_call_is_waited_for(store: Store) 
     hooks = permission_request("askcli-hook", "Bash", BASH, session_id=SESSION)
     first = store.submit(hooks, Agent("claude", SESSION)).id
     as_if_asked_by(store, first, os.getppid(), process_start(os.getppid()))
-    decision, log = decide(store, REQUEST, "3\nnot now\n")
+    decision, log = decide(store, REQUEST, "3\nnot now\n", after="is waited for")
     assert decision == {"behavior": "deny", "message": results.REJECT_WITH_WORDS_PREFIX + "not now"}
     assert [q.id for q in store.questions(states=tuple(QueueState))] == [first]
     assert "permission prompt 1, queued by askcli hook, is waited for" in log
