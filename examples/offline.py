@@ -79,8 +79,13 @@ def try_claude(scratch: Path) -> int:
     port = free_port()
     log = scratch / "requests.jsonl"
     serve = ["--port", str(port), "--scenario", str(scenario), "--log", str(log)]
-    # a session of its own: the terminal's Ctrl-C is askcli's, never the stand-in's
-    api = subprocess.Popen([sys.executable, str(STAND_IN), *serve], start_new_session=True)
+    # a session of its own: the terminal's Ctrl-C is askcli's, never the stand-in's; and a
+    # Ctrl-C waits while it is started, so that none leaves it running without its folder
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        api = subprocess.Popen([sys.executable, str(STAND_IN), *serve], start_new_session=True)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
     try:
         for _ in range(200):  # until it listens
             with socket.socket() as s:
