@@ -328,6 +328,10 @@ class Store:
     def _asking(self) -> None:
         """This process asks: what keeps its questions alive starts (nothing, here)."""
 
+    def _still_asking(self) -> None:
+        """This process, having asked (:meth:`_asking`), lives on: its lease is renewed
+        when it is due (nothing, here; a store whose lease a thread renews does nothing)."""
+
     def by_ticket(self, ticket: str, conversation: str | None = None) -> QueuedQuestion | None:
         """The question with ``ticket`` that this process queued in ``conversation``; None
         for any other (a ticket does not open another asker's question)."""

@@ -58,7 +58,9 @@ CREATE TABLE IF NOT EXISTS questions (
     answer_token TEXT,
     take_token TEXT,
     withdraw_token TEXT,
-    claimed_at REAL
+    claimed_at REAL,
+    resumed_by TEXT,
+    resumed_at REAL
 )""",
     "CREATE INDEX IF NOT EXISTS questions_status ON questions (status, id)",
     "CREATE INDEX IF NOT EXISTS questions_key ON questions (key, id)",
@@ -108,6 +110,8 @@ ADDED = {
     ("questions", "take_token"): "TEXT",
     ("questions", "withdraw_token"): "TEXT",
     ("questions", "claimed_at"): "REAL",
+    ("questions", "resumed_by"): "TEXT",
+    ("questions", "resumed_at"): "REAL",
     ("inboxes", "person"): "TEXT",
     ("inboxes", "place"): "TEXT",
 }
@@ -297,9 +301,12 @@ class SQLiteStore(Store):
         )
         self._renewed = time.monotonic()
 
-    def _state_while_waiting(self, question_id: int) -> QueueState | None:
+    def _still_asking(self) -> None:
         if self._renewed is not None and time.monotonic() - self._renewed >= base.LEASE:
             self._renew()
+
+    def _state_while_waiting(self, question_id: int) -> QueueState | None:
+        self._still_asking()
         return self.state(question_id)
 
     def _dead_askers(self, db: Any, now: float) -> list[int]:
