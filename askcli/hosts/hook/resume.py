@@ -29,13 +29,13 @@ from ...errors import InboxError
 from ...escaping import visible
 from ...inbox import asker_identity
 from ...inbox.person_side.holding import since
-from ...inbox.store import QueuedQuestion, QueueState, Store, deferred, open_store
+from ...inbox.store import LEASE, QueuedQuestion, QueueState, Store, deferred, open_store
 from ...status import ExitStatus
 from ...terminal import signals
 from ...terminal.rendering import folded_for, terminal_text
 
 STOP_GRACE = 10.0  # seconds a resumed run has to end after SIGTERM, before SIGKILL
-RENEW = 1.0  # seconds between looks at a resumed run, renewing its claim's lease when due
+RENEW = LEASE / 3  # seconds between renewals of the claim of a resumed run going on
 
 
 class Resumer:
@@ -118,7 +118,8 @@ class Resumer:
                 status = self.running.wait(RENEW)
                 break
             except subprocess.TimeoutExpired:
-                deferred.still_resuming(self.store)
+                with contextlib.suppress(InboxError):  # out of reach: it may lapse
+                    deferred.still_resuming(self.store, question_id)
         self.running = None
         return status
 

@@ -247,6 +247,11 @@ class Store:
         taken before the first look."""
         return Changes()
 
+    def _grace(self, now: float) -> bool:
+        """Whether leases hold whatever their time (the store just came back: everyone may
+        still be coming back to renew theirs)."""
+        return False
+
     def _lapse(self, db: Any, now: float) -> None:
         """Claims whose lease ran out wait again (their holder kept: see :data:`LAPSE`)."""
         self._x(  # one of an earlier askcli, with no lease, when its inbox is not heard of
@@ -327,10 +332,6 @@ class Store:
 
     def _asking(self) -> None:
         """This process asks: what keeps its questions alive starts (nothing, here)."""
-
-    def _still_asking(self) -> None:
-        """This process, having asked (:meth:`_asking`), lives on: its lease is renewed
-        when it is due (nothing, here; a store whose lease a thread renews does nothing)."""
 
     def by_ticket(self, ticket: str, conversation: str | None = None) -> QueuedQuestion | None:
         """The question with ``ticket`` that this process queued in ``conversation``; None

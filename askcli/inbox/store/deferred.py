@@ -7,10 +7,10 @@ kept in its ``conversation``, :data:`.base.DEFERRED` first): its asker being gon
 withdraw it (:data:`.base.NOT_DEFERRED`), and the hook that comes back with the key adopts it,
 and with it its answer. ``askcli resume`` lists them to know which sessions to resume, and
 *claims* one before it resumes its session (:func:`claim_resume`): two ``askcli resume`` at
-once never both resume it. The claim is the resuming process's (``resumed_by``, an asker's
-name, its lease in ``askers``), until it releases it (:func:`release_resume`) or is gone:
-its process no longer runs (where its pid means the same as here), or its lease was not
-renewed for :data:`~.base.ASKER_GRACE` seconds.
+once never both resume it. The claim is the resuming process's (``resumed_by``, named as an
+asker is) until it releases it (:func:`release_resume`) or is gone: its lease
+(``resumed_until``, renewed while its run goes on) ran out, or it ran on this machine and
+its process no longer runs.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from typing import Any, NamedTuple
 
 from .. import asker_identity
 from .base import (
-    ASKER_GRACE,
     COLUMNS,
     DEFERRED,
     IS_DEFERRED,
+    LEASE,
     QueuedQuestion,
     Store,
     asker_id,
@@ -104,86 +104,98 @@ def waiting(store: Store) -> list[QueuedQuestion]:
 
 
 def claim_resume(store: Store, question_id: int) -> Resuming | None:
-    """Claim the resuming of the deferred question's session for this process; who holds the
-    claim then (this process, when it got it, or the one that resumes it already), or None
-    when the question is no longer deferred (taken back, withdrawn). A claim whose process is
-    gone lapses (see the module); this process's claim, asked for again (a retry after a lost
-    acknowledgement), is this process's still."""
+    """Claim the resuming of the deferred question's session for this process, for
+    :data:`~.base.LEASE` seconds (:func:`still_resuming` renews it); who holds the claim then
+    (this process, when it got it, or the one that resumes it already), or None when the
+    question is no longer deferred (taken back, withdrawn) or not this store's to change. A
+    claim whose process is gone lapses (see the module); this process's claim, asked for
+    again (a retry after a lost acknowledgement), is this process's still, since it began."""
     me = asker_id(asker_identity.me())
-    store._asking()  # the claim lives while this process's lease does
 
     def work(db: Any) -> Resuming | None:
         now = store._now()
         row = store._x(
             db,
-            f"SELECT resumed_by, resumed_at FROM questions WHERE id = ? AND {IS_DEFERRED}"
-            f" AND {OPEN}{store.locking}",
+            f"SELECT resumed_by, resumed_at, resumed_until FROM questions WHERE id = ? AND"
+            f" {IS_DEFERRED} AND {OPEN}{store.locking}",
             (question_id,),
         ).fetchone()
         if row is None:
             return None
-        by, since = row
-        if by == me:
-            return _resuming(store, db, me, since)
-        if by is not None and not _gone(store, db, by, since, now):
-            return _resuming(store, db, by, since)
-        if not store._x(  # compared and set: another claim made meanwhile stays
+        by, since, until = row
+        if by is not None and by != me and not _gone(by, until, now, store._grace(now)):
+            return _resuming(by, since)
+        since = since if by == me else now
+        if not store._x(  # compared and set: a claim another made meanwhile stays its
             db,
-            "UPDATE questions SET resumed_by = ?, resumed_at = ? WHERE id = ? AND"
-            " COALESCE(resumed_by, '') = ?",
-            (me, now, question_id, by or ""),
+            "UPDATE questions SET resumed_by = ?, resumed_at = ?, resumed_until = ? WHERE"
+            " id = ? AND COALESCE(resumed_by, '') = ?",
+            (me, since, now + LEASE, question_id, by or ""),
         ).rowcount:
             row = store._x(
                 db, "SELECT resumed_by, resumed_at FROM questions WHERE id = ?", (question_id,)
             ).fetchone()
-            return None if row is None or row[0] is None else _resuming(store, db, *row)
-        return _resuming(store, db, me, now)
+            return None if row is None or row[0] is None else _resuming(*row)
+        return _resuming(me, since)
 
     return store._run(work)
 
 
-def release_resume(store: Store, question_id: int) -> None:
-    """This process no longer resumes the question's session (it ended, or took its answer):
-    another may. A claim another process holds now (this one's lapsed) stays its."""
+def still_resuming(store: Store, question_id: int) -> bool:
+    """This process, resuming the question's session, lives on: its claim lasts another
+    :data:`~.base.LEASE` seconds. False when it is no longer its claim (it lapsed, and
+    another took it, or the question was taken back)."""
     me = asker_id(asker_identity.me())
-    store._run(
-        lambda db: store._x(
-            db,
-            "UPDATE questions SET resumed_by = NULL, resumed_at = NULL WHERE id = ? AND"
-            " resumed_by = ?",
-            (question_id, me),
+    return bool(
+        store._run(
+            lambda db: (
+                store._x(
+                    db,
+                    "UPDATE questions SET resumed_until = ? WHERE id = ? AND resumed_by = ?",
+                    (store._now() + LEASE, question_id, me),
+                ).rowcount
+            )
         )
     )
 
 
-def still_resuming(store: Store) -> None:
-    """This process, resuming a session, lives on: its lease (its claims') is renewed."""
-    store._still_asking()
+def release_resume(store: Store, question_id: int) -> None:
+    """This process no longer resumes the question's session (its run ended): another may.
+    A claim another process holds now (this one's lapsed and was taken) stays its."""
+    me = asker_identity.me()
+    store._run(
+        lambda db: store._x(
+            db,
+            "UPDATE questions SET resumed_by = NULL, resumed_at = NULL, resumed_until = NULL"
+            " WHERE id = ? AND resumed_by = ?",
+            (question_id, asker_id(me)),
+        )
+    )
 
 
-def _lease(store: Store, db: Any, by: str) -> tuple[Any, ...] | None:
-    """The lease of the process named ``by``: its place, pid, start and when it was seen."""
-    row = store._x(db, "SELECT place, pid, start, seen FROM askers WHERE id = ?", (by,)).fetchone()
-    return None if row is None else tuple(row)
-
-
-def _gone(store: Store, db: Any, by: str, since: float | None, now: float) -> bool:
-    """Whether the process named ``by``, which claimed a resuming ``since``, is gone: where
-    its pid means the same as here, it no longer runs; anywhere, it was not heard of for
-    :data:`~.base.ASKER_GRACE` seconds (never, since its claim)."""
-    lease = _lease(store, db, by)
-    if lease is None:
-        return (since or 0.0) < now - ASKER_GRACE
-    place, pid, start, seen = lease
-    if place == asker_identity.place() and not asker_identity.alive(pid, start):
+def _gone(by: str, until: float | None, now: float, grace: bool) -> bool:
+    """Whether the process named ``by`` (``HOST/PID/START``), whose claim lasts ``until``,
+    is gone: its lease ran out (not during the store's ``grace``), or it ran on this machine
+    and no longer runs (where pids mean something: as for a question of an earlier askcli,
+    whose place is not known)."""
+    if not grace and (until is None or until < now):
         return True
-    return bool(seen < now - ASKER_GRACE)
+    host, pid, start = _named(by)
+    return (
+        host == asker_identity.me().host
+        and asker_identity.pids_meaningful()
+        and pid is not None
+        and not asker_identity.alive(pid, start)
+    )
 
 
-def _resuming(store: Store, db: Any, by: str, since: float | None) -> Resuming:
-    lease = _lease(store, db, by)
+def _named(by: str) -> tuple[str, int | None, str | None]:
+    """The machine, pid and start of the process named ``by`` (``HOST/PID/START``)."""
     host, _, rest = by.partition("/")
-    pid: int | None = lease[1] if lease is not None else None
-    if pid is None and rest.partition("/")[0].isdigit():
-        pid = int(rest.partition("/")[0])
+    pid, _, start = rest.partition("/")
+    return host, int(pid) if pid.isdigit() else None, start or None
+
+
+def _resuming(by: str, since: float | None) -> Resuming:
+    host, pid, _ = _named(by)
     return Resuming(by, host, pid, since or 0.0)

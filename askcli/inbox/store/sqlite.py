@@ -60,7 +60,8 @@ CREATE TABLE IF NOT EXISTS questions (
     withdraw_token TEXT,
     claimed_at REAL,
     resumed_by TEXT,
-    resumed_at REAL
+    resumed_at REAL,
+    resumed_until REAL
 )""",
     "CREATE INDEX IF NOT EXISTS questions_status ON questions (status, id)",
     "CREATE INDEX IF NOT EXISTS questions_key ON questions (key, id)",
@@ -112,6 +113,7 @@ ADDED = {
     ("questions", "claimed_at"): "REAL",
     ("questions", "resumed_by"): "TEXT",
     ("questions", "resumed_at"): "REAL",
+    ("questions", "resumed_until"): "REAL",
     ("inboxes", "person"): "TEXT",
     ("inboxes", "place"): "TEXT",
 }
@@ -301,12 +303,9 @@ class SQLiteStore(Store):
         )
         self._renewed = time.monotonic()
 
-    def _still_asking(self) -> None:
+    def _state_while_waiting(self, question_id: int) -> QueueState | None:
         if self._renewed is not None and time.monotonic() - self._renewed >= base.LEASE:
             self._renew()
-
-    def _state_while_waiting(self, question_id: int) -> QueueState | None:
-        self._still_asking()
         return self.state(question_id)
 
     def _dead_askers(self, db: Any, now: float) -> list[int]:
