@@ -3,8 +3,8 @@
 Claude Code's ``defer`` (``askcli hook --defer-after``) ends ``claude -p`` with a question
 open; ``claude -p --resume`` runs the same call again in a new hook process. The question
 waits meanwhile, deferred under a key (Claude Code's session and the call's tool_use id,
-kept in its ``conversation``, :data:`.base.DEFERRED` first): its asker being gone does not
-withdraw it (:data:`.base.NOT_DEFERRED`), and the hook that comes back with the key adopts it,
+kept in its ``conversation``: a question of the kind :data:`.kept.DEFERRED`): its asker
+being gone does not withdraw it, and the hook that comes back with the key adopts it,
 and with it its answer. ``askcli resume`` lists them to know which sessions to resume, and
 *claims* one before it resumes its session (:func:`claim_resume`): two ``askcli resume`` at
 once never both resume it. The claim is the resuming process's (``resumed_by``, named as an
@@ -20,14 +20,13 @@ from typing import Any, NamedTuple
 from .. import asker_identity
 from .base import (
     COLUMNS,
-    DEFERRED,
-    IS_DEFERRED,
     LEASE,
     QueuedQuestion,
     Store,
     asker_id,
     question_of,
 )
+from .kept import DEFERRED
 
 OPEN = "delivered IS NULL AND status IN ('waiting', 'being answered', 'answered')"
 
@@ -57,7 +56,7 @@ def defer(store: Store, question_id: int, key: str) -> bool:
                     db,
                     "UPDATE questions SET conversation = ? WHERE id = ? AND asker = ? AND"
                     " delivered IS NULL AND status IN ('waiting', 'being answered', 'answered')",
-                    (DEFERRED + key, question_id, asker_id(asker_identity.me())),
+                    (DEFERRED.conversation(key), question_id, asker_id(asker_identity.me())),
                 ).rowcount
             )
         )
@@ -75,7 +74,7 @@ def adopt(store: Store, key: str) -> QueuedQuestion | None:
         row = store._x(
             db,
             f"SELECT id FROM questions WHERE conversation = ? AND {OPEN} ORDER BY id LIMIT 1",
-            (DEFERRED + key,),
+            (DEFERRED.conversation(key),),
         ).fetchone()
         if row is None:
             return None
@@ -96,7 +95,7 @@ def waiting(store: Store) -> list[QueuedQuestion]:
     rows = store._run(
         lambda db: store._x(
             db,
-            f"SELECT {COLUMNS} FROM questions WHERE {IS_DEFERRED} AND {OPEN} ORDER BY id",
+            f"SELECT {COLUMNS} FROM questions WHERE {DEFERRED.condition} AND {OPEN} ORDER BY id",
         ).fetchall(),
         write=False,
     )
@@ -117,7 +116,7 @@ def claim_resume(store: Store, question_id: int) -> Resuming | None:
         row = store._x(
             db,
             f"SELECT resumed_by, resumed_at, resumed_until FROM questions WHERE id = ? AND"
-            f" {IS_DEFERRED} AND {OPEN}{store.locking}",
+            f" {DEFERRED.condition} AND {OPEN}{store.locking}",
             (question_id,),
         ).fetchone()
         if row is None:

@@ -23,6 +23,7 @@ from ...files import lstat_or_none
 from .. import asker_identity, location
 from . import base, opening
 from .base import POLL, QueueState, Store, asker_id, default_file, default_path
+from .kept import spared
 from .team_members import Teams
 
 T = TypeVar("T")
@@ -315,12 +316,12 @@ class SQLiteStore(Store):
         elsewhere (another container or sandbox sharing the file, another machine), an
         asker not heard of for :data:`~.store.ASKER_GRACE` seconds. A question of an
         earlier askcli, whose place is not known: by its pid, on this machine."""
+        kept, params = spared(now)
         rows = db.execute(
             "SELECT questions.id, asker_pid, asker_start, asker_host, askers.place,"
             " askers.seen FROM questions LEFT JOIN askers ON askers.id = questions.asker"
-            f" WHERE status IN ('waiting', 'being answered') AND {base.NOT_DEFERRED}"
-            f" AND NOT {base.SPARED}",
-            (now - base.TASK_TTL,),
+            f" WHERE status IN ('waiting', 'being answered') AND NOT {kept}",
+            params,
         ).fetchall()
         here, host = asker_identity.place(), asker_identity.me().host
         gone = []
