@@ -105,7 +105,9 @@ def mcp(
     """An MCP server whose tools a person answers in `askcli inbox`.
 
     It serves stdio, or HTTP with --http. Its tools are ask_user_questions, todo_write
-    and get_answer [inbox file: $ASKCLI_INBOX, else $XDG_STATE_HOME/askcli/inbox.db].
+    and get_answer [inbox file: $ASKCLI_INBOX, else $XDG_STATE_HOME/askcli/inbox.db],
+    and permission_prompt for claude --permission-prompt-tool
+    mcp__askcli__permission_prompt.
     Needs the MCP SDK: pip install 'askcli[mcp]'.
 
     \b

@@ -30,7 +30,7 @@ from ..wire import results
 from ..wire.documents import Document
 from ..wire.envelopes import detect
 from ..wire.results import ToolResult
-from . import asker_identity
+from . import asker_identity, same_call
 from .store import Agent, QueuedQuestion, QueueState, Store, deferred, open_store
 
 
@@ -191,6 +191,7 @@ def ask_inbox(
     to: str | None = None,
     options: RunOptions | None = None,
     defer: Deferral | None = None,
+    one_call: bool = False,
 ) -> Reply:
     """Queue one document (addressed ``to`` a person or team; None: anyone) and wait for
     an inbox to answer it; the reply ``ask`` would have printed. ``said`` gets the lines
@@ -199,10 +200,14 @@ def ask_inbox(
     answers, the reply is what ``ask`` with the asker's ``options`` (its wording) prints
     when nobody answers it here (:func:`no_answer`). With ``defer``, the question deferred
     under its key is taken back instead of queueing another, and one unanswered after its
-    time is deferred (QuestionDeferred)."""
+    time is deferred (QuestionDeferred). ``one_call``: a Claude Code permission prompt that
+    another asker queued already is waited for, not asked again (:mod:`.same_call`)."""
     given = (options or RunOptions())._replace(timeout=timeout)
+    joins = same_call.joins_for(document.value) if one_call else None
     try:
-        return _ask_inbox(store, document, agent, options=given, said=said, to=to, defer=defer)
+        return _ask_inbox(
+            store, document, agent, options=given, said=said, to=to, defer=defer, joins=joins
+        )
     except InboxBusy as exc:  # no answer can come through a locked inbox
         if not locked_is_no_answer:
             raise
@@ -220,6 +225,7 @@ def _ask_inbox(
     said: Callable[[str], None],
     to: str | None = None,
     defer: Deferral | None = None,
+    joins: Callable[[QueuedQuestion], bool] | None = None,
 ) -> Reply:
     timeout = options.timeout
     if document.value is None:
@@ -227,17 +233,12 @@ def _ask_inbox(
         said(reason)
         result = ToolResult(None, results.unreadable_text(reason), Outcome.INVALID, is_error=True)
         return Reply([result.block()], ExitStatus.INVALID, [result])
-    if timeout is not None:  # a server out of reach is not waited on past the timeout
-        store.deadline = time.monotonic() + timeout
-    try:
-        with _signals_held():  # queued and known, or neither: a signal comes after
-            question = deferred.adopt(store, defer.key) if defer is not None else None
-            if question is None:
-                question = store.submit(document.value, agent, to=to)
-            elif question.state is QueueState.ANSWERED:
-                said(f"question {question.id}, deferred, was answered meanwhile")
-    finally:
-        store.deadline = None
+    queued = _queue(
+        store, document, agent, options=options, said=said, to=to, defer=defer, joins=joins
+    )
+    if isinstance(queued, Reply):
+        return queued
+    question = queued
     after = defer.after if defer is not None else None
     if after is not None and timeout is not None and after >= timeout:
         after = None  # --timeout comes first
@@ -266,6 +267,59 @@ def _ask_inbox(
     if isinstance(got, str):
         return no_answer(document.value, Outcome.ENDED, options=options, why=got, seq=question.id)
     return got
+
+
+def _queue(
+    store: Store,
+    document: Document,
+    agent: Agent,
+    *,
+    options: RunOptions,
+    said: Callable[[str], None],
+    to: str | None,
+    defer: Deferral | None,
+    joins: Callable[[QueuedQuestion], bool] | None,
+) -> QueuedQuestion | Reply:
+    """The question of ``document``: queued, or the one deferred under ``defer``'s key taken
+    back. With ``joins``, another asker's question of the same call (:mod:`.same_call`) is
+    waited for instead, and its reply is returned (asked anew when its asker withdraws it)."""
+    timeout = options.timeout
+    while True:
+        if timeout is not None:  # a server out of reach is not waited on past the timeout
+            store.deadline = time.monotonic() + timeout
+        try:
+            with _signals_held():  # queued and known, or neither: a signal comes after
+                adopted = deferred.adopt(store, defer.key) if defer is not None else None
+                question = adopted or store.submit(document.value, agent, to=to, joins=joins)
+                if adopted is not None and adopted.state is QueueState.ANSWERED:
+                    said(f"question {question.id}, deferred, was answered meanwhile")
+        finally:
+            store.deadline = None
+        if adopted is not None or joins is None or same_call.is_mine(question):
+            return question
+        said(f"question {question.id}, queued by another asker of this call, is waited for")
+        try:
+            joined = store.wait(question.id, timeout)
+        except KeyboardInterrupt:  # the other asker's question stays for it
+            return no_answer(document.value, signals.interruption(), options=options)
+        if joined is None:
+            return no_answer(document.value, Outcome.TIMED_OUT, options=options)
+        reply = joined_reply(joined)
+        if reply is not None:
+            return reply
+        said(f"question {question.id} was withdrawn by its asker: this call is asked again")
+
+
+def joined_reply(found: QueuedQuestion | None) -> Reply | None:
+    """The reply of another asker's question ``found`` (:mod:`.same_call`) as it is now:
+    None when it is not answered (withdrawn, gone) or its answer cannot be read."""
+    if found is None or found.state is not QueueState.ANSWERED or found.result is None:
+        return None
+    try:
+        reply = reply_from_json(found.result)
+    except UnreadableDocument:
+        return None
+    return reply if reply.results else None
 
 
 GONE = "the question is gone"
@@ -326,7 +380,9 @@ class InboxAsker:
         said: Callable[[str], None] | None = None,
         locked_is_no_answer: bool = False,
         defer: Deferral | None = None,
+        one_call: bool = False,
     ) -> None:
+        self.one_call = one_call  # see ask_inbox
         self.store = store
         self.agent = agent
         self.timeout = timeout
@@ -346,6 +402,7 @@ class InboxAsker:
             to=self.to,
             options=conv.options,
             defer=self.defer,
+            one_call=self.one_call,
         )
 
     def check(self) -> None:

@@ -40,7 +40,7 @@ def test_the_inspector_lists_askclis_tools(tmp_path: Path) -> None:
         assert status == 0, err
         outputs.append(out)
     stdio, http, modern = outputs
-    # askcli's three tools as askcli defines them, printed as the Inspector prints JSON
+    # askcli's tools as askcli defines them, printed as the Inspector prints JSON
     assert json.loads(stdio) == {"tools": tool_definitions()}
     assert stdio == printed(json.loads(stdio))
     # byte for byte the same over HTTP, in both protocol eras (the 2026-07-28 schema's

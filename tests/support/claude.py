@@ -260,17 +260,28 @@ def settings(tmp_path: Path, *args: str, timeout: int = 60) -> Path:
 class Headless:
     """``claude -p`` in stream-json with the hooks: every line it writes, as it comes."""
 
-    def __init__(self, api: Api, work: Path, settings_file: Path) -> None:
+    def __init__(
+        self,
+        api: Api,
+        work: Path,
+        settings_file: Path | None,
+        *,
+        prompt_tool: str = "stdio",
+        mcp_config: dict[str, Any] | None = None,
+    ) -> None:
         work.mkdir(exist_ok=True)
+        extra = [] if settings_file is None else ["--settings", str(settings_file)]
+        if mcp_config is not None:  # its servers connected before the first turn
+            extra += ["--mcp-config", json.dumps(mcp_config)]
         self.proc = subprocess.Popen(
             [
                 str(api.claude_bin),
                 *("-p", "--input-format", "stream-json", "--output-format", "stream-json"),
-                *("--verbose", "--permission-prompt-tool", "stdio"),
-                *("--settings", str(settings_file)),
+                *("--verbose", "--permission-prompt-tool", prompt_tool),
+                *extra,
             ],
             cwd=work,
-            env=api.env,
+            env={**api.env, "MCP_CONNECTION_NONBLOCKING": "0"},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

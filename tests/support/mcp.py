@@ -4,6 +4,7 @@ connected session, the HTTP server."""
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import time
@@ -21,6 +22,7 @@ from askcli.inbox.store import QueuedQuestion, QueueState, open_store
 from tests.support.calls import COLOR
 from tests.support.inbox import answer_queued
 from tests.support.processes import askcli_path
+from tests.support.real_agents import free_port
 
 ASKED = {"questions": [COLOR]}
 
@@ -121,6 +123,43 @@ def serve_http(tmp_path: Path, port: int, *args: str, **env: str) -> subprocess.
         return proc
     proc.kill()
     raise AssertionError(f"askcli mcp --http did not listen: {proc.communicate()[1]}")
+
+
+class HttpServer:
+    """``askcli mcp --http`` on a free loopback port with a bearer token, its inbox in
+    ``tmp_path``; :meth:`restart` starts another on the same inbox and token."""
+
+    def __init__(self, tmp_path: Path, token: str, wait: str = "0.3") -> None:
+        self.tmp_path = tmp_path
+        self.token = token
+        self.wait = wait
+        self.inbox = tmp_path / "inbox.db"
+        self.restart()
+
+    def restart(self) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+        self.proc = serve_http(
+            self.tmp_path, self.port, "--wait", self.wait, ASKCLI_MCP_TOKEN=self.token
+        )
+
+    def questions(self) -> list[QueuedQuestion]:
+        return open_store(self.inbox).questions(states=tuple(QueueState))
+
+    def state(self, question_id: int) -> QueueState | None:
+        return open_store(self.inbox).state(question_id)
+
+    def stop(self) -> str:
+        """SIGTERM, and its stderr (never a traceback)."""
+        self.proc.send_signal(signal.SIGTERM)
+        _, err = self.proc.communicate(timeout=10)
+        assert "Traceback" not in err, err
+        return err
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.communicate()
 
 
 LIMIT = 30  # seconds any one test may take, at most

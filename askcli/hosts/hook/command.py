@@ -360,7 +360,10 @@ def inbox(
     from ...inbox.store import Agent, open_store
 
     agent = Agent(CLIENT, hook.session, hook.cwd, asker_tag(hook.session))
-    return InboxAsker(open_store(where), agent, timeout=timeout, to=to, said=say)
+    # a permission prompt askcli mcp's permission tool queued already is not asked twice
+    one_call = hook.event == PERMISSION_REQUEST
+    store = open_store(where)
+    return InboxAsker(store, agent, timeout=timeout, to=to, said=say, one_call=one_call)
 
 
 def nobody() -> Conversation:
@@ -551,7 +554,12 @@ def main(
             # Claude Code asks at its own prompt meanwhile: an answer there ends the wait
             from .transcript import Transcript
 
-            watch.moved = Transcript(hook.transcript, hook.tool, hook.input).decided
+            transcript = Transcript(hook.transcript, hook.tool, hook.input)
+            watch.moved = transcript.decided
+            if not transcript.decided() and transcript.call is not None:
+                # the call's tool_use id, which the hook input lacks: it tells this call
+                # from an identical one to askcli mcp's permission tool (same_call)
+                hook = hook._replace(tool_use_id=transcript.call)
         queued = None if here else inbox(hook, timeout, say, to, where)
         if queued is not None:
             queued.defer = deferral(hook, defer_after)

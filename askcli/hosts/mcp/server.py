@@ -2,9 +2,11 @@
 
 Three tools: ``ask_user_questions`` (AskUserQuestion's input schema and result text),
 ``todo_write`` (TodoWrite's schema; the checklist is shown in the inbox) and ``get_answer``
-(waits again on a ticket). A call is checked here, queued (:class:`~askcli.inbox.store.base.Store`)
-with the MCP client's name as its agent, and waited for; an inbox (``askcli inbox``) asks the
-person and stores the reply, whose result text goes back to the model.
+(waits again on a ticket); and ``permission_prompt``, Claude Code's
+``--permission-prompt-tool`` (:mod:`.permission_tool`). A call is checked here, queued
+(:class:`~askcli.inbox.store.base.Store`) with the MCP client's name as its agent, and
+waited for; an inbox (``askcli inbox``) asks the person and stores the reply, whose result
+text goes back to the model.
 
 MCP clients give up on long tool calls (Codex after ``tool_timeout_sec``, 300 s by default;
 clients built on the TypeScript SDK after 60 s; Claude Code after ``MCP_TOOL_TIMEOUT``). The
@@ -45,6 +47,7 @@ from ...terminal import signals
 from ...terminal.signals import STATUS_OF_SIGNAL
 from ...wire.definitions import DESCRIPTION as ASK_DESCRIPTION
 from ...wire.definitions import input_schema, schema_of
+from . import permission_tool as permission
 from . import tasks
 from .asker import ASK, DEFAULT_REUSE, GET, TODO, QueueSide, Session, ToolOutcome, UnknownTool
 from .shutdown import Deadline, client_gone
@@ -62,7 +65,7 @@ SDK_MISSING = (
 
 
 def tool_definitions() -> list[dict[str, Any]]:
-    """The three tools as MCP's ``tools/list`` gives them (``name``, ``description``,
+    """The four tools as MCP's ``tools/list`` gives them (``name``, ``description``,
     ``inputSchema``)."""
     ask_schema = input_schema()
     ask_schema.pop("$schema", None)
@@ -102,6 +105,7 @@ def tool_definitions() -> list[dict[str, Any]]:
                 "additionalProperties": False,
             },
         },
+        permission.DEFINITION,
     ]
 
 
@@ -118,7 +122,7 @@ def sdk_missing() -> str | None:
 
 
 def _server(asker: QueueSide) -> Any:
-    """The SDK's low-level server with the three tools."""
+    """The SDK's low-level server with the four tools."""
     import anyio
     from mcp import types
     from mcp.server.lowlevel import Server
@@ -192,7 +196,9 @@ def _server(asker: QueueSide) -> Any:
         try:
             session = session_of(ctx)
             watch_end(ctx, session)
-            if params.name in (ASK, TODO) and _modern(ctx) and tasks.asked_for(ctx.params):
+            if params.name == permission.PERMISSION:
+                outcome = await permission.call(asker, params.arguments, client, progress, session)
+            elif params.name in (ASK, TODO) and _modern(ctx) and tasks.asked_for(ctx.params):
                 task = _task_conversation(ctx, asker)
                 queued = asker.queue(params.name, params.arguments, client, session, task=task)
                 if not isinstance(queued, ToolOutcome):

@@ -63,6 +63,7 @@ def _lease(default: float = 15.0) -> float:
 LEASE = _lease()  # seconds an inbox keeps a claim unheard of ($ASKCLI_LEASE)
 ASKER_GRACE = 4 * LEASE  # seconds an asker out of reach (not dead) keeps its questions
 FORGET = 4 * LEASE  # seconds an inbox unheard of is remembered (its claims lapse after LEASE)
+JOIN_ANSWERED = 120.0  # seconds an answered question may still be joined (Store.submit)
 POLL = 0.01  # seconds between looks while waiting (raised up to POLL_MAX when idle)
 POLL_MAX = 0.05
 T = TypeVar("T")
@@ -274,13 +275,18 @@ class Store:
         conversation: str | None = None,
         reuse_for: float = 0.0,
         to: str | None = None,
+        joins: Callable[[QueuedQuestion], bool] | None = None,
     ) -> QueuedQuestion:
         """Queue ``call`` (a JSON document) from ``agent``, as a question of this process
         (in ``conversation``, when it holds several), addressed ``to`` a person or team
         (None: anyone). With ``conversation`` and ``reuse_for`` seconds, the identical call
         this process queued in the same conversation, still waiting, or answered at most
         ``reuse_for`` seconds ago and not yet taken, is that one; otherwise every call is a
-        question of its own."""
+        question of its own. With ``joins``: the oldest question of another asker, waiting,
+        being answered or answered at most :data:`JOIN_ANSWERED` seconds ago, that ``joins``
+        accepts is returned instead of queueing one (looked for and queued in one
+        transaction that no other such submission runs beside: of two askers of one call,
+        one queues it and the other finds it)."""
         text = json.dumps(call, ensure_ascii=False, allow_nan=False)
         self.check_addressee(to)
         asker = asker_identity.me()
@@ -289,6 +295,10 @@ class Store:
         self._asking()
 
         def work(db: Any) -> QueuedQuestion:
+            if joins is not None:
+                found = self._joined(db, joins, asker)
+                if found is not None:
+                    return found
             if conversation is not None and reuse_for > 0:
                 row = self._x(
                     db,
@@ -324,6 +334,22 @@ class Store:
             return self._must(db, row[0])
 
         return self._run(work)
+
+    serialize = ""  # what makes a joining submission the only one running (see submit)
+
+    def _joined(
+        self, db: Any, joins: Callable[[QueuedQuestion], bool], asker: Process
+    ) -> QueuedQuestion | None:
+        """The oldest unsettled question of another asker that ``joins`` accepts."""
+        if self.serialize:
+            self._x(db, self.serialize)
+        rows = self._x(
+            db,
+            f"SELECT {COLUMNS} FROM questions WHERE (status IN ('waiting', 'being answered')"
+            " OR (status = 'answered' AND finished >= ?)) AND asker <> ? ORDER BY id",
+            (self._now() - JOIN_ANSWERED, asker_id(asker)),
+        ).fetchall()
+        return next((q for q in map(question_of, rows) if joins(q)), None)
 
     def _asking(self) -> None:
         """This process asks: what keeps its questions alive starts (nothing, here)."""

@@ -75,6 +75,8 @@ class PostgresStore(Store):
     pushes = True
     locking = " FOR UPDATE"
     skip_locked = " SKIP LOCKED"
+    # joining submissions one at a time (a lock of the transaction, no grant needed)
+    serialize = "SELECT pg_advisory_xact_lock(7427756903)"
 
     def __init__(self, where: Path | str | None = None) -> None:
         self.url = str(where) if where is not None else os.environ.get("ASKCLI_INBOX", "")

@@ -65,7 +65,12 @@ def test_the_tools_and_their_schemas(tmp_path: Path) -> None:
     async def main() -> None:
         async with connected(tmp_path) as session:
             listed = {t.name: t for t in (await session.list_tools()).tools}
-        assert sorted(listed) == ["ask_user_questions", "get_answer", "todo_write"]
+        assert sorted(listed) == [
+            "ask_user_questions",
+            "get_answer",
+            "permission_prompt",
+            "todo_write",
+        ]
         want = input_schema()
         want.pop("$schema")
         assert listed["ask_user_questions"].input_schema == want  # AskUserQuestion's
@@ -75,6 +80,8 @@ def test_the_tools_and_their_schemas(tmp_path: Path) -> None:
         with pytest.raises(jsonschema.ValidationError):
             jsonschema.validate({"todos": [{**item, "status": "later"}]}, todo)
         assert listed["get_answer"].input_schema["required"] == ["ticket"]
+        # Claude Code's --permission-prompt-tool input: {tool_name, input, tool_use_id}
+        assert listed["permission_prompt"].input_schema["required"] == ["tool_name", "input"]
         for tool in listed.values():  # a plain text result: no structured output
             assert tool.output_schema is None
 

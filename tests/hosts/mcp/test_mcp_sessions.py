@@ -5,7 +5,6 @@ nor redeem each other's tickets."""
 
 from __future__ import annotations
 
-import signal
 import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -18,11 +17,10 @@ import pytest
 from mcp import Client, ClientSession, types
 from mcp.client.streamable_http import streamable_http_client
 
-from askcli.inbox.store import QueuedQuestion, QueueState, open_store
+from askcli.inbox.store import QueuedQuestion, QueueState
 
 from tests.support.calls import COLOR
-from tests.support.mcp import ASKED, BLUE, answer_next, run, serve_http, text_of
-from tests.support.real_agents import free_port
+from tests.support.mcp import ASKED, BLUE, HttpServer, answer_next, run, text_of
 
 TOKEN = "s3cret-token-for-the-test"
 OTHER = {"questions": [{**COLOR, "question": "Which other color?", "header": "Other"}]}
@@ -30,46 +28,24 @@ STILL = "The user has not answered yet"
 NOT_HERE = "No question this conversation asked"
 
 
-class Server:
-    def __init__(self, tmp_path: Path, wait: str = "0.3") -> None:
-        self.port = free_port()
-        self.inbox = tmp_path / "inbox.db"
-        self.url = f"http://127.0.0.1:{self.port}/mcp"
-        self.proc = serve_http(tmp_path, self.port, "--wait", wait, ASKCLI_MCP_TOKEN=TOKEN)
-
-    def questions(self) -> list[QueuedQuestion]:
-        return open_store(self.inbox).questions(states=tuple(QueueState))
-
-    def state(self, question_id: int) -> QueueState | None:
-        return open_store(self.inbox).state(question_id)
-
-    def stop(self) -> str:
-        self.proc.send_signal(signal.SIGTERM)
-        _, err = self.proc.communicate(timeout=10)
-        assert "Traceback" not in err, err
-        return err
-
-
 @contextmanager
-def serving(tmp_path: Path, wait: str) -> Iterator[Server]:
-    started = Server(tmp_path, wait)
+def serving(tmp_path: Path, wait: str) -> Iterator[HttpServer]:
+    started = HttpServer(tmp_path, TOKEN, wait)
     try:
         yield started
     finally:
-        if started.proc.poll() is None:
-            started.proc.kill()
-            started.proc.communicate()
+        started.kill()
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
+def server(tmp_path: Path) -> Iterator[HttpServer]:
     """A server whose calls return their ticket after 0.3 s."""
     with serving(tmp_path, "0.3") as started:
         yield started
 
 
 @pytest.fixture
-def patient(tmp_path: Path) -> Iterator[Server]:
+def patient(tmp_path: Path) -> Iterator[HttpServer]:
     """A server whose calls wait 30 s before their ticket is sent."""
     with serving(tmp_path, "30") as started:
         yield started
@@ -77,7 +53,7 @@ def patient(tmp_path: Path) -> Iterator[Server]:
 
 @asynccontextmanager
 async def session_client(
-    server: Server, seen: dict[str, str] | None = None
+    server: HttpServer, seen: dict[str, str] | None = None
 ) -> AsyncIterator[ClientSession]:
     """A client of the 2025-11-25 revision: one MCP session (``seen`` gets its id)."""
 
@@ -99,7 +75,7 @@ async def session_client(
 
 @asynccontextmanager
 async def stateless_client(
-    server: Server, headers: dict[str, str] | None = None
+    server: HttpServer, headers: dict[str, str] | None = None
 ) -> AsyncIterator[Client]:
     """A client of the 2026-07-28 revision: no session; every request on its own."""
     sent = {"authorization": f"Bearer {TOKEN}", **(headers or {})}
@@ -127,7 +103,7 @@ def poll(what: Any, timeout: float = 10) -> None:
         time.sleep(0.05)
 
 
-async def given_up(call: Any, server: Server) -> QueuedQuestion:
+async def given_up(call: Any, server: HttpServer) -> QueuedQuestion:
     """Make ``call``, and give up on it (the client cancels) once its question waits."""
     from tests.support.mcp import next_question
 
@@ -146,7 +122,7 @@ async def given_up(call: Any, server: Server) -> QueuedQuestion:
 
 
 @pytest.mark.process
-def test_a_closed_session_withdraws_its_waiting_questions(server: Server) -> None:
+def test_a_closed_session_withdraws_its_waiting_questions(server: HttpServer) -> None:
     async def main() -> None:
         async with session_client(server) as other:
             async with session_client(server) as closing:
@@ -176,7 +152,7 @@ def test_a_closed_session_withdraws_its_waiting_questions(server: Server) -> Non
 
 
 @pytest.mark.process
-def test_a_call_given_up_then_its_session_closed_withdraws_it(server: Server) -> None:
+def test_a_call_given_up_then_its_session_closed_withdraws_it(server: HttpServer) -> None:
     """A client that stops waiting leaves its question waiting (the identical call in its
     session finds it again); the session closed, it is withdrawn."""
 
@@ -197,7 +173,7 @@ def test_a_call_given_up_then_its_session_closed_withdraws_it(server: Server) ->
 
 
 @pytest.mark.process
-def test_stateless_clients_never_get_each_other_s_answers(server: Server) -> None:
+def test_stateless_clients_never_get_each_other_s_answers(server: HttpServer) -> None:
     """Two stateless agents of one name and one token: the identical call is two
     questions, each told apart in the inbox; an answer goes only to the one asked."""
 
@@ -228,7 +204,7 @@ def test_stateless_clients_never_get_each_other_s_answers(server: Server) -> Non
 
 
 @pytest.mark.process
-def test_a_named_conversation_s_ticket_is_good_in_it_alone(server: Server) -> None:
+def test_a_named_conversation_s_ticket_is_good_in_it_alone(server: HttpServer) -> None:
     """A stateless client that names its conversation (``_meta``, a secret it chose) has
     it: the identical call finds its question again, its ticket works there, and nowhere
     else: not in another named conversation, nor unnamed, nor in an MCP session."""
@@ -265,7 +241,7 @@ def test_a_named_conversation_s_ticket_is_good_in_it_alone(server: Server) -> No
 
 
 @pytest.mark.process
-def test_no_stateless_client_redeems_a_session_s_ticket(server: Server) -> None:
+def test_no_stateless_client_redeems_a_session_s_ticket(server: HttpServer) -> None:
     """An MCP session's ticket is good in that session alone: a stateless request that
     sends the session's id as a header of its own is no part of it; an unnamed stateless
     call's ticket is no session's either."""
@@ -293,7 +269,7 @@ def test_no_stateless_client_redeems_a_session_s_ticket(server: Server) -> None:
 
 
 @pytest.mark.process
-def test_an_unnamed_call_that_ends_before_its_ticket_is_withdrawn(patient: Server) -> None:
+def test_an_unnamed_call_that_ends_before_its_ticket_is_withdrawn(patient: HttpServer) -> None:
     """Nobody could ever collect its answer: the person is not left answering nobody."""
 
     async def main() -> None:

@@ -7,7 +7,6 @@ the client reconnecting; clients that do not ask for tasks keep the blocking cal
 
 from __future__ import annotations
 
-import signal
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -27,17 +26,16 @@ from tests.support.calls import COLOR
 from tests.support.mcp import (
     ASKED,
     BLUE,
+    HttpServer,
     answer_next,
     next_question,
     run,
-    serve_http,
     server_env,
     server_log,
     text_of,
 )
 from tests.support.mcp_tasks import CreatedTask, Tasks, TaskState, task_request
 from tests.support.processes import askcli_path
-from tests.support.real_agents import free_port
 
 TOKEN = "s3cret-token-for-the-tasks-test"
 OURS = {"askcli/conversation": "0f9c2a5e-ours-7d41b8e6"}
@@ -46,43 +44,17 @@ STILL = "The user has not answered yet"
 OTHER = {"questions": [{**COLOR, "question": "Which other color?", "header": "Other"}]}
 
 
-class Served:
-    def __init__(self, tmp_path: Path) -> None:
-        self.tmp_path = tmp_path
-        self.port = free_port()
-        self.inbox = tmp_path / "inbox.db"
-        self.url = f"http://127.0.0.1:{self.port}/mcp"
-        self.proc = serve_http(tmp_path, self.port, "--wait", "0.3", ASKCLI_MCP_TOKEN=TOKEN)
-
-    def state(self, question_id: int) -> QueueState | None:
-        return open_store(self.inbox).state(question_id)
-
-    def restart(self) -> None:
-        """Another ``askcli mcp`` on the same inbox and token (the first one stopped)."""
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/mcp"
-        self.proc = serve_http(self.tmp_path, self.port, "--wait", "0.3", ASKCLI_MCP_TOKEN=TOKEN)
-
-    def stop(self) -> str:
-        self.proc.send_signal(signal.SIGTERM)
-        _, err = self.proc.communicate(timeout=10)
-        assert "Traceback" not in err, err
-        return err
-
-
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Served]:
-    started = Served(tmp_path)
+def server(tmp_path: Path) -> Iterator[HttpServer]:
+    started = HttpServer(tmp_path, TOKEN)
     try:
         yield started
     finally:
-        if started.proc.poll() is None:
-            started.proc.kill()
-            started.proc.communicate()
+        started.kill()
 
 
 @asynccontextmanager
-async def modern(server: Served, *extensions: Any) -> AsyncIterator[Client]:
+async def modern(server: HttpServer, *extensions: Any) -> AsyncIterator[Client]:
     """A client of MCP 2026-07-28 (stateless) with ``extensions``."""
     headers = {"authorization": f"Bearer {TOKEN}"}
     async with (
@@ -115,7 +87,7 @@ async def get(client: Client, task_id: str, meta: dict[str, str] | None = None) 
 
 
 @pytest.mark.process
-def test_a_task_works_until_the_person_answers_then_completes(server: Served) -> None:
+def test_a_task_works_until_the_person_answers_then_completes(server: HttpServer) -> None:
     tasks = Tasks(poll=0.1)
 
     async def main() -> None:
@@ -140,7 +112,7 @@ def test_a_task_works_until_the_person_answers_then_completes(server: Served) ->
 
 
 @pytest.mark.process
-def test_tasks_cancel_withdraws_the_question(server: Served) -> None:
+def test_tasks_cancel_withdraws_the_question(server: HttpServer) -> None:
     async def main() -> None:
         async with modern(server, Tasks()) as client:
             task = await created(client)
@@ -155,7 +127,7 @@ def test_tasks_cancel_withdraws_the_question(server: Served) -> None:
 
 
 @pytest.mark.process
-def test_a_task_is_its_conversation_s_alone_and_outlives_a_reconnect(server: Served) -> None:
+def test_a_task_is_its_conversation_s_alone_and_outlives_a_reconnect(server: HttpServer) -> None:
     """Another conversation (named otherwise, or unnamed) is told the task is unknown; the
     same conversation from a new connection (the client restarted) polls it on."""
 
@@ -181,7 +153,7 @@ def test_a_task_is_its_conversation_s_alone_and_outlives_a_reconnect(server: Ser
 
 
 @pytest.mark.process
-def test_a_task_outlives_a_restart_of_askcli_mcp(server: Served) -> None:
+def test_a_task_outlives_a_restart_of_askcli_mcp(server: HttpServer) -> None:
     """The server stopped, its tasks stay in the inbox (an inbox's tidying spares them):
     the person may answer one meanwhile; the next server of that inbox and token gives
     the answer, and takes over the one still waiting."""
@@ -222,7 +194,7 @@ def test_a_task_outlives_a_restart_of_askcli_mcp(server: Served) -> None:
 
 
 @pytest.mark.process
-def test_tasks_need_the_extension_listed_and_a_known_id(server: Served) -> None:
+def test_tasks_need_the_extension_listed_and_a_known_id(server: HttpServer) -> None:
     async def main() -> None:
         async with modern(server, Tasks()) as client:
             task = await created(client)
@@ -245,7 +217,7 @@ def test_tasks_need_the_extension_listed_and_a_known_id(server: Served) -> None:
 
 
 @pytest.mark.process
-def test_a_legacy_session_has_no_tasks_and_keeps_progress(server: Served) -> None:
+def test_a_legacy_session_has_no_tasks_and_keeps_progress(server: HttpServer) -> None:
     """A 2025-11-25 client (an MCP session): tasks/get is no method of its revision."""
 
     async def main() -> None:
@@ -302,7 +274,7 @@ def test_a_task_over_stdio(tmp_path: Path) -> None:
 
 
 @pytest.mark.process
-def test_a_tasks_request_s_mcp_name_header_must_be_its_task_id(server: Served) -> None:
+def test_a_tasks_request_s_mcp_name_header_must_be_its_task_id(server: HttpServer) -> None:
     """The extension's routing header: ``Mcp-Name`` is the ``taskId`` (else -32020)."""
 
     async def main() -> None:
