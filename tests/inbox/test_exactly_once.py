@@ -241,3 +241,20 @@ def test_take_over_after_a_lost_acknowledgement_holds_the_question(
     assert taken is not None and taken.holder_inbox == second  # not "another inbox holds it"
     assert not direct.answer(first, asked.id, REPLY)
     assert cut.answer(second, asked.id, REPLY)
+
+
+def test_a_resume_claim_after_a_lost_acknowledgement_is_this_resume_s(
+    direct: Store, cut: Store, proxy: CutProxy
+) -> None:
+    """askcli resume claims a deferred question's session; the claim commits, the
+    acknowledgement is lost: the retry finds its own claim, not another resume's."""
+    from askcli.inbox.store import deferred
+
+    asked = direct.submit(LIBRARY, AGENT)
+    assert deferred.defer(direct, asked.id, "s1/toolu_1")
+    proxy.cut_after_commits()
+    held = deferred.claim_resume(cut, asked.id)
+    assert proxy.cuts == 1
+    assert held is not None and held.mine
+    again = deferred.claim_resume(direct, asked.id)
+    assert again == held  # the same claim, the same since

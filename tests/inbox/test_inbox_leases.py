@@ -25,6 +25,7 @@ from askcli.inbox import asker_identity
 from askcli.inbox.person_side import commands, watch
 from askcli.inbox.store import Agent, QueueState, Store, open_store
 from askcli.inbox.store import base as module
+from askcli.inbox.store.kept import TASK_TTL
 
 from tests.support.calls import call, question
 from tests.support.inbox import Queue, exit_status, labelled, leave, result, tamper
@@ -215,7 +216,7 @@ def test_a_task_outlives_its_asker_for_a_day_and_is_taken_over(store: Store) -> 
     plain = store.submit(call(question("Plain?"), id="toolu_3"), AGENT, conversation="c1")
     now = time.time()
     gone = f"{asker_identity.me().host}/999999/"
-    for qid, arrived in ((task.id, now - 600), (stale.id, now - module.TASK_TTL - 60)):
+    for qid, arrived in ((task.id, now - 600), (stale.id, now - TASK_TTL - 60)):
         tamper(
             store,
             "UPDATE questions SET asker = ?, asker_pid = 999999, asker_start = NULL,"
@@ -511,3 +512,15 @@ def test_a_store_out_of_reach_fails_an_operation_at_its_deadline(
     looking.join(5.0)
     assert failed, "the look outlasted its deadline"
     far.close()
+
+
+def test_each_kind_kept_past_its_asker_knows_its_own_questions() -> None:
+    from askcli.inbox.store.kept import DEFERRED, TASK, spared
+
+    assert DEFERRED.key_of(DEFERRED.conversation("s1/toolu_1")) == "s1/toolu_1"
+    assert TASK.key_of(DEFERRED.conversation("s1/toolu_1")) is None
+    assert DEFERRED.key_of(TASK.conversation("abc")) is None
+    assert DEFERRED.key_of(None) is None and DEFERRED.key_of("c1") is None
+    condition, params = spared(1000.0 + TASK_TTL)
+    assert params == (1000.0,)  # a deferred question has no age limit, a task has a day
+    assert DEFERRED.condition in condition and TASK.condition in condition

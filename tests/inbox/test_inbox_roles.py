@@ -442,3 +442,38 @@ def test_another_person_s_inbox_keeps_saying_who_answers_and_never_takes_over(
     assert '"Which library?"="date-fns"' in json.loads(out)["content"]
     (entry,) = AuditLog(owner).entries()
     assert entry.question.answered_by == "alice"
+
+
+def test_a_session_is_resumed_by_whoever_may_change_its_question(
+    team: Team, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Resuming a deferred question is a claim on its row: the agent's role that asked it
+    (askcli resume as the agent) and a person who may answer it may claim it; another agent
+    does not even see it. One claim at a time, whoever holds it."""
+    import socket
+
+    from askcli.inbox import asker_identity
+    from askcli.inbox.store import deferred
+
+    agent = team.store("ci_agent")
+    asked = agent.submit(ask("Deploy?"), AGENT)
+    assert deferred.defer(agent, asked.id, "s1/toolu_1")
+    held = deferred.claim_resume(agent, asked.id)
+    assert held is not None and held.mine
+    assert deferred.claim_resume(team.store("other_agent"), asked.id) is None
+    alice = team.store("alice")
+    with monkeypatch.context() as mp:  # alice's askcli resume, another process (this one's parent)
+        parent = os.getppid()
+        process = asker_identity.Process(
+            socket.gethostname(), parent, asker_identity.process_start(parent)
+        )
+        mp.setattr(asker_identity, "me", lambda: process)
+        seen = deferred.claim_resume(alice, asked.id)
+        assert seen is not None and not seen.mine and seen.by == held.by
+        deferred.release_resume(alice, asked.id)  # not hers to release
+        assert deferred.claim_resume(alice, asked.id) == seen
+    deferred.release_resume(agent, asked.id)
+    with monkeypatch.context() as mp:
+        mp.setattr(asker_identity, "me", lambda: process)
+        hers = deferred.claim_resume(alice, asked.id)
+        assert hers is not None and hers.mine

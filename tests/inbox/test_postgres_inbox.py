@@ -444,4 +444,4 @@ def test_the_schema_of_the_askcli_before_is_brought_to_this_one(postgres_url: st
         store.close()
     with psycopg.connect(postgres_url) as db:
         found = db.execute("SELECT version FROM askcli.version").fetchall()
-    assert found == [(postgres_schema.VERSION,)] == [(3,)]
+    assert found == [(postgres_schema.VERSION,)] == [(4,)]

@@ -9,7 +9,10 @@ question answered (:meth:`askcli.inbox.store.Store.adopt`) and the model gets th
 The resumed run's output goes to askcli's stdout; askcli's own lines go to stderr. It ends
 when no deferred question is left (a resumed run that defers again is waited for too), at
 ``--timeout``, or at a signal: then the questions stay deferred in the inbox and a resumed
-run still going is stopped (SIGTERM).
+run still going is stopped (SIGTERM). Resuming a session is a claim in the inbox
+(:func:`~askcli.inbox.store.deferred.claim_resume`): of two ``askcli resume`` at once, one
+resumes it and the other says who does; the claim is released when the run ends, and lapses
+when the process that made it is gone.
 """
 
 from __future__ import annotations
@@ -25,12 +28,14 @@ from pathlib import Path
 from ...errors import InboxError
 from ...escaping import visible
 from ...inbox import asker_identity
-from ...inbox.store import QueuedQuestion, QueueState, Store, deferred, open_store
+from ...inbox.person_side.holding import since
+from ...inbox.store import LEASE, QueuedQuestion, QueueState, Store, deferred, open_store
 from ...status import ExitStatus
 from ...terminal import signals
 from ...terminal.rendering import folded_for, terminal_text
 
 STOP_GRACE = 10.0  # seconds a resumed run has to end after SIGTERM, before SIGKILL
+RENEW = LEASE / 3  # seconds between renewals of the claim of a resumed run going on
 
 
 class Resumer:
@@ -70,16 +75,22 @@ class Resumer:
             self.failed = True
             self.say(f"question {question.id}: its session or folder is gone; not resumed")
             return
-        argv = [*self.command, "-p", "--resume", session, *self.extra]
-        self.say(f"question {question.id} was answered: {shlex.join(argv)} (in {cwd})")
-        try:
-            self.running = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL)
-        except OSError as exc:
-            self.failed = True
-            self.say(f"cannot run {self.command[0]}: {exc.strerror or exc}")
+        holder = deferred.claim_resume(self.store, question.id)
+        if holder is None:  # taken back or withdrawn meanwhile
             return
-        status = self.running.wait()
-        self.running = None
+        if not holder.mine:
+            self.say(
+                f"question {question.id}: session {session} {resumed_by(holder)}; not run here"
+            )
+            return
+        try:
+            status = self.run_session(question.id, session, cwd)
+        finally:
+            self.stop()  # a signal: the run ends before the claim does
+            with contextlib.suppress(InboxError):  # else it lapses with this process
+                deferred.release_resume(self.store, question.id)
+        if status is None:
+            return
         after = self.store.get(question.id)
         if after is not None and after.deferred is not None:
             self.failed = True
@@ -90,6 +101,27 @@ class Resumer:
         elif status:
             self.failed = True
             self.say(f"question {question.id}: the resumed run ended with exit status {status}")
+
+    def run_session(self, question_id: int, session: str, cwd: str) -> int | None:
+        """Run Claude Code on ``session`` in ``cwd``, renewing this process's claim while it
+        goes on; its exit status, or None when it cannot run."""
+        argv = [*self.command, "-p", "--resume", session, *self.extra]
+        self.say(f"question {question_id} was answered: {shlex.join(argv)} (in {cwd})")
+        try:
+            self.running = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL)
+        except OSError as exc:
+            self.failed = True
+            self.say(f"cannot run {self.command[0]}: {exc.strerror or exc}")
+            return None
+        while True:
+            try:
+                status = self.running.wait(RENEW)
+                break
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(InboxError):  # out of reach: it may lapse
+                    deferred.still_resuming(self.store, question_id)
+        self.running = None
+        return status
 
     def stop(self) -> None:
         """A signal ends the run: the resumed Claude Code still going is stopped too."""
@@ -104,6 +136,13 @@ class Resumer:
             with contextlib.suppress(OSError):
                 child.kill()
             child.wait()
+
+
+def resumed_by(holder: deferred.Resuming) -> str:
+    """``is being resumed by another askcli resume (pid 4242, since 14:02)``."""
+    where = "" if holder.host == asker_identity.me().host else f" on {holder.host}"
+    pid = "" if holder.pid is None else f"pid {holder.pid}{where}, "
+    return f"is being resumed by another askcli resume ({pid}{since(holder.since)})"
 
 
 def ids(questions: Sequence[QueuedQuestion]) -> str:

@@ -181,7 +181,7 @@ class QueueSide:
     ) -> QueuedQuestion | ToolOutcome:
         """Check one call of :data:`ASK` or :data:`TODO` of ``session`` and queue it: the
         question (waiting, or found answered already), or the error result. ``task``: the
-        call is a task of that conversation (:data:`~askcli.inbox.store.base.TASK`...),
+        call is a task of that conversation (:data:`~askcli.inbox.store.kept.TASK`...),
         which outlives this server (it is not withdrawn when the server or the MCP session
         ends)."""
         tool = {ASK: ASK_USER_QUESTION, TODO: TODO_WRITE}.get(name)

@@ -8,7 +8,7 @@ A task is its question in the inbox store: its id is the question's ticket, and 
 conversation that asked finds it (:func:`conversation`: the same bearer credential and the
 same conversation named in ``_meta``; on stdio, the same folder or ``--session``): a client
 that reconnects or restarts polls on, and so does one whose ``askcli mcp`` was restarted
-(the question outlives its server for :data:`~askcli.inbox.store.base.TASK_TTL`). Pure
+(the question outlives its server for :data:`~askcli.inbox.store.kept.TASK_TTL`). Pure
 functions of the queue and of the request: the SDK's side is :mod:`.server`.
 """
 
@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...inbox.store import QueuedQuestion, QueueState
-from ...inbox.store.base import TASK, TASK_TTL
+from ...inbox.store.kept import TASK, TASK_TTL
 from .asker import QueueSide, ToolOutcome
 
 EXTENSION = "io.modelcontextprotocol/tasks"
@@ -57,7 +57,7 @@ def conversation(credential: str | None, named: str | None, where: str) -> str:
     ``--session`` or folder) and ``named``. Hashed: the store keeps no credential."""
     seed = f"stdio\0{where}" if credential is None else f"http\0{credential}"
     digest = hashlib.sha256(f"{seed}\0{named or ''}".encode("utf-8", "surrogatepass"))
-    return TASK + digest.hexdigest()
+    return TASK.conversation(digest.hexdigest())
 
 
 def missing_capability() -> TaskError:

@@ -1,7 +1,8 @@
 """The question queue's store: :mod:`.base` (the one interface, its SQL written once),
 :mod:`.sqlite` (a file; :mod:`.opening`, the checks before it is opened) and :mod:`.postgres`
 (a database: leases, LISTEN/NOTIFY; :mod:`.postgres_schema`, its tables and roles), and
-:mod:`.deferred` (the questions an asker left for the one that comes back). Beside
+:mod:`.deferred` (the questions an asker left for the one that comes back), of the kinds
+of question kept past their asker (:mod:`.kept`: deferred ones, and MCP tasks). Beside
 the queue, :mod:`.team_members` (a store's ``teams``, kept each database's way) and
 :mod:`.audit_log` (the trail of ``askcli inbox log``). What the rest of askcli uses is named
 here."""

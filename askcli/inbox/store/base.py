@@ -10,7 +10,8 @@ identical call, in the same conversation and for a bounded time, is the same que
 A claim carries a lease,
 renewed by its live inbox: a claim not renewed for :data:`LEASE` seconds lapses and the
 question waits again. An asker that gives up *withdraws* its question; one whose process is
-gone is withdrawn for it, unless it *deferred* it (Claude Code's ``defer``): a deferred
+gone is withdrawn for it, unless it is of a kind kept past its asker (:mod:`.kept`): a task,
+or a question it *deferred* (Claude Code's ``defer``): a deferred
 question waits under its key (Claude Code's session and the call's tool_use id), and the
 asker that comes back with that key, the resumed call's hook, *adopts* it and its answer.
 
@@ -41,9 +42,9 @@ from ...files import state_dir
 from ...wire.documents import parse_json
 from .. import asker_identity, location
 from ..asker_identity import Process, unix_user
+from .kept import DEFERRED, TASK
 from .team_members import Teams
 
-DEFERRED = "deferred:"  # what starts the conversation of a deferred question, before its key
 # seconds the queue's clock is ahead of the machine's: set only by the tests, so that an hour
 # passes between a deferral and its answer without waiting an hour
 CLOCK_SKEW = "ASKCLI_TEST_CLOCK_SKEW"
@@ -62,12 +63,6 @@ def _lease(default: float = 15.0) -> float:
 LEASE = _lease()  # seconds an inbox keeps a claim unheard of ($ASKCLI_LEASE)
 ASKER_GRACE = 4 * LEASE  # seconds an asker out of reach (not dead) keeps its questions
 FORGET = 4 * LEASE  # seconds an inbox unheard of is remembered (its claims lapse after LEASE)
-# the conversation of a question asked as a task (an MCP task): it outlives its asker for
-# TASK_TTL seconds from its arrival, for a later asker of that conversation to take it over
-TASK = "task:"
-TASK_TTL = 86400.0
-# the condition (on questions) of a task that outlives its asker, with the oldest arrival
-SPARED = "(substr(COALESCE(conversation, ''), 1, 5) = 'task:' AND arrived >= ?)"
 JOIN_ANSWERED = 120.0  # seconds an answered question may still be joined (Store.submit)
 POLL = 0.01  # seconds between looks while waiting (raised up to POLL_MAX when idle)
 POLL_MAX = 0.05
@@ -248,6 +243,11 @@ class Store:
         taken before the first look."""
         return Changes()
 
+    def _grace(self, now: float) -> bool:
+        """Whether leases hold whatever their time (the store just came back: everyone may
+        still be coming back to renew theirs)."""
+        return False
+
     def _lapse(self, db: Any, now: float) -> None:
         """Claims whose lease ran out wait again (their holder kept: see :data:`LAPSE`)."""
         self._x(  # one of an earlier askcli, with no lease, when its inbox is not heard of
@@ -370,9 +370,9 @@ class Store:
 
     def by_task(self, ticket: str, conversation: str) -> QueuedQuestion | None:
         """The question with ``ticket`` asked as a task in ``conversation`` (it starts with
-        :data:`TASK`), by this process or an earlier one (a server restarted); one that
+        :data:`.kept.TASK`), by this process or an earlier one (a server restarted); one that
         still waits becomes this process's (its asker gone, it would be withdrawn)."""
-        if not conversation.startswith(TASK):
+        if TASK.key_of(conversation) is None:
             return None
         me = asker_identity.me()
         self._asking()
@@ -794,9 +794,6 @@ COLUMNS = (
     " questions.claimed_by), asker_host, asker_pid, asker_start, answered_from, claimed_by,"
     " claimed_at, conversation"
 )
-# a deferred question (its asker's being gone does not withdraw it)
-IS_DEFERRED = f"substr(conversation, 1, {len(DEFERRED)}) = '{DEFERRED}'"
-NOT_DEFERRED = f"(conversation IS NULL OR NOT {IS_DEFERRED})"
 
 
 def question_of(row: Any) -> QueuedQuestion:
@@ -808,9 +805,5 @@ def question_of(row: Any) -> QueuedQuestion:
     held = (row[11], row[16], row[17]) if state is QueueState.ANSWERING else (None, None, None)
     fields = (row[0], row[1], agent, row[3], parse_json(row[4]), state, result, *row[7:11])
     conversation = row[18]
-    deferred = (
-        conversation[len(DEFERRED) :]
-        if isinstance(conversation, str) and conversation.startswith(DEFERRED)
-        else None
-    )
+    deferred = DEFERRED.key_of(conversation)
     return QueuedQuestion._make((*fields, held[0], *row[12:16], *held[1:], deferred))

@@ -22,8 +22,8 @@ from ...files import SAFE_OPEN, lstat_or_none, not_regular
 
 APPLICATION_ID = 0x61736B63  # "askc": this SQLite file is an askcli inbox
 # PRAGMA user_version of an inbox of this askcli (2: routing, audit; 3: askers, retries;
-# 4: when a claim was made)
-SCHEMA_VERSION = 4
+# 4: when a claim was made; 5: who resumes a deferred question's session)
+SCHEMA_VERSION = 5
 _MAGIC = b"SQLite format 3\x00"
 
 

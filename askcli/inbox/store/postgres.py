@@ -31,6 +31,7 @@ from ...errors import InboxError, InboxRefused
 from .. import asker_identity, location
 from . import base
 from .base import LEASE, Changes, QueueState, Store, asker_id
+from .kept import spared
 from .postgres_schema import (
     AGENTS,
     ASKER_CHANNEL,
@@ -299,26 +300,25 @@ class PostgresStore(Store):
         (out of reach is not dead: it may come back), and, where pids mean the same as
         here, whose asker's process is gone (known at once)."""
         grace = base.ASKER_GRACE
-        rows = db.execute(
+        kept, params = spared(now)
+        rows = self._x(
+            db,
             "SELECT id FROM questions WHERE status IN ('waiting', 'being answered') AND"
-            f" {base.NOT_DEFERRED} AND arrived < %s AND NOT EXISTS (SELECT 1 FROM askers"
-            f" WHERE askers.id = questions.asker AND askers.seen >= %s) AND NOT {SPARED}",
-            (now - grace, now - grace, now - base.TASK_TTL),
+            " arrived < ? AND NOT EXISTS (SELECT 1 FROM askers WHERE askers.id ="
+            f" questions.asker AND askers.seen >= ?) AND NOT {kept}",
+            (now - grace, now - grace, *params),
         ).fetchall()
         gone = {row[0] for row in rows}
         if asker_identity.pids_meaningful():
-            local = db.execute(
+            local = self._x(
+                db,
                 "SELECT questions.id, askers.pid, askers.start FROM questions JOIN askers ON"
                 " askers.id = questions.asker WHERE questions.status IN ('waiting',"
-                f" 'being answered') AND {base.NOT_DEFERRED} AND askers.place = %s"
-                f" AND NOT {SPARED}",
-                (asker_identity.place(), now - base.TASK_TTL),
+                f" 'being answered') AND askers.place = ? AND NOT {kept}",
+                (asker_identity.place(), *params),
             ).fetchall()
             gone.update(qid for qid, pid, start in local if not asker_identity.alive(pid, start))
         return sorted(gone)
-
-
-SPARED = base.SPARED.replace("?", "%s")
 
 
 class PostgresTeams(Teams):

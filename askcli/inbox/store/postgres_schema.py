@@ -13,8 +13,9 @@ from .. import location
 
 SCHEMA = "askcli"
 APP = "askcli inbox"
-# the schema this askcli makes (2: roles, row-level security, retries; 3: claimed_at)
-VERSION = 3
+# the schema this askcli makes (2: roles, row-level security, retries; 3: claimed_at;
+# 4: resumed_by, resumed_at, resumed_until)
+VERSION = 4
 CHANNEL = "askcli_inbox"  # what the trigger notifies of every change (the inboxes listen)
 ASKER_CHANNEL = "askcli_asker_"  # + md5(asker): of the changes of one asker's questions
 LOCK = 0x61736B63  # the advisory lock held while the schema is made or migrated
@@ -196,6 +197,10 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     ),
     (  # 3: when a claim was made (an inbox says since when another of its person's holds one)
         f"ALTER TABLE {SCHEMA}.questions ADD COLUMN claimed_at DOUBLE PRECISION",
+    ),
+    (  # 4: who resumes a deferred question's session (askcli resume), since when, its lease
+        f"""ALTER TABLE {SCHEMA}.questions ADD COLUMN resumed_by TEXT,
+            ADD COLUMN resumed_at DOUBLE PRECISION, ADD COLUMN resumed_until DOUBLE PRECISION""",
     ),
 )
 

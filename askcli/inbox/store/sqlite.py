@@ -23,6 +23,7 @@ from ...files import lstat_or_none
 from .. import asker_identity, location
 from . import base, opening
 from .base import POLL, QueueState, Store, asker_id, default_file, default_path
+from .kept import spared
 from .team_members import Teams
 
 T = TypeVar("T")
@@ -58,7 +59,10 @@ CREATE TABLE IF NOT EXISTS questions (
     answer_token TEXT,
     take_token TEXT,
     withdraw_token TEXT,
-    claimed_at REAL
+    claimed_at REAL,
+    resumed_by TEXT,
+    resumed_at REAL,
+    resumed_until REAL
 )""",
     "CREATE INDEX IF NOT EXISTS questions_status ON questions (status, id)",
     "CREATE INDEX IF NOT EXISTS questions_key ON questions (key, id)",
@@ -108,6 +112,9 @@ ADDED = {
     ("questions", "take_token"): "TEXT",
     ("questions", "withdraw_token"): "TEXT",
     ("questions", "claimed_at"): "REAL",
+    ("questions", "resumed_by"): "TEXT",
+    ("questions", "resumed_at"): "REAL",
+    ("questions", "resumed_until"): "REAL",
     ("inboxes", "person"): "TEXT",
     ("inboxes", "place"): "TEXT",
 }
@@ -309,12 +316,12 @@ class SQLiteStore(Store):
         elsewhere (another container or sandbox sharing the file, another machine), an
         asker not heard of for :data:`~.store.ASKER_GRACE` seconds. A question of an
         earlier askcli, whose place is not known: by its pid, on this machine."""
+        kept, params = spared(now)
         rows = db.execute(
             "SELECT questions.id, asker_pid, asker_start, asker_host, askers.place,"
             " askers.seen FROM questions LEFT JOIN askers ON askers.id = questions.asker"
-            f" WHERE status IN ('waiting', 'being answered') AND {base.NOT_DEFERRED}"
-            f" AND NOT {base.SPARED}",
-            (now - base.TASK_TTL,),
+            f" WHERE status IN ('waiting', 'being answered') AND NOT {kept}",
+            params,
         ).fetchall()
         here, host = asker_identity.place(), asker_identity.me().host
         gone = []

@@ -40,6 +40,11 @@ if mode == "sleep":
     time.sleep(60)
 if mode == "fail":
     sys.exit(5)
+if mode == "gate":  # the hook runs once the test opens the gate
+    with open(os.environ["FAKE_PID"], "w") as f:
+        f.write(str(os.getpid()))
+    while not os.path.exists(os.environ["FAKE_GATE"]):
+        time.sleep(0.01)
 with open(os.environ["FAKE_INPUT"]) as f:
     value = f.read()
 done = subprocess.run([os.environ["ASKCLI"], "hook", "--defer-after", "5"], input=value,
@@ -62,6 +67,7 @@ def setup(tmp_path: Path, mode: str = "hook") -> tuple[dict[str, str], str]:
         "FAKE_LOG": str(tmp_path / "claude.log"),
         "FAKE_INPUT": str(tmp_path / "input.json"),
         "FAKE_PID": str(tmp_path / "claude.pid"),
+        "FAKE_GATE": str(tmp_path / "gate"),
         "FAKE_MODE": mode,
         "ASKCLI": str(askcli_path()),
     }
@@ -89,6 +95,15 @@ def runs(tmp_path: Path) -> list[dict[str, Any]]:
 
 def still_deferred(tmp_path: Path) -> bool:
     return [q.deferred for q in queued(inbox(tmp_path))] == ["5e55-1011/toolu_a1"]
+
+
+def claimed(tmp_path: Path) -> list[Any]:
+    """Who claims the resuming of each question (None: nobody)."""
+    store = open_store(inbox(tmp_path))
+    try:
+        return [row[0] for row in tamper(store, "SELECT resumed_by FROM questions ORDER BY id")]
+    finally:
+        store.close()
 
 
 def resume(env: dict[str, str], *args: str) -> subprocess.Popen[str]:
@@ -187,6 +202,7 @@ def test_run_that_does_not_take_its_answer(tmp_path: Path) -> None:
         "the inbox" in done.stderr
     )
     assert len(runs(tmp_path)) == 1 and still_deferred(tmp_path)  # run once, not again
+    assert claimed(tmp_path) == [None]  # released: another askcli resume may try again
 
 
 @pytest.mark.parametrize(
@@ -255,7 +271,7 @@ def test_signal_while_a_resumed_run_goes_on_stops_it(
     assert err.endswith(f"askcli resume: {said}: the deferred questions stay in the inbox\n")
     with pytest.raises(ProcessLookupError):
         os.kill(run_pid, 0)  # stopped, and reaped
-    assert still_deferred(tmp_path)
+    assert still_deferred(tmp_path) and claimed(tmp_path) == [None]
 
 
 def spawn(env: dict[str, str], command: str) -> tuple[pexpect.spawn, io.StringIO]:
@@ -307,4 +323,65 @@ def test_ctrl_c_while_a_resumed_run_goes_on(tmp_path: Path) -> None:
     assert child.exitstatus == 130, log.getvalue()
     with pytest.raises(ProcessLookupError):
         os.kill(int(pid_file.read_text()), 0)
-    assert still_deferred(tmp_path)
+    assert still_deferred(tmp_path) and claimed(tmp_path) == [None]
+
+
+def test_two_resumes_at_once_resume_the_session_once(tmp_path: Path) -> None:
+    env, command = setup(tmp_path, mode="gate")
+    first, second = resume(env, "--command", command), resume(env, "--command", command)
+    children = [first, second]
+    try:
+        for child in children:
+            assert child.stderr is not None
+            assert "waiting for the answer to deferred question #1" in child.stderr.readline()
+        answer(tmp_path)
+        pid_file = tmp_path / "claude.pid"
+        poll(lambda: pid_file.exists() and pid_file.read_text() != "", "the resumed run")
+        # the one that did not get the claim says who has it, and ends
+        poll(lambda: any(c.poll() is not None for c in children), "a resume that ends")
+        loser = next(c for c in children if c.poll() is not None)
+        winner = second if loser is first else first
+        assert winner.poll() is None  # its run waits at the gate
+        out, err = loser.communicate()
+        assert loser.returncode == 0, err
+        assert out == ""
+        assert (
+            f"askcli resume: question 1: session 5e55-1011 is being resumed by another askcli"
+            f" resume (pid {winner.pid}, since "
+        ) in err
+        assert err.endswith("; not run here\n") and err.count("\n") == 1, err
+        (tmp_path / "gate").touch()
+        out, err = winner.communicate(timeout=30)
+        assert winner.returncode == 0, err
+        assert json.loads(out)["hook"]["hookSpecificOutput"]["permissionDecision"] == "allow"
+    finally:
+        (tmp_path / "gate").touch()
+        for child in children:
+            if child.poll() is None:
+                child.kill()
+            child.communicate()
+    assert len(runs(tmp_path)) == 1  # exactly one run
+    assert claimed(tmp_path) == [None]
+
+
+def test_a_dead_resume_s_claim_lapses(tmp_path: Path) -> None:
+    env, command = setup(tmp_path, mode="gate")
+    answer(tmp_path)
+    first = resume(env, "--command", command)
+    pid_file = tmp_path / "claude.pid"
+    try:
+        poll(lambda: pid_file.exists() and pid_file.read_text() != "", "the resumed run")
+        assert claimed(tmp_path) != [None]
+        first.kill()  # no release: its claim lapses with its process
+        os.kill(int(pid_file.read_text()), signal.SIGKILL)  # (it holds first's pipes)
+        first.communicate()
+        (tmp_path / "gate").touch()
+        done = run_askcli("resume", "--command", command, env=env)
+    finally:
+        (tmp_path / "gate").touch()
+        if first.poll() is None:
+            first.kill()
+        first.communicate()
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hook"]["hookSpecificOutput"]["permissionDecision"] == "allow"
+    assert len(runs(tmp_path)) == 2 and claimed(tmp_path) == [None]
