@@ -4,7 +4,10 @@
 Usage: mock_anthropic.py --port 18765 --scenario turns.json --log requests.jsonl
 
 (askcli's copy of ../shared/peers/mock_anthropic.py; a turn may also say "delay": seconds to
-wait before answering, so that a test can interrupt Claude Code while it waits.)
+wait before answering, so that a test can interrupt Claude Code while it waits. With
+--tickets TOOL, a tool result saying the user has not answered yet, with a ticket, is
+answered as a model does when told so: a call of TOOL with {"ticket": ...}, no scripted turn
+taken; bench/mcp_wait.py's Claude Code waits so.)
 
 The scenario is a JSON list of assistant turns, each {"content": [blocks...], "stop_reason": "tool_use"|"end_turn"}
 where blocks are {"type":"text","text":...} or {"type":"tool_use","id":...,"name":...,"input":{...}}.
@@ -17,6 +20,7 @@ Point Claude Code at it with ANTHROPIC_BASE_URL=http://127.0.0.1:PORT ANTHROPIC_
 
 import argparse
 import json
+import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -79,11 +83,31 @@ def events(msg_id, turn):
     return out
 
 
+STILL = re.compile(r"^The user has not answered yet\b.*?\(ticket (q_[A-Za-z0-9_-]+)\)", re.S)
+
+
+def ticket_in(req):
+    """The ticket of a still-waiting tool result in the request's last message, if any."""
+    messages = req.get("messages") or []
+    content = messages[-1].get("content") if messages else None
+    for block in content if isinstance(content, list) else []:
+        if not isinstance(block, dict) or block.get("type") != "tool_result":
+            continue
+        parts = block.get("content")
+        if isinstance(parts, list):
+            parts = "".join(p.get("text", "") for p in parts if isinstance(p, dict))
+        found = STILL.search(parts) if isinstance(parts, str) else None
+        if found:
+            return found.group(1)
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--scenario", required=True)
     ap.add_argument("--log", required=True)
+    ap.add_argument("--tickets", metavar="TOOL", help="call TOOL with a still-waiting ticket")
     a = ap.parse_args()
     turns = json.load(open(a.scenario))
     log = open(a.log, "a")
@@ -117,7 +141,12 @@ def main():
                 if "count_tokens" in self.path:
                     return self.reply(200, "application/json", b'{"input_tokens": 1}')
                 turn = closing
-                if req.get("tools") and state["next"] < len(turns):
+                ticket = ticket_in(req) if a.tickets and req.get("tools") else None
+                if ticket:
+                    call = {"type": "tool_use", "id": "toolu_ticket%d" % state["n"]}
+                    call.update(name=a.tickets, input={"ticket": ticket})
+                    turn = {"content": [call], "stop_reason": "tool_use"}
+                elif req.get("tools") and state["next"] < len(turns):
                     turn = turns[state["next"]]
                     state["next"] += 1
                 state["n"] += 1
