@@ -1,8 +1,8 @@
 """The real agents of bench/mcp_wait.py: Claude Code and the Codex CLI, each with ``askcli mcp``
 as its stdio MCP server (the inbox the bench's person answers), against a stand-in model that
 calls ``get_answer`` with the ticket of a still-waiting result, as a real model does when the
-result says so. Each runs as it is set up for real, with a 60 s tool timeout (askcli's default
-``--wait 50`` under it): one call, the ticket after 50 s, then ``get_answer`` until the answer.
+result says so. Each runs as it is set up for real, askcli's ``--wait`` under its tool
+timeout: one call, the ticket after ``--wait``, then ``get_answer`` until the answer.
 """
 
 from __future__ import annotations
@@ -20,10 +20,9 @@ PEERS = ROOT / "tests" / "peers"
 CACHE = ROOT / ".cache"
 CLAUDE = CACHE / "claude-code-2.1.332" / "node_modules" / ".bin" / "claude"
 CODEX = CACHE / "codex" / "node_modules" / ".bin" / "codex"
-TOOL_TIMEOUT = 60  # seconds: Claude Code's MCP_TOOL_TIMEOUT and Codex's tool_timeout_sec
 ANSWERED = "User has answered your questions"
 # what the outer environment must not decide for the agents (a bench run inside one)
-FOREIGN = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CODEX_HOME", "ANTHROPIC_API_KEY")
+FOREIGN = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CODEX_HOME", "MCP_TOOL_TIMEOUT")
 
 
 class Outcome(Protocol):
@@ -67,19 +66,32 @@ def _stop(*processes: subprocess.Popen[Any] | None) -> None:
             process.wait()
 
 
-def _found(outcome: Outcome, results: list[str], get_answers: int) -> None:
+def _mcp_args(wait: float | None) -> list[str]:
+    return ["mcp"] if wait is None else ["mcp", "--wait", f"{wait:.0f}"]
+
+
+def _found(outcome: Outcome, results: list[str], get_answers: int, wait: float | None) -> None:
     """What the model was told last, and how many calls it made."""
     outcome.calls = 1 + get_answers
-    outcome.note = f"one call + {get_answers} get_answer"
+    outcome.note = f"--wait {wait or 50:.0f}: one call + {get_answers} get_answer"
     if not results or ANSWERED not in results[-1]:
         said = results[-1][:80] if results else "no tool result"
         raise RuntimeError(f"the model was told last: {said}")
     outcome.text = results[-1]
 
 
-def claude_code(folder: Path, inbox: Path, asked: dict[str, Any], outcome: Outcome) -> None:
-    """Claude Code 2.1.332 (``claude -p``, stream-json), askcli mcp from ``--mcp-config``,
-    ``MCP_TOOL_TIMEOUT`` 60000 ms; its model asks ``asked``."""
+def claude_code(
+    folder: Path,
+    inbox: Path,
+    asked: dict[str, Any],
+    outcome: Outcome,
+    *,
+    timeout_ms: int | None,
+    wait: float | None,
+) -> None:
+    """Claude Code 2.1.332 (``claude -p``, stream-json), ``askcli mcp --wait WAIT`` from
+    ``--mcp-config``, ``MCP_TOOL_TIMEOUT`` ``timeout_ms`` (None: its default); its model asks
+    ``asked``."""
     port = _free_port()
     folder.mkdir()
     (folder / "home").mkdir()
@@ -108,7 +120,11 @@ def claude_code(folder: Path, inbox: Path, asked: dict[str, Any], outcome: Outco
     proc: subprocess.Popen[str] | None = None
     try:
         _listening(stand_in, folder / "stand-in.err", port)
-        server = {"command": _askcli(), "args": ["mcp"], "env": {"ASKCLI_INBOX": str(inbox)}}
+        server = {
+            "command": _askcli(),
+            "args": _mcp_args(wait),
+            "env": {"ASKCLI_INBOX": str(inbox)},
+        }
         tools = "mcp__askcli__ask_user_questions,mcp__askcli__get_answer"
         env = _env(
             folder / "home",
@@ -118,8 +134,9 @@ def claude_code(folder: Path, inbox: Path, asked: dict[str, Any], outcome: Outco
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
             DISABLE_AUTOUPDATER="1",
             MCP_CONNECTION_NONBLOCKING="0",
-            MCP_TOOL_TIMEOUT=str(TOOL_TIMEOUT * 1000),
         )
+        if timeout_ms is not None:
+            env["MCP_TOOL_TIMEOUT"] = str(timeout_ms)
         with (folder / "claude.err").open("w") as err:
             proc = subprocess.Popen(
                 [
@@ -149,7 +166,7 @@ def claude_code(folder: Path, inbox: Path, asked: dict[str, Any], outcome: Outco
     finally:
         _stop(proc, stand_in)
     results, get_answers = _claude_log(log)
-    _found(outcome, results, get_answers)
+    _found(outcome, results, get_answers, wait)
 
 
 def _claude_log(log: Path) -> tuple[list[str], int]:
@@ -174,9 +191,12 @@ def _claude_log(log: Path) -> tuple[list[str], int]:
     return results, get_answers
 
 
-def codex(folder: Path, inbox: Path, outcome: Outcome) -> None:
-    """The Codex CLI 0.171.0 (``codex exec``), askcli mcp in its config.toml,
-    ``tool_timeout_sec = 60``; its model asks the stand-in's question (a package manager)."""
+def codex(
+    folder: Path, inbox: Path, outcome: Outcome, *, tool_timeout: int | None, wait: float | None
+) -> None:
+    """The Codex CLI 0.171.0 (``codex exec``), ``askcli mcp --wait WAIT`` in its config.toml,
+    ``tool_timeout_sec`` ``tool_timeout`` (None: its default); its model asks the stand-in's
+    question (a package manager)."""
     port = _free_port()
     requests = folder / "req"
     for sub in ("home", "codex", "work", "req"):
@@ -184,12 +204,13 @@ def codex(folder: Path, inbox: Path, outcome: Outcome) -> None:
     lines = [
         "[mcp_servers.askcli]",
         f"command = {json.dumps(_askcli())}",
-        'args = ["mcp"]',
+        f"args = {json.dumps(_mcp_args(wait))}",
         "required = true",
-        f"tool_timeout_sec = {TOOL_TIMEOUT}",
         'default_tools_approval_mode = "approve"',
         f'env = {{ ASKCLI_INBOX = {json.dumps(str(inbox))}, NO_COLOR = "1" }}',
     ]
+    if tool_timeout is not None:
+        lines.append(f"tool_timeout_sec = {tool_timeout}")
     (folder / "codex" / "config.toml").write_text(_codex_config(port, lines))
     with (folder / "stand-in.err").open("w") as err:
         stand_in = subprocess.Popen(
@@ -214,7 +235,7 @@ def codex(folder: Path, inbox: Path, outcome: Outcome) -> None:
     finally:
         _stop(proc, stand_in)
     results, get_answers = _codex_requests(requests)
-    _found(outcome, results, get_answers)
+    _found(outcome, results, get_answers, wait)
 
 
 def _codex_requests(requests: Path) -> tuple[list[str], int]:

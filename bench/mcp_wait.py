@@ -12,10 +12,12 @@ a client whose call then returns the answer let its question wait that long.
   against a server whose ``--wait`` is longer than WAIT;
 - the Python SDK of 2025-11-25 (no reset on progress): askcli's ``--wait`` (50 s) returns
   the still-waiting ticket, and the client calls ``get_answer`` again, as a model does;
-- the real Claude Code (2.1.332, ``MCP_TOOL_TIMEOUT`` 60000 ms) and Codex CLI (0.171.0,
-  ``tool_timeout_sec = 60``), each with ``askcli mcp`` as its stdio server, against a
-  stand-in model that calls ``get_answer`` with the ticket, as a real model does
-  (bench/mcp_agents.py).
+- the real Claude Code (2.1.332) and Codex CLI (0.171.0), each with ``askcli mcp`` as its
+  stdio server, against a stand-in model that calls ``get_answer`` with the ticket, as a
+  real model does (bench/mcp_agents.py): each with a 60 s tool timeout (Claude Code's
+  ``MCP_TOOL_TIMEOUT=60000``, Codex's ``tool_timeout_sec = 60``) and the default ``--wait
+  50``, and each with its default timeout (Claude Code's, about 27.8 hours, with a
+  ``--wait`` longer than WAIT; Codex's 300 s with ``--wait 290``).
 
 Run by ``make bench``; alone: ``python bench/mcp_wait.py``.
 """
@@ -47,6 +49,7 @@ CACHE = ROOT / ".cache"
 NODE = CACHE / "mcp-conformance" / "node_modules" / ".bin" / "node"
 TS_SDK = CACHE / "mcp-conformance" / "node_modules" / "@modelcontextprotocol" / "sdk"
 INSPECTOR = CACHE / "mcp-inspector" / "node_modules" / ".bin" / "mcp-inspector"
+CLAUDE, CODEX = mcp_agents.CLAUDE, mcp_agents.CODEX
 STILL = "The user has not answered yet"
 ANSWERED = "User has answered your questions"
 
@@ -206,14 +209,28 @@ def ts_progress(where: Where, outcome: Outcome) -> None:
     outcome.text = said["result"]["content"][0]["text"]
 
 
-def claude_code(where: Where, outcome: Outcome) -> None:
-    """Claude Code 2.1.332 with askcli mcp over stdio, MCP_TOOL_TIMEOUT 60 s."""
-    mcp_agents.claude_code(where.folder, where.inbox, question("claude-code"), outcome)
+def claude_60s(where: Where, outcome: Outcome) -> None:
+    """Claude Code 2.1.332, askcli mcp over stdio, MCP_TOOL_TIMEOUT 60 s, --wait 50."""
+    asked = question("claude-60s")
+    mcp_agents.claude_code(where.folder, where.inbox, asked, outcome, timeout_ms=60_000, wait=None)
 
 
-def codex(where: Where, outcome: Outcome) -> None:
-    """The Codex CLI 0.171.0 with askcli mcp over stdio, tool_timeout_sec 60."""
-    mcp_agents.codex(where.folder, where.inbox, outcome)
+def claude_default(where: Where, outcome: Outcome) -> None:
+    """Claude Code 2.1.332, askcli mcp over stdio, its default timeout, --wait past WAIT."""
+    asked = question("claude-deflt")
+    mcp_agents.claude_code(
+        where.folder, where.inbox, asked, outcome, timeout_ms=None, wait=WAIT + 120
+    )
+
+
+def codex_60s(where: Where, outcome: Outcome) -> None:
+    """The Codex CLI 0.171.0, askcli mcp over stdio, tool_timeout_sec 60, --wait 50."""
+    mcp_agents.codex(where.folder, where.inbox, outcome, tool_timeout=60, wait=None)
+
+
+def codex_default(where: Where, outcome: Outcome) -> None:
+    """The Codex CLI 0.171.0, askcli mcp over stdio, its default 300 s, --wait 290."""
+    mcp_agents.codex(where.folder, where.inbox, outcome, tool_timeout=None, wait=290)
 
 
 CLIENTS: list[tuple[str, str, Callable[[Where, Outcome], None], Path | None, bool]] = [
@@ -222,8 +239,10 @@ CLIENTS: list[tuple[str, str, Callable[[Where, Outcome], None], Path | None, boo
     ("MCP Inspector 2.12.0 CLI, tasks (ext-tasks)", "2026-07-28", inspector, INSPECTOR, False),
     ("TypeScript SDK 1.32.2, resetTimeoutOnProgress", "2025-11-25", ts_progress, NODE, True),
     ("Python SDK 2.3.0, ticket + get_answer", "2025-11-25", sdk_tickets, None, False),
-    ("Claude Code 2.1.332, 60 s tool timeout", "2025-11-25", claude_code, mcp_agents.CLAUDE, False),
-    ("Codex CLI 0.171.0, 60 s tool timeout", "2025-11-25", codex, mcp_agents.CODEX, False),
+    ("Claude Code 2.1.332, MCP_TOOL_TIMEOUT=60000", "2026-07-28", claude_60s, CLAUDE, False),
+    ("Claude Code 2.1.332, its default timeout", "2026-07-28", claude_default, CLAUDE, False),
+    ("Codex CLI 0.171.0, tool_timeout_sec = 60", "2025-06-18", codex_60s, CODEX, False),
+    ("Codex CLI 0.171.0, its default 300 s", "2025-06-18", codex_default, CODEX, False),
 ]
 
 
@@ -247,7 +266,8 @@ def main() -> int:
     clients = [c for c in CLIENTS if c[3] is None or c[3].exists()]
     for name, _, _, needs, _ in CLIENTS:
         if needs is not None and not needs.exists():
-            print(f"  {name}: not measured: {needs} is not installed (make mcp-clients)")
+            how = "make claude-code-current" if needs == CLAUDE else "make mcp-clients"
+            print(f"  {name}: not measured: {needs} is not installed ({how})")
     with tempfile.TemporaryDirectory() as tmp:
         inbox = Path(tmp) / "inbox.db"
         log = Path(tmp) / "server.err"
