@@ -160,9 +160,11 @@ def claude_code(
         ):
             proc.stdin.write(json.dumps(message) + "\n")
         proc.stdin.flush()
-        for line in proc.stdout:
-            if line.startswith("{") and json.loads(line).get("type") == "result":
-                break
+        with (folder / "claude.out").open("w") as out:  # its stream-json, kept
+            for line in proc.stdout:
+                out.write(line)
+                if line.startswith("{") and json.loads(line).get("type") == "result":
+                    break
     finally:
         _stop(proc, stand_in)
     results, get_answers = _claude_log(log)
