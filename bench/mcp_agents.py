@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Protocol
@@ -88,10 +89,11 @@ def claude_code(
     *,
     timeout_ms: int | None,
     wait: float | None,
+    limit: float,
 ) -> None:
     """Claude Code 2.1.332 (``claude -p``, stream-json), ``askcli mcp --wait WAIT`` from
     ``--mcp-config``, ``MCP_TOOL_TIMEOUT`` ``timeout_ms`` (None: its default); its model asks
-    ``asked``."""
+    ``asked``; ended after ``limit`` seconds."""
     port = _free_port()
     folder.mkdir()
     (folder / "home").mkdir()
@@ -153,6 +155,9 @@ def claude_code(
                 text=True,
             )
         assert proc.stdin is not None and proc.stdout is not None
+        killer = threading.Timer(limit, proc.kill)
+        killer.daemon = True
+        killer.start()
         init = {"subtype": "initialize"}
         for message in (
             {"type": "control_request", "request_id": "init-1", "request": init},
@@ -165,6 +170,7 @@ def claude_code(
                 out.write(line)
                 if line.startswith("{") and json.loads(line).get("type") == "result":
                     break
+        killer.cancel()
     finally:
         _stop(proc, stand_in)
     results, get_answers = _claude_log(log)
@@ -194,11 +200,17 @@ def _claude_log(log: Path) -> tuple[list[str], int]:
 
 
 def codex(
-    folder: Path, inbox: Path, outcome: Outcome, *, tool_timeout: int | None, wait: float | None
+    folder: Path,
+    inbox: Path,
+    outcome: Outcome,
+    *,
+    tool_timeout: int | None,
+    wait: float | None,
+    limit: float,
 ) -> None:
     """The Codex CLI 0.171.0 (``codex exec``), ``askcli mcp --wait WAIT`` in its config.toml,
     ``tool_timeout_sec`` ``tool_timeout`` (None: its default); its model asks the stand-in's
-    question (a package manager)."""
+    question (a package manager); ended after ``limit`` seconds."""
     port = _free_port()
     requests = folder / "req"
     for sub in ("home", "codex", "work", "req"):
@@ -233,7 +245,7 @@ def codex(
                 stderr=err,
                 text=True,
             )
-            proc.wait()
+            proc.wait(timeout=limit)
     finally:
         _stop(proc, stand_in)
     results, get_answers = _codex_requests(requests)

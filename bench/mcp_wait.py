@@ -212,25 +212,37 @@ def ts_progress(where: Where, outcome: Outcome) -> None:
 def claude_60s(where: Where, outcome: Outcome) -> None:
     """Claude Code 2.1.332, askcli mcp over stdio, MCP_TOOL_TIMEOUT 60 s, --wait 50."""
     asked = question("claude-60s")
-    mcp_agents.claude_code(where.folder, where.inbox, asked, outcome, timeout_ms=60_000, wait=None)
+    mcp_agents.claude_code(
+        where.folder, where.inbox, asked, outcome, timeout_ms=60_000, wait=None, limit=WAIT + 300
+    )
 
 
 def claude_default(where: Where, outcome: Outcome) -> None:
     """Claude Code 2.1.332, askcli mcp over stdio, its default timeout, --wait past WAIT."""
     asked = question("claude-deflt")
     mcp_agents.claude_code(
-        where.folder, where.inbox, asked, outcome, timeout_ms=None, wait=WAIT + 120
+        where.folder,
+        where.inbox,
+        asked,
+        outcome,
+        timeout_ms=None,
+        wait=WAIT + 120,
+        limit=WAIT + 300,
     )
 
 
 def codex_60s(where: Where, outcome: Outcome) -> None:
     """The Codex CLI 0.171.0, askcli mcp over stdio, tool_timeout_sec 60, --wait 50."""
-    mcp_agents.codex(where.folder, where.inbox, outcome, tool_timeout=60, wait=None)
+    mcp_agents.codex(
+        where.folder, where.inbox, outcome, tool_timeout=60, wait=None, limit=WAIT + 300
+    )
 
 
 def codex_default(where: Where, outcome: Outcome) -> None:
     """The Codex CLI 0.171.0, askcli mcp over stdio, its default 300 s, --wait 290."""
-    mcp_agents.codex(where.folder, where.inbox, outcome, tool_timeout=None, wait=290)
+    mcp_agents.codex(
+        where.folder, where.inbox, outcome, tool_timeout=None, wait=290, limit=WAIT + 300
+    )
 
 
 CLIENTS: list[tuple[str, str, Callable[[Where, Outcome], None], Path | None, bool]] = [
