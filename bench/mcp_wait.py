@@ -11,7 +11,13 @@ a client whose call then returns the answer let its question wait that long.
   call, kept alive by askcli's progress notifications (bench/mcp_progress_client.mjs),
   against a server whose ``--wait`` is longer than WAIT;
 - the Python SDK of 2025-11-25 (no reset on progress): askcli's ``--wait`` (50 s) returns
-  the still-waiting ticket, and the client calls ``get_answer`` again, as a model does.
+  the still-waiting ticket, and the client calls ``get_answer`` again, as a model does;
+- the real Claude Code (2.1.332) and Codex CLI (0.171.0), each with ``askcli mcp`` as its
+  stdio server, against a stand-in model that calls ``get_answer`` with the ticket, as a
+  real model does (bench/mcp_agents.py): each with a 60 s tool timeout (Claude Code's
+  ``MCP_TOOL_TIMEOUT=60000``, Codex's ``tool_timeout_sec = 60``) and the default ``--wait
+  50``, and each with its default timeout (Claude Code's, about 27.8 hours, with a
+  ``--wait`` longer than WAIT; Codex's 300 s with ``--wait 290``).
 
 Run by ``make bench``; alone: ``python bench/mcp_wait.py``.
 """
@@ -30,6 +36,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import mcp_agents
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -41,7 +49,9 @@ CACHE = ROOT / ".cache"
 NODE = CACHE / "mcp-conformance" / "node_modules" / ".bin" / "node"
 TS_SDK = CACHE / "mcp-conformance" / "node_modules" / "@modelcontextprotocol" / "sdk"
 INSPECTOR = CACHE / "mcp-inspector" / "node_modules" / ".bin" / "mcp-inspector"
+CLAUDE, CODEX = mcp_agents.CLAUDE, mcp_agents.CODEX
 STILL = "The user has not answered yet"
+ANSWERED = "User has answered your questions"
 
 
 def question(who: str) -> dict[str, Any]:
@@ -59,6 +69,16 @@ def question(who: str) -> dict[str, Any]:
             }
         ]
     }
+
+
+class Where:
+    """Where a client asks: the bench's server's URL, or (the agents, whose own askcli mcp
+    is their stdio server) the inbox, in a folder of its own."""
+
+    def __init__(self, url: str, inbox: Path, folder: Path) -> None:
+        self.url = url
+        self.inbox = inbox
+        self.folder = folder
 
 
 class Outcome:
@@ -85,7 +105,7 @@ def _serve(port: int, inbox: Path, wait: float, log: Path) -> subprocess.Popen[b
         )
 
 
-def sdk_tasks(url: str, outcome: Outcome) -> None:
+def sdk_tasks(where: Where, outcome: Outcome) -> None:
     """The Python SDK of 2026-07-28 with the tasks extension."""
     import anyio
     import httpx2
@@ -101,7 +121,7 @@ def sdk_tasks(url: str, outcome: Outcome) -> None:
         async with (
             httpx2.AsyncClient(headers=headers, timeout=TIMEOUT) as http,
             Client(
-                streamable_http_client(url, http_client=http),
+                streamable_http_client(where.url, http_client=http),
                 mode="2026-07-28",
                 extensions=[tasks],
                 client_info=types.Implementation(name="sdk-tasks", version="1"),
@@ -117,7 +137,7 @@ def sdk_tasks(url: str, outcome: Outcome) -> None:
     outcome.note = f"tools/call + {len(tasks.statuses)} tasks/get"
 
 
-def sdk_tickets(url: str, outcome: Outcome) -> None:
+def sdk_tickets(where: Where, outcome: Outcome) -> None:
     """The Python SDK of 2025-11-25: the ticket, then get_answer until the answer."""
     import anyio
     import httpx2
@@ -128,7 +148,7 @@ def sdk_tickets(url: str, outcome: Outcome) -> None:
         headers = {"authorization": f"Bearer {TOKEN}"}
         async with (
             httpx2.AsyncClient(headers=headers, timeout=TIMEOUT) as http,
-            streamable_http_client(url, http_client=http) as (read, write),
+            streamable_http_client(where.url, http_client=http) as (read, write),
             ClientSession(read, write) as session,
         ):
             await session.initialize()
@@ -149,12 +169,12 @@ def sdk_tickets(url: str, outcome: Outcome) -> None:
     anyio.run(main)
 
 
-def inspector(url: str, outcome: Outcome) -> None:
+def inspector(where: Where, outcome: Outcome) -> None:
     """The MCP Inspector's CLI, 2026-07-28 era."""
     done = subprocess.run(
         [
             *(str(INSPECTOR), "--cli", "--protocol-era", "modern", "--transport", "http"),
-            *("--server-url", url, "--header", f"Authorization: Bearer {TOKEN}"),
+            *("--server-url", where.url, "--header", f"Authorization: Bearer {TOKEN}"),
             *("--method", "tools/call", "--tool-name", "ask_user_questions"),
             *("--tool-args-json", json.dumps(question("inspector"))),
         ],
@@ -169,11 +189,11 @@ def inspector(url: str, outcome: Outcome) -> None:
     outcome.text = json.loads(done.stdout)["content"][0]["text"]
 
 
-def ts_progress(url: str, outcome: Outcome) -> None:
+def ts_progress(where: Where, outcome: Outcome) -> None:
     """The TypeScript SDK of 2025-11-25, resetTimeoutOnProgress."""
     done = subprocess.run(
         [
-            *(str(NODE), str(ROOT / "bench" / "mcp_progress_client.mjs"), str(TS_SDK), url),
+            *(str(NODE), str(ROOT / "bench" / "mcp_progress_client.mjs"), str(TS_SDK), where.url),
             *(TOKEN, "ask_user_questions", json.dumps(question("ts-progress"))),
             str(int(TIMEOUT * 1000)),
         ],
@@ -189,12 +209,52 @@ def ts_progress(url: str, outcome: Outcome) -> None:
     outcome.text = said["result"]["content"][0]["text"]
 
 
-CLIENTS: list[tuple[str, str, Callable[[str, Outcome], None], Path | None, bool]] = [
+def claude_60s(where: Where, outcome: Outcome) -> None:
+    """Claude Code 2.1.332, askcli mcp over stdio, MCP_TOOL_TIMEOUT 60 s, --wait 50."""
+    asked = question("claude-60s")
+    mcp_agents.claude_code(
+        where.folder, where.inbox, asked, outcome, timeout_ms=60_000, wait=None, limit=WAIT + 300
+    )
+
+
+def claude_default(where: Where, outcome: Outcome) -> None:
+    """Claude Code 2.1.332, askcli mcp over stdio, its default timeout, --wait past WAIT."""
+    asked = question("claude-deflt")
+    mcp_agents.claude_code(
+        where.folder,
+        where.inbox,
+        asked,
+        outcome,
+        timeout_ms=None,
+        wait=WAIT + 120,
+        limit=WAIT + 300,
+    )
+
+
+def codex_60s(where: Where, outcome: Outcome) -> None:
+    """The Codex CLI 0.171.0, askcli mcp over stdio, tool_timeout_sec 60, --wait 50."""
+    mcp_agents.codex(
+        where.folder, where.inbox, outcome, tool_timeout=60, wait=None, limit=WAIT + 300
+    )
+
+
+def codex_default(where: Where, outcome: Outcome) -> None:
+    """The Codex CLI 0.171.0, askcli mcp over stdio, its default 300 s, --wait 290."""
+    mcp_agents.codex(
+        where.folder, where.inbox, outcome, tool_timeout=None, wait=290, limit=WAIT + 300
+    )
+
+
+CLIENTS: list[tuple[str, str, Callable[[Where, Outcome], None], Path | None, bool]] = [
     # name, revision, how, what it needs, whether its server's --wait outlasts WAIT
     ("Python SDK 2.3.0, tasks (polls tasks/get)", "2026-07-28", sdk_tasks, None, False),
     ("MCP Inspector 2.12.0 CLI, tasks (ext-tasks)", "2026-07-28", inspector, INSPECTOR, False),
     ("TypeScript SDK 1.32.2, resetTimeoutOnProgress", "2025-11-25", ts_progress, NODE, True),
     ("Python SDK 2.3.0, ticket + get_answer", "2025-11-25", sdk_tickets, None, False),
+    ("Claude Code 2.1.332, MCP_TOOL_TIMEOUT=60000", "2026-07-28", claude_60s, CLAUDE, False),
+    ("Claude Code 2.1.332, its default timeout", "2026-07-28", claude_default, CLAUDE, False),
+    ("Codex CLI 0.171.0, tool_timeout_sec = 60", "2025-06-18", codex_60s, CODEX, False),
+    ("Codex CLI 0.171.0, its default 300 s", "2025-06-18", codex_default, CODEX, False),
 ]
 
 
@@ -218,7 +278,8 @@ def main() -> int:
     clients = [c for c in CLIENTS if c[3] is None or c[3].exists()]
     for name, _, _, needs, _ in CLIENTS:
         if needs is not None and not needs.exists():
-            print(f"  {name}: not measured: {needs} is not installed (make mcp-clients)")
+            how = "make claude-code-current" if needs == CLAUDE else "make mcp-clients"
+            print(f"  {name}: not measured: {needs} is not installed ({how})")
     with tempfile.TemporaryDirectory() as tmp:
         inbox = Path(tmp) / "inbox.db"
         log = Path(tmp) / "server.err"
@@ -232,9 +293,10 @@ def main() -> int:
             def run(index: int) -> None:
                 _, _, how, _, long_wait = clients[index]
                 url = f"http://127.0.0.1:{ports[1 if long_wait else 0]}/mcp"
+                where = Where(url, inbox, Path(tmp) / f"client-{index}")
                 start = time.monotonic()
                 try:
-                    how(url, outcomes[index])
+                    how(where, outcomes[index])
                 except Exception as exc:
                     outcomes[index].error = f"{type(exc).__name__}: {exc}"[:120]
                 outcomes[index].took = time.monotonic() - start
@@ -253,7 +315,7 @@ def main() -> int:
     print(f"  the person answered {answered} question(s) after {WAIT:.0f} s")
     ok = True
     for (name, revision, *_), got in zip(clients, outcomes, strict=True):
-        waited = not got.error and "Blue" in got.text and got.took >= WAIT
+        waited = not got.error and ANSWERED in got.text and got.took >= WAIT
         line = (
             f"waited {got.took:.0f} s, answered ({got.note})"
             if waited

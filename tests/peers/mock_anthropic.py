@@ -4,7 +4,11 @@
 Usage: mock_anthropic.py --port 18765 --scenario turns.json --log requests.jsonl
 
 (askcli's copy of ../shared/peers/mock_anthropic.py; a turn may also say "delay": seconds to
-wait before answering, so that a test can interrupt Claude Code while it waits.)
+wait before answering, so that a test can interrupt Claude Code while it waits. With
+--tickets TOOL, a tool result saying the user has not answered yet, with a ticket, is
+answered as a model does when told so: a call of TOOL with {"ticket": ...} (after a word to
+the user when Claude Code reminds the model that the user has not heard from it), no
+scripted turn taken; bench/mcp_wait.py's Claude Code waits so.)
 
 The scenario is a JSON list of assistant turns, each {"content": [blocks...], "stop_reason": "tool_use"|"end_turn"}
 where blocks are {"type":"text","text":...} or {"type":"tool_use","id":...,"name":...,"input":{...}}.
@@ -17,6 +21,7 @@ Point Claude Code at it with ANTHROPIC_BASE_URL=http://127.0.0.1:PORT ANTHROPIC_
 
 import argparse
 import json
+import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -79,11 +84,42 @@ def events(msg_id, turn):
     return out
 
 
+STILL_WAITING = "Still waiting for your answer in your askcli inbox."
+STILL = re.compile(r"^The user has not answered yet\b.*?\(ticket (q_[A-Za-z0-9_-]+)\)", re.S)
+
+
+def ticket_in(req):
+    """The ticket of a still-waiting tool result since the model's last turn, if any, and
+    whether a text came after it (Claude Code's "The user hasn't heard from you in a while"
+    system message, which a model answers with a word to the user)."""
+    ticket, nudged = None, False
+    for message in reversed(req.get("messages") or []):
+        if message.get("role") == "assistant":
+            break
+        content = message.get("content")
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        for block in reversed(content if isinstance(content, list) else []):
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "text" and ticket is None:
+                nudged = True
+            if block.get("type") != "tool_result" or ticket:
+                continue
+            parts = block.get("content")
+            if isinstance(parts, list):
+                parts = "".join(p.get("text", "") for p in parts if isinstance(p, dict))
+            found = STILL.search(parts) if isinstance(parts, str) else None
+            ticket = found.group(1) if found else None
+    return ticket, nudged
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--scenario", required=True)
     ap.add_argument("--log", required=True)
+    ap.add_argument("--tickets", metavar="TOOL", help="call TOOL with a still-waiting ticket")
     a = ap.parse_args()
     turns = json.load(open(a.scenario))
     log = open(a.log, "a")
@@ -117,7 +153,13 @@ def main():
                 if "count_tokens" in self.path:
                     return self.reply(200, "application/json", b'{"input_tokens": 1}')
                 turn = closing
-                if req.get("tools") and state["next"] < len(turns):
+                ticket, nudged = ticket_in(req) if a.tickets and req.get("tools") else (None, False)
+                if ticket:
+                    call = {"type": "tool_use", "id": "toolu_ticket%d" % state["n"]}
+                    call.update(name=a.tickets, input={"ticket": ticket})
+                    said = [{"type": "text", "text": STILL_WAITING}] if nudged else []
+                    turn = {"content": [*said, call], "stop_reason": "tool_use"}
+                elif req.get("tools") and state["next"] < len(turns):
                     turn = turns[state["next"]]
                     state["next"] += 1
                 state["n"] += 1

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from askcli.hosts.mcp.asker import still_waiting_text
 from askcli.inbox.store import QueueState, open_store
 
 from tests.support.calls import COLOR
@@ -68,7 +69,7 @@ def claude_with_askcli(
         "--mcp-config",
         json.dumps(config),
         "--allowedTools",
-        TOOL,
+        f"{TOOL},mcp__askcli__get_answer",
     ]
     with (work.parent / "claude.stderr").open("w") as errors:  # the child keeps its own
         proc = subprocess.Popen(
@@ -175,3 +176,44 @@ def test_after_claude_code_s_timeout_the_identical_call_gets_the_answer(
     assert texts(results["toolu_mcp2"]) == ANSWERED
     asked = open_store(inbox).questions(states=tuple(QueueState))
     assert len(asked) == 1 and asked[0].state is QueueState.ANSWERED  # one question, asked twice
+
+
+def test_claude_code_s_model_calls_get_answer_with_the_ticket(
+    claude_bin: Path, work: Path, tmp_path: Path
+) -> None:
+    # the stand-in model calls get_answer with the ticket of a still-waiting result, as a
+    # model told so does (mock_anthropic.py --tickets; bench/mcp_wait.py's Claude Code)
+    get_answer = "mcp__askcli__get_answer"
+    api = Api(tmp_path, [turn(ask("toolu_mcp1")), END], claude_bin, ("--tickets", get_answer))
+    inbox = tmp_path / "inbox.db"
+    try:
+        proc = claude_with_askcli(api, work, inbox, "--wait", "1", MCP_TOOL_TIMEOUT="60000")
+
+        def person() -> None:  # answers once the model has had the ticket
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                if api.log.exists() and "The user has not answered yet" in api.log.read_text():
+                    answer_next(inbox, f"3\n{TYPED}\n")
+                    return
+                time.sleep(0.05)
+
+        answering = threading.Thread(target=person)
+        answering.start()
+        until_result(proc)
+        answering.join(timeout=10)
+        results = api.tool_results()
+        (question,) = open_store(inbox).questions(states=tuple(QueueState))
+        assert texts(results["toolu_mcp1"]) == still_waiting_text(question.ticket)
+        calls = [
+            block
+            for line in api.log.read_text().splitlines()
+            for message in json.loads(line)["request"].get("messages", [])
+            if isinstance(message.get("content"), list)
+            for block in message["content"]
+            if block.get("type") == "tool_use" and block["name"] == get_answer
+        ]
+        assert calls and all(c["input"] == {"ticket": question.ticket} for c in calls)
+        assert texts(results[calls[-1]["id"]]) == ANSWERED
+        assert question.state is QueueState.ANSWERED
+    finally:
+        api.stop()

@@ -127,9 +127,15 @@ needs_claude = pytest.mark.skipif(
 class Api:
     """The stand-in Anthropic API, with a log of what Claude Code sent it."""
 
-    def __init__(self, tmp_path: Path, turns: list[dict], claude_bin: Path = REAL) -> None:
+    def __init__(
+        self,
+        tmp_path: Path,
+        turns: list[dict],
+        claude_bin: Path = REAL,
+        stand_in_args: tuple[str, ...] = (),
+    ) -> None:
         self.claude_bin = claude_bin  # the Claude Code that run and spawn start
-        self.proc, self.port, self.log = start_stand_in(tmp_path, turns)
+        self.proc, self.port, self.log = start_stand_in(tmp_path, turns, args=stand_in_args)
         home = tmp_path / "home"
         home.mkdir()
         self.env = {

@@ -137,11 +137,11 @@ def gemini(tmp_path: Path, replies: list[dict[str, Any]]) -> tuple[Path, dict[st
 
 
 def start_stand_in(
-    tmp_path: Path, turns: list[Any], peer: str = "mock_anthropic.py"
+    tmp_path: Path, turns: list[Any], peer: str = "mock_anthropic.py", args: tuple[str, ...] = ()
 ) -> tuple[subprocess.Popen[bytes], int, Path]:
     """Start the stand-in API (``peer``: the Anthropic one, or
-    ``responses_scripted.py``) answering ``turns`` in order: (its process, its port, the
-    log of the requests it got, one JSON line each), once it listens."""
+    ``responses_scripted.py``; ``args`` more for it) answering ``turns`` in order: (its
+    process, its port, the log of the requests it got, one JSON line each), once it listens."""
     scenario, log = tmp_path / "turns.json", tmp_path / "requests.jsonl"
     scenario.write_text(json.dumps(turns))
     port = free_port()
@@ -150,6 +150,7 @@ def start_stand_in(
             sys.executable,
             str(PEERS / peer),
             *("--port", str(port), "--scenario", str(scenario), "--log", str(log)),
+            *args,
         ]
     )
     for _ in range(200):
