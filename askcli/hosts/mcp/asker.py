@@ -258,11 +258,24 @@ class QueueSide:
     async def _wait(
         self, question: QueuedQuestion, progress: Progress, *, again: bool = True
     ) -> ToolOutcome:
-        """Wait up to ``wait`` seconds for ``question`` to be settled; progress every
-        ``every`` seconds; the still-waiting result when it is not."""
-        start = time.monotonic()
-        deadline = start + self.wait
-        told = start
+        """Wait up to ``wait`` seconds for ``question`` to be settled, with progress; the
+        still-waiting result when it is not."""
+        done, found = await self.settling(question, progress, "the question", self.wait)
+        if done:
+            self.mine.discard(question.id)
+            return self.settled(found)
+        self.say(f"question {question.id} still waits: the client gets its ticket")
+        text = still_waiting_text(question.ticket, again=again)
+        return ToolOutcome(text, False, question.ticket)
+
+    async def settling(
+        self, question: QueuedQuestion, progress: Progress, what: str, wait: float | None
+    ) -> tuple[bool, QueuedQuestion | None]:
+        """Wait up to ``wait`` seconds (None: however long) for ``question`` to be settled,
+        telling ``progress`` every ``every`` seconds that ``what`` waits. Whether it was
+        settled, and the question as it then is (None: gone)."""
+        start = told = time.monotonic()
+        deadline = None if wait is None else start + wait
         changes = self.store.changes(question.id)
         state: QueueState | None = None
         looked = -LOOK
@@ -271,18 +284,15 @@ class QueueSide:
                 state = self.store.state(question.id)  # the call itself is not read again
                 looked = time.monotonic()
             if state not in (QueueState.WAITING, QueueState.ANSWERING):
-                self.mine.discard(question.id)
-                return self.settled(self.store.get(question.id) if state is not None else None)
+                return True, self.store.get(question.id) if state is not None else None
             now = time.monotonic()
-            if now >= deadline:
-                self.say(f"question {question.id} still waits: the client gets its ticket")
-                text = still_waiting_text(question.ticket, again=again)
-                return ToolOutcome(text, False, question.ticket)
+            if deadline is not None and now >= deadline:
+                return False, question
             if self.every > 0 and now - told >= self.every:
                 told = now
                 being = "is being answered" if state is QueueState.ANSWERING else "waits"
-                await progress(round(now - start, 1), f"the question {being} in the askcli inbox")
-            await _sleep(min(POLL, deadline - now))
+                await progress(round(now - start, 1), f"{what} {being} in the askcli inbox")
+            await _sleep(POLL if deadline is None else min(POLL, deadline - now))
 
     def settled(self, found: QueuedQuestion | None) -> ToolOutcome:
         """The result of a question no longer waiting (None: gone), collected as ``ask

@@ -24,21 +24,20 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import time
 from collections.abc import Mapping
 from typing import Any
 
 from ...errors import InboxError, UnreadableDocument
 from ...inbox import same_call
 from ...inbox.asker_side import collect, joined_reply
-from ...inbox.store import Agent, QueuedQuestion, QueueState
+from ...inbox.store import Agent, QueuedQuestion
 from ...runners.session import Reply
 from ...tools.registry import checked
 from ...wire.calls import permission_request
 from ...wire.envelopes import detect
 from ...wire.permission_request import passed_on
 from ...wire.results import ToolResult
-from .asker import LOOK, POLL, Progress, QueueSide, Session, ToolOutcome
+from .asker import Progress, QueueSide, Session, ToolOutcome
 
 PERMISSION = "permission_prompt"
 REQUEST_ID = "askcli-mcp-permission"  # the request id of the control request queued
@@ -154,7 +153,7 @@ async def _ask(
         else:
             asker.say(f"permission prompt {question.id}, queued by askcli hook, is waited for")
         try:
-            settled = await _settled(asker, question, progress)
+            _, settled = await asker.settling(question, progress, "the permission prompt", None)
         except BaseException:  # Claude Code went on (its hook answered) or went away
             if mine:
                 with contextlib.suppress(InboxError):
@@ -182,28 +181,3 @@ def _reply(asker: QueueSide, found: QueuedQuestion | None, mine: bool) -> Reply 
     if isinstance(got, Reply) and not got.results:
         return "the inbox gave no decision"
     return got
-
-
-async def _settled(
-    asker: QueueSide, question: QueuedQuestion, progress: Progress
-) -> QueuedQuestion | None:
-    """Wait, however long, until ``question`` is no longer waiting; progress every
-    ``asker.every`` seconds. The question as it then is (None: gone)."""
-    import anyio
-
-    start = told = time.monotonic()
-    changes = asker.store.changes(question.id)
-    looked = -LOOK
-    state: QueueState | None = QueueState.WAITING
-    while True:
-        if changes.pending() or time.monotonic() - looked >= LOOK:
-            state = asker.store.state(question.id)
-            looked = time.monotonic()
-        if state not in (QueueState.WAITING, QueueState.ANSWERING):
-            return asker.store.get(question.id) if state is not None else None
-        now = time.monotonic()
-        if asker.every > 0 and now - told >= asker.every:
-            told = now
-            being = "is being answered" if state is QueueState.ANSWERING else "waits"
-            await progress(round(now - start, 1), f"the permission prompt {being} in askcli")
-        await anyio.sleep(POLL)
