@@ -29,6 +29,7 @@ store says how its database runs it.
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 import json
 import os
@@ -207,13 +208,17 @@ class Store:
     # -- what each database does its own way -----------------------------------------
 
     def _now(self) -> float:
-        """The queue's clock, in seconds since the epoch (ahead by ``$ASKCLI_TEST_CLOCK_SKEW``
-        seconds, which only the tests set)."""
+        """The queue's clock, in seconds since the epoch."""
+        return time.time() + self._skew
+
+    @functools.cached_property
+    def _skew(self) -> float:
+        """Seconds the queue's clock is ahead (``$ASKCLI_TEST_CLOCK_SKEW``, which only the
+        tests set), read once per store, at its first look at the clock."""
         try:
-            skew = float(os.environ.get(CLOCK_SKEW) or 0)
+            return float(os.environ.get(CLOCK_SKEW) or 0)
         except ValueError:
-            skew = 0.0
-        return time.time() + skew
+            return 0.0
 
     def _run(self, work: Callable[[Any], T], *, write: bool = True) -> T:
         """``work(db)`` in one transaction (a write one, taken at once, or a read)."""

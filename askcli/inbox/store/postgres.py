@@ -148,7 +148,7 @@ class PostgresStore(Store):
             self.close()
 
     def _now(self) -> float:
-        return time.time() + self._offset
+        return time.time() + self._offset + self._skew
 
     def _grace(self, now: float) -> bool:
         """The server started less than two leases ago: everyone may still be coming back."""
