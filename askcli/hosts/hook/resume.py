@@ -156,6 +156,7 @@ def run(resumer: Resumer, timeout: float | None) -> int:
     waiting_for: list[int] = []
     resumed_any = False
     while True:
+        changes = resumer.store.changes()  # before the look: nothing after it is missed
         pending = resumer.pending()
         if not pending:
             if not resumed_any:
@@ -180,7 +181,7 @@ def run(resumer: Resumer, timeout: float | None) -> int:
                 "deferred in the inbox"
             )
             return ExitStatus.NO_ANSWER
-        resumer.store.changes().wait(None if left is None else min(left, 0.5))
+        changes.wait(None if left is None else min(left, 0.5))
 
 
 def main(
