@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from askcli.hosts.mcp.asker import still_waiting_text
 from askcli.inbox.store import QueueState, open_store
 
 from tests.support.calls import COLOR
-from tests.support.claude import Api, needs_claude
+from tests.support.claude import Api, answer_once_logged, needs_claude
 from tests.support.mcp import answer_next
 from tests.support.processes import askcli_path
 
@@ -158,16 +157,8 @@ def test_after_claude_code_s_timeout_the_identical_call_gets_the_answer(
     inbox = tmp_path / "inbox.db"
     proc = claude_with_askcli(api, work, inbox, "--wait", "60", MCP_TOOL_TIMEOUT="2000")
 
-    def person() -> None:  # answers once Claude Code has given up on the first call
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if api.log.exists() and "timed out after" in api.log.read_text():
-                answer_next(inbox, f"3\n{TYPED}\n")
-                return
-            time.sleep(0.05)
-
-    answering = threading.Thread(target=person)
-    answering.start()
+    # answers once Claude Code has given up on the first call
+    answering = answer_once_logged(api, inbox, "timed out after", f"3\n{TYPED}\n")
     until_result(proc)
     answering.join(timeout=10)
     results = api.tool_results()
@@ -189,16 +180,9 @@ def test_claude_code_s_model_calls_get_answer_with_the_ticket(
     try:
         proc = claude_with_askcli(api, work, inbox, "--wait", "1", MCP_TOOL_TIMEOUT="60000")
 
-        def person() -> None:  # answers once the model has had the ticket
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                if api.log.exists() and "The user has not answered yet" in api.log.read_text():
-                    answer_next(inbox, f"3\n{TYPED}\n")
-                    return
-                time.sleep(0.05)
-
-        answering = threading.Thread(target=person)
-        answering.start()
+        # answers once the model has had the ticket
+        still = "The user has not answered yet"
+        answering = answer_once_logged(api, inbox, still, f"3\n{TYPED}\n")
         until_result(proc)
         answering.join(timeout=10)
         results = api.tool_results()

@@ -26,6 +26,7 @@ from askcli.terminal.rendering import Style
 from askcli.wire.wording import texts
 
 from tests.support import calls, processes
+from tests.support.mcp import answer_next
 from tests.support.paths import PEERS
 from tests.support.processes import askcli_path
 from tests.support.real_agents import CURRENT, REAL, start_stand_in
@@ -194,6 +195,23 @@ class Api:
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(timeout=10)
+
+
+def answer_once_logged(api: Api, inbox: Path, seen: str, lines: str) -> threading.Thread:
+    """A person (a started thread) who answers the next question in ``inbox`` with
+    ``lines`` once the stand-in's log holds ``seen`` (within 60 s)."""
+
+    def person() -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if api.log.exists() and seen in api.log.read_text():
+                answer_next(inbox, lines)
+                return
+            time.sleep(0.05)
+
+    answering = threading.Thread(target=person)
+    answering.start()
+    return answering
 
 
 def text(s: str) -> dict:
