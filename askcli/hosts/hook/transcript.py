@@ -68,21 +68,28 @@ class Transcript:
         return lines[1:] if skip_first else lines
 
     def _read(self, line: bytes) -> None:
-        try:
-            entry = json.loads(line)
-        except ValueError:
-            return
-        message = entry.get("message") if isinstance(entry, dict) else None
-        content = message.get("content") if isinstance(message, dict) else None
-        for block in content if isinstance(content, list) else []:
-            if not isinstance(block, dict):
-                continue
+        for block in blocks(line)[1]:
             kind = block.get("type")
             if kind == "tool_use" and block.get("name") == self.tool:
                 if block.get("input") == self.input and isinstance(block.get("id"), str):
                     self.call = block["id"]  # the last one is this hook's
             elif kind == "tool_result" and isinstance(block.get("tool_use_id"), str):
                 self.answered.add(block["tool_use_id"])
+
+
+def blocks(line: bytes) -> tuple[str | None, list[dict[str, Any]]]:
+    """The message id and the content blocks of one transcript line (none when it holds no
+    message)."""
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        return None, []
+    message = entry.get("message") if isinstance(entry, dict) else None
+    if not isinstance(message, dict):
+        return None, []
+    content, message_id = message.get("content"), message.get("id")
+    found = [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+    return (message_id if isinstance(message_id, str) else None), found
 
 
 def calls_beside(path: str, tool_use_id: str) -> int | None:
@@ -107,18 +114,11 @@ def calls_beside(path: str, tool_use_id: str) -> int | None:
     for line in data.split(b"\n"):
         if len(line) > MAX_LINE:
             continue
-        try:
-            entry = json.loads(line)
-        except ValueError:
+        message_id, found = blocks(line)
+        if message_id is None:
             continue
-        message = entry.get("message") if isinstance(entry, dict) else None
-        if not isinstance(message, dict):
-            continue
-        content, message_id = message.get("content"), message.get("id")
-        if not isinstance(content, list) or not isinstance(message_id, str):
-            continue
-        for block in content:
-            if isinstance(block, dict) and block.get("type") == "tool_use":
+        for block in found:
+            if block.get("type") == "tool_use":
                 calls.setdefault(message_id, set()).add(str(block.get("id")))
                 if block.get("id") == tool_use_id:
                     holder = message_id
