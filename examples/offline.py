@@ -79,14 +79,14 @@ def try_claude(scratch: Path) -> int:
     port = free_port()
     log = scratch / "requests.jsonl"
     serve = ["--port", str(port), "--scenario", str(scenario), "--log", str(log)]
-    # a session of its own: the terminal's Ctrl-C is askcli's, never the stand-in's; and a
-    # Ctrl-C waits while it is started, so that none leaves it running without its folder
+    # a session of its own: the terminal's Ctrl-C is askcli's, never the stand-in's; a Ctrl-C
+    # pressed while it is started waits until it can be ended, so that none leaves it running
+    # without its folder
+    api: subprocess.Popen[bytes] | None = None
     held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         api = subprocess.Popen([sys.executable, str(STAND_IN), *serve], start_new_session=True)
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a Ctrl-C waiting is raised here
         for _ in range(200):  # until it listens
             with socket.socket() as s:
                 if s.connect_ex(("127.0.0.1", port)) == 0:
@@ -106,8 +106,10 @@ def try_claude(scratch: Path) -> int:
         command = [str(ASKCLI), "claude", "--claude-bin", str(CLAUDE), prompt]
         return run_askcli(command, env, scratch / "work")
     finally:
-        api.kill()
-        api.wait()
+        if api is not None:
+            api.kill()
+            api.wait()
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def try_acp(scratch: Path) -> int:
